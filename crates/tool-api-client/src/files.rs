@@ -1,0 +1,5 @@
+//! Methods for the files routes.
+
+use crate::ToolApiClient;
+
+impl ToolApiClient {}

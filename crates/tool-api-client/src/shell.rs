@@ -1,0 +1,5 @@
+//! Methods for the shell routes.
+
+use crate::ToolApiClient;
+
+impl ToolApiClient {}

@@ -1,0 +1,5 @@
+//! Methods for the web routes.
+
+use crate::ToolApiClient;
+
+impl ToolApiClient {}

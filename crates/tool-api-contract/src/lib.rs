@@ -1,0 +1,14 @@
+//! Wire types of the sandbox tool-api.
+//!
+//! The tool-api server (`services/tool-api`) and its typed client (`tool-api-client`, used by
+//! backend-api) both compile against these types, so a request or response shape is written
+//! once and the two sides cannot drift apart. Every type derives `utoipa::ToSchema`; the
+//! server's `/openapi.json` is generated from them.
+
+pub mod error;
+pub mod files;
+pub mod info;
+pub mod search;
+pub mod shell;
+
+pub use error::{ErrorBody, ErrorCode, ErrorDetail};

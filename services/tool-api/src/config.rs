@@ -1,0 +1,140 @@
+//! Configuration: built-in defaults, then an optional TOML file (`TOOL_API_CONFIG`), then
+//! environment variables. The sandbox-manager sets the environment of each sandbox.
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `SANDBOX_TOKEN` | bearer token every route but `/health` requires |
+//! | `TOOL_API_INSECURE_NO_AUTH=true` | development only: serve without a token |
+//! | `TOOL_API_HOST`, `TOOL_API_PORT` | listen address (default `0.0.0.0:8080`) |
+//! | `TOOL_API_WORKSPACE` | where relative paths point (default `$HOME`) |
+//! | `TOOL_API_LIMITS__<FIELD>` | any field of [`Limits`], e.g. `TOOL_API_LIMITS__UPLOAD_MAX_BYTES` |
+//! | `SEARCH_PROVIDER` | `searxng`, `brave`, `tavily`, `serper` or `generic` |
+//! | `SEARCH_URL`, `SEARCH_API_KEY` | provider endpoint and key |
+//! | `SEARCH_RESULTS_FIELD`, `SEARCH_TITLE_FIELD`, `SEARCH_URL_FIELD`, `SEARCH_SNIPPET_FIELD` | the generic provider's JSON layout |
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    pub host: String,
+    pub port: u16,
+    /// The bearer token; required unless `insecure_no_auth`.
+    pub token: Option<String>,
+    pub insecure_no_auth: bool,
+    pub workspace: PathBuf,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default)]
+    pub search: SearchSettings,
+}
+
+/// Caps that keep one request from exhausting the sandbox or the server.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct Limits {
+    /// Most content bytes one `read` returns.
+    pub read_max_bytes: u64,
+    /// Largest JSON request body (a `write` carries its content in it).
+    pub json_body_max_bytes: usize,
+    /// Largest upload.
+    pub upload_max_bytes: u64,
+    /// Most files a find or search walks before it stops and says so.
+    pub scan_max_files: u64,
+    /// Most results of a find or search.
+    pub max_results: u32,
+    /// Default and maximum wait of `exec` and `wait`.
+    pub exec_default_wait_secs: f64,
+    pub exec_max_wait_secs: f64,
+    /// Bytes of console output kept per shell session.
+    pub shell_buffer_bytes: usize,
+    /// Most shell sessions alive at once.
+    pub max_shell_sessions: usize,
+    /// Default and maximum text returned by `fetch`.
+    pub fetch_default_bytes: u64,
+    pub fetch_max_bytes: u64,
+    /// Timeout of one search or fetch request to the outside.
+    pub upstream_timeout_secs: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            read_max_bytes: 1 << 20,
+            json_body_max_bytes: 16 << 20,
+            upload_max_bytes: 2 << 30,
+            scan_max_files: 100_000,
+            max_results: 1_000,
+            exec_default_wait_secs: 30.0,
+            exec_max_wait_secs: 600.0,
+            shell_buffer_bytes: 1 << 20,
+            max_shell_sessions: 256,
+            fetch_default_bytes: 100 << 10,
+            fetch_max_bytes: 2 << 20,
+            upstream_timeout_secs: 20.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct SearchSettings {
+    pub provider: Option<String>,
+    pub url: Option<String>,
+    pub api_key: Option<String>,
+    pub results_field: Option<String>,
+    pub title_field: Option<String>,
+    pub url_field: Option<String>,
+    pub snippet_field: Option<String>,
+}
+
+impl Settings {
+    /// Settings for a server on `127.0.0.1:0` over `workspace`, with default limits and no
+    /// search provider; tests and embedders adjust fields from here.
+    pub fn local(workspace: PathBuf, token: Option<String>) -> Self {
+        Self {
+            host: "127.0.0.1".into(),
+            port: 0,
+            insecure_no_auth: token.is_none(),
+            token,
+            workspace,
+            limits: Limits::default(),
+            search: SearchSettings::default(),
+        }
+    }
+
+    /// Reads defaults, the optional file named by `TOOL_API_CONFIG`, then the environment.
+    pub fn load() -> Result<Self, config::ConfigError> {
+        let env = |name: &str| std::env::var(name).ok();
+        let mut builder = config::Config::builder()
+            .set_default("host", "0.0.0.0")?
+            .set_default("port", 8080)?
+            .set_default("insecure_no_auth", false)?
+            .set_default("workspace", env("HOME").unwrap_or_else(|| "/".into()))?;
+        if let Some(file) = env("TOOL_API_CONFIG") {
+            builder = builder.add_source(config::File::with_name(&file));
+        }
+        builder = builder
+            .add_source(
+                config::Environment::with_prefix("TOOL_API")
+                    .prefix_separator("_")
+                    .separator("__")
+                    .try_parsing(true),
+            )
+            .set_override_option("token", env("SANDBOX_TOKEN"))?;
+        for key in [
+            "provider",
+            "url",
+            "api_key",
+            "results_field",
+            "title_field",
+            "url_field",
+            "snippet_field",
+        ] {
+            let value = env(&format!("SEARCH_{}", key.to_uppercase()));
+            builder = builder.set_override_option(format!("search.{key}"), value)?;
+        }
+        builder.build()?.try_deserialize()
+    }
+}

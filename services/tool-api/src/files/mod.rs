@@ -1,0 +1,1 @@
+//! File operations on the sandbox's filesystem.

@@ -1,0 +1,39 @@
+//! Bearer-token check for every route but `/health`. The token is compared in constant time
+//! so its content cannot be guessed from response timing.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::header::AUTHORIZATION;
+use axum::middleware::Next;
+use axum::response::Response;
+use subtle::ConstantTimeEq;
+use tool_api_contract::ErrorCode;
+
+use crate::error::ToolError;
+
+/// The expected token; `None` only in the explicit insecure development mode.
+#[derive(Clone)]
+pub struct ExpectedToken(pub Option<Arc<str>>);
+
+pub async fn require_token(
+    State(expected): State<ExpectedToken>,
+    request: Request,
+    next: Next,
+) -> Result<Response, ToolError> {
+    if let Some(expected) = &expected.0 {
+        let presented = request
+            .headers()
+            .get(AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        if !bool::from(presented.as_bytes().ct_eq(expected.as_bytes())) {
+            return Err(ToolError::new(
+                ErrorCode::Unauthorized,
+                "missing or wrong bearer token (Authorization: Bearer <SANDBOX_TOKEN>)",
+            ));
+        }
+    }
+    Ok(next.run(request).await)
+}

@@ -1,0 +1,21 @@
+//! tool-api: the HTTP server inside every sandbox container, the agent's hands.
+//!
+//! It serves file operations, shell sessions and an interactive terminal, web search and
+//! page fetch, and sandbox information. backend-api reaches it (through the port the
+//! sandbox-manager publishes) with the sandbox's own bearer token; nobody else should.
+//!
+//! Layout: [`files`], [`shell`], [`web`] and [`system`] do the work and know nothing of
+//! HTTP; [`http`] maps them onto routes; [`startup`] wires and serves.
+
+pub mod config;
+pub mod error;
+pub mod files;
+pub mod http;
+pub mod paths;
+pub mod shell;
+pub mod startup;
+pub mod system;
+pub mod telemetry;
+pub mod web;
+
+pub use startup::Application;

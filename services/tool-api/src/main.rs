@@ -1,0 +1,13 @@
+//! Entry point: configuration, tracing, serve until SIGTERM or Ctrl-C.
+
+use tool_api::config::Settings;
+use tool_api::{telemetry, Application};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    telemetry::init();
+    let settings = Settings::load()?;
+    let app = Application::build(settings).await?;
+    tracing::info!(address = %app.address(), "tool-api listening");
+    app.run_until_stopped().await
+}

@@ -1,0 +1,104 @@
+//! Wiring and serving. [`Application::build`] binds the listener first (port 0 works), so
+//! tests start the real server and learn its address before serving.
+
+use std::future::IntoFuture;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Settings;
+use crate::http::{self, AppState};
+use crate::paths::Workspace;
+use crate::shell::ShellManager;
+use crate::web::WebTools;
+
+pub struct Application {
+    listener: TcpListener,
+    state: AppState,
+}
+
+impl Application {
+    /// Checks the settings, binds the listener and builds the shared state.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let token = match (&settings.token, settings.insecure_no_auth) {
+            (Some(token), _) if token.len() >= 16 => Some(Arc::<str>::from(token.as_str())),
+            (Some(_), _) => anyhow::bail!("SANDBOX_TOKEN must be at least 16 characters"),
+            (None, true) => {
+                tracing::warn!("serving WITHOUT authentication (TOOL_API_INSECURE_NO_AUTH)");
+                None
+            }
+            (None, false) => anyhow::bail!(
+                "SANDBOX_TOKEN is not set; refusing to serve without authentication \
+                 (set TOOL_API_INSECURE_NO_AUTH=true for local development only)"
+            ),
+        };
+        let workspace = Workspace::new(settings.workspace.clone());
+        tokio::fs::create_dir_all(workspace.root())
+            .await
+            .with_context(|| format!("creating workspace {}", workspace.root().display()))?;
+        let address = format!("{}:{}", settings.host, settings.port);
+        let listener = TcpListener::bind(&address)
+            .await
+            .with_context(|| format!("binding {address}"))?;
+        let settings = Arc::new(settings);
+        let state = AppState {
+            shells: Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())),
+            web: Arc::new(WebTools::new(&settings)?),
+            workspace,
+            token: http::auth::ExpectedToken(token),
+            started: Instant::now(),
+            stopping: CancellationToken::new(),
+            settings,
+        };
+        Ok(Self { listener, state })
+    }
+
+    pub fn address(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    /// Serves until SIGTERM or Ctrl-C. Then it kills every process group it started, ends
+    /// the long-lived streams (SSE, terminals) and gives open requests a short grace period.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        let shells = self.state.shells.clone();
+        let stopping = self.state.stopping.clone();
+        let router = http::router(self.state);
+        let serve = axum::serve(self.listener, router).with_graceful_shutdown({
+            let stopping = stopping.clone();
+            async move {
+                shutdown_signal().await;
+                shells.shutdown().await;
+                stopping.cancel();
+            }
+        });
+        let serve = serve.into_future();
+        tokio::pin!(serve);
+        tokio::select! {
+            result = &mut serve => result?,
+            _ = async { stopping.cancelled().await; tokio::time::sleep(SHUTDOWN_GRACE).await } => {
+                tracing::warn!("open requests did not finish within the grace period");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How long open requests may run on after a shutdown signal.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("installing the SIGTERM handler");
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term.recv() => {},
+    }
+    tracing::info!("shutting down");
+}

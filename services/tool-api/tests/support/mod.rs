@@ -1,0 +1,69 @@
+//! Starts the real tool-api on 127.0.0.1:0 over a fresh temporary workspace, and hands out
+//! a typed client and a raw HTTP client for requests the typed one cannot make.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use tool_api::config::Settings;
+use tool_api::Application;
+use tool_api_client::ToolApiClient;
+
+pub const TOKEN: &str = "test-token-0123456789abcdef";
+
+pub struct TestApp {
+    pub base: String,
+    pub client: ToolApiClient,
+    pub http: reqwest::Client,
+    pub workspace: tempfile::TempDir,
+}
+
+impl TestApp {
+    pub fn path(&self, relative: &str) -> PathBuf {
+        self.workspace.path().join(relative)
+    }
+
+    pub fn root(&self) -> &Path {
+        self.workspace.path()
+    }
+
+    /// A raw request with the token set.
+    pub fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.http
+            .request(method, format!("{}{}", self.base, path))
+            .bearer_auth(TOKEN)
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    let workspace = tempfile::tempdir().expect("temporary workspace");
+    let mut settings = Settings::local(workspace.path().to_path_buf(), Some(TOKEN.into()));
+    adjust(&mut settings);
+    let app = Application::build(settings).await.expect("server builds");
+    let base = format!("http://{}", app.address());
+    tokio::spawn(app.run_until_stopped());
+    TestApp {
+        client: ToolApiClient::new(&base, TOKEN),
+        http: reqwest::Client::new(),
+        base,
+        workspace,
+    }
+}
+
+/// Asserts that `result` is an API error with `code`, and returns its message.
+pub fn expect_code<T: std::fmt::Debug>(
+    result: Result<T, tool_api_client::ClientError>,
+    code: tool_api_contract::ErrorCode,
+) -> String {
+    match result {
+        Err(tool_api_client::ClientError::Api { status, body }) => {
+            assert_eq!(body.error.code, code, "unexpected error: {}", body.error.message);
+            assert_eq!(status, code.status());
+            body.error.message
+        }
+        other => panic!("expected {code:?}, got {other:?}"),
+    }
+}
