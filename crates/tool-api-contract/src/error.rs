@@ -42,10 +42,14 @@ pub enum ErrorCode {
     SessionBusy,
     /// 409: another writer holds the file.
     FileBusy,
+    /// 409: the shell session has no running command to wait for or feed input to.
+    NotRunning,
     /// 413: the body or the result is larger than the configured limit.
     PayloadTooLarge,
     /// 416: the requested byte range lies outside the file.
     RangeNotSatisfiable,
+    /// 429: a limit on live resources (e.g. shell sessions) is reached.
+    LimitReached,
     /// 422: the request parsed but a value is invalid (path, regex, glob, line range…).
     InvalidInput,
     /// 422: the text to replace does not occur in the file.
@@ -73,10 +77,15 @@ impl ErrorCode {
             Self::PermissionDenied => 403,
             Self::NotFound => 404,
             Self::MethodNotAllowed => 405,
-            Self::AlreadyExists | Self::AmbiguousMatch | Self::SessionBusy | Self::FileBusy => 409,
+            Self::AlreadyExists
+            | Self::AmbiguousMatch
+            | Self::SessionBusy
+            | Self::FileBusy
+            | Self::NotRunning => 409,
             Self::PayloadTooLarge => 413,
             Self::RangeNotSatisfiable => 416,
             Self::InvalidInput | Self::NoMatch | Self::WrongKind | Self::DirectoryNotEmpty => 422,
+            Self::LimitReached => 429,
             Self::Internal => 500,
             Self::UpstreamError => 502,
             Self::NotConfigured => 503,

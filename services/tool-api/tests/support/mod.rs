@@ -2,6 +2,8 @@
 //! a typed client and a raw HTTP client for requests the typed one cannot make.
 #![allow(dead_code)]
 
+pub mod sse;
+
 use std::path::{Path, PathBuf};
 
 use tool_api::config::Settings;

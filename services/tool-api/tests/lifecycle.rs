@@ -1,0 +1,129 @@
+//! The tool-api binary as the sandbox runs it: children are reaped while it serves, and a
+//! SIGTERM kills every process group it started before it exits.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tool_api_client::ToolApiClient;
+use tool_api_contract::shell::ExecRequest;
+
+/// Processes whose parent is `parent`, with their state letter.
+fn children_of(parent: u32) -> Vec<(u32, char)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest.to_owned()) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent) {
+            let pid = entry.file_name().to_string_lossy().parse().unwrap_or(0);
+            found.push((pid, fields[0].chars().next().unwrap_or('?')));
+        }
+    }
+    found
+}
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn reaps_children_and_kills_every_group_on_sigterm() {
+    let workspace = tempfile::tempdir().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tool-api"))
+        .env("SANDBOX_TOKEN", support::TOKEN)
+        .env("TOOL_API_HOST", "127.0.0.1")
+        .env("TOOL_API_PORT", "0")
+        .env("TOOL_API_WORKSPACE", workspace.path())
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = BufReader::new(server.stderr.take().unwrap());
+    let address = loop {
+        let mut line = String::new();
+        assert!(
+            log.read_line(&mut line).unwrap() > 0,
+            "server exited before listening"
+        );
+        if let Some(at) = line.find("address=") {
+            break line[at + "address=".len()..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .to_owned();
+        }
+    };
+    std::thread::spawn(move || for _ in log.lines() {});
+    let client = ToolApiClient::new(format!("http://{address}"), support::TOKEN);
+
+    for i in 0..20 {
+        let done = client
+            .exec(
+                "reap",
+                &ExecRequest {
+                    command: format!("echo {i}"),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(done.output, format!("{i}\n"));
+    }
+    let zombies: Vec<_> = children_of(server.id())
+        .into_iter()
+        .filter(|(_, state)| *state == 'Z')
+        .collect();
+    assert!(zombies.is_empty(), "zombie children: {zombies:?}");
+
+    let mut pids = Vec::new();
+    for session in ["one", "two"] {
+        let request = ExecRequest {
+            command: "sleep 300 & echo $!; echo $$; sleep 300".into(),
+            timeout_secs: Some(0.3),
+            ..Default::default()
+        };
+        let running = client.exec(session, &request).await.unwrap();
+        pids.extend(running.output.lines().map(|l| l.parse::<u32>().unwrap()));
+    }
+    assert_eq!(pids.len(), 4);
+    assert!(pids.iter().all(|&pid| alive(pid)));
+
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(server.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "server did not exit on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    for pid in pids {
+        assert!(!alive(pid), "process {pid} outlived the server");
+    }
+}
