@@ -46,7 +46,7 @@ impl Application {
             .with_context(|| format!("binding {address}"))?;
         let settings = Arc::new(settings);
         let state = AppState {
-            shells: Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())),
+            shells: Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?),
             web: Arc::new(WebTools::new(&settings)?),
             workspace,
             token: http::auth::ExpectedToken(token),

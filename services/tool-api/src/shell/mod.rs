@@ -6,12 +6,15 @@
 
 mod console;
 mod session;
+mod status_marker;
 pub mod terminal;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+
+use anyhow::Context;
 
 use tool_api_contract::shell::{ExecRequest, ShellSessionList, ShellSnapshot};
 use tool_api_contract::ErrorCode;
@@ -29,16 +32,23 @@ pub struct ShellManager {
     limits: Limits,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     terminals: terminal::OpenTerminals,
+    /// Private (0700) directory for the commands' stdin FIFOs; removed on drop.
+    fifo_dir: tempfile::TempDir,
 }
 
 impl ShellManager {
-    pub fn new(workspace: Workspace, limits: Limits) -> Self {
-        Self {
+    pub fn new(workspace: Workspace, limits: Limits) -> anyhow::Result<Self> {
+        let fifo_dir = tempfile::Builder::new()
+            .prefix("tool-api-stdin-")
+            .tempdir()
+            .context("creating the directory for command input FIFOs")?;
+        Ok(Self {
             workspace,
             limits,
             sessions: Mutex::new(HashMap::new()),
             terminals: terminal::OpenTerminals::default(),
-        }
+            fifo_dir,
+        })
     }
 
     fn sessions(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
@@ -52,7 +62,10 @@ impl ShellManager {
     pub async fn exec(&self, id: &str, request: ExecRequest) -> ToolResult<ShellSnapshot> {
         let wait = self.wait_time(request.timeout_secs)?;
         validate_command(&request)?;
-        let cwd = self.directory(request.cwd.as_deref()).await?;
+        let cwd = match request.cwd.as_deref() {
+            Some(cwd) => Some(self.directory(Some(cwd)).await?),
+            None => None,
+        };
         let session = self.get_or_create(id)?;
         session
             .start(Launch {
@@ -185,7 +198,12 @@ impl ShellManager {
                 }
             };
         }
-        let session = Arc::new(Session::new(id.to_owned(), self.limits.shell_buffer_bytes));
+        let session = Arc::new(Session::new(
+            id.to_owned(),
+            self.limits.shell_buffer_bytes,
+            self.workspace.root().to_path_buf(),
+            self.fifo_dir.path().to_path_buf(),
+        ));
         sessions.insert(id.to_owned(), session.clone());
         Ok(session)
     }

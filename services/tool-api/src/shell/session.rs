@@ -1,31 +1,36 @@
-//! One named shell session: its console and its latest command.
+//! One named shell session: a long-lived bash, its console and its latest command.
 //!
-//! Each command is `bash -c <command>` in a process group of its own, so a kill reaches
-//! everything it started. stdout and stderr share one pipe, which keeps their interleaving
-//! as the program wrote it. The command counts as finished when bash exits and its output
-//! has drained; a background job that keeps the pipe open does not hold the answer back
-//! (its later output still lands in the console).
+//! Every session keeps one `bash` running (started on first use, and again after it exits
+//! or is killed), so `cd`, variables and functions carry over from one command to the next
+//! as in a terminal, and a builtin such as `echo` costs no process start at all. A command
+//! is sent to bash's stdin as `eval '<command>'` followed by a status marker (see
+//! [`StatusScanner`]); its own stdin is a FIFO of its own, so input meant for it can never
+//! be read by bash as the next command. bash runs in a process group of its own, so a kill
+//! reaches everything the session started.
 
 use std::collections::BTreeMap;
 use std::os::unix::process::ExitStatusExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use nix::sys::signal::{killpg, Signal};
+use nix::sys::stat::Mode;
 use nix::unistd::Pid;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::unix::pipe;
 use tokio::process::{ChildStdin, Command};
 use tokio::sync::watch;
 use tool_api_contract::shell::{CommandState, ShellSessionSummary, ShellSnapshot};
 use tool_api_contract::ErrorCode;
 
-use super::console::{complete_utf8_prefix, Console, Slice};
+use super::console::{Console, Slice};
+use super::status_marker::{Piece, StatusScanner};
 use crate::error::{ToolError, ToolResult};
 
-/// How long a finished command's output may take to drain before the answer is sent anyway
+/// How long a dead shell's output may take to drain before its command is reported ended
 /// (a background job can keep the pipe open for ever).
 const DRAIN_GRACE: Duration = Duration::from_millis(100);
 /// How long a group gets between SIGTERM and SIGKILL.
@@ -35,16 +40,23 @@ const READ_CHUNK: usize = 64 << 10;
 /// What a caller asked to run.
 pub struct Launch {
     pub command: String,
-    pub cwd: PathBuf,
+    /// Change to this directory first (it stays the shell's directory afterwards).
+    pub cwd: Option<PathBuf>,
     pub env: BTreeMap<String, String>,
 }
 
 pub struct Session {
     id: String,
+    /// Random per session; part of the status marker.
+    nonce: String,
+    /// Where bash starts.
+    home: PathBuf,
+    /// Private directory for the per-command stdin FIFOs.
+    fifo_dir: PathBuf,
     state: Mutex<State>,
     /// Bumped on every new output or state change; waiters and streams watch it.
     changed: watch::Sender<u64>,
-    stdin: tokio::sync::Mutex<Option<ChildStdin>>,
+    io: tokio::sync::Mutex<Io>,
 }
 
 struct State {
@@ -53,10 +65,24 @@ struct State {
     next_seq: u64,
 }
 
+/// The writing ends: bash's script input and the running command's stdin.
+#[derive(Default)]
+struct Io {
+    shell: Option<Shell>,
+    input: Option<pipe::Sender>,
+}
+
+struct Shell {
+    pid: u32,
+    script: ChildStdin,
+}
+
 struct Run {
     seq: u64,
     command: String,
+    /// The shell that runs it (its pid is also the process group id).
     pid: u32,
+    fifo: PathBuf,
     start_offset: u64,
     started_at_ms: i64,
     outcome: Option<Outcome>,
@@ -76,22 +102,25 @@ pub enum StreamItem {
 }
 
 impl Session {
-    pub fn new(id: String, buffer_bytes: usize) -> Self {
+    pub fn new(id: String, buffer_bytes: usize, home: PathBuf, fifo_dir: PathBuf) -> Self {
         Self {
             id,
+            nonce: format!("{:032x}", rand_u128()),
+            home,
+            fifo_dir,
             state: Mutex::new(State {
                 console: Console::new(buffer_bytes),
                 run: None,
                 next_seq: 0,
             }),
             changed: watch::channel(0).0,
-            stdin: tokio::sync::Mutex::new(None),
+            io: tokio::sync::Mutex::new(Io::default()),
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while holding the lock cannot leave the console inconsistent (every
-        // update is a single push or assignment), so a poisoned lock is still usable.
+        // Every update under this lock is a single push or assignment, so a panic elsewhere
+        // cannot leave it half-done: a poisoned lock is still consistent.
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
@@ -103,117 +132,170 @@ impl Session {
         self.lock().run.as_ref().is_some_and(|run| run.outcome.is_none())
     }
 
-    /// Starts `launch` unless a command is still running. Returns the run's sequence number.
-    pub async fn start(self: &std::sync::Arc<Self>, launch: Launch) -> ToolResult<u64> {
-        let mut stdin_slot = self.stdin.lock().await;
-        let mut state = self.lock();
-        if let Some(run) = state.run.as_ref().filter(|run| run.outcome.is_none()) {
+    /// Starts `launch` unless a command is still running.
+    pub async fn start(self: &Arc<Self>, launch: Launch) -> ToolResult<()> {
+        let mut guard = self.io.lock().await;
+        let io = &mut *guard;
+        if let Some(run) = self.lock().run.as_ref().filter(|run| run.outcome.is_none()) {
             return Err(ToolError::new(
                 ErrorCode::SessionBusy,
                 format!(
-                    "shell session '{}' is still running `{}` (pid {}); wait for it, kill it, or use another session",
-                    self.id, run.command, run.pid
+                    "shell session '{}' is still running `{}`; wait for it, kill it, or use another session",
+                    self.id, run.command
                 ),
             ));
         }
+        if io.shell.is_none() {
+            io.shell = Some(self.spawn_shell()?);
+        }
+        let seq = {
+            let mut state = self.lock();
+            state.next_seq += 1;
+            state.next_seq
+        };
+        let fifo = self.fifo_dir.join(format!("{}-{seq}", self.id));
+        nix::unistd::mkfifo(&fifo, Mode::S_IRUSR | Mode::S_IWUSR).context("creating the stdin FIFO")?;
+        // Opened read-write so this open does not wait for bash to open the other end.
+        let input = pipe::OpenOptions::new()
+            .read_write(true)
+            .open_sender(&fifo)
+            .context("opening the stdin FIFO")?;
+        let script = script_for(&launch, &fifo, &self.nonce);
+        let shell = io.shell.as_mut().context("the session shell was just started")?;
+        let pid = shell.pid;
+        {
+            let mut state = self.lock();
+            state.console.push(format!("$ {}\n", launch.command).as_bytes());
+            state.run = Some(Run {
+                seq,
+                command: launch.command,
+                pid,
+                fifo,
+                start_offset: state.console.end(),
+                started_at_ms: now_ms(),
+                outcome: None,
+            });
+        }
+        io.input = Some(input);
+        if let Err(err) = shell.script.write_all(script.as_bytes()).await {
+            // The shell died between commands; its waiter reports the run as ended.
+            tracing::warn!(session = %self.id, error = %err, "the session shell is gone");
+        }
+        drop(guard);
+        self.notify();
+        Ok(())
+    }
+
+    fn spawn_shell(self: &Arc<Self>) -> ToolResult<Shell> {
         let (reader, writer) =
             nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).context("creating the output pipe")?;
         let stderr = writer.try_clone().context("duplicating the output pipe")?;
         let mut command = Command::new("bash");
         command
-            .arg("-c")
-            .arg(&launch.command)
-            .current_dir(&launch.cwd)
+            .args(["--noprofile", "--norc"])
+            .current_dir(&self.home)
             // Pagers and editors would wait for a terminal that is not there.
             .env("PAGER", "cat")
             .env("GIT_PAGER", "cat")
             .env("TERM", "dumb")
-            .envs(&launch.env)
             .stdin(Stdio::piped())
             .stdout(Stdio::from(writer))
             .stderr(Stdio::from(stderr))
             .process_group(0);
-        let mut child = command.spawn().map_err(|err| ToolError::io(err, &launch.cwd))?;
-        // The parent's copies of the write end must be gone, or the reader never sees EOF.
+        let mut child = command.spawn().context("starting bash")?;
+        // The parent's copies of the write end must go, or the reader never sees EOF.
         drop(command);
         let pid = child.id().context("a just-spawned child has a pid")?;
-        *stdin_slot = child.stdin.take();
-        drop(stdin_slot);
-
-        let prompt = format!("$ {}\n", launch.command);
-        state.console.push(prompt.as_bytes());
-        let seq = state.next_seq;
-        state.next_seq += 1;
-        state.run = Some(Run {
-            seq,
-            command: launch.command,
-            pid,
-            start_offset: state.console.end(),
-            started_at_ms: now_ms(),
-            outcome: None,
-        });
-        drop(state);
-        self.notify();
-
-        let pipe =
-            tokio::net::unix::pipe::Receiver::from_owned_fd(reader).context("watching the output pipe")?;
+        let script = child.stdin.take().context("bash's stdin is piped")?;
+        let output = pipe::Receiver::from_owned_fd(reader).context("watching the output pipe")?;
         let (drained_tx, drained_rx) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(self.clone().pump_output(pipe, drained_tx));
+        tokio::spawn(self.clone().pump_output(output, drained_tx));
         let session = self.clone();
         tokio::spawn(async move {
             let status = child.wait().await;
             let _ = tokio::time::timeout(DRAIN_GRACE, drained_rx).await;
-            let outcome = match status {
-                Ok(status) => Outcome {
-                    exit_code: status.code(),
-                    signal: status.signal(),
-                    finished_at_ms: now_ms(),
-                },
-                Err(err) => {
-                    tracing::error!(error = %err, pid, "waiting for a shell command failed");
-                    Outcome {
-                        exit_code: None,
-                        signal: None,
-                        finished_at_ms: now_ms(),
-                    }
-                }
-            };
-            session.finish(seq, outcome).await;
+            session.shell_exited(pid, status).await;
         });
-        Ok(seq)
+        Ok(Shell { pid, script })
     }
 
     async fn pump_output(
-        self: std::sync::Arc<Self>,
-        mut pipe: tokio::net::unix::pipe::Receiver,
+        self: Arc<Self>,
+        mut output: pipe::Receiver,
         drained: tokio::sync::oneshot::Sender<()>,
     ) {
+        let mut scanner = StatusScanner::new(&self.nonce);
         let mut buf = vec![0u8; READ_CHUNK];
-        let mut held = 0;
         loop {
-            match pipe.read(&mut buf[held..]).await {
+            let n = match output.read(&mut buf).await {
                 Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let filled = held + n;
-                    let ready = complete_utf8_prefix(&buf[..filled]);
-                    self.lock().console.push(&buf[..ready]);
-                    buf.copy_within(ready..filled, 0);
-                    held = filled - ready;
-                    self.notify();
+                Ok(n) => n,
+            };
+            for piece in scanner.feed(&buf[..n]) {
+                match piece {
+                    Piece::Output(text) => self.lock().console.push(&text),
+                    Piece::Status(status) => {
+                        self.finish(Outcome {
+                            exit_code: Some(status),
+                            signal: None,
+                            finished_at_ms: now_ms(),
+                        })
+                        .await
+                    }
                 }
             }
-        }
-        if held > 0 {
-            self.lock().console.push(&buf[..held]);
             self.notify();
         }
+        self.lock().console.push(&scanner.flush());
+        self.notify();
         let _ = drained.send(());
     }
 
-    async fn finish(&self, seq: u64, outcome: Outcome) {
-        *self.stdin.lock().await = None;
-        if let Some(run) = self.lock().run.as_mut().filter(|run| run.seq == seq) {
-            run.outcome = Some(outcome);
+    /// The shell is gone (`exit`, `set -e`, a kill): the command it ran ended with it.
+    async fn shell_exited(&self, pid: u32, status: std::io::Result<std::process::ExitStatus>) {
+        {
+            let mut io = self.io.lock().await;
+            if io.shell.as_ref().is_some_and(|shell| shell.pid == pid) {
+                io.shell = None;
+            }
+        }
+        let outcome = match status {
+            Ok(status) => Outcome {
+                exit_code: status.code(),
+                signal: status.signal(),
+                finished_at_ms: now_ms(),
+            },
+            Err(err) => {
+                tracing::error!(error = %err, pid, "waiting for a session shell failed");
+                Outcome {
+                    exit_code: None,
+                    signal: None,
+                    finished_at_ms: now_ms(),
+                }
+            }
+        };
+        let runs_here = self.lock().run.as_ref().is_some_and(|run| run.pid == pid);
+        if runs_here {
+            self.finish(outcome).await;
+        }
+    }
+
+    /// Ends the running command (if any) with `outcome`.
+    async fn finish(&self, outcome: Outcome) {
+        let input = self.io.lock().await.input.take();
+        drop(input);
+        let fifo = {
+            let mut state = self.lock();
+            match state.run.as_mut().filter(|run| run.outcome.is_none()) {
+                Some(run) => {
+                    run.outcome = Some(outcome);
+                    Some(run.fifo.clone())
+                }
+                None => None,
+            }
+        };
+        if let Some(fifo) = fifo {
+            let _ = std::fs::remove_file(fifo);
         }
         self.notify();
     }
@@ -253,8 +335,8 @@ impl Session {
 
     /// Writes to the running command's stdin.
     pub async fn write_input(&self, input: &str, enter: bool) -> ToolResult<()> {
-        let mut slot = self.stdin.lock().await;
-        let stdin = slot.as_mut().filter(|_| self.is_running()).ok_or_else(|| {
+        let mut io = self.io.lock().await;
+        let not_running = || {
             ToolError::new(
                 ErrorCode::NotRunning,
                 format!(
@@ -262,25 +344,17 @@ impl Session {
                     self.id
                 ),
             )
-        })?;
+        };
+        let stdin = io
+            .input
+            .as_mut()
+            .filter(|_| self.is_running())
+            .ok_or_else(not_running)?;
         let mut data = input.as_bytes().to_vec();
         if enter {
             data.push(b'\n');
         }
-        let written = async {
-            stdin.write_all(&data).await?;
-            stdin.flush().await
-        }
-        .await;
-        written.map_err(|_| {
-            ToolError::new(
-                ErrorCode::NotRunning,
-                format!(
-                    "the command in shell session '{}' no longer reads its input",
-                    self.id
-                ),
-            )
-        })
+        stdin.write_all(&data).await.map_err(|_| not_running())
     }
 
     /// Ends the latest command's process group: SIGTERM, then SIGKILL if it lingers.
@@ -344,6 +418,42 @@ impl Session {
     fn no_command(&self) -> ToolError {
         ToolError::not_found(format!("shell session '{}' has not run a command yet", self.id))
     }
+}
+
+/// The line bash reads for one command: optional `cd`, the command's own variables, the
+/// command under `eval` (so a syntax error fails the command instead of leaving bash
+/// waiting for more input) with stdin from its FIFO, then the status marker.
+fn script_for(launch: &Launch, fifo: &Path, nonce: &str) -> String {
+    let mut line = String::new();
+    if let Some(cwd) = &launch.cwd {
+        line.push_str(&format!("cd -- {} && ", quote(&cwd.to_string_lossy())));
+    }
+    for (key, value) in &launch.env {
+        line.push_str(&format!("{key}={} ", quote(value)));
+    }
+    line.push_str(&format!(
+        "eval {} < {}; {}\n",
+        quote(&launch.command),
+        quote(&fifo.to_string_lossy()),
+        StatusScanner::print_status_command(nonce)
+    ));
+    line
+}
+
+/// Single-quotes `text` for bash.
+fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// Not secret, only unlikely to collide: the marker must not appear in output by chance.
+fn rand_u128() -> u128 {
+    use std::hash::{BuildHasher, Hasher};
+    let half = || {
+        std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish()
+    };
+    (u128::from(half()) << 64) | u128::from(half())
 }
 
 fn signal_group(pid: u32, signal: Signal) {
