@@ -1,5 +1,6 @@
 //! Shell sessions through HTTP against the real server and real processes.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 mod support;
 
 use std::collections::BTreeMap;
@@ -177,6 +178,7 @@ async fn kill_ends_the_command_and_its_children() {
 
     let started = Instant::now();
     let killed = app.client.kill("k").await.unwrap();
+    let killed_pid = killed.pid;
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(killed.state, CommandState::Killed);
     assert_eq!(killed.signal, Some(15));
@@ -186,10 +188,9 @@ async fn kill_ends_the_command_and_its_children() {
     }
     // Killing again is harmless; the session is reusable.
     assert_eq!(app.client.kill("k").await.unwrap().state, CommandState::Killed);
-    assert_eq!(
-        app.client.exec("k", &run("echo next")).await.unwrap().output,
-        "next\n"
-    );
+    let next = app.client.exec("k", &run("echo next")).await.unwrap();
+    assert_eq!(next.output, "next\n");
+    assert_ne!(next.pid, killed_pid, "a killed session gets a fresh shell");
 
     // A process that ignores SIGTERM is killed anyway.
     app.client
@@ -200,8 +201,18 @@ async fn kill_ends_the_command_and_its_children() {
     assert_eq!(killed.state, CommandState::Killed);
     assert_eq!(killed.signal, Some(9));
 
+    // Deleting a session ends its idle shell too.
     app.client.delete_session("k").await.unwrap();
     expect_code(app.client.view("k", false).await, ErrorCode::NotFound);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while alive(next.pid as i32) {
+        assert!(
+            Instant::now() < deadline,
+            "the deleted session's shell {} is still alive",
+            next.pid
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 #[tokio::test]

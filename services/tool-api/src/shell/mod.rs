@@ -66,7 +66,10 @@ impl ShellManager {
             Some(cwd) => Some(self.directory(Some(cwd)).await?),
             None => None,
         };
-        let session = self.get_or_create(id)?;
+        let (session, evicted) = self.get_or_create(id)?;
+        if let Some(evicted) = evicted {
+            evicted.close().await;
+        }
         session
             .start(Launch {
                 command: request.command,
@@ -108,6 +111,7 @@ impl ShellManager {
             session.kill().await?;
         }
         self.sessions().remove(id);
+        session.close().await;
         Ok(())
     }
 
@@ -173,20 +177,23 @@ impl ShellManager {
             .ok_or_else(|| ToolError::not_found(format!("no shell session '{id}'")))
     }
 
-    fn get_or_create(&self, id: &str) -> ToolResult<Arc<Session>> {
+    /// The session `id`, created when new; when the limit is reached, the least recently
+    /// used idle session makes room and is returned second, for the caller to close.
+    fn get_or_create(&self, id: &str) -> ToolResult<(Arc<Session>, Option<Arc<Session>>)> {
         validate_id(id)?;
         let mut sessions = self.sessions();
         if let Some(session) = sessions.get(id) {
-            return Ok(session.clone());
+            return Ok((session.clone(), None));
         }
+        let mut evicted = None;
         if sessions.len() >= self.limits.max_shell_sessions {
-            // Make room by forgetting an idle session; running ones are never dropped.
             let idle = sessions
                 .iter()
-                .find(|(_, s)| !s.is_running())
+                .filter(|(_, s)| !s.is_running())
+                .min_by_key(|(_, s)| s.last_used_ms())
                 .map(|(k, _)| k.clone());
             match idle {
-                Some(idle) => sessions.remove(&idle),
+                Some(idle) => evicted = sessions.remove(&idle),
                 None => {
                     return Err(ToolError::new(
                         ErrorCode::LimitReached,
@@ -205,7 +212,7 @@ impl ShellManager {
             self.fifo_dir.path().to_path_buf(),
         ));
         sessions.insert(id.to_owned(), session.clone());
-        Ok(session)
+        Ok((session, evicted))
     }
 
     fn wait_time(&self, timeout_secs: Option<f64>) -> ToolResult<Duration> {

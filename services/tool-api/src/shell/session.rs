@@ -368,6 +368,19 @@ impl Session {
         Ok(())
     }
 
+    /// Closes the shell's input so it exits once idle. Background jobs it started go on;
+    /// the session's tasks end with the shell, so nothing keeps the session alive.
+    pub async fn close(&self) {
+        let mut io = self.io.lock().await;
+        io.shell = None;
+        io.input = None;
+    }
+
+    /// When the latest command started (0 before any).
+    pub fn last_used_ms(&self) -> i64 {
+        self.lock().run.as_ref().map_or(0, |run| run.started_at_ms)
+    }
+
     /// SIGKILL to the latest command's group, without waiting (shutdown).
     pub fn kill_now(&self) {
         if let Some(run) = self.lock().run.as_ref() {

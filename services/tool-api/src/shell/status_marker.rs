@@ -145,11 +145,10 @@ mod tests {
         let pieces = scanner.feed(&input);
         let text: Vec<u8> = pieces
             .into_iter()
-            .map(|p| match p {
+            .flat_map(|p| match p {
                 Piece::Output(bytes) => bytes,
                 Piece::Status(s) => panic!("false status {s}"),
             })
-            .flatten()
             .collect();
         assert_eq!(text, input);
     }
