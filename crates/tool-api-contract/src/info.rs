@@ -5,9 +5,65 @@ use utoipa::ToSchema;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct HealthResponse {
-    /// `ok` while the server answers.
-    pub status: String,
+    /// `ready` when every part of the sandbox answers (with a desktop: X, VNC and the
+    /// browser's DevTools), `starting` before that.
+    pub status: Readiness,
     pub version: String,
+    /// Per part of the desktop, whether it answers; absent when the desktop is disabled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desktop: Option<DesktopReadiness>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Readiness {
+    Starting,
+    Ready,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DesktopReadiness {
+    /// The X server accepts clients.
+    pub display: bool,
+    /// The VNC server sends its protocol banner.
+    pub vnc: bool,
+    /// The browser's DevTools endpoint answers.
+    pub browser: bool,
+}
+
+/// The desktop's processes as the supervisor sees them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct DesktopInfo {
+    /// e.g. `1280x800x24`.
+    pub screen: String,
+    /// X display, e.g. `:99`.
+    pub display: String,
+    pub readiness: DesktopReadiness,
+    pub processes: Vec<ProcessInfo>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcessState {
+    /// Waiting for what it depends on (the X server) or for its first start.
+    Waiting,
+    Running,
+    /// Exited; starts again after a back-off delay.
+    Restarting,
+    /// Stopped for shutdown.
+    Stopped,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ProcessInfo {
+    /// `xvfb`, `window_manager`, `vnc` or `browser`.
+    pub name: String,
+    pub state: ProcessState,
+    pub pid: Option<u32>,
+    /// How often it was started again after exiting.
+    pub restarts: u32,
+    /// How the last run ended, e.g. `exit status 1` or `signal 9`.
+    pub last_exit: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -23,6 +79,9 @@ pub struct InfoResponse {
     pub disk: DiskInfo,
     /// Shell sessions with a running command.
     pub running_commands: u32,
+    /// Absent when the desktop is disabled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desktop: Option<DesktopInfo>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]

@@ -8,6 +8,8 @@
 //! | `TOOL_API_HOST`, `TOOL_API_PORT` | listen address (default `0.0.0.0:8080`) |
 //! | `TOOL_API_WORKSPACE` | where relative paths point (default `$HOME`) |
 //! | `TOOL_API_LIMITS__<FIELD>` | any field of [`Limits`], e.g. `TOOL_API_LIMITS__UPLOAD_MAX_BYTES` |
+//! | `VNC_PASSWORD` | the desktop's VNC password (required with the desktop) |
+//! | `TOOL_API_DESKTOP__<FIELD>` | any field of [`DesktopSettings`], e.g. `TOOL_API_DESKTOP__ENABLED=true` |
 //! | `SEARCH_PROVIDER` | `searxng`, `brave`, `tavily`, `serper` or `generic` |
 //! | `SEARCH_URL`, `SEARCH_API_KEY` | provider endpoint and key |
 //! | `SEARCH_RESULTS_FIELD`, `SEARCH_TITLE_FIELD`, `SEARCH_URL_FIELD`, `SEARCH_SNIPPET_FIELD` | the generic provider's JSON layout |
@@ -28,6 +30,48 @@ pub struct Settings {
     pub limits: Limits,
     #[serde(default)]
     pub search: SearchSettings,
+    #[serde(default)]
+    pub desktop: DesktopSettings,
+}
+
+/// The desktop the tool-api starts and watches: Xvfb, a window manager, x11vnc and
+/// Chromium with DevTools on an inner loopback port.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct DesktopSettings {
+    pub enabled: bool,
+    /// X display number (`:99`).
+    pub display: u16,
+    /// `WIDTHxHEIGHTxDEPTH`.
+    pub screen: String,
+    pub vnc_port: u16,
+    /// From `VNC_PASSWORD`; required when the desktop is enabled.
+    pub vnc_password: Option<String>,
+    /// Where Chromium serves DevTools, on 127.0.0.1 inside the sandbox.
+    pub cdp_port: u16,
+    /// When set, DevTools is also relayed on this port on all interfaces (off by default:
+    /// the browser is driven through the tool-api).
+    pub cdp_public_port: Option<u16>,
+    pub browser_command: String,
+    /// `false` adds `--no-sandbox`: only for engines whose seccomp profile blocks
+    /// Chromium's own sandbox.
+    pub browser_sandbox: bool,
+}
+
+impl Default for DesktopSettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            display: 99,
+            screen: "1280x800x24".into(),
+            vnc_port: 5900,
+            vnc_password: None,
+            cdp_port: 9222,
+            cdp_public_port: None,
+            browser_command: "chromium".into(),
+            browser_sandbox: true,
+        }
+    }
 }
 
 /// Caps that keep one request from exhausting the sandbox or the server.
@@ -101,6 +145,7 @@ impl Settings {
             workspace,
             limits: Limits::default(),
             search: SearchSettings::default(),
+            desktop: DesktopSettings::default(),
         }
     }
 
@@ -122,7 +167,8 @@ impl Settings {
                     .separator("__")
                     .try_parsing(true),
             )
-            .set_override_option("token", env("SANDBOX_TOKEN"))?;
+            .set_override_option("token", env("SANDBOX_TOKEN"))?
+            .set_override_option("desktop.vnc_password", env("VNC_PASSWORD"))?;
         for key in [
             "provider",
             "url",

@@ -4,10 +4,11 @@
 //! page fetch, and sandbox information. backend-api reaches it (through the port the
 //! sandbox-manager publishes) with the sandbox's own bearer token; nobody else should.
 //!
-//! Layout: [`files`], [`shell`], [`web`] and [`system`] do the work and know nothing of
+//! Layout: [`files`], [`shell`], [`web`], [`desktop`] and [`system`] do the work and know nothing of
 //! HTTP; [`http`] maps them onto routes; [`startup`] wires and serves.
 
 pub mod config;
+pub mod desktop;
 pub mod error;
 pub mod files;
 pub mod http;

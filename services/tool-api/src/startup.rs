@@ -11,6 +11,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Settings;
+use crate::desktop::Desktop;
 use crate::http::{self, AppState};
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
@@ -44,8 +45,19 @@ impl Application {
         let listener = TcpListener::bind(&address)
             .await
             .with_context(|| format!("binding {address}"))?;
+        let desktop = if settings.desktop.enabled {
+            let home = std::env::var_os("HOME").map_or_else(|| workspace.root().to_path_buf(), Into::into);
+            Some(Desktop::start(
+                &settings.desktop,
+                &home,
+                &workspace.root().join("Downloads"),
+            )?)
+        } else {
+            None
+        };
         let settings = Arc::new(settings);
         let state = AppState {
+            desktop,
             shells: Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?),
             web: Arc::new(WebTools::new(&settings)?),
             workspace,
@@ -67,6 +79,7 @@ impl Application {
     /// the long-lived streams (SSE, terminals) and gives open requests a short grace period.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let shells = self.state.shells.clone();
+        let desktop = self.state.desktop.clone();
         let stopping = self.state.stopping.clone();
         let router = http::router(self.state);
         let serve = axum::serve(self.listener, router).with_graceful_shutdown({
@@ -74,6 +87,9 @@ impl Application {
             async move {
                 shutdown_signal().await;
                 shells.shutdown().await;
+                if let Some(desktop) = desktop {
+                    desktop.shutdown().await;
+                }
                 stopping.cancel();
             }
         });

@@ -35,6 +35,7 @@ pub async fn collect(
             memory: memory(),
             disk: disk(&root)?,
             running_commands,
+            desktop: None,
         })
     })
     .await

@@ -13,7 +13,8 @@ use tool_api_contract::{ErrorBody, ErrorCode};
 async fn health_needs_no_token() {
     let app = spawn_app().await;
     let health = app.client.health().await.unwrap();
-    assert_eq!(health.status, "ok");
+    assert_eq!(health.status, tool_api_contract::info::Readiness::Ready);
+    assert_eq!(health.desktop, None, "no desktop unless enabled");
     assert_eq!(health.version, env!("CARGO_PKG_VERSION"));
 }
 

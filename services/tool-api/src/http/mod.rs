@@ -22,6 +22,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::config::Settings;
+use crate::desktop::Desktop;
 use crate::error::ToolError;
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
@@ -34,6 +35,8 @@ pub struct AppState {
     pub workspace: Workspace,
     pub shells: Arc<ShellManager>,
     pub web: Arc<WebTools>,
+    /// The supervised desktop, when enabled.
+    pub desktop: Option<Arc<Desktop>>,
     pub token: auth::ExpectedToken,
     pub started: Instant,
     /// Cancelled on shutdown; long-lived streams end when it is.

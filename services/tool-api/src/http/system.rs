@@ -1,7 +1,7 @@
 //! `/health` (no auth), `/openapi.json` (no auth) and `/v1/info`.
 
 use axum::extract::State;
-use tool_api_contract::info::{HealthResponse, InfoResponse};
+use tool_api_contract::info::{HealthResponse, InfoResponse, Readiness};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -18,13 +18,23 @@ pub fn protected_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(info))
 }
 
-/// Liveness: answers without authentication.
+/// Readiness, without authentication: `ready` once every part of the sandbox answers.
 #[utoipa::path(get, path = "/health", tag = "system", security(()),
     responses((status = 200, body = HealthResponse)))]
-async fn health() -> Json<HealthResponse> {
+async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
+    let desktop = match &state.desktop {
+        Some(desktop) => Some(desktop.readiness().await),
+        None => None,
+    };
+    let ready = desktop.is_none_or(|d| d.display && d.vnc && d.browser);
     Json(HealthResponse {
-        status: "ok".into(),
+        status: if ready {
+            Readiness::Ready
+        } else {
+            Readiness::Starting
+        },
         version: env!("CARGO_PKG_VERSION").into(),
+        desktop,
     })
 }
 
@@ -33,6 +43,9 @@ async fn health() -> Json<HealthResponse> {
     responses((status = 200, body = InfoResponse), (status = 401, body = tool_api_contract::ErrorBody)))]
 async fn info(State(state): State<AppState>) -> ToolResult<Json<InfoResponse>> {
     let running = state.shells.running_count().await;
-    let info = system::collect(&state.workspace, state.started, running).await?;
+    let mut info = system::collect(&state.workspace, state.started, running).await?;
+    if let Some(desktop) = &state.desktop {
+        info.desktop = Some(desktop.info().await);
+    }
     Ok(Json(info))
 }

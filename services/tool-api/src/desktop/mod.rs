@@ -1,0 +1,257 @@
+//! The sandbox desktop: Xvfb, a window manager, x11vnc (password required) and Chromium
+//! with DevTools on an inner loopback port, each supervised and restarted when it exits.
+//!
+//! The person watches and takes over through VNC; the agent drives the browser through
+//! DevTools (see `crate::browser`). DevTools is not reachable from outside the sandbox
+//! unless `cdp_public_port` asks for a relay.
+
+mod probes;
+mod process;
+mod relay;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tool_api_contract::info::{DesktopInfo, DesktopReadiness};
+
+use self::process::{ProcessSpec, Supervised};
+use crate::config::DesktopSettings;
+
+pub struct Desktop {
+    settings: DesktopSettings,
+    x_socket: PathBuf,
+    browser: Arc<Supervised>,
+    processes: Vec<Arc<Supervised>>,
+    tasks: std::sync::Mutex<Vec<JoinHandle<()>>>,
+    stopping: CancellationToken,
+    http: reqwest::Client,
+    /// Holds the VNC password file; removed on drop.
+    _secrets: tempfile::TempDir,
+}
+
+impl Desktop {
+    /// Checks the settings and starts supervising the desktop processes.
+    pub fn start(settings: &DesktopSettings, home: &Path, downloads: &Path) -> anyhow::Result<Arc<Self>> {
+        let password = match settings.vnc_password.as_deref() {
+            Some(password) if password.len() >= 8 => password,
+            Some(_) => bail!("VNC_PASSWORD must be at least 8 characters (VNC uses the first 8)"),
+            None => {
+                bail!("the desktop is enabled but VNC_PASSWORD is not set; VNC is never served without one")
+            }
+        };
+        let (width, height) = parse_screen(&settings.screen)?;
+        let secrets = tempfile::Builder::new()
+            .prefix("tool-api-desktop-")
+            .tempdir()
+            .context("creating the desktop's private directory")?;
+        let password_file = secrets.path().join("vnc-password");
+        std::fs::write(&password_file, format!("{password}\n")).context("writing the VNC password file")?;
+
+        let display = format!(":{}", settings.display);
+        let x_socket = PathBuf::from(format!("/tmp/.X11-unix/X{}", settings.display));
+        let x_lock = PathBuf::from(format!("/tmp/.X{}-lock", settings.display));
+        let with_display = vec![("DISPLAY".to_owned(), display.clone())];
+        let profile = home.join(".config/sandpiper-browser");
+
+        let xvfb = Supervised::new(ProcessSpec {
+            name: "xvfb",
+            program: "Xvfb".into(),
+            args: strings([
+                &display,
+                "-screen",
+                "0",
+                &settings.screen,
+                "-nolisten",
+                "tcp",
+                "-ac",
+                "-dpi",
+                "96",
+            ]),
+            env: vec![],
+            // A crashed Xvfb leaves its lock and socket; a new one refuses to start over them.
+            prepare: Some(Box::new({
+                let (lock, socket) = (x_lock.clone(), x_socket.clone());
+                move || {
+                    let _ = std::fs::remove_file(&lock);
+                    let _ = std::fs::remove_file(&socket);
+                }
+            })),
+        });
+        let window_manager = Supervised::new(ProcessSpec {
+            name: "window_manager",
+            program: "matchbox-window-manager".into(),
+            args: strings(["-use_titlebar", "no"]),
+            env: with_display.clone(),
+            prepare: None,
+        });
+        let vnc = Supervised::new(ProcessSpec {
+            name: "vnc",
+            program: "x11vnc".into(),
+            args: strings([
+                "-display",
+                &display,
+                "-rfbport",
+                &settings.vnc_port.to_string(),
+                "-passwdfile",
+                &password_file.to_string_lossy(),
+                "-forever",
+                "-shared",
+                "-noxdamage",
+                "-noipv6",
+                "-quiet",
+            ]),
+            env: with_display.clone(),
+            prepare: None,
+        });
+        let mut browser_args = strings([
+            format!("--remote-debugging-port={}", settings.cdp_port),
+            "--remote-debugging-address=127.0.0.1".into(),
+            format!("--user-data-dir={}", profile.display()),
+            "--no-first-run".into(),
+            "--no-default-browser-check".into(),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            "--disable-features=Translate,MediaRouter".into(),
+            "--password-store=basic".into(),
+            "--disable-session-crashed-bubble".into(),
+            "--hide-crash-restore-bubble".into(),
+            "--window-position=0,0".into(),
+            format!("--window-size={width},{height}"),
+            "--start-maximized".into(),
+        ]);
+        if !settings.browser_sandbox {
+            browser_args.push("--no-sandbox".into());
+        }
+        browser_args.push("about:blank".into());
+        let browser = Supervised::new(ProcessSpec {
+            name: "browser",
+            program: settings.browser_command.clone(),
+            args: browser_args,
+            env: with_display,
+            // A killed Chromium leaves its profile locked; the next one would hand its
+            // window to the dead one and exit.
+            prepare: Some(Box::new({
+                let profile = profile.clone();
+                move || {
+                    for lock in ["SingletonLock", "SingletonSocket", "SingletonCookie"] {
+                        let _ = std::fs::remove_file(profile.join(lock));
+                    }
+                }
+            })),
+        });
+        std::fs::create_dir_all(downloads).context("creating the Downloads directory")?;
+
+        let desktop = Arc::new(Self {
+            settings: settings.clone(),
+            x_socket,
+            browser: browser.clone(),
+            processes: vec![xvfb.clone(), window_manager.clone(), vnc.clone(), browser.clone()],
+            tasks: std::sync::Mutex::new(Vec::new()),
+            stopping: CancellationToken::new(),
+            http: reqwest::Client::new(),
+            _secrets: secrets,
+        });
+        let mut tasks = vec![tokio::spawn(xvfb.run(desktop.stopping.clone()))];
+        for dependent in [window_manager, vnc, browser] {
+            let desktop = desktop.clone();
+            tasks.push(tokio::spawn(async move {
+                // Everything else draws on the X server: start it only once X answers.
+                while !probes::display(&desktop.x_socket).await {
+                    tokio::select! {
+                        _ = tokio::time::sleep(std::time::Duration::from_millis(25)) => {}
+                        _ = desktop.stopping.cancelled() => return,
+                    }
+                }
+                dependent.run(desktop.stopping.clone()).await;
+            }));
+        }
+        if let Some(port) = settings.cdp_public_port {
+            tasks.push(tokio::spawn(relay::serve(
+                port,
+                settings.cdp_port,
+                desktop.stopping.clone(),
+            )));
+        }
+        *desktop.tasks.lock().unwrap_or_else(|p| p.into_inner()) = tasks;
+        Ok(desktop)
+    }
+
+    pub async fn readiness(&self) -> DesktopReadiness {
+        let (display, vnc, browser) = tokio::join!(
+            probes::display(&self.x_socket),
+            probes::vnc(self.settings.vnc_port),
+            probes::devtools(&self.http, self.settings.cdp_port),
+        );
+        DesktopReadiness {
+            display,
+            vnc,
+            browser,
+        }
+    }
+
+    pub async fn info(&self) -> DesktopInfo {
+        DesktopInfo {
+            screen: self.settings.screen.clone(),
+            display: format!(":{}", self.settings.display),
+            readiness: self.readiness().await,
+            processes: self.processes.iter().map(|p| p.info()).collect(),
+        }
+    }
+
+    /// Where the browser serves DevTools (inside the sandbox).
+    pub fn devtools_port(&self) -> u16 {
+        self.settings.cdp_port
+    }
+
+    /// Kills the browser; its supervisor starts a fresh one.
+    pub fn restart_browser(&self) {
+        self.browser.kill();
+    }
+
+    /// Stops every desktop process and waits for the supervisors to finish.
+    pub async fn shutdown(&self) {
+        self.stopping.cancel();
+        let tasks = std::mem::take(&mut *self.tasks.lock().unwrap_or_else(|p| p.into_inner()));
+        for task in tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+fn strings<S: Into<String>, const N: usize>(items: [S; N]) -> Vec<String> {
+    items.into_iter().map(Into::into).collect()
+}
+
+/// `1280x800x24` → (1280, 800), with sane bounds.
+fn parse_screen(screen: &str) -> anyhow::Result<(u32, u32)> {
+    let parts: Vec<u32> = screen
+        .split('x')
+        .map(|p| p.parse())
+        .collect::<Result<_, _>>()
+        .unwrap_or_default();
+    match parts[..] {
+        [w, h, depth]
+            if (320..=7680).contains(&w) && (200..=4320).contains(&h) && [16, 24].contains(&depth) =>
+        {
+            Ok((w, h))
+        }
+        _ => bail!("screen {screen:?} must be WIDTHxHEIGHTxDEPTH, e.g. 1280x800x24 (depth 16 or 24)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_screen;
+
+    #[test]
+    fn screen_sizes_are_parsed_and_bounded() {
+        assert_eq!(parse_screen("1280x800x24").unwrap(), (1280, 800));
+        for bad in ["1280x800", "axbxc", "99999x800x24", "1280x800x8", ""] {
+            assert!(parse_screen(bad).is_err(), "{bad}");
+        }
+    }
+}
