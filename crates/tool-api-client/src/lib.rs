@@ -4,6 +4,7 @@
 //! One method per route; request and response types come from `tool-api-contract`. A
 //! non-2xx answer becomes [`ClientError::Api`] with the server's error body.
 
+mod browser;
 mod files;
 mod shell;
 mod web;

@@ -42,6 +42,8 @@ pub enum ErrorCode {
     SessionBusy,
     /// 409: another writer holds the file.
     FileBusy,
+    /// 409: the element index is from before the page changed; view the page again.
+    StaleElement,
     /// 409: the shell session has no running command to wait for or feed input to.
     NotRunning,
     /// 413: the body or the result is larger than the configured limit.
@@ -60,6 +62,8 @@ pub enum ErrorCode {
     DirectoryNotEmpty,
     /// 502: the search provider or fetched site answered with an error or an unusable body.
     UpstreamError,
+    /// 503: the browser is not answering (starting, or restarting after a crash).
+    BrowserUnavailable,
     /// 503: the feature is not configured in this sandbox (e.g. no search provider).
     NotConfigured,
     /// 504: the search provider or fetched site did not answer in time.
@@ -81,14 +85,15 @@ impl ErrorCode {
             | Self::AmbiguousMatch
             | Self::SessionBusy
             | Self::FileBusy
-            | Self::NotRunning => 409,
+            | Self::NotRunning
+            | Self::StaleElement => 409,
             Self::PayloadTooLarge => 413,
             Self::RangeNotSatisfiable => 416,
             Self::InvalidInput | Self::NoMatch | Self::WrongKind | Self::DirectoryNotEmpty => 422,
             Self::LimitReached => 429,
             Self::Internal => 500,
             Self::UpstreamError => 502,
-            Self::NotConfigured => 503,
+            Self::NotConfigured | Self::BrowserUnavailable => 503,
             Self::UpstreamTimeout => 504,
         }
     }

@@ -5,6 +5,7 @@
 //! once and the two sides cannot drift apart. Every type derives `utoipa::ToSchema`; the
 //! server's `/openapi.json` is generated from them.
 
+pub mod browser;
 pub mod error;
 pub mod files;
 pub mod info;

@@ -7,6 +7,7 @@
 //! Layout: [`files`], [`shell`], [`web`], [`desktop`] and [`system`] do the work and know nothing of
 //! HTTP; [`http`] maps them onto routes; [`startup`] wires and serves.
 
+pub mod browser;
 pub mod config;
 pub mod desktop;
 pub mod error;

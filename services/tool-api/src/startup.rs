@@ -10,6 +10,7 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
 use crate::http::{self, AppState};
@@ -55,9 +56,16 @@ impl Application {
         } else {
             None
         };
+        let browser = desktop.as_ref().map(|desktop| {
+            Arc::new(BrowserTools::new(
+                desktop.clone(),
+                workspace.root().join("Downloads"),
+            ))
+        });
         let settings = Arc::new(settings);
         let state = AppState {
             desktop,
+            browser,
             shells: Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?),
             web: Arc::new(WebTools::new(&settings)?),
             workspace,

@@ -3,6 +3,7 @@
 //! themselves. Every route but `/health` (and the document) sits behind the bearer token.
 
 pub mod auth;
+mod browser;
 pub mod error;
 pub mod extract;
 mod files;
@@ -21,6 +22,7 @@ use tool_api_contract::ErrorCode;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
+use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
 use crate::error::ToolError;
@@ -37,6 +39,8 @@ pub struct AppState {
     pub web: Arc<WebTools>,
     /// The supervised desktop, when enabled.
     pub desktop: Option<Arc<Desktop>>,
+    /// The browser tools, with the desktop.
+    pub browser: Option<Arc<BrowserTools>>,
     pub token: auth::ExpectedToken,
     pub started: Instant,
     /// Cancelled on shutdown; long-lived streams end when it is.
@@ -77,6 +81,7 @@ fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(system::public_router())
         .split_for_parts();
     let (protected, protected_doc) = OpenApiRouter::new()
+        .merge(browser::router())
         .merge(files::router())
         .merge(shell::router())
         .merge(terminal::router())

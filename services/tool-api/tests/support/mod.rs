@@ -2,7 +2,9 @@
 //! a typed client and a raw HTTP client for requests the typed one cannot make.
 #![allow(dead_code)]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+pub mod desktop;
 pub mod sse;
+pub mod vnc;
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +43,11 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    // Server logs show with a failing test's output (RUST_LOG picks the level).
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_test_writer()
+        .try_init();
     let workspace = tempfile::tempdir().expect("temporary workspace");
     let mut settings = Settings::local(workspace.path().to_path_buf(), Some(TOKEN.into()));
     adjust(&mut settings);

@@ -1,0 +1,156 @@
+//! The DevTools connection to the desktop's Chromium: connect (with a short wait while it
+//! starts), keep the active tab, collect that tab's console, notice when the browser died.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use chromiumoxide::cdp::browser_protocol::browser::{SetDownloadBehaviorBehavior, SetDownloadBehaviorParams};
+use chromiumoxide::cdp::browser_protocol::target::TargetId;
+use chromiumoxide::cdp::js_protocol::runtime::{EventConsoleApiCalled, EventExceptionThrown};
+use chromiumoxide::{Browser, Page};
+use futures::StreamExt;
+use tokio::task::JoinHandle;
+use tool_api_contract::browser::ConsoleMessage;
+
+/// How many console messages are kept for the active tab.
+const CONSOLE_CAPACITY: usize = 500;
+
+pub type Console = Arc<Mutex<VecDeque<ConsoleMessage>>>;
+
+pub struct Connection {
+    pub browser: Browser,
+    pub active: Page,
+    /// Handles on the tabs this connection opened or attached to, by target. Handles
+    /// obtained later from the browser's page list can carry a session the browser has
+    /// already dropped, so these are the ones used.
+    pages: HashMap<TargetId, Page>,
+    handler: JoinHandle<()>,
+    console_task: Option<JoinHandle<()>>,
+}
+
+impl Connection {
+    /// Connects to DevTools on `port`, retrying until `patience` runs out (the browser may
+    /// be starting), and makes downloads land in `downloads`.
+    pub async fn open(port: u16, patience: Duration, downloads: &std::path::Path) -> anyhow::Result<Self> {
+        let deadline = Instant::now() + patience;
+        let url = format!("http://127.0.0.1:{port}");
+        let (browser, mut handler) = loop {
+            match Browser::connect(&url).await {
+                Ok(connected) => break connected,
+                Err(err) if Instant::now() >= deadline => return Err(err.into()),
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        };
+        let handler = tokio::spawn(async move {
+            // The stream ends when the WebSocket closes, i.e. when the browser is gone.
+            while let Some(event) = handler.next().await {
+                if let Err(err) = event {
+                    tracing::debug!(error = %err, "DevTools connection");
+                }
+            }
+        });
+        let behaviour = SetDownloadBehaviorParams::builder()
+            .behavior(SetDownloadBehaviorBehavior::AllowAndName)
+            .download_path(downloads.to_string_lossy())
+            .build()
+            .map_err(anyhow::Error::msg)?;
+        browser.execute(behaviour).await?;
+        // A tab chromiumoxide attaches to after the fact may never report its navigations,
+        // so the agent always gets a tab of its own.
+        let active = browser.new_page("about:blank").await?;
+        Ok(Self {
+            browser,
+            pages: HashMap::from([(active.target_id().clone(), active.clone())]),
+            active,
+            handler,
+            console_task: None,
+        })
+    }
+
+    /// False once the browser closed the connection (crashed, killed, restarted).
+    pub fn is_alive(&self) -> bool {
+        !self.handler.is_finished()
+    }
+
+    pub fn known_pages(&self) -> Vec<Page> {
+        self.pages.values().cloned().collect()
+    }
+
+    pub fn remember(&mut self, page: Page) {
+        self.pages.insert(page.target_id().clone(), page);
+    }
+
+    pub fn forget(&mut self, target: &TargetId) {
+        self.pages.remove(target);
+    }
+
+    /// Makes `page` the active tab and collects its console into `console`.
+    pub async fn activate(&mut self, page: Page, console: &Console) -> chromiumoxide::Result<()> {
+        page.bring_to_front().await?;
+        if let Some(task) = self.console_task.take() {
+            task.abort();
+        }
+        console.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        let mut calls = page.event_listener::<EventConsoleApiCalled>().await?;
+        let mut exceptions = page.event_listener::<EventExceptionThrown>().await?;
+        let console = console.clone();
+        self.console_task = Some(tokio::spawn(async move {
+            loop {
+                let message = tokio::select! {
+                    Some(call) = calls.next() => ConsoleMessage {
+                        level: format!("{:?}", call.r#type).to_lowercase(),
+                        text: call.args.iter().map(describe).collect::<Vec<_>>().join(" "),
+                        timestamp_ms: now_ms(),
+                    },
+                    Some(thrown) = exceptions.next() => ConsoleMessage {
+                        level: "exception".into(),
+                        text: thrown
+                            .exception_details
+                            .exception
+                            .as_ref()
+                            .and_then(|e| e.description.clone())
+                            .unwrap_or_else(|| thrown.exception_details.text.clone()),
+                        timestamp_ms: now_ms(),
+                    },
+                    else => return,
+                };
+                let mut log = console.lock().unwrap_or_else(|p| p.into_inner());
+                if log.len() == CONSOLE_CAPACITY {
+                    log.pop_front();
+                }
+                log.push_back(message);
+            }
+        }));
+        self.remember(page.clone());
+        self.active = page;
+        Ok(())
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.handler.abort();
+        if let Some(task) = self.console_task.take() {
+            task.abort();
+        }
+    }
+}
+
+/// A console argument as the DevTools console would print it.
+fn describe(arg: &chromiumoxide::cdp::js_protocol::runtime::RemoteObject) -> String {
+    match &arg.value {
+        Some(serde_json::Value::String(text)) => text.clone(),
+        Some(value) => value.to_string(),
+        None => arg
+            .description
+            .clone()
+            .unwrap_or_else(|| format!("{:?}", arg.r#type).to_lowercase()),
+    }
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}

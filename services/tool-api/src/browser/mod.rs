@@ -1,0 +1,141 @@
+//! Browser tools: the agent drives the desktop's Chromium over DevTools (chromiumoxide).
+//!
+//! [`BrowserTools`] keeps one connection and an active tab. Every action is bounded by a
+//! timeout; when the browser has died the action fails at once with `browser_unavailable`
+//! (the desktop supervisor is already starting a new one) and the next action reconnects.
+//! Elements are addressed by the numbers the latest `view` wrote into the page.
+
+mod actions;
+mod connection;
+mod keys;
+mod navigation;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chromiumoxide::error::CdpError;
+use chromiumoxide::Page;
+use tool_api_contract::ErrorCode;
+
+use self::connection::{Connection, Console};
+use crate::desktop::Desktop;
+use crate::error::{ToolError, ToolResult};
+
+/// How long a connect may wait for a starting browser before giving up.
+const CONNECT_PATIENCE: Duration = Duration::from_secs(5);
+/// Bound on any single action other than navigation.
+const ACTION_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a restart may take before it is reported as failed.
+const RESTART_PATIENCE: Duration = Duration::from_secs(20);
+
+pub struct BrowserTools {
+    desktop: Arc<Desktop>,
+    downloads: PathBuf,
+    connection: tokio::sync::Mutex<Option<Connection>>,
+    console: Console,
+}
+
+impl BrowserTools {
+    pub fn new(desktop: Arc<Desktop>, downloads: PathBuf) -> Self {
+        Self {
+            desktop,
+            downloads,
+            connection: tokio::sync::Mutex::new(None),
+            console: Console::default(),
+        }
+    }
+
+    /// The active tab, connecting first when there is no live connection.
+    async fn page(&self) -> ToolResult<Page> {
+        let mut connection = self.connection().await?;
+        let live = connection.as_mut().ok_or_else(unavailable)?;
+        Ok(live.active.clone())
+    }
+
+    /// The live connection (connected now if needed), locked.
+    async fn connection(&self) -> ToolResult<tokio::sync::MutexGuard<'_, Option<Connection>>> {
+        let mut slot = self.connection.lock().await;
+        if slot.as_ref().is_some_and(|c| !c.is_alive()) {
+            *slot = None;
+        }
+        if slot.is_none() {
+            let mut fresh = Connection::open(self.desktop.devtools_port(), CONNECT_PATIENCE, &self.downloads)
+                .await
+                .map_err(|err| {
+                    tracing::warn!(error = %err, "cannot reach the browser");
+                    unavailable()
+                })?;
+            let page = fresh.active.clone();
+            fresh
+                .activate(page, &self.console)
+                .await
+                .map_err(|e| self.failed(e))?;
+            *slot = Some(fresh);
+        }
+        Ok(slot)
+    }
+
+    /// Maps a DevTools error; a broken connection is dropped so the next call reconnects.
+    fn failed(&self, err: CdpError) -> ToolError {
+        match err {
+            CdpError::Timeout => {
+                ToolError::new(ErrorCode::UpstreamTimeout, "the browser did not answer in time")
+            }
+            CdpError::ChromeMessage(message) => ToolError::new(
+                ErrorCode::UpstreamError,
+                format!("the browser refused: {message}"),
+            ),
+            CdpError::Chrome(err) => ToolError::invalid(format!("the browser refused: {}", err.message)),
+            CdpError::Ws(_) | CdpError::NoResponse | CdpError::ChannelSendError(_) | CdpError::Io(_) => {
+                tracing::warn!(error = %err, "lost the browser connection");
+                if let Ok(mut slot) = self.connection.try_lock() {
+                    *slot = None;
+                }
+                unavailable()
+            }
+            other => ToolError::Internal(anyhow::Error::new(other).context("browser action")),
+        }
+    }
+
+    /// Runs `action` under the action timeout, mapping its errors.
+    async fn bounded<T>(
+        &self,
+        limit: Duration,
+        action: impl std::future::Future<Output = chromiumoxide::Result<T>>,
+    ) -> ToolResult<T> {
+        match tokio::time::timeout(limit, action).await {
+            Ok(result) => result.map_err(|err| self.failed(err)),
+            Err(_) => Err(ToolError::new(
+                ErrorCode::UpstreamTimeout,
+                format!(
+                    "the browser did not finish within {} s (the page may still be loading); view the page to see its state",
+                    limit.as_secs()
+                ),
+            )),
+        }
+    }
+
+    /// Kills the browser and waits for the supervisor's new one to answer.
+    pub async fn restart(&self) -> ToolResult<()> {
+        *self.connection.lock().await = None;
+        self.desktop.restart_browser();
+        // The old process needs a moment to die, or the first connect still finds it.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let deadline = std::time::Instant::now() + RESTART_PATIENCE;
+        loop {
+            match self.connection().await {
+                Ok(_) => return Ok(()),
+                Err(err) if std::time::Instant::now() >= deadline => return Err(err),
+                Err(_) => {}
+            }
+        }
+    }
+}
+
+fn unavailable() -> ToolError {
+    ToolError::new(
+        ErrorCode::BrowserUnavailable,
+        "the browser is not answering (it is starting, or restarting after a crash); try again in a few seconds",
+    )
+}

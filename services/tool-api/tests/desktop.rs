@@ -1,0 +1,375 @@
+//! The desktop and the browser tools on real Xvfb, x11vnc and Chromium. One desktop serves
+//! the whole sequence (a Chromium per test would only slow the suite down).
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::desktop::{spawn_desktop, DesktopApp, VNC_PASSWORD};
+use support::expect_code;
+use support::vnc::{handshake, Handshake};
+use tool_api_contract::browser::{
+    ClickRequest, ImageFormat, NavigateRequest, ScrollDirection, ScrollRequest, SelectRequest, TypeRequest,
+    ViewRequest,
+};
+use tool_api_contract::info::ProcessState;
+use tool_api_contract::ErrorCode;
+
+#[tokio::test]
+async fn desktop_vnc_and_browser_tools() {
+    let desktop = spawn_desktop().await;
+    vnc_needs_the_password(&desktop).await;
+    browser_fills_a_form(&desktop).await;
+    browser_reports_errors_clearly(&desktop).await;
+    tabs_open_switch_and_close(&desktop).await;
+    a_killed_browser_is_restarted(&desktop).await;
+}
+
+async fn vnc_needs_the_password(desktop: &DesktopApp) {
+    let accepted = handshake(&desktop.vnc_address, VNC_PASSWORD).await.unwrap();
+    assert_eq!(
+        accepted,
+        Handshake::Accepted {
+            width: 1280,
+            height: 800
+        }
+    );
+    let refused = handshake(&desktop.vnc_address, "not-the-password").await.unwrap();
+    assert_eq!(refused, Handshake::Refused);
+}
+
+async fn browser_fills_a_form(desktop: &DesktopApp) {
+    let client = &desktop.app.client;
+    let page = client
+        .navigate(&NavigateRequest {
+            url: desktop.site.clone(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(page.title, "Order form");
+
+    let view = client.view_page(&ViewRequest::default()).await.unwrap();
+    assert!(view.text.contains("Order"), "{}", view.text);
+    let png = base64_decode(view.screenshot.as_deref().unwrap());
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let find = |label: &str| {
+        view.elements
+            .iter()
+            .find(|e| e.text.contains(label))
+            .unwrap_or_else(|| panic!("no element {label:?} in {:?}", view.elements))
+            .index
+    };
+    let (name, colour, send) = (find("Name"), find("Red"), find("Send order"));
+    let link = view.elements.iter().find(|e| e.tag == "a").unwrap();
+    assert!(link.href.as_deref().unwrap().ends_with("/second"));
+    assert!(view.elements.iter().all(|e| e.width > 0.0 && e.height > 0.0));
+
+    client
+        .type_text(&TypeRequest {
+            index: name,
+            text: "Ada".into(),
+            press_enter: false,
+            append: false,
+        })
+        .await
+        .unwrap();
+    client
+        .select_option(&SelectRequest {
+            index: colour,
+            option: "Green".into(),
+        })
+        .await
+        .unwrap();
+    client
+        .click(&ClickRequest {
+            index: Some(send),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let result = client
+        .evaluate("document.getElementById('result').textContent")
+        .await
+        .unwrap();
+    assert_eq!(result.result, "Ordered for Ada in g");
+
+    // Typing replaces the value unless asked to append; Enter reaches the page.
+    client
+        .type_text(&TypeRequest {
+            index: name,
+            text: "Grace".into(),
+            press_enter: true,
+            append: false,
+        })
+        .await
+        .unwrap();
+    let value = client
+        .evaluate("document.getElementById('name').value")
+        .await
+        .unwrap();
+    assert_eq!(value.result, "Grace");
+    let result = client
+        .evaluate("document.getElementById('result').textContent")
+        .await
+        .unwrap();
+    assert_eq!(result.result, "Enter pressed");
+
+    let console = client.console_log().await.unwrap();
+    assert!(
+        console
+            .messages
+            .iter()
+            .any(|m| m.level == "warning" && m.text == "sent"),
+        "{console:?}"
+    );
+
+    let scrolled = client
+        .scroll(&ScrollRequest {
+            direction: ScrollDirection::Down,
+            to_end: true,
+        })
+        .await
+        .unwrap();
+    assert_eq!(scrolled.title, "Order form");
+    let bottom = client
+        .view_page(&ViewRequest {
+            no_screenshot: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert!(bottom.scroll_y > 1000.0, "{}", bottom.scroll_y);
+    assert!(bottom.screenshot.is_none());
+    let jpeg = client
+        .view_page(&ViewRequest {
+            format: ImageFormat::Jpeg,
+            quality: Some(50),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        &base64_decode(jpeg.screenshot.as_deref().unwrap())[..2],
+        b"\xff\xd8"
+    );
+
+    // Click by coordinates, go to the second page, and back.
+    client
+        .scroll(&ScrollRequest {
+            direction: ScrollDirection::Up,
+            to_end: true,
+        })
+        .await
+        .unwrap();
+    let view = client
+        .view_page(&ViewRequest {
+            no_screenshot: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let link = view.elements.iter().find(|e| e.tag == "a").unwrap();
+    client
+        .click(&ClickRequest {
+            index: None,
+            x: Some(link.x + link.width / 2.0),
+            y: Some(link.y + link.height / 2.0),
+        })
+        .await
+        .unwrap();
+    wait_for_title(desktop, "Second").await;
+    let back = client.back().await.unwrap();
+    wait_for_title(desktop, "Order form").await;
+    assert!(back.url.starts_with(&desktop.site));
+}
+
+async fn browser_reports_errors_clearly(desktop: &DesktopApp) {
+    let client = &desktop.app.client;
+    client
+        .navigate(&NavigateRequest {
+            url: desktop.site.clone(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    let view = client
+        .view_page(&ViewRequest {
+            no_screenshot: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let vanish = view.elements.iter().find(|e| e.text == "Vanish").unwrap().index;
+    client
+        .click(&ClickRequest {
+            index: Some(vanish),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let again = client
+        .click(&ClickRequest {
+            index: Some(vanish),
+            ..Default::default()
+        })
+        .await;
+    expect_code(again, ErrorCode::StaleElement);
+    expect_code(
+        client
+            .click(&ClickRequest {
+                index: Some(9999),
+                ..Default::default()
+            })
+            .await,
+        ErrorCode::StaleElement,
+    );
+    expect_code(
+        client.click(&ClickRequest::default()).await,
+        ErrorCode::InvalidInput,
+    );
+    let not_select = client
+        .select_option(&SelectRequest {
+            index: 0,
+            option: "x".into(),
+        })
+        .await;
+    expect_code(not_select, ErrorCode::WrongKind);
+    expect_code(client.press_key("Hyper+q").await, ErrorCode::InvalidInput);
+    let bad_scheme = client
+        .navigate(&NavigateRequest {
+            url: "javascript:alert(1)".into(),
+            timeout_secs: None,
+        })
+        .await;
+    expect_code(bad_scheme, ErrorCode::InvalidInput);
+
+    let started = Instant::now();
+    let slow = NavigateRequest {
+        url: format!("{}/slow", desktop.site),
+        timeout_secs: Some(1.0),
+    };
+    expect_code(client.navigate(&slow).await, ErrorCode::UpstreamTimeout);
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    let refused = NavigateRequest {
+        url: "http://127.0.0.1:9/".into(),
+        timeout_secs: None,
+    };
+    expect_code(client.navigate(&refused).await, ErrorCode::UpstreamError);
+
+    let thrown = client
+        .evaluate("(() => { throw new Error('boom') })()")
+        .await
+        .unwrap();
+    assert!(thrown.exception.unwrap().contains("boom"));
+    let awaited = client
+        .evaluate("new Promise(r => setTimeout(() => r({a: [1, 2]}), 50))")
+        .await
+        .unwrap();
+    assert_eq!(awaited.result, serde_json::json!({"a": [1, 2]}));
+}
+
+async fn tabs_open_switch_and_close(desktop: &DesktopApp) {
+    let client = &desktop.app.client;
+    let before = client.tabs().await.unwrap().tabs;
+    let first = before.iter().find(|t| t.active).unwrap().clone();
+    let second = client
+        .open_tab(Some(&format!("{}/second", desktop.site)))
+        .await
+        .unwrap();
+    wait_for_title(desktop, "Second").await;
+    let tabs = client.tabs().await.unwrap().tabs;
+    assert_eq!(tabs.len(), before.len() + 1, "{tabs:?}");
+    assert!(tabs.iter().any(|t| t.tab_id == second.tab_id && t.active));
+
+    let console = client.console_log().await.unwrap();
+    assert!(
+        console
+            .messages
+            .iter()
+            .any(|m| m.level == "exception" && m.text.contains("undefinedFn")),
+        "{console:?}"
+    );
+
+    let switched = client.switch_tab(&first.tab_id).await.unwrap();
+    assert_eq!(switched.tab_id, first.tab_id);
+    let left = client.close_tab(&second.tab_id).await.unwrap();
+    assert_eq!(left.tabs.len(), before.len());
+    assert!(left.tabs.iter().any(|t| t.tab_id == first.tab_id && t.active));
+    expect_code(client.switch_tab("no-such-tab").await, ErrorCode::NotFound);
+}
+
+async fn a_killed_browser_is_restarted(desktop: &DesktopApp) {
+    let client = &desktop.app.client;
+    let info = client.info().await.unwrap().desktop.unwrap();
+    let browser = info.processes.iter().find(|p| p.name == "browser").unwrap();
+    assert_eq!(browser.state, ProcessState::Running);
+    let pid = browser.pid.unwrap() as i32;
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL).unwrap();
+
+    // The next action fails promptly with a clear error, or finds the new browser.
+    let started = Instant::now();
+    let during = client
+        .view_page(&ViewRequest {
+            no_screenshot: true,
+            ..Default::default()
+        })
+        .await;
+    assert!(started.elapsed() < Duration::from_secs(16));
+    if let Err(err) = during {
+        assert_eq!(err.code(), Some(ErrorCode::BrowserUnavailable), "{err}");
+    }
+
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let info = client.info().await.unwrap().desktop.unwrap();
+        let browser = info.processes.iter().find(|p| p.name == "browser").unwrap();
+        if browser.restarts >= 1 && browser.state == ProcessState::Running && info.readiness.browser {
+            assert!(browser.last_exit.as_deref().unwrap().contains("9"), "{browser:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "browser not restarted: {info:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let page = client
+        .navigate(&NavigateRequest {
+            url: desktop.site.clone(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(page.title, "Order form");
+
+    // An explicit restart works too and leaves a working browser.
+    client.restart_browser().await.unwrap();
+    let page = client
+        .navigate(&NavigateRequest {
+            url: desktop.site.clone(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(page.title, "Order form");
+}
+
+async fn wait_for_title(desktop: &DesktopApp, title: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let page = desktop.app.client.evaluate("document.title").await.unwrap();
+        if page.result == title {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "title stayed {:?}, wanted {title:?}",
+            page.result
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).unwrap()
+}

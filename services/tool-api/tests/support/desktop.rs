@@ -1,0 +1,109 @@
+//! A tool-api with its desktop running on this host (Xvfb, matchbox, x11vnc, Chromium from
+//! the distribution), on a display and ports of its own so tests can run side by side,
+//! and a small web site for the browser to work on.
+
+use std::time::{Duration, Instant};
+
+use axum::response::Html;
+use axum::routing::get;
+use tool_api_contract::info::Readiness;
+
+use super::{spawn_app_with, TestApp};
+
+pub const VNC_PASSWORD: &str = "vnc-secret-1";
+
+pub struct DesktopApp {
+    pub app: TestApp,
+    pub vnc_address: String,
+    /// Base URL of the test site.
+    pub site: String,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts the server with its desktop and waits until `/health` says ready.
+pub async fn spawn_desktop() -> DesktopApp {
+    let vnc_port = free_port();
+    let display = 100 + (std::process::id() % 400) as u16;
+    let app = spawn_app_with(|settings| {
+        settings.desktop.enabled = true;
+        settings.desktop.display = display;
+        settings.desktop.vnc_port = vnc_port;
+        settings.desktop.cdp_port = free_port();
+        settings.desktop.vnc_password = Some(VNC_PASSWORD.into());
+        // Chromium refuses its own sandbox as root; the image runs it as a normal user.
+        settings.desktop.browser_sandbox = !nix::unistd::getuid().is_root();
+    })
+    .await;
+    let started = Instant::now();
+    loop {
+        let health = app.client.health().await.unwrap();
+        if health.status == Readiness::Ready {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "desktop not ready: {health:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    DesktopApp {
+        app,
+        vnc_address: format!("127.0.0.1:{vnc_port}"),
+        site: serve_site().await,
+    }
+}
+
+const FORM: &str = r#"<!doctype html>
+<html><head><title>Order form</title></head>
+<body>
+  <h1>Order</h1>
+  <label for="name">Name</label> <input id="name" placeholder="Your name">
+  <select id="colour"><option value="r">Red</option><option value="g">Green</option></select>
+  <button id="send" onclick="send()">Send order</button>
+  <button id="vanish" onclick="this.remove()">Vanish</button>
+  <a href="/second">Second page</a>
+  <p id="result"></p>
+  <div style="height: 3000px"></div>
+  <p>Bottom of the page</p>
+  <script>
+    console.log('form ready', 42);
+    function send() {
+      const name = document.getElementById('name').value;
+      const colour = document.getElementById('colour').value;
+      document.getElementById('result').textContent = 'Ordered for ' + name + ' in ' + colour;
+      console.warn('sent');
+    }
+    document.getElementById('name').addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') document.getElementById('result').textContent = 'Enter pressed';
+    });
+  </script>
+</body></html>"#;
+
+async fn serve_site() -> String {
+    let site = axum::Router::new()
+        .route("/", get(|| async { Html(FORM) }))
+        .route(
+            "/second",
+            get(|| async {
+                Html("<title>Second</title><p>The second page</p><script>undefinedFn()</script>")
+            }),
+        )
+        .route(
+            "/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                Html("late")
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, site).await });
+    format!("http://{address}")
+}
