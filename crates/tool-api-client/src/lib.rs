@@ -4,6 +4,9 @@
 //! One method per route; request and response types come from `tool-api-contract`. A
 //! non-2xx answer becomes [`ClientError::Api`] with the server's error body.
 
+// Server and library code handles every error; tests may unwrap.
+#![deny(clippy::unwrap_used)]
+
 mod browser;
 mod files;
 mod shell;

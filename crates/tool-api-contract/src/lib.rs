@@ -5,6 +5,9 @@
 //! once and the two sides cannot drift apart. Every type derives `utoipa::ToSchema`; the
 //! server's `/openapi.json` is generated from them.
 
+// Server and library code handles every error; tests may unwrap.
+#![deny(clippy::unwrap_used)]
+
 pub mod browser;
 pub mod error;
 pub mod files;

@@ -121,12 +121,22 @@ impl Default for Limits {
     }
 }
 
+/// The web search provider (`SEARCH_*`). Checked at start-up: an unknown provider or a
+/// missing URL or key stops the server with a message naming the variable.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct SearchSettings {
+    /// `searxng`, `brave`, `tavily`, `serper` or `generic`; unset: search answers 503.
     pub provider: Option<String>,
+    /// Required for `searxng` (the instance's base URL) and `generic` (a URL where
+    /// `{query}` and `{count}` are filled in, or `?q=` is appended); the hosted APIs default
+    /// to their public endpoints.
     pub url: Option<String>,
+    /// Required for `brave`, `tavily` and `serper`; sent to the others as a bearer token.
     pub api_key: Option<String>,
+    /// The generic provider's answer layout as dotted paths (`data.items`, `links.0.href`):
+    /// the results array (default `results`), and in each result the title (`title`),
+    /// URL (`url`) and snippet (`snippet`).
     pub results_field: Option<String>,
     pub title_field: Option<String>,
     pub url_field: Option<String>,

@@ -1,7 +1,6 @@
 //! The tool-api binary as the sandbox runs it: children are reaped while it serves, and a
 //! SIGTERM kills every process group it started before it exits.
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 mod support;
 
 use std::io::{BufRead, BufReader};

@@ -1,6 +1,5 @@
 //! Shell sessions through HTTP against the real server and real processes.
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 mod support;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,5 @@
 //! Health, authentication, the OpenAPI document, info, and the error body on bad requests.
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 mod support;
 
 use reqwest::{Method, StatusCode};

@@ -1,6 +1,5 @@
 //! The interactive terminal: a real bash on a real PTY, over a real WebSocket.
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 mod support;
 
 use std::time::Duration;

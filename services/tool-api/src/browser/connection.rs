@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::browser::{SetDownloadBehaviorBehavior, SetDownloadBehaviorParams};
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
@@ -13,12 +13,16 @@ use futures::StreamExt;
 use tokio::task::JoinHandle;
 use tool_api_contract::browser::ConsoleMessage;
 
+use crate::clock::now_ms;
+
 /// How many console messages are kept for the active tab.
 const CONSOLE_CAPACITY: usize = 500;
 
 pub type Console = Arc<Mutex<VecDeque<ConsoleMessage>>>;
 
 pub struct Connection {
+    /// The desktop's browser generation this connection was made to.
+    pub generation: u32,
     pub browser: Browser,
     pub active: Page,
     /// Handles on the tabs this connection opened or attached to, by target. Handles
@@ -32,7 +36,12 @@ pub struct Connection {
 impl Connection {
     /// Connects to DevTools on `port`, retrying until `patience` runs out (the browser may
     /// be starting), and makes downloads land in `downloads`.
-    pub async fn open(port: u16, patience: Duration, downloads: &std::path::Path) -> anyhow::Result<Self> {
+    pub async fn open(
+        port: u16,
+        generation: u32,
+        patience: Duration,
+        downloads: &std::path::Path,
+    ) -> anyhow::Result<Self> {
         let deadline = Instant::now() + patience;
         let url = format!("http://127.0.0.1:{port}");
         let (browser, mut handler) = loop {
@@ -60,6 +69,7 @@ impl Connection {
         // so the agent always gets a tab of its own.
         let active = browser.new_page("about:blank").await?;
         Ok(Self {
+            generation,
             browser,
             pages: HashMap::from([(active.target_id().clone(), active.clone())]),
             active,
@@ -68,9 +78,10 @@ impl Connection {
         })
     }
 
-    /// False once the browser closed the connection (crashed, killed, restarted).
-    pub fn is_alive(&self) -> bool {
-        !self.handler.is_finished()
+    /// False once the connection broke, or its browser was replaced (a killed browser's
+    /// socket is not always noticed as closed).
+    pub fn is_alive(&self, generation: u32) -> bool {
+        !self.handler.is_finished() && self.generation == generation
     }
 
     pub fn known_pages(&self) -> Vec<Page> {
@@ -147,10 +158,4 @@ fn describe(arg: &chromiumoxide::cdp::js_protocol::runtime::RemoteObject) -> Str
             .clone()
             .unwrap_or_else(|| format!("{:?}", arg.r#type).to_lowercase()),
     }
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

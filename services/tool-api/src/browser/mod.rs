@@ -56,11 +56,13 @@ impl BrowserTools {
     /// The live connection (connected now if needed), locked.
     async fn connection(&self) -> ToolResult<tokio::sync::MutexGuard<'_, Option<Connection>>> {
         let mut slot = self.connection.lock().await;
-        if slot.as_ref().is_some_and(|c| !c.is_alive()) {
+        let generation = self.desktop.browser_generation();
+        if slot.as_ref().is_some_and(|c| !c.is_alive(generation)) {
             *slot = None;
         }
         if slot.is_none() {
-            let mut fresh = Connection::open(self.desktop.devtools_port(), CONNECT_PATIENCE, &self.downloads)
+            let port = self.desktop.devtools_port();
+            let mut fresh = Connection::open(port, generation, CONNECT_PATIENCE, &self.downloads)
                 .await
                 .map_err(|err| {
                     tracing::warn!(error = %err, "cannot reach the browser");

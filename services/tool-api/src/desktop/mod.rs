@@ -207,6 +207,12 @@ impl Desktop {
         self.settings.cdp_port
     }
 
+    /// Changes whenever the browser process is started anew, so a DevTools connection can
+    /// tell that it belongs to a browser that is gone.
+    pub fn browser_generation(&self) -> u32 {
+        self.browser.info().restarts
+    }
+
     /// Kills the browser; its supervisor starts a fresh one.
     pub fn restart_browser(&self) {
         self.browser.kill();

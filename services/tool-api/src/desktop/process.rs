@@ -8,12 +8,13 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
+use nix::sys::signal::Signal;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 use tokio_util::sync::CancellationToken;
 use tool_api_contract::info::{ProcessInfo, ProcessState};
+
+use crate::process_group;
 
 const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
@@ -75,7 +76,7 @@ impl Supervised {
     /// Kills the running process; the supervisor starts it again.
     pub fn kill(&self) {
         if let Some(pid) = self.status().pid {
-            signal_group(pid, Signal::SIGKILL);
+            process_group::signal(pid, Signal::SIGKILL);
         }
     }
 
@@ -155,15 +156,8 @@ impl Supervised {
     fn stop(&self) {
         let mut status = self.status();
         if let Some(pid) = status.pid.take() {
-            signal_group(pid, Signal::SIGKILL);
+            process_group::signal(pid, Signal::SIGKILL);
         }
         status.state = ProcessState::Stopped;
-    }
-}
-
-fn signal_group(pid: u32, signal: Signal) {
-    if let Ok(pid) = i32::try_from(pid) {
-        // ESRCH (already gone) is fine.
-        let _ = killpg(Pid::from_raw(pid), signal);
     }
 }

@@ -13,12 +13,11 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use anyhow::Context;
-use nix::sys::signal::{killpg, Signal};
+use nix::sys::signal::Signal;
 use nix::sys::stat::Mode;
-use nix::unistd::Pid;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::unix::pipe;
 use tokio::process::{ChildStdin, Command};
@@ -28,7 +27,9 @@ use tool_api_contract::ErrorCode;
 
 use super::console::{Console, Slice};
 use super::status_marker::{Piece, StatusScanner};
+use crate::clock::now_ms;
 use crate::error::{ToolError, ToolResult};
+use crate::process_group;
 
 /// How long a dead shell's output may take to drain before its command is reported ended
 /// (a background job can keep the pipe open for ever).
@@ -360,10 +361,10 @@ impl Session {
     /// Ends the latest command's process group: SIGTERM, then SIGKILL if it lingers.
     pub async fn kill(&self) -> ToolResult<()> {
         let pid = self.lock().run.as_ref().ok_or_else(|| self.no_command())?.pid;
-        signal_group(pid, Signal::SIGTERM);
+        process_group::signal(pid, Signal::SIGTERM);
         self.wait(KILL_GRACE).await;
         // Also when bash is gone: children it left in the group may still be alive.
-        signal_group(pid, Signal::SIGKILL);
+        process_group::signal(pid, Signal::SIGKILL);
         self.wait(KILL_GRACE).await;
         Ok(())
     }
@@ -384,7 +385,7 @@ impl Session {
     /// SIGKILL to the latest command's group, without waiting (shutdown).
     pub fn kill_now(&self) {
         if let Some(run) = self.lock().run.as_ref() {
-            signal_group(run.pid, Signal::SIGKILL);
+            process_group::signal(run.pid, Signal::SIGKILL);
         }
     }
 
@@ -469,13 +470,6 @@ fn rand_u128() -> u128 {
     (u128::from(half()) << 64) | u128::from(half())
 }
 
-fn signal_group(pid: u32, signal: Signal) {
-    if let Ok(pid) = i32::try_from(pid) {
-        // ESRCH (the group is already gone) is the expected outcome of a repeated kill.
-        let _ = killpg(Pid::from_raw(pid), signal);
-    }
-}
-
 fn state_of(run: &Run) -> CommandState {
     match run.outcome {
         None => CommandState::Running,
@@ -498,10 +492,4 @@ fn snapshot_of(id: &str, run: &Run, output: Slice) -> ShellSnapshot {
         started_at_ms: run.started_at_ms,
         finished_at_ms: run.outcome.map(|o| o.finished_at_ms),
     }
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -9,12 +9,12 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
-use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
+use nix::sys::signal::Signal;
 use pty_process::{OwnedReadPty, OwnedWritePty, Size};
 use tokio::process::Child;
 
 use crate::error::{ToolError, ToolResult};
+use crate::process_group;
 
 /// Pids (= process group ids) of the open terminals.
 pub type OpenTerminals = Arc<Mutex<HashSet<u32>>>;
@@ -72,11 +72,9 @@ impl Drop for Terminal {
 
 /// SIGHUP lets shells save history; SIGKILL makes sure nothing stays behind.
 pub fn hang_up(pid: u32) {
-    if let Ok(pid) = i32::try_from(pid) {
-        let _ = killpg(Pid::from_raw(pid), Signal::SIGHUP);
-        let _ = killpg(Pid::from_raw(pid), Signal::SIGCONT);
-        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
-    }
+    process_group::signal(pid, Signal::SIGHUP);
+    process_group::signal(pid, Signal::SIGCONT);
+    process_group::signal(pid, Signal::SIGKILL);
 }
 
 fn size(cols: u16, rows: u16) -> ToolResult<Size> {

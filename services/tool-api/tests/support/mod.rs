@@ -1,7 +1,6 @@
 //! Starts the real tool-api on 127.0.0.1:0 over a fresh temporary workspace, and hands out
 //! a typed client and a raw HTTP client for requests the typed one cannot make.
 #![allow(dead_code)]
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 pub mod desktop;
 pub mod sse;
 pub mod vnc;

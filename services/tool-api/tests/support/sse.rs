@@ -1,6 +1,5 @@
 //! A small reader of server-sent events for tests: splits a streaming body into events.
 
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 use futures::StreamExt;
 
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -1,0 +1,218 @@
+//! Benchmark of the sandbox image as the sandbox-manager runs it (hardened container, ports
+//! on 127.0.0.1). Prints: image build time (the no-op rebuild; the cold figure comes from
+//! `sandbox-image/build.sh` on an empty engine), image size, container start → tool-api
+//! answering → VNC banner → browser ready (p50 / max of 10), idle memory of one sandbox,
+//! and navigate + view round trip on a small page served inside the sandbox.
+//!
+//! Run with `cargo bench -p tool-api --bench sandbox` (needs a Docker engine). Targets:
+//! ready-for-tools p50 ≤ 1.5 s, desktop fully ready ≤ 2.5 s, idle memory ≤ 250 MiB,
+//! navigate + view ≤ 500 ms.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use tokio::io::AsyncReadExt;
+use tool_api_client::ToolApiClient;
+use tool_api_contract::browser::{NavigateRequest, ViewRequest};
+use tool_api_contract::info::Readiness;
+use tool_api_contract::shell::ExecRequest;
+
+const TOKEN: &str = "bench-token-0123456789abcdef";
+const STARTS: usize = 10;
+const PAGE_ROUNDS: usize = 10;
+
+fn docker(args: &[&str]) -> String {
+    let output = Command::new("docker").args(args).output().expect("docker runs");
+    assert!(
+        output.status.success(),
+        "docker {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+fn build_image() -> (String, Duration) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sandbox-image/build.sh");
+    let started = Instant::now();
+    let output = Command::new(script)
+        .arg("--print-tag")
+        .output()
+        .expect("build.sh runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (
+        String::from_utf8_lossy(&output.stdout).trim().to_owned(),
+        started.elapsed(),
+    )
+}
+
+struct Container(String);
+
+impl Drop for Container {
+    fn drop(&mut self) {
+        let _ = Command::new("docker").args(["rm", "-f", "-v", &self.0]).output();
+    }
+}
+
+fn run(image: &str) -> Container {
+    let seccomp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../sandbox-image/seccomp-chromium.json"
+    );
+    Container(docker(&[
+        "run",
+        "-d",
+        "--init",
+        "--cap-drop",
+        "ALL",
+        "--security-opt",
+        "no-new-privileges",
+        "--security-opt",
+        &format!("seccomp={seccomp}"),
+        "--read-only",
+        "--tmpfs",
+        "/tmp:rw,nosuid,nodev,size=512m",
+        "--tmpfs",
+        "/home/sandbox:rw,nosuid,nodev,size=1g,uid=1000,gid=1000,mode=0700",
+        "--memory",
+        "2g",
+        "--cpus",
+        "1.5",
+        "--pids-limit",
+        "256",
+        "-p",
+        "127.0.0.1::8080",
+        "-p",
+        "127.0.0.1::5900",
+        "-e",
+        &format!("SANDBOX_TOKEN={TOKEN}"),
+        "-e",
+        "VNC_PASSWORD=bench-vnc-pw",
+        image,
+    ]))
+}
+
+fn published(container: &Container, inner: &str) -> String {
+    let mapping = docker(&["port", &container.0, inner]);
+    let port = mapping
+        .lines()
+        .next()
+        .and_then(|l| l.rsplit(':').next())
+        .expect("a published port");
+    format!("127.0.0.1:{port}")
+}
+
+async fn vnc_banner(address: &str) -> bool {
+    let Ok(mut stream) = tokio::net::TcpStream::connect(address).await else {
+        return false;
+    };
+    let mut banner = [0u8; 12];
+    matches!(
+        tokio::time::timeout(Duration::from_millis(500), stream.read_exact(&mut banner)).await,
+        Ok(Ok(_)) if banner.starts_with(b"RFB ")
+    )
+}
+
+/// Times from `docker run` to: tool-api answering, VNC banner, browser ready.
+async fn start_once(image: &str) -> (Duration, Duration, Duration) {
+    let started = Instant::now();
+    let container = run(image);
+    let client = ToolApiClient::new(format!("http://{}", published(&container, "8080/tcp")), TOKEN);
+    let vnc = published(&container, "5900/tcp");
+    let (mut api, mut vnc_at, mut browser) = (None, None, None);
+    while browser.is_none() || vnc_at.is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "sandbox did not come up"
+        );
+        if let Ok(health) = client.health().await {
+            api.get_or_insert(started.elapsed());
+            if health.desktop.is_some_and(|d| d.browser) {
+                browser.get_or_insert(started.elapsed());
+            }
+            if health.status == Readiness::Ready {
+                browser.get_or_insert(started.elapsed());
+            }
+        }
+        if vnc_at.is_none() && vnc_banner(&vnc).await {
+            vnc_at = Some(started.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    (
+        api.unwrap_or_default(),
+        vnc_at.unwrap_or_default(),
+        browser.unwrap_or_default(),
+    )
+}
+
+fn p50_max(mut values: Vec<Duration>) -> String {
+    values.sort();
+    format!(
+        "p50 {:.2} s, max {:.2} s",
+        values[values.len() / 2].as_secs_f64(),
+        values[values.len() - 1].as_secs_f64()
+    )
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let (image, build_time) = build_image();
+    let size: f64 = docker(&["image", "inspect", "--format", "{{.Size}}", &image])
+        .parse()
+        .unwrap_or(0.0);
+    println!(
+        "image {image}: {:.2} GB; build.sh with nothing to do: {:.1} s",
+        size / 1e9,
+        build_time.as_secs_f64()
+    );
+
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let (mut api, mut vnc, mut browser) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..STARTS {
+            let (a, v, b) = start_once(&image).await;
+            api.push(a);
+            vnc.push(v);
+            browser.push(b);
+        }
+        println!("docker run → tool-api answering: {}", p50_max(api));
+        println!("docker run → VNC banner:         {}", p50_max(vnc));
+        println!("docker run → browser ready:      {}", p50_max(browser.clone()));
+
+        let container = run(&image);
+        let client = ToolApiClient::new(format!("http://{}", published(&container, "8080/tcp")), TOKEN);
+        while !matches!(client.health().await, Ok(h) if h.status == Readiness::Ready) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let memory = docker(&["stats", "--no-stream", "--format", "{{.MemUsage}}", &container.0]);
+        println!("idle memory of one sandbox (docker stats): {memory}");
+
+        let serve = "mkdir -p site && printf '<title>Bench</title><h1>Hello</h1><a href=#x>link</a><button>Go</button>' \
+                     > site/index.html && cd site && exec python3 -m http.server 8000 --bind 127.0.0.1";
+        let request = ExecRequest { command: serve.into(), timeout_secs: Some(1.0), ..Default::default() };
+        client.exec("web", &request).await.expect("start the page server");
+        let navigate = NavigateRequest { url: "http://127.0.0.1:8000/".into(), timeout_secs: None };
+        client.navigate(&navigate).await.expect("warm-up navigate");
+        let mut rounds = Vec::new();
+        for _ in 0..PAGE_ROUNDS {
+            let started = Instant::now();
+            client.navigate(&navigate).await.expect("navigate");
+            let view = client.view_page(&ViewRequest::default()).await.expect("view");
+            assert_eq!(view.title, "Bench");
+            rounds.push(started.elapsed());
+        }
+        rounds.sort();
+        println!(
+            "navigate + view (screenshot, text, elements) on a small local page: p50 {:.0} ms, max {:.0} ms",
+            rounds[rounds.len() / 2].as_secs_f64() * 1000.0,
+            rounds[rounds.len() - 1].as_secs_f64() * 1000.0
+        );
+    });
+}

@@ -1,0 +1,170 @@
+//! The one path every request to the outside takes, search provider or fetched page: a
+//! shared HTTP client, one deadline over the whole exchange (headers and body), a byte cap
+//! enforced while the body streams in, and the mapping of transport failures onto the
+//! contract's error codes.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::time::Instant;
+use tool_api_contract::ErrorCode;
+
+use crate::error::{ToolError, ToolResult};
+
+/// Identifies the sandbox honestly while still looking like a browser to sites that turn
+/// away anything without `Mozilla/`.
+const USER_AGENT: &str = concat!(
+    "Mozilla/5.0 (compatible; sandpiper-tool-api/",
+    env!("CARGO_PKG_VERSION"),
+    ")"
+);
+
+/// More than this is a redirect loop, not a site.
+const MAX_REDIRECTS: usize = 10;
+
+/// The client shared by search and fetch (one connection pool).
+pub fn client() -> anyhow::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .user_agent(USER_AGENT)
+        .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS))
+        .build()
+        .context("building the HTTP client for search and fetch")
+}
+
+/// When an exchange must be over. One deadline covers connecting, the headers and the
+/// body, so a server that answers quickly and then trickles cannot stretch the wait.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline {
+    at: Instant,
+    timeout: Duration,
+}
+
+impl Deadline {
+    pub fn after(timeout: Duration) -> Self {
+        Self {
+            at: Instant::now() + timeout,
+            timeout,
+        }
+    }
+
+    /// The error for `target` not having answered in time.
+    pub fn expired(&self, target: &str) -> ToolError {
+        ToolError::new(
+            ErrorCode::UpstreamTimeout,
+            format!("{target} did not answer within {} s", self.timeout.as_secs_f64()),
+        )
+    }
+}
+
+/// Sends `request`. `target` names the other side in error messages; it must not contain
+/// a secret, which is why reqwest's own message (it quotes the URL) is not passed on.
+pub async fn send(
+    request: reqwest::RequestBuilder,
+    target: &str,
+    deadline: &Deadline,
+) -> ToolResult<reqwest::Response> {
+    match tokio::time::timeout_at(deadline.at, request.send()).await {
+        Err(_) => Err(deadline.expired(target)),
+        Ok(result) => result.map_err(|err| transport_error(&err, target, deadline)),
+    }
+}
+
+/// How reading a body ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyEnd {
+    /// The whole body was read.
+    Complete,
+    /// The body is longer than the cap; the rest was never read.
+    Capped,
+    /// The deadline passed first; the bytes are what arrived until then.
+    TimedOut,
+}
+
+pub struct Body {
+    pub bytes: Vec<u8>,
+    pub end: BodyEnd,
+}
+
+/// Reads at most `cap` bytes of the body. It stops at the cap instead of draining the
+/// rest, and dropping the response then closes the connection, so a huge or endless body
+/// costs no more than `cap` bytes of memory.
+pub async fn read_capped(
+    mut response: reqwest::Response,
+    cap: usize,
+    target: &str,
+    deadline: &Deadline,
+) -> ToolResult<Body> {
+    let mut bytes = Vec::new();
+    loop {
+        let chunk = match tokio::time::timeout_at(deadline.at, response.chunk()).await {
+            Err(_) => {
+                return Ok(Body {
+                    bytes,
+                    end: BodyEnd::TimedOut,
+                })
+            }
+            Ok(Err(err)) => return Err(transport_error(&err, target, deadline)),
+            Ok(Ok(None)) => {
+                return Ok(Body {
+                    bytes,
+                    end: BodyEnd::Complete,
+                })
+            }
+            Ok(Ok(Some(chunk))) => chunk,
+        };
+        let room = cap - bytes.len();
+        if chunk.len() > room {
+            bytes.extend_from_slice(&chunk[..room]);
+            return Ok(Body {
+                bytes,
+                end: BodyEnd::Capped,
+            });
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+}
+
+/// Maps a reqwest failure onto the contract: no answer in time is 504, everything else
+/// (refused, DNS, TLS, reset, redirect loop) is 502 with the innermost cause, which is the
+/// part a person can act on ("Connection refused", "failed to lookup address").
+fn transport_error(err: &reqwest::Error, target: &str, deadline: &Deadline) -> ToolError {
+    if err.is_timeout() {
+        return deadline.expired(target);
+    }
+    let message = if err.is_redirect() {
+        format!("{target} redirected more than {MAX_REDIRECTS} times, or to a URL that cannot be followed")
+    } else if err.is_connect() {
+        format!("could not connect to {target}: {}", root_cause(err))
+    } else {
+        format!("the request to {target} failed: {}", root_cause(err))
+    };
+    ToolError::new(ErrorCode::UpstreamError, message)
+}
+
+fn root_cause(err: &reqwest::Error) -> String {
+    let mut cause: &dyn std::error::Error = err;
+    while let Some(source) = cause.source() {
+        cause = source;
+    }
+    cause.to_string()
+}
+
+/// The start of a body as one line of at most `max_chars` characters, for error messages.
+pub fn excerpt(text: &str, max_chars: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(max_chars) {
+        Some((end, _)) => format!("{}…", &line[..end]),
+        None => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpt_collapses_whitespace_and_cuts_on_a_character() {
+        assert_eq!(excerpt("  a\n\n b\tc ", 10), "a b c");
+        assert_eq!(excerpt("ééééé", 3), "ééé…");
+    }
+}

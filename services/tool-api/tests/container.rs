@@ -1,0 +1,289 @@
+//! The sandbox image as the sandbox-manager runs it: a real container with every hardening
+//! flag, reached only through ports published on 127.0.0.1. Needs a Docker engine (CI
+//! starts one) and builds the image first when it is missing (`sandbox-image/build.sh`).
+
+mod support;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use support::vnc::{handshake, Handshake};
+use tool_api_client::ToolApiClient;
+use tool_api_contract::browser::{ClickRequest, NavigateRequest, SelectRequest, TypeRequest, ViewRequest};
+use tool_api_contract::info::{ProcessState, Readiness};
+use tool_api_contract::shell::ExecRequest;
+
+const TOKEN: &str = "container-test-token-0123456789";
+const VNC_PASSWORD: &str = "vnc-pass-1234";
+
+fn docker(args: &[&str]) -> String {
+    let output = Command::new("docker")
+        .args(args)
+        .output()
+        .expect("the docker CLI runs");
+    assert!(
+        output.status.success(),
+        "docker {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// The image for the current sources, built when missing.
+fn image() -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sandbox-image/build.sh");
+    let output = Command::new(script)
+        .arg("--print-tag")
+        .output()
+        .expect("build.sh runs");
+    assert!(
+        output.status.success(),
+        "image build failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// A running sandbox container, removed on drop.
+struct Sandbox {
+    id: String,
+    client: ToolApiClient,
+    vnc: String,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = Command::new("docker").args(["rm", "-f", "-v", &self.id]).output();
+    }
+}
+
+fn start_sandbox() -> Sandbox {
+    let image = image();
+    let seccomp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../sandbox-image/seccomp-chromium.json"
+    );
+    let id = docker(&[
+        "run",
+        "-d",
+        "--init",
+        "--cap-drop",
+        "ALL",
+        "--security-opt",
+        "no-new-privileges",
+        "--security-opt",
+        &format!("seccomp={seccomp}"),
+        "--read-only",
+        "--tmpfs",
+        "/tmp:rw,nosuid,nodev,size=512m",
+        "--tmpfs",
+        "/home/sandbox:rw,nosuid,nodev,size=1g,uid=1000,gid=1000,mode=0700",
+        "--memory",
+        "2g",
+        "--cpus",
+        "1.5",
+        "--pids-limit",
+        "256",
+        "-p",
+        "127.0.0.1::8080",
+        "-p",
+        "127.0.0.1::5900",
+        "-e",
+        &format!("SANDBOX_TOKEN={TOKEN}"),
+        "-e",
+        &format!("VNC_PASSWORD={VNC_PASSWORD}"),
+        "--label",
+        "sandpiper.test=container",
+        &image,
+    ]);
+    let port = |inner: &str| {
+        let mapping = docker(&["port", &id, inner]);
+        mapping
+            .lines()
+            .next()
+            .expect("a published port")
+            .rsplit(':')
+            .next()
+            .expect("a port")
+            .to_owned()
+    };
+    let api = port("8080/tcp");
+    let vnc = port("5900/tcp");
+    Sandbox {
+        client: ToolApiClient::new(format!("http://127.0.0.1:{api}"), TOKEN),
+        vnc: format!("127.0.0.1:{vnc}"),
+        id,
+    }
+}
+
+/// Until the server inside listens, the published port accepts and resets: retry.
+async fn wait_ready(sandbox: &Sandbox) {
+    let started = Instant::now();
+    loop {
+        if let Ok(health) = sandbox.client.health().await {
+            if health.status == Readiness::Ready {
+                return;
+            }
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let logs = Command::new("docker")
+                .args(["logs", "--tail", "40", &sandbox.id])
+                .output()
+                .unwrap();
+            panic!(
+                "sandbox not ready after 60 s; logs:\n{}",
+                String::from_utf8_lossy(&logs.stderr)
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
+    let sandbox = start_sandbox();
+    wait_ready(&sandbox).await;
+
+    // Hardening as docker reports it.
+    let inspect: serde_json::Value = serde_json::from_str(&docker(&["inspect", &sandbox.id])).unwrap();
+    let host = &inspect[0]["HostConfig"];
+    assert_eq!(host["CapDrop"], serde_json::json!(["ALL"]));
+    assert_eq!(host["ReadonlyRootfs"], true);
+    assert!(host["SecurityOpt"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o == "no-new-privileges"));
+    assert_eq!(inspect[0]["Config"]["User"], "1000");
+    for binding in host["PortBindings"].as_object().unwrap().values() {
+        assert_eq!(
+            binding[0]["HostIp"], "127.0.0.1",
+            "published beyond loopback: {binding}"
+        );
+    }
+
+    // The token guards everything but /health.
+    let anonymous = reqwest::get(format!("{}/v1/info", sandbox.client.base_url()))
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+    let info = sandbox.client.info().await.unwrap();
+    assert_eq!((info.user.as_str(), info.uid), ("sandbox", 1000));
+    assert!(info.memory.limit_bytes <= 2 << 30, "{:?}", info.memory);
+
+    // VNC wants the password.
+    let accepted = handshake(&sandbox.vnc, VNC_PASSWORD).await.unwrap();
+    assert!(matches!(accepted, Handshake::Accepted { .. }), "{accepted:?}");
+    assert_eq!(
+        handshake(&sandbox.vnc, "wrong-password").await.unwrap(),
+        Handshake::Refused
+    );
+
+    // A page served inside the sandbox, driven like a person would.
+    let page = r#"<title>Signup</title><input id=email placeholder=Email>
+<select id=plan><option value=free>Free</option><option value=pro>Pro</option></select>
+<button onclick="document.getElementById('out').textContent = document.getElementById('email').value + '/' + document.getElementById('plan').value">Join</button>
+<p id=out></p>"#;
+    let serve = format!("mkdir -p site && cat > site/index.html <<'EOF'\n{page}\nEOF\ncd site && exec python3 -m http.server 8000 --bind 127.0.0.1");
+    sandbox
+        .client
+        .exec(
+            "web",
+            &ExecRequest {
+                command: serve,
+                timeout_secs: Some(1.0),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let loaded = sandbox
+        .client
+        .navigate(&NavigateRequest {
+            url: "http://127.0.0.1:8000/".into(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(loaded.title, "Signup");
+    let view = sandbox.client.view_page(&ViewRequest::default()).await.unwrap();
+    let index_of = |text: &str| {
+        view.elements
+            .iter()
+            .find(|e| e.text.contains(text))
+            .unwrap()
+            .index
+    };
+    let typed = TypeRequest {
+        index: index_of("Email"),
+        text: "ada@example.org".into(),
+        ..Default::default()
+    };
+    sandbox.client.type_text(&typed).await.unwrap();
+    let plan = SelectRequest {
+        index: index_of("Free"),
+        option: "Pro".into(),
+    };
+    sandbox.client.select_option(&plan).await.unwrap();
+    let join = ClickRequest {
+        index: Some(index_of("Join")),
+        ..Default::default()
+    };
+    sandbox.client.click(&join).await.unwrap();
+    let out = sandbox
+        .client
+        .evaluate("document.getElementById('out').textContent")
+        .await
+        .unwrap();
+    assert_eq!(out.result, "ada@example.org/pro");
+
+    // Chromium's own sandbox is on (the seccomp profile allows it): no --no-sandbox flag.
+    let flags = sandbox
+        .client
+        .exec(
+            "ps",
+            &ExecRequest {
+                command: "ps -eo args | grep -c -- '--no-sandbox' || true".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        flags.output.trim(),
+        "1",
+        "only the grep itself may mention --no-sandbox"
+    );
+
+    // A killed Chromium comes back, and /v1/info says so.
+    sandbox
+        .client
+        .exec(
+            "kill",
+            &ExecRequest {
+                command: "pkill -KILL -o chromium".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let desktop = sandbox.client.info().await.unwrap().desktop.unwrap();
+        let browser = desktop.processes.iter().find(|p| p.name == "browser").unwrap();
+        if browser.restarts >= 1 && browser.state == ProcessState::Running && desktop.readiness.browser {
+            break;
+        }
+        assert!(Instant::now() < deadline, "browser not restarted: {desktop:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let again = sandbox
+        .client
+        .navigate(&NavigateRequest {
+            url: "http://127.0.0.1:8000/".into(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(again.title, "Signup");
+}
