@@ -43,7 +43,10 @@ pub fn to_markdown(html: &str) -> anyhow::Result<Page> {
         .build();
     let markdown = converter.convert(html)?;
     Ok(Page {
-        title: title.get().filter(|title| !title.is_empty()).cloned(),
+        title: title
+            .get()
+            .filter(|title| !title.is_empty())
+            .map(|title| unescape_markdown(title)),
         markdown: tidy(&markdown),
     })
 }
@@ -56,6 +59,14 @@ fn tidy(markdown: &str) -> String {
     BLANK_RUNS
         .replace_all(lines.join("\n").trim(), "\n\n")
         .into_owned()
+}
+
+/// Undoes htmd's escaping (`snake\_case`, `\[draft\]`) in text that is not markdown, such
+/// as the title.
+fn unescape_markdown(text: &str) -> String {
+    static ESCAPED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\\([\\*_`\[\]=~>+#.-])").expect("valid regex"));
+    ESCAPED.replace_all(text, "$1").into_owned()
 }
 
 /// Removes tags and decodes character references in a short fragment, such as a search
@@ -134,6 +145,15 @@ mod tests {
             assert!(!text.contains(noise), "{noise:?} should be gone: {text}");
         }
         assert!(!text.contains("\n\n\n"), "{text:?}");
+    }
+
+    #[test]
+    fn the_title_is_plain_text() {
+        let page = to_markdown(r"<title>snake_case \ [draft] *x* # 1. a &amp; b</title>").unwrap();
+        assert_eq!(
+            page.title.as_deref(),
+            Some(r"snake_case \ [draft] *x* # 1. a & b")
+        );
     }
 
     #[test]
