@@ -93,7 +93,8 @@ pub struct Limits {
     pub exec_max_wait_secs: f64,
     /// Bytes of console output kept per shell session.
     pub shell_buffer_bytes: usize,
-    /// Most shell sessions alive at once.
+    /// Most shell sessions alive at once; each keeps a `bash`, so this also bounds the
+    /// processes they take from the container's pids limit.
     pub max_shell_sessions: usize,
     /// Default and maximum text returned by `fetch`.
     pub fetch_default_bytes: u64,
@@ -113,7 +114,7 @@ impl Default for Limits {
             exec_default_wait_secs: 30.0,
             exec_max_wait_secs: 600.0,
             shell_buffer_bytes: 1 << 20,
-            max_shell_sessions: 256,
+            max_shell_sessions: 64,
             fetch_default_bytes: 100 << 10,
             fetch_max_bytes: 2 << 20,
             upstream_timeout_secs: 20.0,

@@ -22,6 +22,7 @@ async fn desktop_vnc_and_browser_tools() {
     browser_fills_a_form(&desktop).await;
     browser_reports_errors_clearly(&desktop).await;
     tabs_open_switch_and_close(&desktop).await;
+    downloads_land_in_the_workspace(&desktop).await;
     a_killed_browser_is_restarted(&desktop).await;
 }
 
@@ -298,6 +299,45 @@ async fn tabs_open_switch_and_close(desktop: &DesktopApp) {
     assert_eq!(left.tabs.len(), before.len());
     assert!(left.tabs.iter().any(|t| t.tab_id == first.tab_id && t.active));
     expect_code(client.switch_tab("no-such-tab").await, ErrorCode::NotFound);
+}
+
+async fn downloads_land_in_the_workspace(desktop: &DesktopApp) {
+    let client = &desktop.app.client;
+    let page = NavigateRequest {
+        url: format!("{}/downloads", desktop.site),
+        timeout_secs: None,
+    };
+    client.navigate(&page).await.unwrap();
+    let view = client
+        .view_page(&ViewRequest {
+            no_screenshot: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let link = view
+        .elements
+        .iter()
+        .find(|e| e.text == "Get the report")
+        .unwrap()
+        .index;
+    client
+        .click(&ClickRequest {
+            index: Some(link),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let saved = desktop.app.path("Downloads/report.txt");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(&saved).ok().as_deref() != Some("quarterly numbers\n") {
+        assert!(
+            Instant::now() < deadline,
+            "no {} after the click",
+            saved.display()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 async fn a_killed_browser_is_restarted(desktop: &DesktopApp) {

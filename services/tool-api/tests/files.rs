@@ -1059,6 +1059,13 @@ async fn watch_reports_changes_and_ends_with_the_client() {
     )
     .await;
 
+    let shell = tool_api_contract::shell::ExecRequest {
+        command: "echo from-a-shell > w/shell.txt".into(),
+        ..Default::default()
+    };
+    app.client.exec("watcher", &shell).await.unwrap();
+    expect_event(&mut events, FileEventKind::Created, &shown(&app, "w/shell.txt")).await;
+
     std::fs::rename(app.path("w/api.txt"), app.path("w/renamed.txt")).unwrap();
     expect_event(&mut events, FileEventKind::Removed, &shown(&app, "w/api.txt")).await;
     expect_event(&mut events, FileEventKind::Created, &shown(&app, "w/renamed.txt")).await;

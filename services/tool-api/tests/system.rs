@@ -114,7 +114,16 @@ async fn openapi_document_lists_the_routes() {
         .await
         .unwrap();
     let paths = doc["paths"].as_object().expect("paths");
-    for route in ["/health", "/v1/info"] {
+    for route in [
+        "/health",
+        "/v1/info",
+        "/v1/shell/sessions",
+        "/v1/shell/sessions/{id}/exec",
+        "/v1/shell/sessions/{id}/stream",
+        "/v1/shell/terminal",
+        "/v1/browser/view",
+        "/v1/browser/tabs/switch",
+    ] {
         assert!(
             paths.contains_key(route),
             "{route} missing from {:?}",
@@ -122,4 +131,31 @@ async fn openapi_document_lists_the_routes() {
         );
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+}
+
+#[tokio::test]
+async fn the_desktop_never_starts_without_a_usable_vnc_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = Settings::local(dir.path().into(), Some(TOKEN.into()));
+    settings.desktop.enabled = true;
+    let err = Application::build(settings.clone())
+        .await
+        .err()
+        .expect("no password, no desktop");
+    assert!(err.to_string().contains("VNC_PASSWORD"), "{err}");
+
+    settings.desktop.vnc_password = Some("short".into());
+    let err = Application::build(settings.clone())
+        .await
+        .err()
+        .expect("a short password is refused");
+    assert!(err.to_string().contains("at least 8"), "{err}");
+
+    settings.desktop.vnc_password = Some("long-enough".into());
+    settings.desktop.screen = "huge".into();
+    let err = Application::build(settings)
+        .await
+        .err()
+        .expect("a bad screen is refused");
+    assert!(err.to_string().contains("WIDTHxHEIGHTxDEPTH"), "{err}");
 }

@@ -6,7 +6,7 @@ use base64::Engine;
 use chromiumoxide::cdp::browser_protocol::input::InsertTextParams;
 use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
 use chromiumoxide::cdp::browser_protocol::target::{
-    ActivateTargetParams, CloseTargetParams, GetTargetInfoParams, TargetId,
+    CloseTargetParams, CreateTargetParams, GetTargetInfoParams, GetTargetsParams, TargetId, TargetInfo,
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::layout::Point;
@@ -234,10 +234,9 @@ impl BrowserTools {
         let mut slot = self.connection().await?;
         let live = slot.as_mut().ok_or_else(super::unavailable)?;
         let active = live.active.target_id().clone();
-        let targets = self.bounded(ACTION_TIMEOUT, live.browser.fetch_targets()).await?;
+        let targets = self.page_targets(live).await?;
         let tabs = targets
             .into_iter()
-            .filter(|target| target.r#type == "page")
             .map(|target| TabInfo {
                 active: target.target_id == active,
                 tab_id: target.target_id.as_ref().to_owned(),
@@ -252,13 +251,10 @@ impl BrowserTools {
         let url = url.map(normalise_url).transpose()?;
         let mut slot = self.connection().await?;
         let live = slot.as_mut().ok_or_else(super::unavailable)?;
-        let page = self
-            .bounded(ACTION_TIMEOUT, live.browser.new_page("about:blank"))
-            .await?;
-        // Listen to the console before the page loads, so its start-up messages are kept.
-        live.activate(page.clone(), &self.console)
-            .await
-            .map_err(|e| self.failed(e))?;
+        let create = CreateTargetParams::new("about:blank");
+        let created = self.bounded(ACTION_TIMEOUT, live.browser.execute(create)).await?;
+        // A new connection, so its console is collected before the page loads.
+        let page = self.reconnect(&mut slot, Some(&created.result.target_id)).await?;
         drop(slot);
         if let Some(url) = url {
             self.load(&page, &url, Duration::from_secs_f64(DEFAULT_NAVIGATION_TIMEOUT))
@@ -271,15 +267,7 @@ impl BrowserTools {
         let mut slot = self.connection().await?;
         let live = slot.as_mut().ok_or_else(super::unavailable)?;
         let target = self.tab_target(live, tab_id).await?;
-        let activate = ActivateTargetParams::new(target.clone());
-        self.bounded(ACTION_TIMEOUT, live.browser.execute(activate))
-            .await?;
-        let page = self
-            .bounded(ACTION_TIMEOUT, live.browser.get_page(target))
-            .await?;
-        live.activate(page.clone(), &self.console)
-            .await
-            .map_err(|e| self.failed(e))?;
+        let page = self.reconnect(&mut slot, Some(&target)).await?;
         drop(slot);
         self.summary(&page).await
     }
@@ -289,20 +277,16 @@ impl BrowserTools {
         let mut slot = self.connection().await?;
         let live = slot.as_mut().ok_or_else(super::unavailable)?;
         let target = self.tab_target(live, tab_id).await?;
+        let active = live.active.target_id().clone();
         let close = CloseTargetParams::new(target.clone());
         self.bounded(ACTION_TIMEOUT, live.browser.execute(close)).await?;
-        live.forget(&target);
-        if live.active.target_id() == &target {
-            let next = match live.known_pages().into_iter().next() {
-                Some(next) => next,
-                None => {
-                    self.bounded(ACTION_TIMEOUT, live.browser.new_page("about:blank"))
-                        .await?
-                }
-            };
-            live.activate(next, &self.console)
-                .await
-                .map_err(|e| self.failed(e))?;
+        if active == target {
+            let targets = self.page_targets(live).await?;
+            let next = targets
+                .into_iter()
+                .find(|t| t.target_id != target)
+                .map(|t| t.target_id);
+            self.reconnect(&mut slot, next.as_ref()).await?;
         }
         drop(slot);
         // The browser reports the closed target gone a moment after the close returns.
@@ -316,12 +300,27 @@ impl BrowserTools {
         }
     }
 
+    /// The browser's tabs. Asked with a plain `Target.getTargets`: chromiumoxide's own
+    /// `fetch_targets` also attaches to every target again, which replaces the sessions
+    /// of the tabs already in use and leaves their handles dead.
+    async fn page_targets(&self, live: &Connection) -> ToolResult<Vec<TargetInfo>> {
+        let all = self
+            .bounded(ACTION_TIMEOUT, live.browser.execute(GetTargetsParams::default()))
+            .await?;
+        Ok(all
+            .result
+            .target_infos
+            .into_iter()
+            .filter(|t| t.r#type == "page")
+            .collect())
+    }
+
     /// The target of an open tab.
-    async fn tab_target(&self, live: &mut Connection, tab_id: &str) -> ToolResult<TargetId> {
-        let targets = self.bounded(ACTION_TIMEOUT, live.browser.fetch_targets()).await?;
+    async fn tab_target(&self, live: &Connection, tab_id: &str) -> ToolResult<TargetId> {
+        let targets = self.page_targets(live).await?;
         targets
             .into_iter()
-            .find(|target| target.r#type == "page" && target.target_id.as_ref() == tab_id)
+            .find(|target| target.target_id.as_ref() == tab_id)
             .map(|target| target.target_id)
             .ok_or_else(|| ToolError::not_found(format!("no tab {tab_id:?}; list the tabs to see their ids")))
     }

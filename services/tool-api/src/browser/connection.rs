@@ -1,7 +1,7 @@
 //! The DevTools connection to the desktop's Chromium: connect (with a short wait while it
 //! starts), keep the active tab, collect that tab's console, notice when the browser died.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,6 +15,8 @@ use tool_api_contract::browser::ConsoleMessage;
 
 use crate::clock::now_ms;
 
+/// How long attaching to an existing tab may take after connecting.
+const ATTACH_PATIENCE: Duration = Duration::from_secs(3);
 /// How many console messages are kept for the active tab.
 const CONSOLE_CAPACITY: usize = 500;
 
@@ -25,10 +27,6 @@ pub struct Connection {
     pub generation: u32,
     pub browser: Browser,
     pub active: Page,
-    /// Handles on the tabs this connection opened or attached to, by target. Handles
-    /// obtained later from the browser's page list can carry a session the browser has
-    /// already dropped, so these are the ones used.
-    pages: HashMap<TargetId, Page>,
     handler: JoinHandle<()>,
     console_task: Option<JoinHandle<()>>,
 }
@@ -36,11 +34,13 @@ pub struct Connection {
 impl Connection {
     /// Connects to DevTools on `port`, retrying until `patience` runs out (the browser may
     /// be starting), and makes downloads land in `downloads`.
+    /// `tab` picks an existing tab to make active; without it the agent gets a new tab.
     pub async fn open(
         port: u16,
         generation: u32,
         patience: Duration,
         downloads: &std::path::Path,
+        tab: Option<&TargetId>,
     ) -> anyhow::Result<Self> {
         let deadline = Instant::now() + patience;
         let url = format!("http://127.0.0.1:{port}");
@@ -60,18 +60,18 @@ impl Connection {
             }
         });
         let behaviour = SetDownloadBehaviorParams::builder()
-            .behavior(SetDownloadBehaviorBehavior::AllowAndName)
+            .behavior(SetDownloadBehaviorBehavior::Allow)
             .download_path(downloads.to_string_lossy())
             .build()
             .map_err(anyhow::Error::msg)?;
         browser.execute(behaviour).await?;
-        // A tab chromiumoxide attaches to after the fact may never report its navigations,
-        // so the agent always gets a tab of its own.
-        let active = browser.new_page("about:blank").await?;
+        let active = match tab {
+            Some(tab) => attached(&browser, tab).await?,
+            None => browser.new_page("about:blank").await?,
+        };
         Ok(Self {
             generation,
             browser,
-            pages: HashMap::from([(active.target_id().clone(), active.clone())]),
             active,
             handler,
             console_task: None,
@@ -82,18 +82,6 @@ impl Connection {
     /// socket is not always noticed as closed).
     pub fn is_alive(&self, generation: u32) -> bool {
         !self.handler.is_finished() && self.generation == generation
-    }
-
-    pub fn known_pages(&self) -> Vec<Page> {
-        self.pages.values().cloned().collect()
-    }
-
-    pub fn remember(&mut self, page: Page) {
-        self.pages.insert(page.target_id().clone(), page);
-    }
-
-    pub fn forget(&mut self, target: &TargetId) {
-        self.pages.remove(target);
     }
 
     /// Makes `page` the active tab and collects its console into `console`.
@@ -133,7 +121,6 @@ impl Connection {
                 log.push_back(message);
             }
         }));
-        self.remember(page.clone());
         self.active = page;
         Ok(())
     }
@@ -145,6 +132,19 @@ impl Drop for Connection {
         if let Some(task) = self.console_task.take() {
             task.abort();
         }
+    }
+}
+
+/// The page of tab `tab`, once this connection has attached to it (tabs that exist when a
+/// connection opens are attached in the background, a moment later).
+async fn attached(browser: &Browser, tab: &TargetId) -> anyhow::Result<Page> {
+    let deadline = Instant::now() + ATTACH_PATIENCE;
+    loop {
+        if let Some(page) = browser.pages().await?.into_iter().find(|p| p.target_id() == tab) {
+            return Ok(page);
+        }
+        anyhow::ensure!(Instant::now() < deadline, "tab {tab:?} was not attached");
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 

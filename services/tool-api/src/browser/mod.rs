@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chromiumoxide::cdp::browser_protocol::target::TargetId;
 use chromiumoxide::error::CdpError;
 use chromiumoxide::Page;
 use tool_api_contract::ErrorCode;
@@ -26,6 +27,8 @@ use crate::error::{ToolError, ToolResult};
 const CONNECT_PATIENCE: Duration = Duration::from_secs(5);
 /// Bound on any single action other than navigation.
 const ACTION_TIMEOUT: Duration = Duration::from_secs(15);
+/// How often a running action checks whether the browser was replaced under it.
+const DEATH_POLL: Duration = Duration::from_millis(50);
 /// How long a restart may take before it is reported as failed.
 const RESTART_PATIENCE: Duration = Duration::from_secs(20);
 
@@ -61,21 +64,39 @@ impl BrowserTools {
             *slot = None;
         }
         if slot.is_none() {
-            let port = self.desktop.devtools_port();
-            let mut fresh = Connection::open(port, generation, CONNECT_PATIENCE, &self.downloads)
-                .await
-                .map_err(|err| {
-                    tracing::warn!(error = %err, "cannot reach the browser");
-                    unavailable()
-                })?;
-            let page = fresh.active.clone();
-            fresh
-                .activate(page, &self.console)
-                .await
-                .map_err(|e| self.failed(e))?;
-            *slot = Some(fresh);
+            *slot = Some(self.open(None).await?);
         }
         Ok(slot)
+    }
+
+    /// Replaces the connection with a fresh one active on `tab`, and returns that tab.
+    ///
+    /// A fresh connection attaches to every tab, including those a person opened over VNC,
+    /// so switching to any tab goes through one.
+    async fn reconnect(&self, slot: &mut Option<Connection>, tab: Option<&TargetId>) -> ToolResult<Page> {
+        *slot = None;
+        let fresh = self.open(tab).await?;
+        let page = fresh.active.clone();
+        *slot = Some(fresh);
+        Ok(page)
+    }
+
+    /// A new connection, active on `tab` (or on a new tab), collecting its console.
+    async fn open(&self, tab: Option<&TargetId>) -> ToolResult<Connection> {
+        let port = self.desktop.devtools_port();
+        let generation = self.desktop.browser_generation();
+        let mut fresh = Connection::open(port, generation, CONNECT_PATIENCE, &self.downloads, tab)
+            .await
+            .map_err(|err| {
+                tracing::warn!(error = %err, "cannot reach the browser");
+                unavailable()
+            })?;
+        let page = fresh.active.clone();
+        fresh
+            .activate(page, &self.console)
+            .await
+            .map_err(|e| self.failed(e))?;
+        Ok(fresh)
     }
 
     /// Maps a DevTools error; a broken connection is dropped so the next call reconnects.
@@ -106,7 +127,19 @@ impl BrowserTools {
         limit: Duration,
         action: impl std::future::Future<Output = chromiumoxide::Result<T>>,
     ) -> ToolResult<T> {
-        match tokio::time::timeout(limit, action).await {
+        // A killed browser's socket is not always seen closing, so watch the supervisor
+        // too: a new browser generation means this action will never be answered.
+        let generation = self.desktop.browser_generation();
+        let replaced = async {
+            while self.desktop.browser_generation() == generation {
+                tokio::time::sleep(DEATH_POLL).await;
+            }
+        };
+        let outcome = tokio::select! {
+            outcome = tokio::time::timeout(limit, action) => outcome,
+            _ = replaced => return Err(unavailable()),
+        };
+        match outcome {
             Ok(result) => result.map_err(|err| self.failed(err)),
             Err(_) => Err(ToolError::new(
                 ErrorCode::UpstreamTimeout,

@@ -96,6 +96,22 @@ async fn serve_site() -> String {
             }),
         )
         .route(
+            "/downloads",
+            get(|| async { Html("<title>Files</title><a href=\"/report\">Get the report</a>") }),
+        )
+        .route(
+            "/report",
+            get(|| async {
+                (
+                    [
+                        ("content-type", "text/plain"),
+                        ("content-disposition", "attachment; filename=\"report.txt\""),
+                    ],
+                    "quarterly numbers\n",
+                )
+            }),
+        )
+        .route(
             "/slow",
             get(|| async {
                 tokio::time::sleep(Duration::from_secs(30)).await;
