@@ -9,102 +9,20 @@
 //! ready-for-tools p50 ≤ 1.5 s, desktop fully ready ≤ 2.5 s, idle memory ≤ 250 MiB,
 //! navigate + view ≤ 500 ms.
 
-use std::process::Command;
+#[path = "../tests/support/sandbox.rs"]
+mod sandbox;
+
 use std::time::{Duration, Instant};
 
 use tokio::io::AsyncReadExt;
-use tool_api_client::ToolApiClient;
 use tool_api_contract::browser::{NavigateRequest, ViewRequest};
 use tool_api_contract::info::Readiness;
 use tool_api_contract::shell::ExecRequest;
 
 const TOKEN: &str = "bench-token-0123456789abcdef";
+const VNC_PASSWORD: &str = "bench-vnc-pw";
 const STARTS: usize = 10;
 const PAGE_ROUNDS: usize = 10;
-
-fn docker(args: &[&str]) -> String {
-    let output = Command::new("docker").args(args).output().expect("docker runs");
-    assert!(
-        output.status.success(),
-        "docker {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
-
-fn build_image() -> (String, Duration) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sandbox-image/build.sh");
-    let started = Instant::now();
-    let output = Command::new(script)
-        .arg("--print-tag")
-        .output()
-        .expect("build.sh runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (
-        String::from_utf8_lossy(&output.stdout).trim().to_owned(),
-        started.elapsed(),
-    )
-}
-
-struct Container(String);
-
-impl Drop for Container {
-    fn drop(&mut self) {
-        let _ = Command::new("docker").args(["rm", "-f", "-v", &self.0]).output();
-    }
-}
-
-fn run(image: &str) -> Container {
-    let seccomp = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../sandbox-image/seccomp-chromium.json"
-    );
-    Container(docker(&[
-        "run",
-        "-d",
-        "--init",
-        "--cap-drop",
-        "ALL",
-        "--security-opt",
-        "no-new-privileges",
-        "--security-opt",
-        &format!("seccomp={seccomp}"),
-        "--read-only",
-        "--tmpfs",
-        "/tmp:rw,nosuid,nodev,size=512m",
-        "--tmpfs",
-        "/home/sandbox:rw,nosuid,nodev,size=1g,uid=1000,gid=1000,mode=0700",
-        "--memory",
-        "2g",
-        "--cpus",
-        "1.5",
-        "--pids-limit",
-        "256",
-        "-p",
-        "127.0.0.1::8080",
-        "-p",
-        "127.0.0.1::5900",
-        "-e",
-        &format!("SANDBOX_TOKEN={TOKEN}"),
-        "-e",
-        "VNC_PASSWORD=bench-vnc-pw",
-        image,
-    ]))
-}
-
-fn published(container: &Container, inner: &str) -> String {
-    let mapping = docker(&["port", &container.0, inner]);
-    let port = mapping
-        .lines()
-        .next()
-        .and_then(|l| l.rsplit(':').next())
-        .expect("a published port");
-    format!("127.0.0.1:{port}")
-}
 
 async fn vnc_banner(address: &str) -> bool {
     let Ok(mut stream) = tokio::net::TcpStream::connect(address).await else {
@@ -120,9 +38,8 @@ async fn vnc_banner(address: &str) -> bool {
 /// Times from `docker run` to: tool-api answering, VNC banner, browser ready.
 async fn start_once(image: &str) -> (Duration, Duration, Duration) {
     let started = Instant::now();
-    let container = run(image);
-    let client = ToolApiClient::new(format!("http://{}", published(&container, "8080/tcp")), TOKEN);
-    let vnc = published(&container, "5900/tcp");
+    let sandbox = sandbox::start(image, TOKEN, VNC_PASSWORD);
+    let (client, vnc) = (&sandbox.client, &sandbox.vnc);
     let (mut api, mut vnc_at, mut browser) = (None, None, None);
     while browser.is_none() || vnc_at.is_none() {
         assert!(
@@ -134,11 +51,8 @@ async fn start_once(image: &str) -> (Duration, Duration, Duration) {
             if health.desktop.is_some_and(|d| d.browser) {
                 browser.get_or_insert(started.elapsed());
             }
-            if health.status == Readiness::Ready {
-                browser.get_or_insert(started.elapsed());
-            }
         }
-        if vnc_at.is_none() && vnc_banner(&vnc).await {
+        if vnc_at.is_none() && vnc_banner(vnc).await {
             vnc_at = Some(started.elapsed());
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -165,9 +79,9 @@ fn main() {
     }
     // The first call builds whatever is missing; the second is the "nothing changed" check
     // every deploy pays.
-    build_image();
-    let (image, build_time) = build_image();
-    let size: f64 = docker(&["image", "inspect", "--format", "{{.Size}}", &image])
+    sandbox::image();
+    let (image, build_time) = sandbox::image();
+    let size: f64 = sandbox::docker(&["image", "inspect", "--format", "{{.Size}}", &image])
         .parse()
         .unwrap_or(0.0);
     println!(
@@ -189,13 +103,13 @@ fn main() {
         println!("docker run → VNC banner:         {}", p50_max(vnc));
         println!("docker run → browser ready:      {}", p50_max(browser.clone()));
 
-        let container = run(&image);
-        let client = ToolApiClient::new(format!("http://{}", published(&container, "8080/tcp")), TOKEN);
+        let sandbox = sandbox::start(&image, TOKEN, VNC_PASSWORD);
+        let client = &sandbox.client;
         while !matches!(client.health().await, Ok(h) if h.status == Readiness::Ready) {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         tokio::time::sleep(Duration::from_secs(5)).await;
-        let memory = docker(&["stats", "--no-stream", "--format", "{{.MemUsage}}", &container.0]);
+        let memory = sandbox::docker(&["stats", "--no-stream", "--format", "{{.MemUsage}}", &sandbox.id]);
         println!("idle memory of one sandbox (docker stats): {memory}");
 
         let serve = "mkdir -p site && printf '<title>Bench</title><h1>Hello</h1><a href=#x>link</a><button>Go</button>' \

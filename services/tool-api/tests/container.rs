@@ -7,114 +7,14 @@ mod support;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use support::sandbox::{self, docker, Sandbox};
 use support::vnc::{handshake, Handshake};
-use tool_api_client::ToolApiClient;
 use tool_api_contract::browser::{ClickRequest, NavigateRequest, SelectRequest, TypeRequest, ViewRequest};
 use tool_api_contract::info::{ProcessState, Readiness};
 use tool_api_contract::shell::ExecRequest;
 
 const TOKEN: &str = "container-test-token-0123456789";
 const VNC_PASSWORD: &str = "vnc-pass-1234";
-
-fn docker(args: &[&str]) -> String {
-    let output = Command::new("docker")
-        .args(args)
-        .output()
-        .expect("the docker CLI runs");
-    assert!(
-        output.status.success(),
-        "docker {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
-
-/// The image for the current sources, built when missing.
-fn image() -> String {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sandbox-image/build.sh");
-    let output = Command::new(script)
-        .arg("--print-tag")
-        .output()
-        .expect("build.sh runs");
-    assert!(
-        output.status.success(),
-        "image build failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
-
-/// A running sandbox container, removed on drop.
-struct Sandbox {
-    id: String,
-    client: ToolApiClient,
-    vnc: String,
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = Command::new("docker").args(["rm", "-f", "-v", &self.id]).output();
-    }
-}
-
-fn start_sandbox() -> Sandbox {
-    let image = image();
-    let seccomp = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../sandbox-image/seccomp-chromium.json"
-    );
-    let id = docker(&[
-        "run",
-        "-d",
-        "--init",
-        "--cap-drop",
-        "ALL",
-        "--security-opt",
-        "no-new-privileges",
-        "--security-opt",
-        &format!("seccomp={seccomp}"),
-        "--read-only",
-        "--tmpfs",
-        "/tmp:rw,nosuid,nodev,size=512m",
-        "--tmpfs",
-        "/home/sandbox:rw,nosuid,nodev,size=1g,uid=1000,gid=1000,mode=0700",
-        "--memory",
-        "2g",
-        "--cpus",
-        "1.5",
-        "--pids-limit",
-        "256",
-        "-p",
-        "127.0.0.1::8080",
-        "-p",
-        "127.0.0.1::5900",
-        "-e",
-        &format!("SANDBOX_TOKEN={TOKEN}"),
-        "-e",
-        &format!("VNC_PASSWORD={VNC_PASSWORD}"),
-        "--label",
-        "sandpiper.test=container",
-        &image,
-    ]);
-    let port = |inner: &str| {
-        let mapping = docker(&["port", &id, inner]);
-        mapping
-            .lines()
-            .next()
-            .expect("a published port")
-            .rsplit(':')
-            .next()
-            .expect("a port")
-            .to_owned()
-    };
-    let api = port("8080/tcp");
-    let vnc = port("5900/tcp");
-    Sandbox {
-        client: ToolApiClient::new(format!("http://127.0.0.1:{api}"), TOKEN),
-        vnc: format!("127.0.0.1:{vnc}"),
-        id,
-    }
-}
 
 /// Until the server inside listens, the published port accepts and resets: retry.
 async fn wait_ready(sandbox: &Sandbox) {
@@ -141,7 +41,7 @@ async fn wait_ready(sandbox: &Sandbox) {
 
 #[tokio::test]
 async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
-    let sandbox = start_sandbox();
+    let sandbox = sandbox::start(&sandbox::image().0, TOKEN, VNC_PASSWORD);
     wait_ready(&sandbox).await;
 
     // Hardening as docker reports it.

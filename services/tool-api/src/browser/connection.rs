@@ -24,7 +24,7 @@ pub type Console = Arc<Mutex<VecDeque<ConsoleMessage>>>;
 
 pub struct Connection {
     /// The desktop's browser generation this connection was made to.
-    pub generation: u32,
+    generation: u32,
     pub browser: Browser,
     pub active: Page,
     handler: JoinHandle<()>,

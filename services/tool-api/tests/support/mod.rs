@@ -2,6 +2,7 @@
 //! a typed client and a raw HTTP client for requests the typed one cannot make.
 #![allow(dead_code)]
 pub mod desktop;
+pub mod sandbox;
 pub mod sse;
 pub mod vnc;
 

@@ -1,0 +1,94 @@
+//! A sandbox container from the image, started the way the sandbox-manager starts one:
+//! every hardening flag, the Chromium seccomp profile, tmpfs home and /tmp, limits, and
+//! ports published on 127.0.0.1 only. Shared by the container tests and the sandbox
+//! benchmark (which includes this file by path).
+#![allow(dead_code)]
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use tool_api_client::ToolApiClient;
+
+/// Runs the docker CLI; a failure is a failed test.
+pub fn docker(args: &[&str]) -> String {
+    let output = Command::new("docker")
+        .args(args)
+        .output()
+        .expect("the docker CLI runs");
+    assert!(
+        output.status.success(),
+        "docker {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// The image for the current sources (built when missing), and how long that took.
+pub fn image() -> (String, Duration) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sandbox-image/build.sh");
+    let started = Instant::now();
+    let output = Command::new(script)
+        .arg("--print-tag")
+        .output()
+        .expect("build.sh runs");
+    assert!(
+        output.status.success(),
+        "image build failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let image = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    (image, started.elapsed())
+}
+
+/// A running sandbox container, removed (with its volumes) on drop.
+pub struct Sandbox {
+    pub id: String,
+    pub client: ToolApiClient,
+    /// `127.0.0.1:port` of its VNC server.
+    pub vnc: String,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = Command::new("docker").args(["rm", "-f", "-v", &self.id]).output();
+    }
+}
+
+pub fn start(image: &str, token: &str, vnc_password: &str) -> Sandbox {
+    let seccomp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../sandbox-image/seccomp-chromium.json"
+    );
+    let seccomp = format!("seccomp={seccomp}");
+    let token_env = format!("SANDBOX_TOKEN={token}");
+    let vnc_env = format!("VNC_PASSWORD={vnc_password}");
+    #[rustfmt::skip]
+    let id = docker(&[
+        "run", "-d", "--init",
+        "--cap-drop", "ALL",
+        "--security-opt", "no-new-privileges",
+        "--security-opt", &seccomp,
+        "--read-only",
+        "--tmpfs", "/tmp:rw,nosuid,nodev,size=512m",
+        "--tmpfs", "/home/sandbox:rw,nosuid,nodev,size=1g,uid=1000,gid=1000,mode=0700",
+        "--memory", "2g", "--cpus", "1.5", "--pids-limit", "256",
+        "-p", "127.0.0.1::8080", "-p", "127.0.0.1::5900",
+        "-e", &token_env, "-e", &vnc_env,
+        "--label", "sandpiper.test=true",
+        image,
+    ]);
+    let published = |inner: &str| {
+        let mapping = docker(&["port", &id, inner]);
+        let port = mapping
+            .lines()
+            .next()
+            .and_then(|l| l.rsplit(':').next())
+            .expect("a published port");
+        format!("127.0.0.1:{port}")
+    };
+    Sandbox {
+        client: ToolApiClient::new(format!("http://{}", published("8080/tcp")), token),
+        vnc: published("5900/tcp"),
+        id,
+    }
+}
