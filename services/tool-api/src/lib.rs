@@ -24,7 +24,6 @@ mod process_group;
 pub mod shell;
 pub mod startup;
 pub mod system;
-pub mod telemetry;
 pub mod web;
 
 pub use startup::Application;

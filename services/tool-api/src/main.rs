@@ -1,11 +1,11 @@
 //! Entry point: configuration, tracing, serve until SIGTERM or Ctrl-C.
 
 use tool_api::config::Settings;
-use tool_api::{telemetry, Application};
+use tool_api::Application;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    telemetry::init();
+    service_kit::init_tracing();
     let settings = Settings::load()?;
     let app = Application::build(settings).await?;
     tracing::info!(address = %app.address(), "tool-api listening");

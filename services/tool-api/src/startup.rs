@@ -93,7 +93,7 @@ impl Application {
         let serve = axum::serve(self.listener, router).with_graceful_shutdown({
             let stopping = stopping.clone();
             async move {
-                shutdown_signal().await;
+                service_kit::shutdown_signal().await;
                 shells.shutdown().await;
                 if let Some(desktop) = desktop {
                     desktop.shutdown().await;
@@ -115,14 +115,3 @@ impl Application {
 
 /// How long open requests may run on after a shutdown signal.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
-
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .expect("installing the SIGTERM handler");
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term.recv() => {},
-    }
-    tracing::info!("shutting down");
-}

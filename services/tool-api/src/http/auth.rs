@@ -1,5 +1,5 @@
-//! Bearer-token check for every route but `/health`. The token is compared in constant time
-//! so its content cannot be guessed from response timing.
+//! Bearer-token check for every route but `/health` (compared in constant time by
+//! `service_kit::bearer_matches`).
 
 use std::sync::Arc;
 
@@ -7,7 +7,6 @@ use axum::extract::{Request, State};
 use axum::http::header::AUTHORIZATION;
 use axum::middleware::Next;
 use axum::response::Response;
-use subtle::ConstantTimeEq;
 use tool_api_contract::ErrorCode;
 
 use crate::error::ToolError;
@@ -22,13 +21,8 @@ pub async fn require_token(
     next: Next,
 ) -> Result<Response, ToolError> {
     if let Some(expected) = &expected.0 {
-        let presented = request
-            .headers()
-            .get(AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .unwrap_or("");
-        if !bool::from(presented.as_bytes().ct_eq(expected.as_bytes())) {
+        let header = request.headers().get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+        if !service_kit::bearer_matches(header, expected) {
             return Err(ToolError::new(
                 ErrorCode::Unauthorized,
                 "missing or wrong bearer token (Authorization: Bearer <SANDBOX_TOKEN>)",

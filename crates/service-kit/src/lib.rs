@@ -1,0 +1,63 @@
+//! What every Sandpiper server sets up the same way, so the services cannot differ in it:
+//! tracing, bearer-token comparison and the shutdown signal.
+
+// Server and library code handles every error; tests may unwrap.
+#![deny(clippy::unwrap_used)]
+
+use subtle::ConstantTimeEq;
+use tracing_subscriber::EnvFilter;
+
+/// Tracing to stderr: `RUST_LOG` filters (default `info`), `LOG_FORMAT=json` switches to
+/// JSON lines for log collectors.
+pub fn init_tracing() {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if std::env::var("LOG_FORMAT").is_ok_and(|f| f == "json") {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+/// Whether an `Authorization` header value carries `Bearer <expected>`. Compared in
+/// constant time so the token cannot be guessed from response timing.
+pub fn bearer_matches(header: Option<&str>, expected: &str) -> bool {
+    let presented = header.and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
+    bool::from(presented.as_bytes().ct_eq(expected.as_bytes()))
+}
+
+/// Resolves on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(err) => {
+                tracing::error!(%err, "cannot listen for SIGTERM; only Ctrl-C stops the server");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bearer_matches;
+
+    #[test]
+    fn bearer_needs_the_exact_token() {
+        assert!(bearer_matches(Some("Bearer s3cret-token"), "s3cret-token"));
+        assert!(!bearer_matches(Some("Bearer s3cret-toke"), "s3cret-token"));
+        assert!(!bearer_matches(Some("s3cret-token"), "s3cret-token"));
+        assert!(!bearer_matches(None, "s3cret-token"));
+    }
+}

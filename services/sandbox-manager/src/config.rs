@@ -1,0 +1,186 @@
+//! Configuration: built-in defaults, then an optional TOML file (`SANDBOX_MANAGER_CONFIG`),
+//! then environment variables `SANDBOX_MANAGER_<FIELD>` (nested with `__`, e.g.
+//! `SANDBOX_MANAGER_POOL__SIZE=2`), plus the conventional names below.
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `SANDBOX_MANAGER_TOKEN` | service token every route but `/health` requires (≥ 16 chars) |
+//! | `SANDBOX_MANAGER_INSECURE_NO_AUTH=true` | development only: serve without a token |
+//! | `SANDBOX_IMAGE` | the sandbox image (default `sandpiper-sandbox:latest`) |
+//! | `SEARCH_*` | passed on to every sandbox's tool-api (web search provider) |
+
+use std::path::PathBuf;
+
+use sandbox_manager_contract::{NetworkMode, ResourceLimits, StorageKind};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    /// Listen address (default `127.0.0.1:8090`: only backend-api should reach it).
+    pub host: String,
+    pub port: u16,
+    pub token: Option<String>,
+    pub insecure_no_auth: bool,
+    /// Where the sandbox records are kept (a `redb` file), so a restart knows them.
+    pub data_dir: PathBuf,
+    /// Names this manager's containers, volumes and records apart from any other manager
+    /// on the same engine (`org.sandpiper.manager` label). `[a-z0-9-]`, at most 32.
+    pub namespace: String,
+    #[serde(default)]
+    pub sandbox: SandboxSettings,
+    #[serde(default)]
+    pub pool: PoolSettings,
+    #[serde(default)]
+    pub lifetime: LifetimeSettings,
+    #[serde(default)]
+    pub quota: QuotaSettings,
+}
+
+/// How each sandbox is made.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct SandboxSettings {
+    pub image: String,
+    /// Host address the ports are published on; keep it on loopback.
+    pub publish_host: String,
+    /// Host name put into the URLs handed out (the address backend-api reaches the
+    /// published ports at).
+    pub advertise_host: String,
+    pub network: NetworkMode,
+    pub storage: StorageKind,
+    pub limits: ResourceLimits,
+    /// The largest limits a request may ask for.
+    pub max_limits: ResourceLimits,
+    pub tmp_size_mb: u64,
+    pub home_size_mb: u64,
+    /// Bridge networks the manager creates (inter-container traffic off in both).
+    pub internet_network: String,
+    pub offline_network: String,
+    /// `false`: no Chromium seccomp profile, Chromium runs with `--no-sandbox`.
+    pub browser_sandbox: bool,
+    /// A seccomp profile file instead of the built-in one.
+    pub seccomp_profile: Option<PathBuf>,
+    /// How long a new sandbox may take to become ready, seconds.
+    pub ready_timeout_secs: u64,
+    /// How often a sandbox that stopped unexpectedly is started again before it is given up.
+    pub max_restarts: u32,
+}
+
+impl Default for SandboxSettings {
+    fn default() -> Self {
+        Self {
+            image: "sandpiper-sandbox:latest".into(),
+            publish_host: "127.0.0.1".into(),
+            advertise_host: "127.0.0.1".into(),
+            network: NetworkMode::Internet,
+            storage: StorageKind::Tmpfs,
+            limits: ResourceLimits {
+                memory_mb: 2048,
+                cpus: 1.5,
+                pids: 256,
+            },
+            max_limits: ResourceLimits {
+                memory_mb: 8192,
+                cpus: 4.0,
+                pids: 2048,
+            },
+            tmp_size_mb: 512,
+            home_size_mb: 2048,
+            internet_network: "sandpiper-internet".into(),
+            offline_network: "sandpiper-offline".into(),
+            browser_sandbox: true,
+            seccomp_profile: None,
+            ready_timeout_secs: 30,
+            max_restarts: 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct PoolSettings {
+    /// Ready sandboxes kept waiting for a session; 0 disables the pool.
+    pub size: usize,
+    /// How many pool sandboxes start at the same time while refilling.
+    pub parallel_starts: usize,
+}
+
+impl Default for PoolSettings {
+    fn default() -> Self {
+        Self {
+            size: 1,
+            parallel_starts: 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct LifetimeSettings {
+    /// A sandbox nobody used (create, keep-alive) for this long is removed, seconds.
+    pub idle_ttl_secs: u64,
+    /// No sandbox lives longer than this, seconds.
+    pub max_lifetime_secs: u64,
+    /// How often the reaper and the health check run, seconds.
+    pub check_interval_secs: u64,
+    /// Failed health checks in a row before a sandbox is reported unhealthy.
+    pub unhealthy_after: u32,
+    /// How often records and containers are reconciled, seconds.
+    pub reconcile_interval_secs: u64,
+}
+
+impl Default for LifetimeSettings {
+    fn default() -> Self {
+        Self {
+            idle_ttl_secs: 30 * 60,
+            max_lifetime_secs: 24 * 60 * 60,
+            check_interval_secs: 5,
+            unhealthy_after: 3,
+            reconcile_interval_secs: 60,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct QuotaSettings {
+    /// Live sandboxes one owner may have.
+    pub per_owner: usize,
+    /// Live sandboxes in all (the warm pool comes on top).
+    pub global: usize,
+}
+
+impl Default for QuotaSettings {
+    fn default() -> Self {
+        Self {
+            per_owner: 3,
+            global: 50,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads defaults, the optional file named by `SANDBOX_MANAGER_CONFIG`, then the environment.
+    pub fn load() -> Result<Self, config::ConfigError> {
+        let env = |name: &str| std::env::var(name).ok();
+        let mut builder = config::Config::builder()
+            .set_default("host", "127.0.0.1")?
+            .set_default("port", 8090)?
+            .set_default("insecure_no_auth", false)?
+            .set_default("data_dir", "data")?
+            .set_default("namespace", "default")?;
+        if let Some(file) = env("SANDBOX_MANAGER_CONFIG") {
+            builder = builder.add_source(config::File::with_name(&file));
+        }
+        builder
+            .add_source(
+                config::Environment::with_prefix("SANDBOX_MANAGER")
+                    .prefix_separator("_")
+                    .separator("__")
+                    .try_parsing(true),
+            )
+            .set_override_option("sandbox.image", env("SANDBOX_IMAGE"))?
+            .build()?
+            .try_deserialize()
+    }
+}

@@ -1,0 +1,470 @@
+//! The Docker implementation of [`SandboxDriver`], through bollard.
+//!
+//! Each sandbox is one container named `sandpiper-<namespace>-<sandbox id>`, hardened as
+//! `sandbox-image/README.md` describes (non-root, `--init`, no capabilities,
+//! no-new-privileges, the Chromium seccomp profile, read-only root with tmpfs or a session
+//! volume for home and /tmp, memory / CPU / pids limits, bounded logs), with its ports
+//! published on the loopback address only. Labels name it as ours: the manager namespace,
+//! the sandbox id and, when it was created for a session, the session and owner. Docker
+//! cannot change labels later, so a warm-pool container carries only its sandbox id; the
+//! manager's records say whose it became.
+
+use std::collections::HashMap;
+
+use bollard::errors::Error as BollardError;
+use bollard::models::{
+    ContainerCreateBody, HostConfig, HostConfigLogConfig, Mount, MountType, NetworkCreateRequest,
+    PortBinding, VolumeCreateRequest,
+};
+use bollard::query_parameters::{
+    CreateContainerOptionsBuilder, EventsOptionsBuilder, ListContainersOptionsBuilder,
+    ListVolumesOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, RemoveVolumeOptionsBuilder,
+};
+use bollard::Docker;
+use futures::stream::BoxStream;
+use futures::{StreamExt, TryStreamExt};
+use sandbox_manager_contract::{NetworkMode, StorageKind};
+use tokio::sync::OnceCell;
+
+use super::{DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec};
+use crate::config::SandboxSettings;
+use crate::record::Endpoints;
+
+const LABEL_MANAGED: &str = "org.sandpiper.managed-by";
+const LABEL_NAMESPACE: &str = "org.sandpiper.manager";
+const LABEL_SANDBOX: &str = "org.sandpiper.sandbox";
+const LABEL_SESSION: &str = "org.sandpiper.session";
+const LABEL_OWNER: &str = "org.sandpiper.owner";
+const MANAGED_BY: &str = "sandpiper-sandbox-manager";
+
+const TOOL_API_PORT: &str = "8080/tcp";
+const VNC_PORT: &str = "5900/tcp";
+const HOME: &str = "/home/sandbox";
+
+/// Docker's default seccomp profile plus what Chromium's own sandbox needs (see
+/// `sandbox-image/README.md`).
+const BUILT_IN_SECCOMP: &str = include_str!("../../../../sandbox-image/seccomp-chromium.json");
+
+pub struct DockerDriver {
+    /// Connected (and the API version agreed) on first use, so the manager starts and keeps
+    /// serving while the engine is down.
+    docker: OnceCell<Docker>,
+    settings: SandboxSettings,
+    namespace: String,
+    /// `seccomp=<profile JSON>`, or `None` when Chromium's sandbox is off.
+    seccomp: Option<String>,
+    /// Variables passed on to every sandbox (web search configuration).
+    passed_env: Vec<String>,
+}
+
+impl DockerDriver {
+    pub fn new(settings: SandboxSettings, namespace: String) -> anyhow::Result<Self> {
+        let seccomp = if settings.browser_sandbox {
+            let profile = match &settings.seccomp_profile {
+                Some(path) => std::fs::read_to_string(path)
+                    .map_err(|err| anyhow::anyhow!("reading seccomp profile {}: {err}", path.display()))?,
+                None => BUILT_IN_SECCOMP.to_owned(),
+            };
+            // Compact, and checked to be JSON before any container depends on it.
+            let profile: serde_json::Value = serde_json::from_str(&profile)
+                .map_err(|err| anyhow::anyhow!("the seccomp profile is not JSON: {err}"))?;
+            Some(format!("seccomp={profile}"))
+        } else {
+            None
+        };
+        let passed_env = std::env::vars()
+            .filter(|(name, _)| name.starts_with("SEARCH_"))
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        Ok(Self {
+            docker: OnceCell::new(),
+            settings,
+            namespace,
+            seccomp,
+            passed_env,
+        })
+    }
+
+    async fn docker(&self) -> DriverResult<&Docker> {
+        self.docker
+            .get_or_try_init(|| async {
+                let docker = Docker::connect_with_local_defaults().map_err(classify)?;
+                docker.negotiate_version().await.map_err(classify)
+            })
+            .await
+    }
+
+    fn container_name(&self, sandbox_id: &str) -> String {
+        format!("sandpiper-{}-{sandbox_id}", self.namespace)
+    }
+
+    fn volume_name(&self, session_id: &str) -> String {
+        format!("sandpiper-{}-home-{session_id}", self.namespace)
+    }
+
+    fn namespace_filter(&self) -> HashMap<String, Vec<String>> {
+        HashMap::from([(
+            "label".to_owned(),
+            vec![format!("{LABEL_NAMESPACE}={}", self.namespace)],
+        )])
+    }
+
+    fn labels(&self, spec: &SandboxSpec) -> HashMap<String, String> {
+        let mut labels = HashMap::from([
+            (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
+            (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
+            (LABEL_SANDBOX.to_owned(), spec.sandbox_id.clone()),
+        ]);
+        if let Some(session) = &spec.session_id {
+            labels.insert(LABEL_SESSION.to_owned(), session.clone());
+        }
+        if let Some(owner) = &spec.owner {
+            labels.insert(LABEL_OWNER.to_owned(), owner.clone());
+        }
+        labels
+    }
+
+    fn container_config(&self, spec: &SandboxSpec) -> ContainerCreateBody {
+        let s = &self.settings;
+        let mut env = vec![
+            format!("SANDBOX_TOKEN={}", spec.secrets.token),
+            format!("VNC_PASSWORD={}", spec.secrets.vnc_password),
+        ];
+        if !s.browser_sandbox {
+            env.push("TOOL_API_DESKTOP__BROWSER_SANDBOX=false".into());
+        }
+        env.extend(self.passed_env.iter().cloned());
+        let loopback = || {
+            Some(vec![PortBinding {
+                host_ip: Some(s.publish_host.clone()),
+                host_port: Some(String::new()),
+            }])
+        };
+        let mut tmpfs = HashMap::from([(
+            "/tmp".to_owned(),
+            format!("rw,nosuid,nodev,size={}m", s.tmp_size_mb),
+        )]);
+        let mut mounts = Vec::new();
+        match (spec.storage, &spec.session_id) {
+            (StorageKind::Volume, Some(session)) => mounts.push(Mount {
+                target: Some(HOME.into()),
+                source: Some(self.volume_name(session)),
+                typ: Some(MountType::VOLUME),
+                ..Default::default()
+            }),
+            _ => {
+                tmpfs.insert(
+                    HOME.into(),
+                    format!(
+                        "rw,nosuid,nodev,exec,size={}m,uid=1000,gid=1000,mode=0700",
+                        s.home_size_mb
+                    ),
+                );
+            }
+        }
+        let memory = i64::try_from(spec.limits.memory_mb * 1024 * 1024).unwrap_or(i64::MAX);
+        let host_config = HostConfig {
+            init: Some(true),
+            cap_drop: Some(vec!["ALL".into()]),
+            security_opt: Some(
+                std::iter::once("no-new-privileges".to_owned())
+                    .chain(self.seccomp.clone())
+                    .collect(),
+            ),
+            readonly_rootfs: Some(true),
+            tmpfs: Some(tmpfs),
+            mounts: Some(mounts),
+            memory: Some(memory),
+            memory_swap: Some(memory),
+            nano_cpus: Some((spec.limits.cpus * 1e9) as i64),
+            pids_limit: Some(i64::from(spec.limits.pids)),
+            port_bindings: Some(HashMap::from([
+                (TOOL_API_PORT.to_owned(), loopback()),
+                (VNC_PORT.to_owned(), loopback()),
+            ])),
+            network_mode: Some(self.network_name(spec.network).to_owned()),
+            log_config: Some(HostConfigLogConfig {
+                typ: Some("json-file".into()),
+                config: Some(HashMap::from([
+                    ("max-size".into(), "10m".into()),
+                    ("max-file".into(), "2".into()),
+                ])),
+            }),
+            ..Default::default()
+        };
+        ContainerCreateBody {
+            image: Some(s.image.clone()),
+            user: Some("1000:1000".into()),
+            env: Some(env),
+            labels: Some(self.labels(spec)),
+            exposed_ports: Some(vec![TOOL_API_PORT.into(), VNC_PORT.into()]),
+            host_config: Some(host_config),
+            ..Default::default()
+        }
+    }
+
+    fn network_name(&self, mode: NetworkMode) -> &str {
+        match mode {
+            NetworkMode::Internet => &self.settings.internet_network,
+            NetworkMode::Offline => &self.settings.offline_network,
+        }
+    }
+
+    async fn ensure_network(&self, mode: NetworkMode) -> DriverResult<()> {
+        let docker = self.docker().await?;
+        let name = self.network_name(mode);
+        if docker
+            .inspect_network(name, None::<bollard::query_parameters::InspectNetworkOptions>)
+            .await
+            .is_ok()
+        {
+            return Ok(());
+        }
+        let mut options = HashMap::from([(
+            "com.docker.network.bridge.enable_icc".to_owned(),
+            "false".to_owned(),
+        )]);
+        if mode == NetworkMode::Offline {
+            options.insert(
+                "com.docker.network.bridge.enable_ip_masquerade".into(),
+                "false".into(),
+            );
+        }
+        let request = NetworkCreateRequest {
+            name: name.to_owned(),
+            driver: Some("bridge".into()),
+            options: Some(options),
+            labels: Some(HashMap::from([(LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned())])),
+            ..Default::default()
+        };
+        match docker.create_network(request).await {
+            Ok(_) => Ok(()),
+            // Another manager made it first.
+            Err(BollardError::DockerResponseServerError { status_code: 409, .. }) => Ok(()),
+            Err(err) => Err(classify(err)),
+        }
+    }
+
+    async fn endpoints(&self, docker: &Docker, name: &str) -> DriverResult<Endpoints> {
+        let inspect = docker
+            .inspect_container(name, None::<bollard::query_parameters::InspectContainerOptions>)
+            .await
+            .map_err(classify)?;
+        let ports = inspect.network_settings.and_then(|n| n.ports).unwrap_or_default();
+        let port = |inner: &str| -> DriverResult<u16> {
+            ports
+                .get(inner)
+                .and_then(|b| b.as_ref())
+                .and_then(|b| b.first())
+                .and_then(|b| b.host_port.as_deref())
+                .and_then(|p| p.parse().ok())
+                .ok_or_else(|| DriverError::StartFailed(format!("{inner} was not published")))
+        };
+        Ok(Endpoints {
+            tool_api_port: port(TOOL_API_PORT)?,
+            vnc_port: port(VNC_PORT)?,
+        })
+    }
+
+    async fn create_and_start(&self, docker: &Docker, spec: &SandboxSpec) -> DriverResult<Endpoints> {
+        let name = self.container_name(&spec.sandbox_id);
+        if let (StorageKind::Volume, Some(session)) = (spec.storage, &spec.session_id) {
+            let volume = VolumeCreateRequest {
+                name: Some(self.volume_name(session)),
+                labels: Some(HashMap::from([
+                    (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
+                    (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
+                    (LABEL_SESSION.to_owned(), session.clone()),
+                ])),
+                ..Default::default()
+            };
+            docker.create_volume(volume).await.map_err(classify)?;
+        }
+        let options = CreateContainerOptionsBuilder::default().name(&name).build();
+        docker
+            .create_container(Some(options), self.container_config(spec))
+            .await
+            .map_err(|err| match classify(err) {
+                DriverError::Engine(message) => DriverError::StartFailed(message),
+                DriverError::ImageMissing(_) => DriverError::ImageMissing(self.settings.image.clone()),
+                other => other,
+            })?;
+        docker
+            .start_container(&name, None::<bollard::query_parameters::StartContainerOptions>)
+            .await
+            .map_err(|err| match classify(err) {
+                DriverError::Engine(message) => DriverError::StartFailed(message),
+                other => other,
+            })?;
+        self.endpoints(docker, &name).await
+    }
+}
+
+#[async_trait::async_trait]
+impl SandboxDriver for DockerDriver {
+    async fn prepare(&self) -> DriverResult<()> {
+        self.docker().await?.ping().await.map_err(classify)?;
+        self.ensure_network(NetworkMode::Internet).await?;
+        self.ensure_network(NetworkMode::Offline).await
+    }
+
+    fn image(&self) -> &str {
+        &self.settings.image
+    }
+
+    async fn start(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
+        let docker = self.docker().await?;
+        let started = self.create_and_start(docker, spec).await;
+        if started.is_err() {
+            // Nothing half-made stays behind; the session's volume is the session's.
+            if let Err(err) = self.remove(&spec.sandbox_id, None).await {
+                tracing::warn!(sandbox = %spec.sandbox_id, %err, "cleaning up a failed start");
+            }
+        }
+        started
+    }
+
+    async fn restart(&self, sandbox_id: &str) -> DriverResult<Endpoints> {
+        let docker = self.docker().await?;
+        let name = self.container_name(sandbox_id);
+        docker
+            .start_container(&name, None::<bollard::query_parameters::StartContainerOptions>)
+            .await
+            .map_err(classify)?;
+        self.endpoints(docker, &name).await
+    }
+
+    async fn remove(&self, sandbox_id: &str, session_volume: Option<&str>) -> DriverResult<()> {
+        let docker = self.docker().await?;
+        let options = RemoveContainerOptionsBuilder::default()
+            .force(true)
+            .v(true)
+            .build();
+        match docker
+            .remove_container(&self.container_name(sandbox_id), Some(options))
+            .await
+        {
+            Ok(()) | Err(BollardError::DockerResponseServerError { status_code: 404, .. }) => {}
+            // Already being removed by the engine.
+            Err(BollardError::DockerResponseServerError {
+                status_code: 409,
+                message,
+            }) if message.contains("already in progress") => {}
+            Err(err) => return Err(classify(err)),
+        }
+        match session_volume {
+            Some(session) => self.remove_volume(session).await,
+            None => Ok(()),
+        }
+    }
+
+    async fn list(&self) -> DriverResult<Vec<ObservedSandbox>> {
+        let docker = self.docker().await?;
+        let options = ListContainersOptionsBuilder::default()
+            .all(true)
+            .filters(&self.namespace_filter())
+            .build();
+        let containers = docker.list_containers(Some(options)).await.map_err(classify)?;
+        Ok(containers
+            .into_iter()
+            .filter_map(|c| {
+                let sandbox_id = c.labels?.remove(LABEL_SANDBOX)?;
+                let running = c.state == Some(bollard::models::ContainerSummaryStateEnum::RUNNING);
+                Some(ObservedSandbox { sandbox_id, running })
+            })
+            .collect())
+    }
+
+    async fn list_volumes(&self) -> DriverResult<Vec<String>> {
+        let docker = self.docker().await?;
+        let options = ListVolumesOptionsBuilder::default()
+            .filters(&self.namespace_filter())
+            .build();
+        let volumes = docker.list_volumes(Some(options)).await.map_err(classify)?;
+        Ok(volumes
+            .volumes
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|mut v| v.labels.remove(LABEL_SESSION))
+            .collect())
+    }
+
+    async fn remove_volume(&self, session_id: &str) -> DriverResult<()> {
+        let docker = self.docker().await?;
+        let options = RemoveVolumeOptionsBuilder::default().force(true).build();
+        match docker
+            .remove_volume(&self.volume_name(session_id), Some(options))
+            .await
+        {
+            Ok(()) | Err(BollardError::DockerResponseServerError { status_code: 404, .. }) => Ok(()),
+            Err(err) => Err(classify(err)),
+        }
+    }
+
+    async fn logs(&self, sandbox_id: &str, tail: u32) -> DriverResult<String> {
+        let docker = self.docker().await?;
+        let options = LogsOptionsBuilder::default()
+            .stdout(true)
+            .stderr(true)
+            .tail(&tail.to_string())
+            .build();
+        let chunks: Vec<_> = docker
+            .logs(&self.container_name(sandbox_id), Some(options))
+            .try_collect()
+            .await
+            .map_err(classify)?;
+        Ok(chunks.iter().map(ToString::to_string).collect())
+    }
+
+    fn events(&self) -> BoxStream<'static, DriverResult<EngineEvent>> {
+        let mut filters = self.namespace_filter();
+        filters.insert("type".into(), vec!["container".into()]);
+        filters.insert("event".into(), vec!["die".into(), "oom".into()]);
+        let docker = self.docker.get().cloned();
+        let Some(docker) = docker else {
+            return futures::stream::once(async {
+                Err(DriverError::EngineUnavailable("not connected yet".into()))
+            })
+            .boxed();
+        };
+        let options = EventsOptionsBuilder::default().filters(&filters).build();
+        docker
+            .events(Some(options))
+            .filter_map(|message| async move {
+                let message = match message {
+                    Ok(message) => message,
+                    Err(err) => return Some(Err(classify(err))),
+                };
+                let attributes = message.actor?.attributes?;
+                let sandbox_id = attributes.get(LABEL_SANDBOX)?.clone();
+                match message.action.as_deref()? {
+                    "die" => Some(Ok(EngineEvent::Died {
+                        sandbox_id,
+                        exit_code: attributes.get("exitCode").and_then(|c| c.parse().ok()),
+                    })),
+                    "oom" => Some(Ok(EngineEvent::OutOfMemory { sandbox_id })),
+                    _ => None,
+                }
+            })
+            .boxed()
+    }
+}
+
+/// Sorts bollard's errors into what the manager can tell its clients.
+fn classify(err: BollardError) -> DriverError {
+    match err {
+        BollardError::DockerResponseServerError { status_code, message } => {
+            if status_code == 404 && message.contains("image") {
+                DriverError::ImageMissing(message)
+            } else {
+                DriverError::Engine(format!("{status_code}: {message}"))
+            }
+        }
+        BollardError::RequestTimeoutError
+        | BollardError::IOError { .. }
+        | BollardError::HyperResponseError { .. }
+        | BollardError::HttpClientError { .. }
+        | BollardError::SocketNotFoundError(_) => DriverError::EngineUnavailable(err.to_string()),
+        other => DriverError::Engine(other.to_string()),
+    }
+}

@@ -1,0 +1,34 @@
+//! `GET /health`: whether the manager runs, the engine answers, and how full the pool is.
+
+use axum::extract::State;
+use axum::Json;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::AppState;
+use crate::manager::PoolStatus;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`, or `degraded` while the container engine does not answer.
+    pub status: &'static str,
+    pub engine: bool,
+    pub pool: PoolStatus,
+}
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(health))
+}
+
+/// Liveness and readiness (no token needed).
+#[utoipa::path(get, path = "/health", security(()), responses((status = 200, body = Health)))]
+async fn health(State(state): State<AppState>) -> Json<Health> {
+    let engine = state.manager.engine_up().await;
+    Json(Health {
+        status: if engine { "ok" } else { "degraded" },
+        engine,
+        pool: state.manager.pool_status(),
+    })
+}

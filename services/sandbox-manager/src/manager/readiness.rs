@@ -1,0 +1,62 @@
+//! Whether a sandbox answers: its tool-api's `/health` says `ready` only when the desktop,
+//! VNC and the browser answer too.
+
+use std::time::Duration;
+
+use sandbox_manager_contract::ErrorCode;
+use tool_api_client::contract::info::Readiness;
+use tool_api_client::ToolApiClient;
+
+use super::Manager;
+use crate::error::{ManagerError, ManagerResult};
+use crate::record::{Endpoints, Secrets};
+
+/// Between polls while a sandbox starts.
+const POLL: Duration = Duration::from_millis(25);
+
+impl Manager {
+    fn tool_api(&self, endpoints: Endpoints, secrets: &Secrets) -> ToolApiClient {
+        let url = format!(
+            "http://{}:{}",
+            self.settings.sandbox.advertise_host, endpoints.tool_api_port
+        );
+        ToolApiClient::with_http(self.http.clone(), url, secrets.token.clone())
+    }
+
+    /// One health check.
+    pub(super) async fn is_ready(&self, endpoints: Endpoints, secrets: &Secrets) -> bool {
+        matches!(
+            self.tool_api(endpoints, secrets).health().await,
+            Ok(health) if health.status == Readiness::Ready
+        )
+    }
+
+    /// Polls until the sandbox is ready or the configured time is up.
+    pub(super) async fn wait_ready(
+        &self,
+        id: &str,
+        endpoints: Endpoints,
+        secrets: &Secrets,
+    ) -> ManagerResult<()> {
+        let timeout = Duration::from_secs(self.settings.sandbox.ready_timeout_secs);
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if self.is_ready(endpoints, secrets).await {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() >= deadline {
+                let logs = self.driver.logs(id, 20).await.unwrap_or_default();
+                tracing::warn!(sandbox = id, %logs, "sandbox did not become ready");
+                return Err(ManagerError::new(
+                    ErrorCode::ReadyTimeout,
+                    format!(
+                        "the sandbox did not become ready within {} s and was removed; its last \
+                         output is in the manager's log",
+                        timeout.as_secs()
+                    ),
+                ));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+}

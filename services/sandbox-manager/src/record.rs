@@ -1,0 +1,189 @@
+//! The manager's record of one sandbox, the input types it accepts, and how a record is
+//! shown to clients. Records are what the store keeps across restarts; the containers'
+//! labels tie them to the engine.
+
+use chrono::{DateTime, Duration, Utc};
+use sandbox_manager_contract::{
+    NetworkMode, ResourceLimits, Sandbox, SandboxState, StorageKind, ToolApiAccess, VncAccess,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ManagerError, ManagerResult};
+
+/// A session id as sandboxes are keyed by: it also names the session's volume, so it is
+/// kept to characters every engine accepts in names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SessionId(String);
+
+impl SessionId {
+    pub fn parse(raw: &str) -> ManagerResult<Self> {
+        let ok = (1..=128).contains(&raw.len())
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+            && raw.as_bytes()[0].is_ascii_alphanumeric();
+        if ok {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(ManagerError::invalid(
+                "session_id must be 1-128 characters of letters, digits, '-', '_' or '.', \
+                 starting with a letter or digit",
+            ))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The owner of a session: any non-empty name without control characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Owner(String);
+
+impl Owner {
+    pub fn parse(raw: &str) -> ManagerResult<Self> {
+        if raw.trim().is_empty() || raw.len() > 256 || raw.chars().any(char::is_control) {
+            return Err(ManagerError::invalid(
+                "owner must be 1-256 characters without control characters",
+            ));
+        }
+        Ok(Self(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Host ports the engine published a sandbox's services on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Endpoints {
+    pub tool_api_port: u16,
+    pub vnc_port: u16,
+}
+
+/// The secrets one sandbox gets and nobody else.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Secrets {
+    pub token: String,
+    pub vnc_password: String,
+}
+
+impl Secrets {
+    /// Fresh random secrets: a 32-character token and a VNC password of 8 characters
+    /// (the RFB protocol uses no more).
+    pub fn generate() -> Self {
+        Self {
+            token: random_string(32),
+            vnc_password: random_string(8),
+        }
+    }
+}
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secrets(..)")
+    }
+}
+
+/// A random id for a new sandbox, e.g. `sbx-k3v9q0c1x8m2`.
+pub fn new_sandbox_id() -> String {
+    format!("sbx-{}", random_string(12).to_ascii_lowercase())
+}
+
+fn random_string(len: usize) -> String {
+    use rand::distr::{Alphanumeric, SampleString};
+    Alphanumeric.sample_string(&mut rand::rng(), len)
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SandboxRecord {
+    pub id: String,
+    pub session_id: SessionId,
+    pub owner: Owner,
+    pub state: SandboxState,
+    pub created_at: DateTime<Utc>,
+    pub last_used_at: DateTime<Utc>,
+    pub secrets: Secrets,
+    /// Known once the container runs; they change when it is restarted.
+    pub endpoints: Option<Endpoints>,
+    pub limits: ResourceLimits,
+    pub network: NetworkMode,
+    pub storage: StorageKind,
+    pub image: String,
+    pub restarts: u32,
+}
+
+/// When the idle time-out and the maximum lifetime end a sandbox.
+#[derive(Debug, Clone, Copy)]
+pub struct Lifetime {
+    pub idle_ttl: Duration,
+    pub max_lifetime: Duration,
+}
+
+impl SandboxRecord {
+    pub fn expires_at(&self, lifetime: Lifetime) -> DateTime<Utc> {
+        (self.last_used_at + lifetime.idle_ttl).min(self.created_at + lifetime.max_lifetime)
+    }
+
+    /// The client's view; `host` is where the published ports are reached.
+    pub fn view(&self, host: &str, lifetime: Lifetime) -> Sandbox {
+        let running = self.state.is_live() && self.state != SandboxState::Creating;
+        let endpoints = self.endpoints.filter(|_| running);
+        Sandbox {
+            id: self.id.clone(),
+            session_id: self.session_id.as_str().to_owned(),
+            owner: self.owner.as_str().to_owned(),
+            state: self.state,
+            created_at: self.created_at,
+            last_used_at: self.last_used_at,
+            expires_at: self.expires_at(lifetime),
+            tool_api: endpoints.map(|e| ToolApiAccess {
+                url: format!("http://{host}:{}", e.tool_api_port),
+                token: self.secrets.token.clone(),
+            }),
+            vnc: endpoints.map(|e| VncAccess {
+                address: format!("{host}:{}", e.vnc_port),
+                password: self.secrets.vnc_password.clone(),
+            }),
+            limits: self.limits,
+            network: self.network,
+            storage: self.storage,
+            image: self.image.clone(),
+            restarts: self.restarts,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids_are_name_safe() {
+        for good in ["s1", "abc-DEF_1.2", &"x".repeat(128)] {
+            assert!(SessionId::parse(good).is_ok(), "{good}");
+        }
+        for bad in ["", "-lead", "a/b", "a b", "ä", &"x".repeat(129)] {
+            assert!(SessionId::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn owners_need_visible_text() {
+        assert!(Owner::parse("user@example.com").is_ok());
+        for bad in ["", "   ", "a\nb", &"x".repeat(257)] {
+            assert!(Owner::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn secrets_differ_every_time() {
+        let (a, b) = (Secrets::generate(), Secrets::generate());
+        assert_ne!(a.token, b.token);
+        assert_ne!(a.vnc_password, b.vnc_password);
+        assert_eq!((a.token.len(), a.vnc_password.len()), (32, 8));
+        assert!(!format!("{a:?}").contains(&a.token));
+    }
+}
