@@ -30,6 +30,8 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// 409: the session's sandbox belongs to another owner, or is being removed.
     Conflict,
+    /// 413: the request body is larger than the manager accepts (64 KiB).
+    PayloadTooLarge,
     /// 422: the request parsed but a value is invalid (empty id, absurd limits…).
     InvalidInput,
     /// 429: the owner already has as many live sandboxes as the quota allows.
@@ -57,6 +59,7 @@ impl ErrorCode {
             Self::NotFound => 404,
             Self::MethodNotAllowed => 405,
             Self::Conflict => 409,
+            Self::PayloadTooLarge => 413,
             Self::InvalidInput => 422,
             Self::OwnerQuotaExceeded | Self::CapacityReached => 429,
             Self::Internal => 500,

@@ -369,8 +369,9 @@ impl SandboxDriver for DockerDriver {
             .into_iter()
             .filter_map(|c| {
                 let sandbox_id = c.labels?.remove(LABEL_SANDBOX)?;
-                let running = c.state == Some(bollard::models::ContainerSummaryStateEnum::RUNNING);
-                Some(ObservedSandbox { sandbox_id, running })
+                use bollard::models::ContainerSummaryStateEnum as State;
+                let stopped = matches!(c.state, Some(State::EXITED | State::CREATED | State::DEAD));
+                Some(ObservedSandbox { sandbox_id, stopped })
             })
             .collect())
     }

@@ -27,7 +27,9 @@ pub struct SandboxSpec {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObservedSandbox {
     pub sandbox_id: String,
-    pub running: bool,
+    /// Exited (or never started): it needs starting to be used. A paused container is
+    /// not stopped.
+    pub stopped: bool,
 }
 
 /// Something the engine noticed about one of our sandboxes.

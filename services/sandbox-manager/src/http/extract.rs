@@ -17,7 +17,13 @@ pub struct Query<T>(pub T);
 
 impl From<JsonRejection> for ManagerError {
     fn from(rejection: JsonRejection) -> Self {
-        ManagerError::new(ErrorCode::MalformedRequest, rejection.body_text())
+        let code = match &rejection {
+            JsonRejection::BytesRejection(r) if r.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
+                ErrorCode::PayloadTooLarge
+            }
+            _ => ErrorCode::MalformedRequest,
+        };
+        ManagerError::new(code, rejection.body_text())
     }
 }
 

@@ -138,7 +138,7 @@ impl Manager {
     /// Keeps the pool full, starting up to `parallel_starts` sandboxes at a time.
     pub(super) async fn pool_loop(self: Arc<Self>) {
         if self.pool.target == 0 {
-            return;
+            return std::future::pending().await;
         }
         let parallel = self.settings.pool.parallel_starts.max(1);
         let mut backoff = RETRY_AFTER_FAILURE;

@@ -48,9 +48,9 @@ impl Manager {
     pub async fn reconcile(&self) -> ManagerResult<Reconciled> {
         let mut done = Reconciled::default();
         let observed = self.driver.list().await?;
-        let running: HashMap<&str, bool> = observed
+        let stopped: HashMap<&str, bool> = observed
             .iter()
-            .map(|o| (o.sandbox_id.as_str(), o.running))
+            .map(|o| (o.sandbox_id.as_str(), o.stopped))
             .collect();
 
         for o in &observed {
@@ -84,7 +84,7 @@ impl Manager {
                         .await?;
                     done.interrupted_finished += 1;
                 }
-                SandboxState::Ready | SandboxState::Unhealthy => match running.get(record.id.as_str()) {
+                SandboxState::Ready | SandboxState::Unhealthy => match stopped.get(record.id.as_str()) {
                     None => {
                         if let Some(lost) = self.registry.set_state(&record.id, SandboxState::Lost).await? {
                             let why = "its container vanished outside the manager's control";
@@ -92,11 +92,11 @@ impl Manager {
                             done.lost += 1;
                         }
                     }
-                    Some(false) => {
+                    Some(true) => {
                         self.recover(&record.id, "it was found stopped").await;
                         done.restarted += 1;
                     }
-                    Some(true) => {}
+                    Some(false) => {}
                 },
                 SandboxState::Expired | SandboxState::Lost => {}
             }

@@ -1,0 +1,372 @@
+//! The API against the real engine: create-or-get, access through the returned URL,
+//! hardening, delete, quotas and bad input.
+
+mod support;
+
+use std::time::Duration;
+
+use sandbox_manager_client::contract::{
+    CreateSandbox, ErrorCode, LimitsRequest, ListQuery, NetworkMode, SandboxState, StorageKind,
+};
+use sandbox_manager_client::ClientError;
+use serde_json::Value;
+use support::{docker, request, Manager};
+use tool_api_client::ToolApiClient;
+
+fn code(err: ClientError) -> (u16, ErrorCode) {
+    match err {
+        ClientError::Api { status, body } => (status, body.error.code),
+        other => panic!("expected an API error, got {other}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
+    let manager = Manager::start(&[]);
+    let client = &manager.client;
+    let sandbox = client.create(&request("s-1", "alice")).await.unwrap();
+    assert_eq!(sandbox.state, SandboxState::Ready);
+    assert_eq!(
+        (sandbox.session_id.as_str(), sandbox.owner.as_str()),
+        ("s-1", "alice")
+    );
+    assert_eq!(sandbox.image, support::image());
+
+    // The tool-api answers through the URL with the token, and refuses without it.
+    let access = sandbox.tool_api.clone().unwrap();
+    assert!(access.url.starts_with("http://127.0.0.1:"), "{}", access.url);
+    let tools = ToolApiClient::new(&access.url, &access.token);
+    let info = tools.info().await.unwrap();
+    assert!(!info.version.is_empty());
+    let anonymous = reqwest::get(format!("{}/v1/info", access.url)).await.unwrap();
+    assert_eq!(anonymous.status(), 401);
+    let wrong = ToolApiClient::new(&access.url, "not-the-token-of-this-one")
+        .info()
+        .await;
+    assert_eq!(
+        wrong.unwrap_err().code(),
+        Some(tool_api_client::contract::ErrorCode::Unauthorized)
+    );
+    // The VNC server speaks RFB at the returned address.
+    let vnc = sandbox.vnc.clone().unwrap();
+    assert_eq!(vnc.password.len(), 8);
+    let mut banner = [0u8; 12];
+    let mut stream = tokio::net::TcpStream::connect(&vnc.address).await.unwrap();
+    tokio::io::AsyncReadExt::read_exact(&mut stream, &mut banner)
+        .await
+        .unwrap();
+    assert!(banner.starts_with(b"RFB 003."), "{banner:?}");
+
+    // Asking again for the session returns the same sandbox (200, not a new one).
+    let again = client
+        .request(reqwest::Method::POST, "/v1/sandboxes")
+        .json(&request("s-1", "alice"));
+    let again = again.send().await.unwrap();
+    assert_eq!(again.status(), 200);
+    let again: sandbox_manager_client::contract::Sandbox = again.json().await.unwrap();
+    assert_eq!(again.id, sandbox.id);
+    assert_eq!(again.tool_api, sandbox.tool_api);
+    // Another owner cannot take the session's sandbox.
+    let (status, code_) = code(client.create(&request("s-1", "mallory")).await.unwrap_err());
+    assert_eq!((status, code_), (409, ErrorCode::Conflict));
+
+    // Hardening, as the engine reports it.
+    let inspect: Value =
+        serde_json::from_str(&docker(&["inspect", &manager.container_name(&sandbox.id)])).unwrap();
+    let c = &inspect[0];
+    let host = &c["HostConfig"];
+    assert_eq!(c["Config"]["User"], "1000:1000");
+    assert_eq!(host["Init"], true);
+    assert_eq!(host["CapDrop"], serde_json::json!(["ALL"]));
+    assert_eq!(host["ReadonlyRootfs"], true);
+    let security: Vec<&str> = host["SecurityOpt"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(security.contains(&"no-new-privileges"), "{security:?}");
+    let seccomp = security
+        .iter()
+        .find(|o| o.starts_with("seccomp="))
+        .expect("a seccomp profile");
+    assert!(
+        seccomp.contains("\"unshare\""),
+        "the Chromium profile allows unshare"
+    );
+    assert_eq!(host["Memory"], 2048_i64 * 1024 * 1024);
+    assert_eq!(host["NanoCpus"], 1_500_000_000_i64);
+    assert_eq!(host["PidsLimit"], 256);
+    assert!(host["Tmpfs"]["/tmp"].as_str().unwrap().contains("size=512m"));
+    assert!(host["Tmpfs"]["/home/sandbox"]
+        .as_str()
+        .unwrap()
+        .contains("uid=1000"));
+    for port in ["8080/tcp", "5900/tcp"] {
+        for binding in host["PortBindings"][port].as_array().unwrap() {
+            assert_eq!(binding["HostIp"], "127.0.0.1");
+        }
+        for binding in c["NetworkSettings"]["Ports"][port].as_array().unwrap() {
+            assert_eq!(binding["HostIp"], "127.0.0.1", "published on loopback only");
+        }
+    }
+    let labels = &c["Config"]["Labels"];
+    assert_eq!(labels["org.sandpiper.sandbox"], sandbox.id.as_str());
+    assert_eq!(labels["org.sandpiper.session"], "s-1");
+    assert_eq!(labels["org.sandpiper.manager"], manager.namespace.as_str());
+    assert_eq!(host["NetworkMode"], "sandpiper-internet");
+    // Chromium's own sandbox is on: no --no-sandbox anywhere in the sandbox.
+    let browsers = support::sh(
+        &tools,
+        "ps -eo args | grep -c '^/usr/lib/chromium/chromium' || true",
+    )
+    .await;
+    assert!(browsers.trim().parse::<u32>().unwrap() > 0, "Chromium runs");
+    let unsandboxed = "ps -eo args | grep '^/usr/lib/chromium/chromium' | grep -c -- --no-sandbox || true";
+    assert_eq!(
+        support::sh(&tools, unsandboxed).await.trim(),
+        "0",
+        "Chromium's own sandbox is on"
+    );
+
+    // Get, list with filters, keep-alive, logs.
+    assert_eq!(client.get(&sandbox.id).await.unwrap().id, sandbox.id);
+    let by_owner = |owner: &str| ListQuery {
+        owner: Some(owner.into()),
+        ..Default::default()
+    };
+    assert_eq!(client.list(&by_owner("alice")).await.unwrap().len(), 1);
+    assert!(client.list(&by_owner("bob")).await.unwrap().is_empty());
+    let ready = ListQuery {
+        state: Some(SandboxState::Ready),
+        session_id: Some("s-1".into()),
+        ..Default::default()
+    };
+    assert_eq!(client.list(&ready).await.unwrap()[0].id, sandbox.id);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let kept = client.keep_alive(&sandbox.id).await.unwrap();
+    assert!(kept.last_used_at > sandbox.last_used_at);
+    assert!(kept.expires_at > sandbox.expires_at);
+    let logs = client.logs(&sandbox.id, Some(50)).await.unwrap();
+    assert!(logs.contains("tool-api"), "{logs}");
+
+    // Delete removes the container; the id is then unknown.
+    client.delete(&sandbox.id).await.unwrap();
+    assert!(manager.containers().is_empty(), "{:?}", manager.containers());
+    let (status, code_) = code(client.get(&sandbox.id).await.unwrap_err());
+    assert_eq!((status, code_), (404, ErrorCode::NotFound));
+    let (status, _) = code(client.delete(&sandbox.id).await.unwrap_err());
+    assert_eq!(status, 404);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn quotas_refuse_with_429_and_a_message() {
+    let manager = Manager::start(&[("QUOTA__PER_OWNER", "1"), ("QUOTA__GLOBAL", "2")]);
+    let client = &manager.client;
+    client.create(&request("q-1", "alice")).await.unwrap();
+    let err = client.create(&request("q-2", "alice")).await.unwrap_err();
+    let message = err.to_string();
+    assert_eq!(code(err), (429, ErrorCode::OwnerQuotaExceeded));
+    assert!(message.contains("quota is 1"), "{message}");
+    client.create(&request("q-3", "bob")).await.unwrap();
+    let err = client.create(&request("q-4", "carol")).await.unwrap_err();
+    assert_eq!(code(err), (429, ErrorCode::CapacityReached));
+    // Refusals made nothing.
+    assert_eq!(manager.containers().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_input_gets_clear_errors_and_changes_nothing() {
+    let manager = Manager::start(&[]);
+    let client = &manager.client;
+    let post = |body: &'static str| {
+        client
+            .request(reqwest::Method::POST, "/v1/sandboxes")
+            .header("content-type", "application/json")
+            .body(body)
+    };
+    for (body, status, expected) in [
+        ("{not json", 400, "malformed_request"),
+        (r#"{"owner":"a"}"#, 400, "malformed_request"),
+        (
+            r#"{"session_id":"s","owner":"a","colour":"red"}"#,
+            400,
+            "malformed_request",
+        ),
+        (r#"{"session_id":"../etc","owner":"a"}"#, 422, "invalid_input"),
+        (r#"{"session_id":"s","owner":""}"#, 422, "invalid_input"),
+        (
+            r#"{"session_id":"s","owner":"a","limits":{"memory_mb":100000000}}"#,
+            422,
+            "invalid_input",
+        ),
+        (
+            r#"{"session_id":"s","owner":"a","limits":{"cpus":0}}"#,
+            422,
+            "invalid_input",
+        ),
+        (
+            r#"{"session_id":"s","owner":"a","limits":{"pids":10}}"#,
+            422,
+            "invalid_input",
+        ),
+        (
+            r#"{"session_id":"s","owner":"a","network":"moon"}"#,
+            400,
+            "malformed_request",
+        ),
+    ] {
+        let response = post(body).send().await.unwrap();
+        assert_eq!(response.status(), status, "{body}");
+        let json: Value = response.json().await.unwrap();
+        assert_eq!(json["error"]["code"], expected, "{body}: {json}");
+        assert!(!json["error"]["message"].as_str().unwrap().is_empty());
+    }
+    let huge = "x".repeat(100_000);
+    let response = client
+        .request(reqwest::Method::POST, "/v1/sandboxes")
+        .header("content-type", "application/json")
+        .body(format!(r#"{{"session_id":"s","owner":"{huge}"}}"#))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+
+    assert_eq!(
+        code(client.get("sbx-nope").await.unwrap_err()),
+        (404, ErrorCode::NotFound)
+    );
+    assert_eq!(code(client.keep_alive("sbx-nope").await.unwrap_err()).0, 404);
+    assert_eq!(code(client.logs("sbx-nope", None).await.unwrap_err()).0, 404);
+    let bad_tail = client
+        .request(reqwest::Method::GET, "/v1/sandboxes/x/logs?tail=abc")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_tail.status(), 400);
+    let bad_state = client
+        .request(reqwest::Method::GET, "/v1/sandboxes?state=sleepy")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_state.status(), 400);
+    let anonymous = reqwest::get(format!("{}/v1/sandboxes", manager.base))
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+    let json: Value = anonymous.json().await.unwrap();
+    assert_eq!(json["error"]["code"], "unauthorized");
+    let unknown = client
+        .request(reqwest::Method::GET, "/v2/whatever")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+    let wrong_method = client
+        .request(reqwest::Method::PUT, "/v1/sandboxes")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong_method.status(), 405);
+    // The health check and the document need no token.
+    let health: Value = reqwest::get(format!("{}/health", manager.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["status"], "ok");
+    let doc: Value = reqwest::get(format!("{}/openapi.json", manager.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(doc["paths"]["/v1/sandboxes/{id}/keepalive"]["post"].is_object());
+
+    assert!(client.list(&ListQuery::default()).await.unwrap().is_empty());
+    assert!(manager.containers().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_missing_image_or_engine_is_a_503_and_the_manager_recovers() {
+    let missing = Manager::start(&[("SANDBOX__IMAGE", "sandpiper-sandbox:does-not-exist")]);
+    let err = missing.client.create(&request("m-1", "alice")).await.unwrap_err();
+    let message = err.to_string();
+    assert_eq!(code(err), (503, ErrorCode::ImageMissing));
+    assert!(message.contains("sandbox-image/build.sh"), "{message}");
+    assert!(missing
+        .client
+        .list(&ListQuery::default())
+        .await
+        .unwrap()
+        .is_empty());
+
+    // An engine that is not there yet: DOCKER_HOST points at a socket that appears later.
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("docker.sock");
+    let docker_host = format!("unix://{}", socket.display());
+    let manager = Manager::start_with(&[], &[("DOCKER_HOST", &docker_host)]);
+    let err = manager.client.create(&request("e-1", "alice")).await.unwrap_err();
+    assert_eq!(code(err), (503, ErrorCode::EngineUnavailable));
+    let health: Value = reqwest::get(format!("{}/health", manager.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["status"], "degraded");
+    std::os::unix::fs::symlink("/var/run/docker.sock", &socket).unwrap();
+    let sandbox = manager.client.create(&request("e-1", "alice")).await.unwrap();
+    assert_eq!(sandbox.state, SandboxState::Ready);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn volume_storage_keeps_files_across_a_restart_and_delete_removes_it() {
+    let manager = Manager::start(&[]);
+    let client = &manager.client;
+    let create = CreateSandbox {
+        storage: Some(StorageKind::Volume),
+        network: Some(NetworkMode::Offline),
+        limits: Some(LimitsRequest {
+            memory_mb: Some(1024),
+            cpus: Some(1.0),
+            pids: Some(300),
+        }),
+        ..request("v-1", "alice")
+    };
+    let sandbox = client.create(&create).await.unwrap();
+    assert_eq!((sandbox.limits.memory_mb, sandbox.limits.pids), (1024, 300));
+    assert_eq!(manager.volumes().len(), 1);
+    let access = sandbox.tool_api.clone().unwrap();
+    let tools = ToolApiClient::new(&access.url, &access.token);
+    support::sh(&tools, "echo kept > notes.txt").await;
+
+    let inspect: Value =
+        serde_json::from_str(&docker(&["inspect", &manager.container_name(&sandbox.id)])).unwrap();
+    assert_eq!(inspect[0]["HostConfig"]["NetworkMode"], "sandpiper-offline");
+    assert_eq!(inspect[0]["HostConfig"]["Memory"], 1024_i64 * 1024 * 1024);
+    let network: Value = serde_json::from_str(&docker(&["network", "inspect", "sandpiper-offline"])).unwrap();
+    assert_eq!(
+        network[0]["Options"]["com.docker.network.bridge.enable_ip_masquerade"],
+        "false"
+    );
+
+    // The engine stops it; the manager starts it again and the file is still there.
+    docker(&["kill", &manager.container_name(&sandbox.id)]);
+    support::eventually(Duration::from_secs(60), "restarted", || async {
+        client
+            .get(&sandbox.id)
+            .await
+            .is_ok_and(|s| s.restarts == 1 && s.state == SandboxState::Ready)
+    })
+    .await;
+    let restarted = client.get(&sandbox.id).await.unwrap();
+    let access = restarted.tool_api.unwrap();
+    let tools = ToolApiClient::new(&access.url, &access.token);
+    assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
+
+    client.delete(&sandbox.id).await.unwrap();
+    assert!(manager.containers().is_empty());
+    assert!(manager.volumes().is_empty(), "{:?}", manager.volumes());
+}

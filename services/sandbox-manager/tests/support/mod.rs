@@ -1,0 +1,240 @@
+//! The real sandbox-manager binary against the real Docker engine. Each [`Manager`] gets
+//! its own namespace (so parallel tests never see each other's containers), data
+//! directory and port; dropping it kills the process and removes whatever is left of its
+//! namespace on the engine.
+#![allow(dead_code)]
+
+#[path = "../../../tool-api/tests/support/sandbox.rs"]
+mod sandbox;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use sandbox_manager_client::contract::{CreateSandbox, LifecycleEvent, LifecycleKind};
+use sandbox_manager_client::SandboxManagerClient;
+
+pub use sandbox::docker;
+
+pub const TOKEN: &str = "manager-test-token-0123456789";
+
+/// The sandbox image for the current sources, built once per test binary.
+pub fn image() -> &'static str {
+    static IMAGE: OnceLock<String> = OnceLock::new();
+    IMAGE.get_or_init(|| sandbox::image().0)
+}
+
+/// A manager process. Settings are `SANDBOX_MANAGER_*` variables without the prefix.
+pub struct Manager {
+    pub namespace: String,
+    pub data: tempfile::TempDir,
+    pub client: SandboxManagerClient,
+    pub base: String,
+    child: Child,
+    env: Vec<(String, String)>,
+}
+
+impl Manager {
+    /// Starts a manager with test-friendly defaults (no pool, long TTLs) and `env` on top.
+    pub fn start(env: &[(&str, &str)]) -> Self {
+        Self::start_with(env, &[])
+    }
+
+    /// Like [`Manager::start`], with `raw` variables passed as they are (e.g. `DOCKER_HOST`).
+    pub fn start_with(env: &[(&str, &str)], raw: &[(&str, &str)]) -> Self {
+        let namespace = format!("t{}", random_suffix());
+        let data = tempfile::tempdir().unwrap();
+        let mut all: Vec<(String, String)> = [
+            ("POOL__SIZE", "0"),
+            ("SANDBOX__READY_TIMEOUT_SECS", "90"),
+            ("LIFETIME__CHECK_INTERVAL_SECS", "1"),
+            ("LIFETIME__RECONCILE_INTERVAL_SECS", "2"),
+        ]
+        .iter()
+        .chain(env)
+        .map(|(k, v)| (format!("SANDBOX_MANAGER_{k}"), (*v).to_owned()))
+        .collect();
+        all.push(("SANDBOX_MANAGER_NAMESPACE".into(), namespace.clone()));
+        all.extend(raw.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
+        if !env.iter().any(|(k, _)| *k == "SANDBOX__IMAGE") {
+            all.push(("SANDBOX_IMAGE".into(), image().to_owned()));
+        }
+        let (child, base) = spawn(&all, data.path());
+        Self {
+            client: SandboxManagerClient::new(&base, TOKEN),
+            namespace,
+            data,
+            base,
+            child,
+            env: all,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGKILLs the process: no shutdown code runs.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts the process again on the same data directory and namespace.
+    pub fn restart(&mut self) {
+        self.kill();
+        let (child, base) = spawn(&self.env, self.data.path());
+        self.child = child;
+        self.client = SandboxManagerClient::new(&base, TOKEN);
+        self.base = base;
+    }
+
+    /// Ids of the containers of this namespace on the engine (running or not).
+    pub fn containers(&self) -> Vec<String> {
+        let filter = format!("label=org.sandpiper.manager={}", self.namespace);
+        let out = docker(&[
+            "ps",
+            "-a",
+            "--filter",
+            &filter,
+            "--format",
+            "{{.Label \"org.sandpiper.sandbox\"}}",
+        ]);
+        let mut ids: Vec<String> = out.lines().map(str::to_owned).filter(|l| !l.is_empty()).collect();
+        ids.sort();
+        ids
+    }
+
+    pub fn volumes(&self) -> Vec<String> {
+        let filter = format!("label=org.sandpiper.manager={}", self.namespace);
+        let out = docker(&["volume", "ls", "-q", "--filter", &filter]);
+        out.lines().map(str::to_owned).filter(|l| !l.is_empty()).collect()
+    }
+
+    pub fn container_name(&self, sandbox_id: &str) -> String {
+        format!("sandpiper-{}-{sandbox_id}", self.namespace)
+    }
+}
+
+impl Drop for Manager {
+    fn drop(&mut self) {
+        self.kill();
+        let filter = format!("label=org.sandpiper.manager={}", self.namespace);
+        let ids = Command::new("docker")
+            .args(["ps", "-aq", "--filter", &filter])
+            .output();
+        if let Ok(ids) = ids {
+            for id in String::from_utf8_lossy(&ids.stdout).split_whitespace() {
+                let _ = Command::new("docker").args(["rm", "-f", "-v", id]).output();
+            }
+        }
+        let vols = Command::new("docker")
+            .args(["volume", "ls", "-q", "--filter", &filter])
+            .output();
+        if let Ok(vols) = vols {
+            for v in String::from_utf8_lossy(&vols.stdout).split_whitespace() {
+                let _ = Command::new("docker").args(["volume", "rm", "-f", v]).output();
+            }
+        }
+    }
+}
+
+fn spawn(env: &[(String, String)], data: &Path) -> (Child, String) {
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_sandbox-manager"))
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .env("SANDBOX_MANAGER_TOKEN", TOKEN)
+        .env("SANDBOX_MANAGER_PORT", port.to_string())
+        .env("SANDBOX_MANAGER_DATA_DIR", PathBuf::from(data))
+        .env(
+            "RUST_LOG",
+            std::env::var("RUST_LOG").unwrap_or_else(|_| "sandbox_manager=info".into()),
+        )
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("the sandbox-manager binary starts");
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    // The listener is bound before anything else is served: a connection means it is up.
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "the manager did not answer within 20 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (child, base)
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub fn random_suffix() -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+    format!("{:x}{:x}", nanos & 0xffff_ffff, std::process::id())
+}
+
+pub fn request(session: &str, owner: &str) -> CreateSandbox {
+    CreateSandbox {
+        session_id: session.into(),
+        owner: owner.into(),
+        ..Default::default()
+    }
+}
+
+/// Waits for an event of `kind` about `sandbox_id` on `events`, up to `within`.
+pub async fn expect_event(
+    events: &mut (impl futures::Stream<Item = sandbox_manager_client::ClientResult<LifecycleEvent>> + Unpin),
+    kind: LifecycleKind,
+    sandbox_id: &str,
+    within: Duration,
+) -> LifecycleEvent {
+    use futures::StreamExt;
+    let found = tokio::time::timeout(within, async {
+        while let Some(event) = events.next().await {
+            let event = event.unwrap();
+            if event.kind == kind && event.sandbox_id == sandbox_id {
+                return Some(event);
+            }
+        }
+        None
+    })
+    .await;
+    match found {
+        Ok(Some(event)) => event,
+        Ok(None) => panic!("the event stream ended before {kind:?} of {sandbox_id}"),
+        Err(_) => panic!("no {kind:?} event for {sandbox_id} within {within:?}"),
+    }
+}
+
+/// Polls `check` until it holds, up to `within`.
+pub async fn eventually<F, Fut>(within: Duration, what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + within;
+    while !check().await {
+        assert!(Instant::now() < deadline, "{what}: not within {within:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Runs a command in the sandbox's shell and returns its output.
+pub async fn sh(tools: &tool_api_client::ToolApiClient, command: &str) -> String {
+    let request = tool_api_client::contract::shell::ExecRequest {
+        command: command.into(),
+        ..Default::default()
+    };
+    let done = tools.exec("test", &request).await.unwrap();
+    assert_eq!(done.exit_code, Some(0), "{command}: {}", done.output);
+    done.output
+}
