@@ -179,6 +179,47 @@ mod tests {
     }
 
     #[test]
+    fn the_idle_time_out_or_the_lifetime_ends_a_sandbox_whichever_is_first() {
+        let created = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
+            .unwrap()
+            .to_utc();
+        let lifetime = Lifetime {
+            idle_ttl: Duration::minutes(30),
+            max_lifetime: Duration::hours(2),
+        };
+        let mut record = SandboxRecord {
+            id: new_sandbox_id(),
+            session_id: SessionId::parse("s").unwrap(),
+            owner: Owner::parse("o").unwrap(),
+            state: SandboxState::Ready,
+            created_at: created,
+            last_used_at: created,
+            secrets: Secrets::generate(),
+            endpoints: None,
+            limits: ResourceLimits {
+                memory_mb: 2048,
+                cpus: 1.0,
+                pids: 256,
+            },
+            network: NetworkMode::Internet,
+            storage: StorageKind::Tmpfs,
+            image: "i".into(),
+            restarts: 0,
+        };
+        assert_eq!(record.expires_at(lifetime), created + Duration::minutes(30));
+        record.last_used_at = created + Duration::minutes(100);
+        assert_eq!(record.expires_at(lifetime), created + Duration::hours(2));
+        // No ports are handed out for a sandbox that is not running.
+        record.endpoints = Some(Endpoints {
+            tool_api_port: 1,
+            vnc_port: 2,
+        });
+        assert!(record.view("h", lifetime).tool_api.is_some());
+        record.state = SandboxState::Expired;
+        assert!(record.view("h", lifetime).tool_api.is_none());
+    }
+
+    #[test]
     fn secrets_differ_every_time() {
         let (a, b) = (Secrets::generate(), Secrets::generate());
         assert_ne!(a.token, b.token);

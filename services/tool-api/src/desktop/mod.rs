@@ -15,7 +15,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use tool_api_contract::info::{DesktopInfo, DesktopReadiness};
+use tool_api_contract::info::{DesktopInfo, DesktopReadiness, ProcessState};
 
 use self::process::{ProcessSpec, Supervised};
 use crate::config::DesktopSettings;
@@ -24,6 +24,11 @@ pub struct Desktop {
     settings: DesktopSettings,
     x_socket: PathBuf,
     browser: Arc<Supervised>,
+    vnc: Arc<Supervised>,
+    /// The x11vnc start (its restart count) whose banner was seen. x11vnc takes 100–250 ms
+    /// to greet each new client and flips X key autorepeat for it, so the banner is checked
+    /// once per start; after that the supervisor knows whether the process still runs.
+    vnc_greeted: std::sync::Mutex<Option<u32>>,
     processes: Vec<Arc<Supervised>>,
     tasks: std::sync::Mutex<Vec<JoinHandle<()>>>,
     stopping: CancellationToken,
@@ -149,6 +154,8 @@ impl Desktop {
             settings: settings.clone(),
             x_socket,
             browser: browser.clone(),
+            vnc: vnc.clone(),
+            vnc_greeted: std::sync::Mutex::new(None),
             processes: vec![xvfb.clone(), window_manager.clone(), vnc.clone(), browser.clone()],
             tasks: std::sync::Mutex::new(Vec::new()),
             stopping: CancellationToken::new(),
@@ -183,7 +190,7 @@ impl Desktop {
     pub async fn readiness(&self) -> DesktopReadiness {
         let (display, vnc, browser) = tokio::join!(
             probes::display(&self.x_socket),
-            probes::vnc(self.settings.vnc_port),
+            self.vnc_ready(),
             probes::devtools(&self.http, self.settings.cdp_port),
         );
         DesktopReadiness {
@@ -191,6 +198,22 @@ impl Desktop {
             vnc,
             browser,
         }
+    }
+
+    async fn vnc_ready(&self) -> bool {
+        let process = self.vnc.info();
+        if process.state != ProcessState::Running {
+            return false;
+        }
+        let greeted = || self.vnc_greeted.lock().unwrap_or_else(|p| p.into_inner());
+        if *greeted() == Some(process.restarts) {
+            return true;
+        }
+        let answered = probes::vnc(self.settings.vnc_port).await;
+        if answered {
+            *greeted() = Some(process.restarts);
+        }
+        answered
     }
 
     pub async fn info(&self) -> DesktopInfo {
