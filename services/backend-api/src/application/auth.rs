@@ -1,0 +1,415 @@
+//! Authentication and accounts: register, login, refresh with rotation (reuse of a used
+//! refresh token revokes its whole family), logout, logout everywhere, password change,
+//! and the admin's user management; and turning a bearer token into a [`Principal`].
+//!
+//! Modes: `password` (people register and sign in), `local` (one admin account from
+//! configuration), `none` (single user: every request is the local user, no tokens).
+//! Access tokens are short-lived JWTs; what must end earlier (logout, logout-all,
+//! deactivation) is recorded in the key-value store and checked on every request.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use rand::distr::{Alphanumeric, SampleString};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use super::error::{AppError, AppResult};
+use crate::domain::ports::{
+    AccessClaims, AccessTokenCodec, KeyValueStore, PasswordHasher, RefreshToken, RefreshTokenStore,
+    UserRepository,
+};
+use crate::domain::user::{Email, Password, Role, User, UserId};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuthMode {
+    Password,
+    Local { email: String, password: String },
+    None,
+}
+
+#[derive(Debug, Clone)]
+pub struct AuthSettings {
+    pub mode: AuthMode,
+    pub access_ttl: Duration,
+    pub refresh_ttl: Duration,
+    /// Login attempts per account and per client address within `login_window`.
+    pub login_attempts_per_account: u64,
+    pub login_attempts_per_ip: u64,
+    pub login_window: Duration,
+}
+
+/// Who is calling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Principal {
+    pub user_id: UserId,
+    pub role: Role,
+    /// The access token's id and expiry (absent in `none` mode).
+    pub token: Option<(String, i64)>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TokenPair {
+    pub access_token: String,
+    pub refresh_token: String,
+    pub token_type: &'static str,
+    /// Seconds until the access token expires.
+    pub expires_in: u64,
+}
+
+/// The local user of the `none` mode.
+const LOCAL_EMAIL: &str = "local@sandpiper.invalid";
+
+pub struct AuthService {
+    users: Arc<dyn UserRepository>,
+    refresh: Arc<dyn RefreshTokenStore>,
+    kv: Arc<dyn KeyValueStore>,
+    hasher: Arc<dyn PasswordHasher>,
+    codec: Arc<dyn AccessTokenCodec>,
+    settings: AuthSettings,
+    /// The single user of the `none` mode.
+    local_user: Option<User>,
+}
+
+impl AuthService {
+    /// In `local` and `none` mode this makes sure the configured account exists.
+    pub async fn new(
+        users: Arc<dyn UserRepository>,
+        refresh: Arc<dyn RefreshTokenStore>,
+        kv: Arc<dyn KeyValueStore>,
+        hasher: Arc<dyn PasswordHasher>,
+        codec: Arc<dyn AccessTokenCodec>,
+        settings: AuthSettings,
+    ) -> AppResult<Self> {
+        let mut service = Self {
+            users,
+            refresh,
+            kv,
+            hasher,
+            codec,
+            settings,
+            local_user: None,
+        };
+        match service.settings.mode.clone() {
+            AuthMode::Password => {}
+            AuthMode::Local { email, password } => {
+                let email = Email::parse(&email)?;
+                let password = Password::parse(&password)?;
+                let user = service.ensure_user(&email, Some(&password), Role::Admin).await?;
+                // The configured password is the password: keep the stored hash in step.
+                if !service
+                    .hasher
+                    .verify(password.expose(), &user.password_hash)
+                    .await
+                {
+                    let updated = User {
+                        password_hash: service.hasher.hash(&password).await?,
+                        ..user
+                    };
+                    service.users.update(&updated).await?;
+                }
+            }
+            AuthMode::None => {
+                let email = Email::parse(LOCAL_EMAIL)?;
+                service.local_user = Some(service.ensure_user(&email, None, Role::Admin).await?);
+            }
+        }
+        Ok(service)
+    }
+
+    async fn ensure_user(&self, email: &Email, password: Option<&Password>, role: Role) -> AppResult<User> {
+        if let Some(user) = self.users.by_email(email).await? {
+            return Ok(user);
+        }
+        let password_hash = match password {
+            Some(password) => self.hasher.hash(password).await?,
+            // No password can match: the account is only reachable in `none` mode.
+            None => "!".into(),
+        };
+        let user = User {
+            id: UserId::new(),
+            email: email.clone(),
+            password_hash,
+            role,
+            active: true,
+            created_at: Utc::now(),
+        };
+        self.users.insert(&user).await?;
+        Ok(user)
+    }
+
+    pub fn mode(&self) -> &AuthMode {
+        &self.settings.mode
+    }
+
+    /// Creates an account (password mode). The first account becomes an admin.
+    pub async fn register(&self, email: &str, password: &str) -> AppResult<(User, TokenPair)> {
+        if self.settings.mode != AuthMode::Password {
+            return Err(AppError::Forbidden(
+                "registration is off in this auth mode".into(),
+            ));
+        }
+        let email = Email::parse(email)?;
+        let password = Password::parse(password)?;
+        let role = if self.users.list(0, 1).await?.is_empty() {
+            Role::Admin
+        } else {
+            Role::User
+        };
+        let user = User {
+            id: UserId::new(),
+            email,
+            password_hash: self.hasher.hash(&password).await?,
+            role,
+            active: true,
+            created_at: Utc::now(),
+        };
+        self.users.insert(&user).await.map_err(|err| match err {
+            crate::domain::DomainError::Conflict(_) => {
+                AppError::Conflict("an account with this email already exists".into())
+            }
+            other => other.into(),
+        })?;
+        let tokens = self.issue(&user, None).await?;
+        Ok((user, tokens))
+    }
+
+    pub async fn login(&self, email: &str, password: &str, client: &str) -> AppResult<(User, TokenPair)> {
+        if self.settings.mode == AuthMode::None {
+            return Err(AppError::Forbidden(
+                "there is nothing to sign in to in this auth mode".into(),
+            ));
+        }
+        let window = self.settings.login_window;
+        let ip_key = format!("ratelimit:login:ip:{client}");
+        if self.kv.increment(&ip_key, window).await? > self.settings.login_attempts_per_ip {
+            return Err(AppError::RateLimited {
+                retry_after_secs: window.as_secs(),
+            });
+        }
+        let wrong = || AppError::Unauthorized("wrong email or password".into());
+        let email = Email::parse(email).map_err(|_| wrong())?;
+        let account_key = format!("ratelimit:login:account:{}", email.as_str());
+        if self.kv.increment(&account_key, window).await? > self.settings.login_attempts_per_account {
+            return Err(AppError::RateLimited {
+                retry_after_secs: window.as_secs(),
+            });
+        }
+        let user = self.users.by_email(&email).await?;
+        // Unknown accounts cost a verification too: timing does not tell which exist.
+        let hash = user
+            .as_ref()
+            .map_or(self.hasher.decoy(), |u| u.password_hash.as_str());
+        let matches = self.hasher.verify(password, hash).await;
+        let Some(user) = user.filter(|_| matches) else {
+            return Err(wrong());
+        };
+        if !user.active {
+            return Err(AppError::Forbidden("this account is deactivated".into()));
+        }
+        // A successful login clears the account's failures (not the address's).
+        self.kv.take(&account_key).await?;
+        let tokens = self.issue(&user, None).await?;
+        Ok((user, tokens))
+    }
+
+    /// Exchanges a refresh token for a new pair. A token used twice means it leaked:
+    /// its whole family is revoked and the caller must sign in again.
+    pub async fn refresh(&self, refresh_token: &str) -> AppResult<TokenPair> {
+        let invalid =
+            || AppError::Unauthorized("the refresh token is invalid or expired; sign in again".into());
+        let stored = self
+            .refresh
+            .consume(&hash_token(refresh_token))
+            .await?
+            .ok_or_else(invalid)?;
+        if stored.used {
+            tracing::warn!(user = %stored.user_id.as_str(), "refresh token reused; revoking its family");
+            self.refresh.revoke_family(&stored.family).await?;
+            return Err(invalid());
+        }
+        if stored.revoked || stored.expires_at <= Utc::now() {
+            return Err(invalid());
+        }
+        let user = self.users.by_id(&stored.user_id).await?.ok_or_else(invalid)?;
+        if !user.active {
+            return Err(invalid());
+        }
+        self.issue(&user, Some(stored.family)).await
+    }
+
+    /// Ends this sign-in: the access token stops working at once, the refresh token's
+    /// family is revoked.
+    pub async fn logout(&self, principal: &Principal, refresh_token: Option<&str>) -> AppResult<()> {
+        if let Some((jti, exp)) = &principal.token {
+            let left = (*exp - Utc::now().timestamp()).max(1) as u64;
+            self.kv
+                .put(&format!("revoked:jti:{jti}"), "1", Duration::from_secs(left))
+                .await?;
+        }
+        if let Some(token) = refresh_token {
+            if let Some(stored) = self.refresh.consume(&hash_token(token)).await? {
+                if stored.user_id == principal.user_id {
+                    self.refresh.revoke_family(&stored.family).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends every sign-in of the user: tokens issued until now stop working.
+    pub async fn logout_all(&self, user: &UserId) -> AppResult<()> {
+        self.refresh.revoke_user(user).await?;
+        let cutoff = Utc::now().timestamp_millis().to_string();
+        let keep = self.settings.access_ttl + Duration::from_secs(60);
+        self.kv
+            .put(&format!("revoked:user:{}", user.as_str()), &cutoff, keep)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn me(&self, principal: &Principal) -> AppResult<User> {
+        self.users
+            .by_id(&principal.user_id)
+            .await?
+            .ok_or_else(|| AppError::Unauthorized("the account no longer exists".into()))
+    }
+
+    /// Changes the password and signs out everywhere else.
+    pub async fn change_password(
+        &self,
+        principal: &Principal,
+        current: &str,
+        new: &str,
+    ) -> AppResult<TokenPair> {
+        if self.settings.mode != AuthMode::Password {
+            return Err(AppError::Forbidden(
+                "passwords are set by configuration in this auth mode".into(),
+            ));
+        }
+        let user = self.me(principal).await?;
+        if !self.hasher.verify(current, &user.password_hash).await {
+            return Err(AppError::Unauthorized("the current password is wrong".into()));
+        }
+        let new = Password::parse(new)?;
+        let user = User {
+            password_hash: self.hasher.hash(&new).await?,
+            ..user
+        };
+        self.users.update(&user).await?;
+        self.logout_all(&user.id).await?;
+        // Issued after the cut-off, so this pair keeps working.
+        self.issue(&user, None).await
+    }
+
+    /// The caller behind a bearer token (or the local user in `none` mode).
+    pub async fn authenticate(&self, bearer: Option<&str>) -> AppResult<Principal> {
+        if let Some(local) = &self.local_user {
+            return Ok(Principal {
+                user_id: local.id.clone(),
+                role: local.role,
+                token: None,
+            });
+        }
+        let unauthorized = |why: &str| AppError::Unauthorized(why.to_owned());
+        let token =
+            bearer.ok_or_else(|| unauthorized("sign in first (Authorization: Bearer <access token>)"))?;
+        let claims = self
+            .codec
+            .decode(token)
+            .ok_or_else(|| unauthorized("the access token is invalid or expired"))?;
+        if self
+            .kv
+            .get(&format!("revoked:jti:{}", claims.jti))
+            .await?
+            .is_some()
+        {
+            return Err(unauthorized("this sign-in has ended; sign in again"));
+        }
+        if let Some(cutoff) = self
+            .kv
+            .get(&format!("revoked:user:{}", claims.sub.as_str()))
+            .await?
+        {
+            if cutoff.parse::<i64>().is_ok_and(|cutoff| claims.iat_ms < cutoff) {
+                return Err(unauthorized("this sign-in has ended; sign in again"));
+            }
+        }
+        Ok(Principal {
+            user_id: claims.sub,
+            role: claims.role,
+            token: Some((claims.jti, claims.exp)),
+        })
+    }
+
+    pub async fn list_users(
+        &self,
+        principal: &Principal,
+        offset: usize,
+        limit: usize,
+    ) -> AppResult<Vec<User>> {
+        require_admin(principal)?;
+        Ok(self.users.list(offset, limit.clamp(1, 200)).await?)
+    }
+
+    /// Deactivating also ends every sign-in of the account.
+    pub async fn set_active(&self, principal: &Principal, id: &str, active: bool) -> AppResult<User> {
+        require_admin(principal)?;
+        let id = UserId(id.to_owned());
+        if id == principal.user_id && !active {
+            return Err(AppError::Invalid("you cannot deactivate your own account".into()));
+        }
+        let user = self.users.by_id(&id).await?.ok_or(AppError::NotFound("user"))?;
+        let user = User { active, ..user };
+        self.users.update(&user).await?;
+        if !active {
+            self.logout_all(&user.id).await?;
+        }
+        Ok(user)
+    }
+
+    async fn issue(&self, user: &User, family: Option<String>) -> AppResult<TokenPair> {
+        let now = Utc::now();
+        let claims = AccessClaims {
+            sub: user.id.clone(),
+            role: user.role,
+            jti: uuid::Uuid::now_v7().to_string(),
+            iat: now.timestamp(),
+            iat_ms: now.timestamp_millis(),
+            exp: now.timestamp() + self.settings.access_ttl.as_secs() as i64,
+        };
+        let access_token = self.codec.encode(&claims)?;
+        let refresh_token = Alphanumeric.sample_string(&mut rand::rng(), 48);
+        let record = RefreshToken {
+            hash: hash_token(&refresh_token),
+            family: family.unwrap_or_else(|| uuid::Uuid::now_v7().to_string()),
+            user_id: user.id.clone(),
+            expires_at: now + self.settings.refresh_ttl,
+            used: false,
+            revoked: false,
+        };
+        self.refresh.insert(&record).await?;
+        Ok(TokenPair {
+            access_token,
+            refresh_token,
+            token_type: "Bearer",
+            expires_in: self.settings.access_ttl.as_secs(),
+        })
+    }
+}
+
+fn require_admin(principal: &Principal) -> AppResult<()> {
+    if principal.role == Role::Admin {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden("only an admin may do this".into()))
+    }
+}
+
+/// Refresh tokens are stored hashed: a leaked store does not leak usable tokens.
+fn hash_token(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}

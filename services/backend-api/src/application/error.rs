@@ -1,0 +1,54 @@
+//! The application's one error type; the HTTP layer maps each variant to a status and
+//! the JSON error body (the status is noted on each variant).
+
+use crate::domain::DomainError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: the request could not be parsed.
+    #[error("{0}")]
+    Malformed(String),
+    /// 422: a value breaks a rule.
+    #[error("{0}")]
+    Invalid(String),
+    /// 401: no valid credentials (missing, wrong, expired, revoked).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: authenticated, but not allowed (not an admin; feature off in this auth mode).
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: no such thing, or not the caller's.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// 409: a unique value is taken.
+    #[error("{0}")]
+    Conflict(String),
+    /// 413: the body is larger than allowed.
+    #[error("{0}")]
+    TooLarge(String),
+    /// 429: too many attempts; retry after the given seconds.
+    #[error("too many attempts; retry in {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
+    /// 503: a store does not answer; the message says which.
+    #[error("{0}")]
+    Unavailable(String),
+    /// 500: logged in full, sent as a generic message.
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+pub type AppResult<T> = Result<T, AppError>;
+
+impl From<DomainError> for AppError {
+    fn from(err: DomainError) -> Self {
+        match err {
+            DomainError::Invalid(message) => Self::Invalid(message),
+            DomainError::NotFound(what) => Self::NotFound(what),
+            DomainError::Conflict(message) => Self::Conflict(message),
+            DomainError::Unavailable { what, .. } => {
+                Self::Unavailable(format!("{what} is unavailable right now; retry shortly"))
+            }
+            DomainError::Internal(err) => Self::Internal(err),
+        }
+    }
+}

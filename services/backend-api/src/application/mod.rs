@@ -1,0 +1,9 @@
+//! Use cases: each orchestrates domain ports and knows nothing of HTTP or of which
+//! adapters are plugged in.
+
+pub mod auth;
+pub mod error;
+pub mod events;
+pub mod sessions;
+
+pub use error::{AppError, AppResult};

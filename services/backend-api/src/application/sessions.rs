@@ -1,0 +1,158 @@
+//! Sessions of one user: create, list, get, rename, delete, stop, share, read.
+//! Another user's session is "not found", never "forbidden": its existence stays private.
+
+use std::sync::Arc;
+
+use chrono::Utc;
+use rand::distr::{Alphanumeric, SampleString};
+
+use super::error::{AppError, AppResult};
+use super::events::EventService;
+use crate::domain::event::{AgentEvent, MessageRole, StoredEvent};
+use crate::domain::ports::{SandboxGateway, SessionRepository};
+use crate::domain::session::{Session, SessionId, SessionStatus, Title};
+use crate::domain::user::UserId;
+
+/// Longest user message accepted, in bytes.
+pub const MAX_MESSAGE_BYTES: usize = 100 * 1024;
+
+pub struct SessionService {
+    sessions: Arc<dyn SessionRepository>,
+    events: Arc<EventService>,
+    sandboxes: Arc<dyn SandboxGateway>,
+}
+
+impl SessionService {
+    pub fn new(
+        sessions: Arc<dyn SessionRepository>,
+        events: Arc<EventService>,
+        sandboxes: Arc<dyn SandboxGateway>,
+    ) -> Self {
+        Self {
+            sessions,
+            events,
+            sandboxes,
+        }
+    }
+
+    pub async fn create(&self, owner: &UserId, title: Option<&str>) -> AppResult<Session> {
+        let title = Title::parse(title.unwrap_or("New chat"))?;
+        let session = Session::new(owner.clone(), title, Utc::now());
+        self.sessions.insert(&session).await?;
+        self.events.publish_session(&session).await;
+        Ok(session)
+    }
+
+    /// Newest first; `before` is the last id of the previous page.
+    pub async fn list(&self, owner: &UserId, before: Option<&str>, limit: usize) -> AppResult<Vec<Session>> {
+        let before = match before {
+            Some(raw) => Some(
+                SessionId::parse(raw).map_err(|_| AppError::Invalid("before is not a session id".into()))?,
+            ),
+            None => None,
+        };
+        Ok(self
+            .sessions
+            .list_for(owner, before.as_ref(), limit.clamp(1, 100))
+            .await?)
+    }
+
+    /// The caller's session, or `NotFound`.
+    pub async fn get(&self, owner: &UserId, id: &str) -> AppResult<Session> {
+        let id = SessionId::parse(id)?;
+        match self.sessions.get(&id).await? {
+            Some(session) if &session.owner == owner => Ok(session),
+            _ => Err(AppError::NotFound("session")),
+        }
+    }
+
+    pub async fn rename(&self, owner: &UserId, id: &str, title: &str) -> AppResult<Session> {
+        let title = Title::parse(title)?;
+        let mut session = self.get(owner, id).await?;
+        session.title = title;
+        session.updated_at = Utc::now();
+        self.sessions.update(&session).await?;
+        self.events.publish_session(&session).await;
+        Ok(session)
+    }
+
+    /// Removes the session, its events and its sandbox.
+    pub async fn delete(&self, owner: &UserId, id: &str) -> AppResult<()> {
+        let session = self.get(owner, id).await?;
+        self.sandboxes.release(&session.id).await?;
+        self.sessions.delete(&session.id).await?;
+        self.events.publish_deleted(&session).await;
+        Ok(())
+    }
+
+    /// Ends the agent's work on the session (status `completed`); a no-op when idle.
+    pub async fn stop(&self, owner: &UserId, id: &str) -> AppResult<Session> {
+        let session = self.get(owner, id).await?;
+        if !matches!(session.status, SessionStatus::Running | SessionStatus::Waiting) {
+            return Ok(session);
+        }
+        let stop = AgentEvent::Status {
+            status: SessionStatus::Completed,
+        };
+        Ok(self.events.append(&session.id, stop).await?.1)
+    }
+
+    /// Makes the session replayable read-only by anyone with the returned token.
+    pub async fn share(&self, owner: &UserId, id: &str) -> AppResult<Session> {
+        let mut session = self.get(owner, id).await?;
+        if session.share_token.is_none() {
+            session.share_token = Some(Alphanumeric.sample_string(&mut rand::rng(), 32));
+            self.sessions.update(&session).await?;
+        }
+        Ok(session)
+    }
+
+    pub async fn unshare(&self, owner: &UserId, id: &str) -> AppResult<Session> {
+        let mut session = self.get(owner, id).await?;
+        if session.share_token.take().is_some() {
+            self.sessions.update(&session).await?;
+        }
+        Ok(session)
+    }
+
+    pub async fn shared(&self, token: &str) -> AppResult<Session> {
+        if token.len() != 32 {
+            return Err(AppError::NotFound("shared session"));
+        }
+        self.sessions
+            .by_share_token(token)
+            .await?
+            .ok_or(AppError::NotFound("shared session"))
+    }
+
+    /// The owner has seen everything: the unread count goes to zero.
+    pub async fn mark_read(&self, owner: &UserId, id: &str) -> AppResult<Session> {
+        let mut session = self.get(owner, id).await?;
+        if session.unread_count > 0 {
+            session.unread_count = 0;
+            self.sessions.update(&session).await?;
+            self.events.publish_session(&session).await;
+        }
+        Ok(session)
+    }
+
+    /// Stores the person's message in the session's log.
+    pub async fn post_message(&self, owner: &UserId, id: &str, content: &str) -> AppResult<StoredEvent> {
+        let session = self.get(owner, id).await?;
+        if content.trim().is_empty() {
+            return Err(AppError::Invalid("the message is empty".into()));
+        }
+        if content.len() > MAX_MESSAGE_BYTES {
+            return Err(AppError::TooLarge(format!(
+                "a message may have at most {} KiB",
+                MAX_MESSAGE_BYTES / 1024
+            )));
+        }
+        let message = AgentEvent::Message {
+            role: MessageRole::User,
+            content: content.to_owned(),
+            attachments: Vec::new(),
+        };
+        Ok(self.events.append(&session.id, message).await?.0)
+    }
+}

@@ -1,0 +1,176 @@
+//! Configuration: built-in defaults, then an optional TOML file (`BACKEND_CONFIG`), then
+//! environment variables `BACKEND_<FIELD>` (nested with `__`, e.g.
+//! `BACKEND_AUTH__MODE=local`), plus the conventional names below, which win.
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `MONGODB_URI` | use MongoDB for users, sessions and events (embedded store otherwise) |
+//! | `REDIS_URL` | use Redis for tickets, revocations, rate limits and fan-out |
+//! | `JWT_SECRET` | HS256 secret for access tokens (≥ 32 bytes in production) |
+//! | `AUTH_MODE` | `password`, `local` or `none` |
+//! | `FRONTEND_ORIGIN` | origin(s) allowed by CORS, comma-separated |
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+/// The development secret: usable on a laptop, refused in production.
+pub const DEVELOPMENT_JWT_SECRET: &str = "sandpiper-development-secret-do-not-use-in-production";
+/// Shortest JWT secret accepted in production (HS256 keys should be ≥ 256 bits).
+pub const MIN_PRODUCTION_SECRET_BYTES: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    Development,
+    Production,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    pub host: String,
+    pub port: u16,
+    pub environment: Environment,
+    /// Where the embedded store keeps its file.
+    pub data_dir: PathBuf,
+    pub mongodb_uri: Option<String>,
+    pub mongodb_database: String,
+    pub redis_url: Option<String>,
+    #[serde(default)]
+    pub auth: AuthConfig,
+    #[serde(default)]
+    pub http: HttpConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthModeName {
+    Password,
+    Local,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JwtAlgorithm {
+    Hs256,
+    Rs256,
+    Eddsa,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct AuthConfig {
+    pub mode: AuthModeName,
+    pub jwt_algorithm: JwtAlgorithm,
+    pub jwt_secret: String,
+    /// PEM files for RS256 / EdDSA.
+    pub jwt_private_key_file: Option<PathBuf>,
+    pub jwt_public_key_file: Option<PathBuf>,
+    pub access_ttl_secs: u64,
+    pub refresh_ttl_secs: u64,
+    /// The admin account of the `local` mode.
+    pub local_email: Option<String>,
+    pub local_password: Option<String>,
+    pub login_attempts_per_account: u64,
+    pub login_attempts_per_ip: u64,
+    pub login_window_secs: u64,
+    /// Argon2id cost: memory in KiB and passes.
+    pub argon2_memory_kib: u32,
+    pub argon2_iterations: u32,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        Self {
+            mode: AuthModeName::Password,
+            jwt_algorithm: JwtAlgorithm::Hs256,
+            jwt_secret: DEVELOPMENT_JWT_SECRET.into(),
+            jwt_private_key_file: None,
+            jwt_public_key_file: None,
+            access_ttl_secs: 15 * 60,
+            refresh_ttl_secs: 30 * 24 * 60 * 60,
+            local_email: None,
+            local_password: None,
+            login_attempts_per_account: 10,
+            login_attempts_per_ip: 100,
+            login_window_secs: 15 * 60,
+            argon2_memory_kib: 19 * 1024,
+            argon2_iterations: 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct HttpConfig {
+    /// Origins allowed by CORS (the front end's); empty allows none cross-origin. A list,
+    /// or one comma-separated string (as environment variables give it).
+    #[serde(deserialize_with = "list_or_commas")]
+    pub cors_origins: Vec<String>,
+    /// Largest JSON request body.
+    pub body_limit_bytes: usize,
+    /// Comment lines on idle SSE streams, so proxies keep them open.
+    pub sse_heartbeat_secs: u64,
+    /// Use the first `X-Forwarded-For` address as the client's (behind a trusted proxy).
+    pub trust_forwarded_for: bool,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            cors_origins: Vec::new(),
+            body_limit_bytes: 256 * 1024,
+            sse_heartbeat_secs: 15,
+            trust_forwarded_for: false,
+        }
+    }
+}
+
+fn list_or_commas<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Origins {
+        List(Vec<String>),
+        Commas(String),
+    }
+    let list = match Origins::deserialize(deserializer)? {
+        Origins::List(list) => list,
+        Origins::Commas(text) => text.split(',').map(str::to_owned).collect(),
+    };
+    Ok(list
+        .into_iter()
+        .map(|o| o.trim().to_owned())
+        .filter(|o| !o.is_empty())
+        .collect())
+}
+
+impl Settings {
+    /// Reads defaults, the optional file named by `BACKEND_CONFIG`, then the environment.
+    pub fn load() -> Result<Self, config::ConfigError> {
+        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let mut builder = config::Config::builder()
+            .set_default("host", "127.0.0.1")?
+            .set_default("port", 8000)?
+            .set_default("environment", "development")?
+            .set_default("data_dir", "data")?
+            .set_default("mongodb_database", "sandpiper")?;
+        if let Some(file) = env("BACKEND_CONFIG") {
+            builder = builder.add_source(config::File::with_name(&file));
+        }
+        builder
+            .add_source(
+                config::Environment::with_prefix("BACKEND")
+                    .prefix_separator("_")
+                    .separator("__")
+                    .try_parsing(true),
+            )
+            .set_override_option("mongodb_uri", env("MONGODB_URI"))?
+            .set_override_option("redis_url", env("REDIS_URL"))?
+            .set_override_option("auth.jwt_secret", env("JWT_SECRET"))?
+            .set_override_option("auth.mode", env("AUTH_MODE"))?
+            .set_override_option("http.cors_origins", env("FRONTEND_ORIGIN"))?
+            .build()?
+            .try_deserialize()
+    }
+}

@@ -1,0 +1,22 @@
+//! Errors the domain and its ports speak: what went wrong in terms a use case can act on.
+
+#[derive(Debug, thiserror::Error)]
+pub enum DomainError {
+    /// Input broke a rule (e.g. an email without a domain); the message says which.
+    #[error("{0}")]
+    Invalid(String),
+    /// The thing does not exist (or belongs to someone else, which looks the same).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// A unique value is taken (e.g. the email of an existing account).
+    #[error("{0}")]
+    Conflict(String),
+    /// A store (database, cache) does not answer; retrying later may work.
+    #[error("{what} is unavailable: {detail}")]
+    Unavailable { what: &'static str, detail: String },
+    /// Anything else a store reported.
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+pub type DomainResult<T> = Result<T, DomainError>;

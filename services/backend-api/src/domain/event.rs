@@ -1,0 +1,113 @@
+//! Agent events: everything observable in a session, in the vocabulary users of agent
+//! tools know. Each is stored with a per-session, gap-free sequence number before it is
+//! published; the SSE `id:` is that number.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::session::{SessionId, SessionStatus};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AgentEvent {
+    /// A chat message from the person or the assistant.
+    Message {
+        role: MessageRole,
+        content: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<String>,
+    },
+    /// The agent's plan: its steps, in order.
+    Plan { steps: Vec<PlanStep> },
+    /// A plan step changed state.
+    Step {
+        step_id: String,
+        status: StepStatus,
+        description: String,
+    },
+    /// A tool call: `calling` when it starts, `called` with its view when it ends.
+    Tool {
+        call_id: String,
+        name: String,
+        status: ToolStatus,
+        #[serde(default)]
+        args: serde_json::Value,
+        /// What the UI shows for it (shell console, file content, screenshot, results).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<serde_json::Value>,
+    },
+    /// The session's title was set.
+    Title { title: String },
+    /// The agent waits for the person (a question; maybe "take over the browser").
+    Wait {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt: Option<String>,
+        #[serde(default)]
+        take_over: bool,
+    },
+    /// The agent finished the task.
+    Done {},
+    /// Something failed; the message says what to do.
+    Error { message: String },
+    /// The session's status changed.
+    Status { status: SessionStatus },
+}
+
+impl AgentEvent {
+    /// The `type` tag, also the SSE event name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Message { .. } => "message",
+            Self::Plan { .. } => "plan",
+            Self::Step { .. } => "step",
+            Self::Tool { .. } => "tool",
+            Self::Title { .. } => "title",
+            Self::Wait { .. } => "wait",
+            Self::Done {} => "done",
+            Self::Error { .. } => "error",
+            Self::Status { .. } => "status",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageRole {
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PlanStep {
+    pub id: String,
+    pub description: String,
+    pub status: StepStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    Pending,
+    Running,
+    Completed,
+    Failed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolStatus {
+    Calling,
+    Called,
+}
+
+/// An event as the log holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StoredEvent {
+    #[schema(value_type = String)]
+    pub session_id: SessionId,
+    /// 1, 2, 3… per session, without gaps.
+    pub seq: u64,
+    pub at: DateTime<Utc>,
+    pub event: AgentEvent,
+}

@@ -1,0 +1,11 @@
+//! The domain: users, sessions and agent events, the rules on them, and the ports
+//! (traits) the application needs from the outside world. Nothing here knows HTTP,
+//! MongoDB, Redis or any other adapter.
+
+pub mod error;
+pub mod event;
+pub mod ports;
+pub mod session;
+pub mod user;
+
+pub use error::{DomainError, DomainResult};

@@ -1,0 +1,169 @@
+//! The ports: what the application needs from the outside world, as traits. Adapters in
+//! `infrastructure` implement them (MongoDB, Redis, the embedded store, argon2, JWT, the
+//! sandbox-manager); the application sees only these.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use futures::stream::BoxStream;
+use serde::{Deserialize, Serialize};
+
+use super::error::DomainResult;
+use super::event::{AgentEvent, StoredEvent};
+use super::session::{Session, SessionId};
+use super::user::{Email, Password, Role, User, UserId};
+
+#[async_trait::async_trait]
+pub trait UserRepository: Send + Sync {
+    /// Fails with `Conflict` when the email is taken.
+    async fn insert(&self, user: &User) -> DomainResult<()>;
+    async fn by_id(&self, id: &UserId) -> DomainResult<Option<User>>;
+    async fn by_email(&self, email: &Email) -> DomainResult<Option<User>>;
+    async fn update(&self, user: &User) -> DomainResult<()>;
+    /// Users in creation order.
+    async fn list(&self, offset: usize, limit: usize) -> DomainResult<Vec<User>>;
+    /// Whether the database answers (for readiness).
+    async fn ping(&self) -> DomainResult<()>;
+}
+
+#[async_trait::async_trait]
+pub trait SessionRepository: Send + Sync {
+    async fn insert(&self, session: &Session) -> DomainResult<()>;
+    async fn get(&self, id: &SessionId) -> DomainResult<Option<Session>>;
+    /// The owner's sessions, newest first, after `before` (exclusive) when given.
+    async fn list_for(
+        &self,
+        owner: &UserId,
+        before: Option<&SessionId>,
+        limit: usize,
+    ) -> DomainResult<Vec<Session>>;
+    /// Stores what a person changes ([`Session::merge_edits`]); what the log changes
+    /// stays as the log left it, also when an append raced with this update.
+    async fn update(&self, session: &Session) -> DomainResult<()>;
+    /// Removes the session and its event log.
+    async fn delete(&self, id: &SessionId) -> DomainResult<()>;
+    async fn by_share_token(&self, token: &str) -> DomainResult<Option<Session>>;
+}
+
+#[async_trait::async_trait]
+pub trait EventLog: Send + Sync {
+    /// Stores `event` with the session's next sequence number and, in the same atomic
+    /// step, the session summary it changes ([`Session::apply`]). Concurrent appends to
+    /// one session get distinct, consecutive numbers.
+    async fn append(
+        &self,
+        session: &SessionId,
+        event: AgentEvent,
+        at: DateTime<Utc>,
+    ) -> DomainResult<(StoredEvent, Session)>;
+    /// Events with `seq > after`, in order, at most `limit`.
+    async fn read_after(
+        &self,
+        session: &SessionId,
+        after: u64,
+        limit: usize,
+    ) -> DomainResult<Vec<StoredEvent>>;
+}
+
+/// A refresh token as stored: only its hash, never the token itself.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RefreshToken {
+    pub hash: String,
+    /// All tokens rotated from one login share a family; reusing any revokes it whole.
+    pub family: String,
+    pub user_id: UserId,
+    pub expires_at: DateTime<Utc>,
+    pub used: bool,
+    pub revoked: bool,
+}
+
+#[async_trait::async_trait]
+pub trait RefreshTokenStore: Send + Sync {
+    async fn insert(&self, token: &RefreshToken) -> DomainResult<()>;
+    /// Marks the token used and returns it as it was before (so a second use is seen
+    /// as reuse, also when two requests race); `None` when unknown.
+    async fn consume(&self, hash: &str) -> DomainResult<Option<RefreshToken>>;
+    async fn revoke_family(&self, family: &str) -> DomainResult<()>;
+    async fn revoke_user(&self, user: &UserId) -> DomainResult<()>;
+}
+
+/// Short-lived keys with a time-to-live: revocations, rate-limit counters, single-use
+/// tickets, cache entries. Redis in production, the embedded store otherwise.
+#[async_trait::async_trait]
+pub trait KeyValueStore: Send + Sync {
+    async fn put(&self, key: &str, value: &str, ttl: Duration) -> DomainResult<()>;
+    async fn get(&self, key: &str) -> DomainResult<Option<String>>;
+    /// Gets and deletes in one step: only one caller ever gets the value.
+    async fn take(&self, key: &str) -> DomainResult<Option<String>>;
+    /// Adds one to a counter that starts at 0 and lives `ttl` from its first increment.
+    async fn increment(&self, key: &str, ttl: Duration) -> DomainResult<u64>;
+    /// Whether the store answers (for readiness).
+    async fn ping(&self) -> DomainResult<()>;
+}
+
+/// Live fan-out of stored events and session changes, to every replica. Delivery is a
+/// hint: subscribers fill any gap from the [`EventLog`].
+#[async_trait::async_trait]
+pub trait EventBus: Send + Sync {
+    async fn publish_event(&self, event: &StoredEvent) -> DomainResult<()>;
+    /// Live events of one session; the stream ends when the subscriber falls behind.
+    fn subscribe_events(&self, session: &SessionId) -> BoxStream<'static, StoredEvent>;
+    async fn publish_session_change(&self, change: &SessionChange) -> DomainResult<()>;
+    /// Live changes to one owner's sessions (`deleted` when one is gone).
+    fn subscribe_sessions(&self, owner: &UserId) -> BoxStream<'static, SessionChange>;
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum SessionChange {
+    Updated { session: Box<Session> },
+    Deleted { id: SessionId, owner: UserId },
+}
+
+impl SessionChange {
+    pub fn owner(&self) -> &UserId {
+        match self {
+            Self::Updated { session } => &session.owner,
+            Self::Deleted { owner, .. } => owner,
+        }
+    }
+}
+
+/// The sandbox-manager, as far as sessions need it.
+#[async_trait::async_trait]
+pub trait SandboxGateway: Send + Sync {
+    /// Removes the session's sandbox, if it has one.
+    async fn release(&self, session: &SessionId) -> DomainResult<()>;
+}
+
+/// Slow on purpose (that is the point of a password hash), so async: adapters run it off
+/// the request threads.
+#[async_trait::async_trait]
+pub trait PasswordHasher: Send + Sync {
+    /// A PHC string.
+    async fn hash(&self, password: &Password) -> DomainResult<String>;
+    /// `false` also for a hash that cannot be parsed; costs the same whether the
+    /// account exists or not when given [`PasswordHasher::decoy`].
+    async fn verify(&self, password: &str, hash: &str) -> bool;
+    /// A valid hash no password matches, to verify against when there is no account.
+    fn decoy(&self) -> &str;
+}
+
+/// What an access token says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AccessClaims {
+    pub sub: UserId,
+    pub role: Role,
+    /// Unique per token, for logout.
+    pub jti: String,
+    pub iat: i64,
+    /// Issue time in milliseconds: compared with "signed out everywhere" cut-offs.
+    pub iat_ms: i64,
+    pub exp: i64,
+}
+
+pub trait AccessTokenCodec: Send + Sync {
+    fn encode(&self, claims: &AccessClaims) -> DomainResult<String>;
+    /// Checks signature, algorithm and expiry.
+    fn decode(&self, token: &str) -> Option<AccessClaims>;
+}

@@ -1,0 +1,230 @@
+//! Chat sessions: one conversation with the agent, owned by one user, with the summary
+//! the sessions list shows (title, status, last message, unread count).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::error::{DomainError, DomainResult};
+use super::event::{AgentEvent, MessageRole, StoredEvent};
+use super::user::UserId;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SessionId(pub String);
+
+impl SessionId {
+    /// Time-ordered (UUID v7), so ids sort newest last.
+    pub fn new() -> Self {
+        Self(uuid::Uuid::now_v7().to_string())
+    }
+
+    /// An id from a URL: anything that is not one of ours is simply not found.
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        uuid::Uuid::parse_str(raw)
+            .map(|id| Self(id.to_string()))
+            .map_err(|_| DomainError::NotFound("session"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for SessionId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStatus {
+    /// Created, nothing asked yet.
+    Pending,
+    /// The agent is working.
+    Running,
+    /// The agent asked the person something.
+    Waiting,
+    Completed,
+    Failed,
+}
+
+/// A session title: trimmed, 1–200 characters, no control characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Title(String);
+
+impl Title {
+    pub const MAX_CHARS: usize = 200;
+
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        let title = raw.trim();
+        if title.is_empty() || title.chars().count() > Self::MAX_CHARS || title.chars().any(char::is_control)
+        {
+            return Err(DomainError::Invalid(format!(
+                "a title has 1 to {} characters and no control characters",
+                Self::MAX_CHARS
+            )));
+        }
+        Ok(Self(title.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    pub id: SessionId,
+    pub owner: UserId,
+    pub title: Title,
+    pub status: SessionStatus,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The start of the last message, for the sessions list.
+    pub last_message_preview: Option<String>,
+    /// Assistant messages since the owner last read the session.
+    pub unread_count: u64,
+    /// Sequence number of the last event in its log (0: none yet).
+    pub last_seq: u64,
+    /// When set, anyone with this token can replay the session read-only.
+    pub share_token: Option<String>,
+}
+
+impl Session {
+    pub fn new(owner: UserId, title: Title, now: DateTime<Utc>) -> Self {
+        Self {
+            id: SessionId::new(),
+            owner,
+            title,
+            status: SessionStatus::Pending,
+            created_at: now,
+            updated_at: now,
+            last_message_preview: None,
+            unread_count: 0,
+            last_seq: 0,
+            share_token: None,
+        }
+    }
+}
+
+impl Session {
+    /// What an event changes in the summary: sequence, time, preview and unread count,
+    /// title, status.
+    pub fn apply(&mut self, event: &StoredEvent) {
+        self.last_seq = event.seq;
+        self.updated_at = event.at;
+        match &event.event {
+            AgentEvent::Message { role, content, .. } => {
+                self.last_message_preview = Some(preview(content));
+                if *role == MessageRole::Assistant {
+                    self.unread_count += 1;
+                }
+            }
+            AgentEvent::Title { title } => {
+                if let Ok(title) = Title::parse(title) {
+                    self.title = title;
+                }
+            }
+            AgentEvent::Status { status } => self.status = *status,
+            _ => {}
+        }
+    }
+}
+
+impl Session {
+    /// `self` (as stored now) with the edits a person made to `edited` (a copy read
+    /// earlier): title, share token, and the read state — the latter only if no event
+    /// arrived in between, so an unread message is never marked read unseen.
+    pub fn merge_edits(&self, edited: Session) -> Session {
+        let unread_count = if edited.last_seq == self.last_seq {
+            edited.unread_count
+        } else {
+            self.unread_count
+        };
+        Session {
+            title: edited.title,
+            share_token: edited.share_token,
+            unread_count,
+            updated_at: self.updated_at.max(edited.updated_at),
+            ..self.clone()
+        }
+    }
+}
+
+/// How long a message preview may be, in characters.
+pub const PREVIEW_CHARS: usize = 120;
+
+/// The first [`PREVIEW_CHARS`] characters of `text` on one line.
+pub fn preview(text: &str) -> String {
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= PREVIEW_CHARS {
+        line
+    } else {
+        let mut cut: String = line.chars().take(PREVIEW_CHARS - 1).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_are_trimmed_and_bounded() {
+        assert_eq!(Title::parse("  Plan a trip ").unwrap().as_str(), "Plan a trip");
+        assert!(Title::parse("   ").is_err());
+        assert!(Title::parse(&"x".repeat(201)).is_err());
+        assert!(Title::parse("a\u{0007}b").is_err());
+    }
+
+    #[test]
+    fn previews_are_one_short_line() {
+        assert_eq!(preview("hello\n  world"), "hello world");
+        let long = preview(&"word ".repeat(100));
+        assert_eq!(long.chars().count(), PREVIEW_CHARS);
+        assert!(long.ends_with('…'));
+    }
+
+    #[test]
+    fn events_update_the_summary() {
+        let now = Utc::now();
+        let mut session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), now);
+        let stored = |seq, event| StoredEvent {
+            session_id: session.id.clone(),
+            seq,
+            at: now,
+            event,
+        };
+        let reply = stored(
+            1,
+            AgentEvent::Message {
+                role: MessageRole::Assistant,
+                content: "Done!".into(),
+                attachments: vec![],
+            },
+        );
+        let title = stored(2, AgentEvent::Title { title: "Trip".into() });
+        let status = stored(
+            3,
+            AgentEvent::Status {
+                status: SessionStatus::Running,
+            },
+        );
+        for event in [&reply, &title, &status] {
+            session.apply(event);
+        }
+        assert_eq!(session.last_seq, 3);
+        assert_eq!(session.unread_count, 1);
+        assert_eq!(session.last_message_preview.as_deref(), Some("Done!"));
+        assert_eq!(session.title.as_str(), "Trip");
+        assert_eq!(session.status, SessionStatus::Running);
+    }
+
+    #[test]
+    fn foreign_ids_are_not_found() {
+        assert!(matches!(SessionId::parse("../x"), Err(DomainError::NotFound(_))));
+        let id = SessionId::new();
+        assert_eq!(SessionId::parse(id.as_str()).unwrap(), id);
+    }
+}

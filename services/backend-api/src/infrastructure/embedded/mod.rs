@@ -1,0 +1,83 @@
+//! The embedded store: every storage port in one `redb` file, for a single machine with
+//! nothing else installed. redb because it is pure Rust (no C toolchain, no server), ACID
+//! with crash-safe commits, and lets readers run while one writer commits — the same
+//! engine the sandbox-manager keeps its records in.
+//!
+//! Values are JSON; secondary indexes are tables of composite keys. Writes are serialised
+//! by redb, which is what makes event numbering gap-free here.
+
+mod kv;
+mod sessions;
+mod tokens;
+mod users;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Context;
+use redb::{Database, TableDefinition};
+use serde::de::DeserializeOwned;
+
+use crate::domain::{DomainError, DomainResult};
+
+const USERS: TableDefinition<&str, &[u8]> = TableDefinition::new("users");
+const USER_EMAILS: TableDefinition<&str, &str> = TableDefinition::new("user_emails");
+const SESSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("sessions");
+const OWNER_SESSIONS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_sessions");
+const SHARES: TableDefinition<&str, &str> = TableDefinition::new("shares");
+const EVENTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("events");
+const REFRESH: TableDefinition<&str, &[u8]> = TableDefinition::new("refresh_tokens");
+const USER_REFRESH: TableDefinition<(&str, &str), ()> = TableDefinition::new("user_refresh_tokens");
+const KV: TableDefinition<&str, (&str, i64)> = TableDefinition::new("kv");
+
+#[derive(Clone)]
+pub struct EmbeddedStore {
+    db: Arc<Database>,
+}
+
+impl EmbeddedStore {
+    /// Opens (or creates) `sandpiper.redb` in `dir`, private to this user.
+    pub fn open(dir: &Path) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+        let path = dir.join("sandpiper.redb");
+        let db = Database::create(&path)
+            .with_context(|| format!("opening {} (is another backend using it?)", path.display()))?;
+        let txn = db.begin_write()?;
+        txn.open_table(USERS)?;
+        txn.open_table(USER_EMAILS)?;
+        txn.open_table(SESSIONS)?;
+        txn.open_table(OWNER_SESSIONS)?;
+        txn.open_table(SHARES)?;
+        txn.open_table(EVENTS)?;
+        txn.open_table(REFRESH)?;
+        txn.open_table(USER_REFRESH)?;
+        txn.open_table(KV)?;
+        txn.commit()?;
+        let store = Self { db: Arc::new(db) };
+        store.spawn_expiry();
+        Ok(store)
+    }
+
+    /// Runs `work` on the blocking pool: redb calls block on disk.
+    async fn blocking<T, F>(&self, work: F) -> DomainResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Database) -> anyhow::Result<T> + Send + 'static,
+    {
+        let db = self.db.clone();
+        match tokio::task::spawn_blocking(move || work(&db)).await {
+            Ok(result) => result.map_err(DomainError::Internal),
+            Err(join) => Err(DomainError::Internal(anyhow::anyhow!(
+                "store task failed: {join}"
+            ))),
+        }
+    }
+}
+
+fn decode<T: DeserializeOwned>(bytes: &[u8]) -> anyhow::Result<T> {
+    serde_json::from_slice(bytes).context("decoding a stored record")
+}

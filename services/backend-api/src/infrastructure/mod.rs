@@ -1,0 +1,8 @@
+//! Adapters: the ports implemented with real technology. `embedded` (redb + in-process
+//! fan-out) is the zero-setup default; `mongo` and `redis` are the production stores.
+
+pub mod embedded;
+pub mod local_bus;
+pub mod password;
+pub mod sandbox_gateway;
+pub mod tokens;

@@ -1,0 +1,92 @@
+//! The HTTP surface's one error type: every failure a client can see, each with its
+//! status and `{"error": {"code", "message"}}` body. Internal errors are logged with the
+//! request's id and never sent.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::application::AppError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The application's errors, with the statuses noted on [`AppError`].
+    #[error(transparent)]
+    App(#[from] AppError),
+    /// 404: no route matches.
+    #[error("no such route")]
+    NoRoute,
+    /// 405: the route exists but not for this method.
+    #[error("this route does not take that method")]
+    MethodNotAllowed,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// Stable, machine-readable: `malformed_request`, `invalid`, `unauthorized`,
+    /// `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`,
+    /// `rate_limited`, `unavailable`, `internal`.
+    pub code: &'static str,
+    /// For people: what went wrong and what to do.
+    pub message: String,
+}
+
+impl From<crate::domain::DomainError> for ApiError {
+    fn from(err: crate::domain::DomainError) -> Self {
+        Self::App(err.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = match &self {
+            ApiError::NoRoute => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
+            ApiError::App(err) => match err {
+                AppError::Malformed(_) => (StatusCode::BAD_REQUEST, "malformed_request"),
+                AppError::Invalid(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid"),
+                AppError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+                AppError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+                AppError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+                AppError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+                AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+                AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+                AppError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+                AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            },
+        };
+        let message = match &self {
+            ApiError::App(AppError::Internal(err)) => {
+                tracing::error!(error = ?err, "internal error");
+                "internal error; the server log has the details (search for this request's id)".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let mut response = (
+            status,
+            axum::Json(ErrorBody {
+                error: ErrorDetail { code, message },
+            }),
+        )
+            .into_response();
+        if let ApiError::App(AppError::RateLimited { retry_after_secs }) = self {
+            if let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+        }
+        if status == StatusCode::UNAUTHORIZED {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,158 @@
+//! The HTTP interface: one module per resource, each an `OpenApiRouter` whose handlers
+//! carry `#[utoipa::path]`, so `/openapi.json` is generated from the routes themselves
+//! (browsable at `/docs`). Everything the application offers lives under `/api/v1`.
+//!
+//! Every request gets an `x-request-id` (kept when the client sent one), a tracing span
+//! carrying it, a metrics sample, CORS for the configured front-end origins and a body
+//! limit.
+
+mod auth;
+mod error;
+mod events;
+mod extract;
+pub mod metrics;
+mod sessions;
+mod system;
+mod users;
+mod views;
+
+use std::sync::Arc;
+
+use axum::http::{header, HeaderName, HeaderValue, Method, Request};
+use axum::Router;
+use tokio_util::sync::CancellationToken;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_scalar::{Scalar, Servable};
+
+use crate::application::auth::AuthService;
+use crate::application::events::EventService;
+use crate::application::sessions::SessionService;
+use crate::domain::ports::{KeyValueStore, UserRepository};
+
+pub use error::{ApiError, ErrorBody};
+
+/// The stores `/ready` checks, by name.
+pub struct Stores {
+    pub database: Arc<dyn UserRepository>,
+    pub database_name: &'static str,
+    pub cache: Arc<dyn KeyValueStore>,
+    pub cache_name: &'static str,
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub auth: Arc<AuthService>,
+    pub sessions: Arc<SessionService>,
+    pub events: Arc<EventService>,
+    pub stores: Arc<Stores>,
+    /// Cancelled on shutdown; SSE streams end when it is.
+    pub stopping: CancellationToken,
+    pub sse_heartbeat_secs: u64,
+    pub trust_forwarded_for: bool,
+}
+
+/// What the router needs besides the state.
+pub struct HttpOptions {
+    pub cors_origins: Vec<String>,
+    pub body_limit_bytes: usize,
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Sandpiper API",
+        description = "Accounts, sessions and the agent's event log. Sign in with \
+            `/api/v1/auth/login`, then send `Authorization: Bearer <access_token>`."
+    ),
+    modifiers(&BearerAuth),
+    security(("bearer" = []))
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme(
+                "bearer",
+                SecurityScheme::Http(
+                    HttpBuilder::new()
+                        .scheme(HttpAuthScheme::Bearer)
+                        .bearer_format("JWT")
+                        .build(),
+                ),
+            );
+    }
+}
+
+fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(system::router())
+        .merge(auth::router())
+        .merge(users::router())
+        .merge(sessions::router())
+        .merge(events::router())
+        .split_for_parts()
+}
+
+/// The OpenAPI document, as served at `/openapi.json`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    split().1
+}
+
+pub fn router(state: AppState, options: &HttpOptions) -> Router {
+    // Installed before the first request records anything.
+    metrics::handle();
+    let (routes, doc) = split();
+    let x_request_id = HeaderName::from_static("x-request-id");
+    let trace = TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+        let id = request
+            .headers()
+            .get("x-request-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("-");
+        tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id = %id)
+    });
+    Router::new()
+        .merge(routes)
+        .merge(Scalar::with_url("/docs", doc.clone()))
+        .route(
+            "/openapi.json",
+            axum::routing::get(move || std::future::ready(axum::Json(doc.clone()))),
+        )
+        .fallback(|| async { ApiError::NoRoute })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(axum::middleware::from_fn(metrics::record))
+        .layer(axum::extract::DefaultBodyLimit::max(options.body_limit_bytes))
+        .layer(cors(&options.cors_origins))
+        .layer(PropagateRequestIdLayer::new(x_request_id.clone()))
+        .layer(trace)
+        .layer(SetRequestIdLayer::new(x_request_id, MakeRequestUuid))
+        .with_state(state)
+}
+
+fn cors(origins: &[String]) -> CorsLayer {
+    let origins: Vec<HeaderValue> = origins
+        .iter()
+        .filter_map(|o| HeaderValue::from_str(o).ok())
+        .collect();
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::list(origins))
+        .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            HeaderName::from_static("last-event-id"),
+        ])
+        .expose_headers([HeaderName::from_static("x-request-id")])
+        .allow_credentials(true)
+        .max_age(std::time::Duration::from_secs(600))
+}

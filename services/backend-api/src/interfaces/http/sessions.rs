@@ -1,0 +1,242 @@
+//! `/api/v1/sessions`: the caller's chat sessions — create, list, get, rename, delete,
+//! stop, share / unshare, mark read, post a message — and `/api/v1/shared/{token}`, the
+//! read-only replay anyone with the link may open.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{ApiResult, ErrorBody};
+use super::extract::{CurrentUser, Json, Path, Query};
+use super::views::{SessionPage, SessionView};
+use super::AppState;
+use crate::application::AppError;
+use crate::domain::event::StoredEvent;
+
+/// Most events one page of a replay returns.
+const MAX_EVENT_PAGE: usize = 1000;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(get, rename, delete))
+        .routes(routes!(stop))
+        .routes(routes!(share, unshare))
+        .routes(routes!(mark_read))
+        .routes(routes!(post_message))
+        .routes(routes!(shared))
+        .routes(routes!(shared_events))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct NewSession {
+    /// Defaults to "New chat"; the agent sets one later.
+    pub title: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Rename {
+    pub title: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct NewMessage {
+    pub content: String,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// The `next_before` of the previous page.
+    pub before: Option<String>,
+    /// 1–100, default 30.
+    pub limit: Option<usize>,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct EventPage {
+    /// Events with a sequence number above this (default 0: from the start).
+    #[serde(default)]
+    pub after: u64,
+    /// 1–1000, default 1000.
+    pub limit: Option<usize>,
+}
+
+/// Starts a new, empty session.
+#[utoipa::path(post, path = "/api/v1/sessions", tag = "sessions", request_body = NewSession,
+    responses((status = 201, body = SessionView), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn create(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    body: axum::body::Bytes,
+) -> ApiResult<(StatusCode, axum::Json<SessionView>)> {
+    // The body is optional: an empty one means "all defaults".
+    let body: NewSession = if body.is_empty() {
+        NewSession::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|err| AppError::Malformed(format!("the body is not a valid session: {err}")))?
+    };
+    let session = state
+        .sessions
+        .create(&principal.user_id, body.title.as_deref())
+        .await?;
+    Ok((StatusCode::CREATED, axum::Json(SessionView::from(&session))))
+}
+
+/// The caller's sessions, newest first, a page at a time.
+#[utoipa::path(get, path = "/api/v1/sessions", tag = "sessions", params(ListQuery),
+    responses((status = 200, body = SessionPage), (status = 401, body = ErrorBody)))]
+async fn list(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Query(query): Query<ListQuery>,
+) -> ApiResult<axum::Json<SessionPage>> {
+    let limit = query.limit.unwrap_or(30).clamp(1, 100);
+    let sessions = state
+        .sessions
+        .list(&principal.user_id, query.before.as_deref(), limit)
+        .await?;
+    let next_before = (sessions.len() == limit)
+        .then(|| sessions.last().map(|s| s.id.as_str().to_owned()))
+        .flatten();
+    Ok(axum::Json(SessionPage {
+        sessions: sessions.iter().map(SessionView::from).collect(),
+        next_before,
+    }))
+}
+
+/// One of the caller's sessions (others' are 404).
+#[utoipa::path(get, path = "/api/v1/sessions/{id}", tag = "sessions",
+    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
+async fn get(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<SessionView>> {
+    let session = state.sessions.get(&principal.user_id, &id).await?;
+    Ok(axum::Json(SessionView::from(&session)))
+}
+
+/// Renames a session.
+#[utoipa::path(patch, path = "/api/v1/sessions/{id}", tag = "sessions", request_body = Rename,
+    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn rename(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<Rename>,
+) -> ApiResult<axum::Json<SessionView>> {
+    let session = state
+        .sessions
+        .rename(&principal.user_id, &id, &body.title)
+        .await?;
+    Ok(axum::Json(SessionView::from(&session)))
+}
+
+/// Deletes a session, its events and its sandbox.
+#[utoipa::path(delete, path = "/api/v1/sessions/{id}", tag = "sessions",
+    responses((status = 204), (status = 404, body = ErrorBody)))]
+async fn delete(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    state.sessions.delete(&principal.user_id, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Stops the agent's work on the session.
+#[utoipa::path(post, path = "/api/v1/sessions/{id}/stop", tag = "sessions",
+    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
+async fn stop(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<SessionView>> {
+    let session = state.sessions.stop(&principal.user_id, &id).await?;
+    Ok(axum::Json(SessionView::from(&session)))
+}
+
+/// Shares the session as a read-only replay; `share_token` is the link's secret.
+#[utoipa::path(post, path = "/api/v1/sessions/{id}/share", tag = "sessions",
+    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
+async fn share(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<SessionView>> {
+    let session = state.sessions.share(&principal.user_id, &id).await?;
+    Ok(axum::Json(SessionView::from(&session)))
+}
+
+/// Stops sharing: the link stops working.
+#[utoipa::path(delete, path = "/api/v1/sessions/{id}/share", tag = "sessions",
+    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
+async fn unshare(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<SessionView>> {
+    let session = state.sessions.unshare(&principal.user_id, &id).await?;
+    Ok(axum::Json(SessionView::from(&session)))
+}
+
+/// Marks everything in the session as read.
+#[utoipa::path(post, path = "/api/v1/sessions/{id}/read", tag = "sessions",
+    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
+async fn mark_read(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<SessionView>> {
+    let session = state.sessions.mark_read(&principal.user_id, &id).await?;
+    Ok(axum::Json(SessionView::from(&session)))
+}
+
+/// Adds the person's message to the session's log.
+#[utoipa::path(post, path = "/api/v1/sessions/{id}/messages", tag = "sessions", request_body = NewMessage,
+    responses((status = 201, body = StoredEvent), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody)))]
+async fn post_message(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<NewMessage>,
+) -> ApiResult<(StatusCode, axum::Json<StoredEvent>)> {
+    let event = state
+        .sessions
+        .post_message(&principal.user_id, &id, &body.content)
+        .await?;
+    Ok((StatusCode::CREATED, axum::Json(event)))
+}
+
+/// A shared session (no sign-in needed).
+#[utoipa::path(get, path = "/api/v1/shared/{token}", tag = "shared", security(()),
+    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
+async fn shared(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<axum::Json<SessionView>> {
+    let session = state.sessions.shared(&token).await?;
+    Ok(axum::Json(SessionView {
+        share_token: None,
+        ..SessionView::from(&session)
+    }))
+}
+
+/// A shared session's events, a page at a time (no sign-in needed).
+#[utoipa::path(get, path = "/api/v1/shared/{token}/events", tag = "shared", security(()), params(EventPage),
+    responses((status = 200, body = Vec<StoredEvent>), (status = 404, body = ErrorBody)))]
+async fn shared_events(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    Query(page): Query<EventPage>,
+) -> ApiResult<axum::Json<Vec<StoredEvent>>> {
+    let session = state.sessions.shared(&token).await?;
+    let limit = page.limit.unwrap_or(MAX_EVENT_PAGE).clamp(1, MAX_EVENT_PAGE);
+    Ok(axum::Json(
+        state.events.page(&session.id, page.after, limit).await?,
+    ))
+}

@@ -1,0 +1,79 @@
+//! What the API returns for users and sessions: the stored records minus what a client
+//! must not see (password hashes), in the shape the front end uses.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::application::auth::TokenPair;
+use crate::domain::session::{Session, SessionStatus};
+use crate::domain::user::{Role, User};
+
+#[derive(Serialize, ToSchema)]
+pub struct UserView {
+    pub id: String,
+    pub email: String,
+    pub role: Role,
+    pub active: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<&User> for UserView {
+    fn from(user: &User) -> Self {
+        Self {
+            id: user.id.as_str().to_owned(),
+            email: user.email.as_str().to_owned(),
+            role: user.role,
+            active: user.active,
+            created_at: user.created_at,
+        }
+    }
+}
+
+/// A signed-in user and their tokens.
+#[derive(Serialize, ToSchema)]
+pub struct SignedIn {
+    pub user: UserView,
+    pub tokens: TokenPair,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SessionView {
+    pub id: String,
+    pub title: String,
+    pub status: SessionStatus,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The start of the last message.
+    pub last_message_preview: Option<String>,
+    /// Assistant messages the owner has not read.
+    pub unread_count: u64,
+    /// Sequence number of the last event (0: none yet).
+    pub last_seq: u64,
+    /// Present while the session is shared: the replay link's token.
+    pub share_token: Option<String>,
+}
+
+impl From<&Session> for SessionView {
+    fn from(session: &Session) -> Self {
+        Self {
+            id: session.id.as_str().to_owned(),
+            title: session.title.as_str().to_owned(),
+            status: session.status,
+            created_at: session.created_at,
+            updated_at: session.updated_at,
+            last_message_preview: session.last_message_preview.clone(),
+            unread_count: session.unread_count,
+            last_seq: session.last_seq,
+            share_token: session.share_token.clone(),
+        }
+    }
+}
+
+/// A page of the caller's sessions, newest first.
+#[derive(Serialize, ToSchema)]
+pub struct SessionPage {
+    pub sessions: Vec<SessionView>,
+    /// Pass as `before` for the next page; absent on the last page.
+    pub next_before: Option<String>,
+}

@@ -1,0 +1,187 @@
+//! Wiring and serving. [`Application::build`] checks the settings (refusing unsafe ones
+//! in production), opens the stores, builds the use cases and binds the listener (port 0
+//! works, so tests start the real server and speak HTTP to it).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::application::auth::{AuthMode, AuthService, AuthSettings};
+use crate::application::events::EventService;
+use crate::application::sessions::SessionService;
+use crate::config::{
+    AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
+    MIN_PRODUCTION_SECRET_BYTES,
+};
+use crate::infrastructure::embedded::EmbeddedStore;
+use crate::infrastructure::local_bus::LocalBus;
+use crate::infrastructure::password::Argon2Hasher;
+use crate::infrastructure::sandbox_gateway::NoSandboxes;
+use crate::infrastructure::tokens::{JwtCodec, SigningKey};
+use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
+
+pub struct Application {
+    listener: TcpListener,
+    router: axum::Router,
+    stopping: CancellationToken,
+}
+
+impl Application {
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let codec = Arc::new(jwt_codec(&settings.auth, settings.environment)?);
+        let auth_mode = auth_mode(&settings.auth)?;
+        if settings.mongodb_uri.is_some() || settings.redis_url.is_some() {
+            bail!("MONGODB_URI / REDIS_URL are not supported by this build yet; unset them to use the embedded store");
+        }
+        let store = EmbeddedStore::open(&settings.data_dir)?;
+        let store = Arc::new(store);
+        let bus = Arc::new(LocalBus::new());
+        let hasher = Arc::new(Argon2Hasher::new(
+            settings.auth.argon2_memory_kib,
+            settings.auth.argon2_iterations,
+        )?);
+        let auth = AuthService::new(
+            store.clone(),
+            store.clone(),
+            store.clone(),
+            hasher,
+            codec,
+            AuthSettings {
+                mode: auth_mode,
+                access_ttl: Duration::from_secs(settings.auth.access_ttl_secs),
+                refresh_ttl: Duration::from_secs(settings.auth.refresh_ttl_secs),
+                login_attempts_per_account: settings.auth.login_attempts_per_account,
+                login_attempts_per_ip: settings.auth.login_attempts_per_ip,
+                login_window: Duration::from_secs(settings.auth.login_window_secs),
+            },
+        )
+        .await
+        .context("setting up the configured account")?;
+        let events = Arc::new(EventService::new(store.clone(), bus));
+        let sessions = SessionService::new(store.clone(), events.clone(), Arc::new(NoSandboxes));
+        let stopping = CancellationToken::new();
+        let state = AppState {
+            auth: Arc::new(auth),
+            sessions: Arc::new(sessions),
+            events,
+            stores: Arc::new(Stores {
+                database: store.clone(),
+                database_name: "embedded store",
+                cache: store,
+                cache_name: "embedded key-value store",
+            }),
+            stopping: stopping.clone(),
+            sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
+            trust_forwarded_for: settings.http.trust_forwarded_for,
+        };
+        let router = http::router(
+            state,
+            &HttpOptions {
+                cors_origins: settings.http.cors_origins.clone(),
+                body_limit_bytes: settings.http.body_limit_bytes,
+            },
+        );
+        let address = format!("{}:{}", settings.host, settings.port);
+        let listener = TcpListener::bind(&address)
+            .await
+            .with_context(|| format!("binding {address}"))?;
+        Ok(Self {
+            listener,
+            router,
+            stopping,
+        })
+    }
+
+    pub fn address(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    /// Serves until SIGTERM or Ctrl-C.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        self.run_until(service_kit::shutdown_signal()).await
+    }
+
+    /// Serves until `stop` completes; then open event streams end, requests in flight
+    /// finish, and the stores are closed.
+    pub async fn run_until(
+        self,
+        stop: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let stopping = self.stopping.clone();
+        axum::serve(
+            self.listener,
+            self.router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            stop.await;
+            tracing::info!("shutting down: ending event streams, finishing requests");
+            stopping.cancel();
+        })
+        .await
+        .context("serving HTTP")
+    }
+}
+
+fn auth_mode(config: &AuthConfig) -> anyhow::Result<AuthMode> {
+    Ok(match config.mode {
+        AuthModeName::Password => AuthMode::Password,
+        AuthModeName::None => AuthMode::None,
+        AuthModeName::Local => match (&config.local_email, &config.local_password) {
+            (Some(email), Some(password)) => AuthMode::Local {
+                email: email.clone(),
+                password: password.clone(),
+            },
+            _ => bail!("AUTH_MODE=local needs BACKEND_AUTH__LOCAL_EMAIL and BACKEND_AUTH__LOCAL_PASSWORD"),
+        },
+    })
+}
+
+fn jwt_codec(config: &AuthConfig, environment: Environment) -> anyhow::Result<JwtCodec> {
+    let read = |file: &Option<std::path::PathBuf>, what: &str| -> anyhow::Result<Vec<u8>> {
+        let file = file
+            .as_ref()
+            .with_context(|| format!("{what} is required for {:?}", config.jwt_algorithm))?;
+        std::fs::read(file).with_context(|| format!("reading {}", file.display()))
+    };
+    match config.jwt_algorithm {
+        JwtAlgorithm::Hs256 => {
+            let secret = config.jwt_secret.as_bytes();
+            if environment == Environment::Production
+                && (config.jwt_secret == DEVELOPMENT_JWT_SECRET || secret.len() < MIN_PRODUCTION_SECRET_BYTES)
+            {
+                bail!(
+                    "refusing to start in production with the default or a short JWT secret: set JWT_SECRET \
+                     to at least {MIN_PRODUCTION_SECRET_BYTES} random bytes (e.g. `openssl rand -hex 32`)"
+                );
+            }
+            if config.jwt_secret == DEVELOPMENT_JWT_SECRET {
+                tracing::warn!(
+                    "using the development JWT secret; set JWT_SECRET before exposing this server"
+                );
+            }
+            JwtCodec::new(SigningKey::Hs256 { secret })
+        }
+        JwtAlgorithm::Rs256 | JwtAlgorithm::Eddsa => {
+            let private_pem = read(&config.jwt_private_key_file, "BACKEND_AUTH__JWT_PRIVATE_KEY_FILE")?;
+            let public_pem = read(&config.jwt_public_key_file, "BACKEND_AUTH__JWT_PUBLIC_KEY_FILE")?;
+            let key = if config.jwt_algorithm == JwtAlgorithm::Rs256 {
+                SigningKey::Rs256 {
+                    private_pem: &private_pem,
+                    public_pem: &public_pem,
+                }
+            } else {
+                SigningKey::EdDsa {
+                    private_pem: &private_pem,
+                    public_pem: &public_pem,
+                }
+            };
+            JwtCodec::new(key).context("loading the JWT key pair")
+        }
+    }
+}

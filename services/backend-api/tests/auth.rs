@@ -1,0 +1,621 @@
+//! Auth flows against the real server: register, login, tokens (tampered, expired,
+//! revoked), refresh rotation and reuse, rate limits, roles, the three modes, and the
+//! production secret check.
+
+mod support;
+
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+use support::{settings, TestApp, PASSWORD};
+
+#[tokio::test]
+async fn register_login_me_and_the_rules_on_emails_and_passwords() {
+    let app = TestApp::spawn(&[]).await;
+    let (token, _, id) = app.register("Ada@Example.org").await;
+    let me = app
+        .expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", Some(&token), None)
+        .await;
+    assert_eq!(me["id"], id.as_str());
+    assert_eq!(me["email"], "ada@example.org", "emails are normalised");
+    assert_eq!(me["role"], "admin", "the first account is the admin");
+    assert!(me.get("password_hash").is_none());
+
+    let (second, _, _) = app.register("bob@example.org").await;
+    let me = app
+        .expect(
+            StatusCode::OK,
+            Method::GET,
+            "/api/v1/auth/me",
+            Some(&second),
+            None,
+        )
+        .await;
+    assert_eq!(me["role"], "user");
+
+    let register = |email: &str, password: &str| json!({ "email": email, "password": password });
+    let body = app
+        .expect(
+            StatusCode::CONFLICT,
+            Method::POST,
+            "/api/v1/auth/register",
+            None,
+            Some(register("ada@example.org", PASSWORD)),
+        )
+        .await;
+    assert_eq!(body["error"]["code"], "conflict");
+    for (email, password) in [
+        ("not-an-email", PASSWORD),
+        ("c@example.org", "short"),
+        ("c@example.org", "aaaaaaaaaaaaaa"),
+    ] {
+        let body = app
+            .expect(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Method::POST,
+                "/api/v1/auth/register",
+                None,
+                Some(register(email, password)),
+            )
+            .await;
+        assert_eq!(body["error"]["code"], "invalid");
+        assert!(!body["error"]["message"].as_str().unwrap().is_empty());
+    }
+
+    let login = |password: &str| json!({ "email": "ADA@example.org", "password": password });
+    let body = app
+        .expect(
+            StatusCode::UNAUTHORIZED,
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(login("wrong password!!")),
+        )
+        .await;
+    assert_eq!(body["error"]["message"], "wrong email or password");
+    let body = app
+        .expect(
+            StatusCode::UNAUTHORIZED,
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(json!({ "email": "nobody@example.org", "password": PASSWORD })),
+        )
+        .await;
+    assert_eq!(
+        body["error"]["message"], "wrong email or password",
+        "unknown accounts look the same"
+    );
+    let body = app
+        .expect(
+            StatusCode::OK,
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(login(PASSWORD)),
+        )
+        .await;
+    assert_eq!(body["user"]["id"], id.as_str());
+    assert_eq!(body["tokens"]["token_type"], "Bearer");
+
+    // Malformed bodies are 400 with the JSON error body.
+    let response = app
+        .http
+        .post(format!("{}/api/v1/auth/login", app.base))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "malformed_request");
+}
+
+#[tokio::test]
+async fn tampered_missing_and_foreign_tokens_are_refused() {
+    let app = TestApp::spawn(&[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let response = app.call(Method::GET, "/api/v1/auth/me", None, None).await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(response.headers()["www-authenticate"], "Bearer");
+
+    let mut parts: Vec<String> = token.split('.').map(str::to_owned).collect();
+    // Claim to be someone else: the signature no longer matches.
+    let forged_payload = {
+        use base64::Engine;
+        let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let mut claims: serde_json::Value =
+            serde_json::from_slice(&engine.decode(&parts[1]).unwrap()).unwrap();
+        claims["role"] = json!("admin");
+        claims["sub"] = json!("someone-else");
+        engine.encode(serde_json::to_vec(&claims).unwrap())
+    };
+    parts[1] = forged_payload;
+    let forged = parts.join(".");
+    for bad in [forged.as_str(), "garbage", ""] {
+        let body = app
+            .expect(
+                StatusCode::UNAUTHORIZED,
+                Method::GET,
+                "/api/v1/auth/me",
+                Some(bad),
+                None,
+            )
+            .await;
+        assert_eq!(body["error"]["code"], "unauthorized");
+    }
+
+    // A token from a server with another secret.
+    let other = TestApp::spawn(&[("auth.jwt_secret", "another secret that is long enough to use")]).await;
+    let (foreign, _, _) = other.register("ada@example.org").await;
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::GET,
+        "/api/v1/auth/me",
+        Some(&foreign),
+        None,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn access_tokens_expire() {
+    let app = TestApp::spawn(&[("auth.access_ttl_secs", "1")]).await;
+    let (token, refresh, _) = app.register("ada@example.org").await;
+    app.expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", Some(&token), None)
+        .await;
+    // One second of life plus the five seconds of clock-skew leeway.
+    tokio::time::sleep(std::time::Duration::from_millis(7_500)).await;
+    let body = app
+        .expect(
+            StatusCode::UNAUTHORIZED,
+            Method::GET,
+            "/api/v1/auth/me",
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(body["error"]["message"], "the access token is invalid or expired");
+    let pair = app
+        .expect(
+            StatusCode::OK,
+            Method::POST,
+            "/api/v1/auth/refresh",
+            None,
+            Some(json!({ "refresh_token": refresh })),
+        )
+        .await;
+    app.expect(
+        StatusCode::OK,
+        Method::GET,
+        "/api/v1/auth/me",
+        pair["access_token"].as_str(),
+        None,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn refresh_rotates_and_reuse_revokes_the_family() {
+    let app = TestApp::spawn(&[]).await;
+    let (_, first, _) = app.register("ada@example.org").await;
+    let refresh = |token: &str| json!({ "refresh_token": token });
+    let second = app
+        .expect(
+            StatusCode::OK,
+            Method::POST,
+            "/api/v1/auth/refresh",
+            None,
+            Some(refresh(&first)),
+        )
+        .await;
+    let second_refresh = second["refresh_token"].as_str().unwrap().to_owned();
+    assert_ne!(second_refresh, first);
+
+    // The spent token comes back: someone copied it. The whole family ends.
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::POST,
+        "/api/v1/auth/refresh",
+        None,
+        Some(refresh(&first)),
+    )
+    .await;
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::POST,
+        "/api/v1/auth/refresh",
+        None,
+        Some(refresh(&second_refresh)),
+    )
+    .await;
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::POST,
+        "/api/v1/auth/refresh",
+        None,
+        Some(refresh("unknown")),
+    )
+    .await;
+
+    // Another login is another family, untouched.
+    let login = app
+        .expect(
+            StatusCode::OK,
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(json!({ "email": "ada@example.org", "password": PASSWORD })),
+        )
+        .await;
+    let token = login["tokens"]["refresh_token"].as_str().unwrap();
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        "/api/v1/auth/refresh",
+        None,
+        Some(refresh(token)),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn logout_ends_one_sign_in_and_logout_all_ends_every_one() {
+    let app = TestApp::spawn(&[]).await;
+    let (first, first_refresh, _) = app.register("ada@example.org").await;
+    let login = || async {
+        let body = app
+            .expect(
+                StatusCode::OK,
+                Method::POST,
+                "/api/v1/auth/login",
+                None,
+                Some(json!({ "email": "ada@example.org", "password": PASSWORD })),
+            )
+            .await;
+        body["tokens"]["access_token"].as_str().unwrap().to_owned()
+    };
+    let second = login().await;
+    app.expect(
+        StatusCode::NO_CONTENT,
+        Method::POST,
+        "/api/v1/auth/logout",
+        Some(&first),
+        Some(json!({ "refresh_token": first_refresh })),
+    )
+    .await;
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::GET,
+        "/api/v1/auth/me",
+        Some(&first),
+        None,
+    )
+    .await;
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::POST,
+        "/api/v1/auth/refresh",
+        None,
+        Some(json!({ "refresh_token": first_refresh })),
+    )
+    .await;
+    app.expect(
+        StatusCode::OK,
+        Method::GET,
+        "/api/v1/auth/me",
+        Some(&second),
+        None,
+    )
+    .await;
+
+    let third = login().await;
+    // Tokens are stamped to the millisecond; the cut-off must come after them.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    app.expect(
+        StatusCode::NO_CONTENT,
+        Method::POST,
+        "/api/v1/auth/logout-all",
+        Some(&second),
+        None,
+    )
+    .await;
+    for token in [&second, &third] {
+        app.expect(
+            StatusCode::UNAUTHORIZED,
+            Method::GET,
+            "/api/v1/auth/me",
+            Some(token),
+            None,
+        )
+        .await;
+    }
+    let fresh = login().await;
+    app.expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", Some(&fresh), None)
+        .await;
+}
+
+#[tokio::test]
+async fn changing_the_password_signs_out_elsewhere() {
+    let app = TestApp::spawn(&[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let change =
+        |current: &str| json!({ "current_password": current, "new_password": "a much better passphrase" });
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::POST,
+        "/api/v1/auth/password",
+        Some(&token),
+        Some(change("not it at all")),
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let pair = app
+        .expect(
+            StatusCode::OK,
+            Method::POST,
+            "/api/v1/auth/password",
+            Some(&token),
+            Some(change(PASSWORD)),
+        )
+        .await;
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::GET,
+        "/api/v1/auth/me",
+        Some(&token),
+        None,
+    )
+    .await;
+    app.expect(
+        StatusCode::OK,
+        Method::GET,
+        "/api/v1/auth/me",
+        pair["access_token"].as_str(),
+        None,
+    )
+    .await;
+    let login = |password: &str| json!({ "email": "ada@example.org", "password": password });
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::POST,
+        "/api/v1/auth/login",
+        None,
+        Some(login(PASSWORD)),
+    )
+    .await;
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        "/api/v1/auth/login",
+        None,
+        Some(login("a much better passphrase")),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn logins_are_rate_limited_per_account_and_per_address() {
+    let app = TestApp::spawn(&[
+        ("auth.login_attempts_per_account", "3"),
+        ("auth.login_attempts_per_ip", "6"),
+    ])
+    .await;
+    app.register("ada@example.org").await;
+    app.register("bob@example.org").await;
+    let login = |email: &str, password: &str| json!({ "email": email, "password": password });
+    for _ in 0..3 {
+        app.expect(
+            StatusCode::UNAUTHORIZED,
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(login("ada@example.org", "wrong password!")),
+        )
+        .await;
+    }
+    // The fourth try is refused even with the right password.
+    let response = app
+        .call(
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(login("ada@example.org", PASSWORD)),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        response.headers()["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            > 0
+    );
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "rate_limited");
+    // Another account from the same address still works, until the address's limit.
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        "/api/v1/auth/login",
+        None,
+        Some(login("bob@example.org", PASSWORD)),
+    )
+    .await;
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        "/api/v1/auth/login",
+        None,
+        Some(login("bob@example.org", PASSWORD)),
+    )
+    .await;
+    app.expect(
+        StatusCode::TOO_MANY_REQUESTS,
+        Method::POST,
+        "/api/v1/auth/login",
+        None,
+        Some(login("bob@example.org", PASSWORD)),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn admins_list_deactivate_and_activate_users() {
+    let app = TestApp::spawn(&[]).await;
+    let (admin, _, admin_id) = app.register("ada@example.org").await;
+    let (user, _, user_id) = app.register("bob@example.org").await;
+    let users = app
+        .expect(StatusCode::OK, Method::GET, "/api/v1/users", Some(&admin), None)
+        .await;
+    let emails: Vec<&str> = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["email"].as_str().unwrap())
+        .collect();
+    assert_eq!(emails, ["ada@example.org", "bob@example.org"]);
+    let body = app
+        .expect(
+            StatusCode::FORBIDDEN,
+            Method::GET,
+            "/api/v1/users",
+            Some(&user),
+            None,
+        )
+        .await;
+    assert_eq!(body["error"]["code"], "forbidden");
+    app.expect(
+        StatusCode::FORBIDDEN,
+        Method::POST,
+        &format!("/api/v1/users/{admin_id}/deactivate"),
+        Some(&user),
+        None,
+    )
+    .await;
+    app.expect(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Method::POST,
+        &format!("/api/v1/users/{admin_id}/deactivate"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    app.expect(
+        StatusCode::NOT_FOUND,
+        Method::POST,
+        "/api/v1/users/nope/deactivate",
+        Some(&admin),
+        None,
+    )
+    .await;
+
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let body = app
+        .expect(
+            StatusCode::OK,
+            Method::POST,
+            &format!("/api/v1/users/{user_id}/deactivate"),
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(body["active"], false);
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::GET,
+        "/api/v1/auth/me",
+        Some(&user),
+        None,
+    )
+    .await;
+    let login = json!({ "email": "bob@example.org", "password": PASSWORD });
+    let body = app
+        .expect(
+            StatusCode::FORBIDDEN,
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(login.clone()),
+        )
+        .await;
+    assert_eq!(body["error"]["message"], "this account is deactivated");
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        &format!("/api/v1/users/{user_id}/activate"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        "/api/v1/auth/login",
+        None,
+        Some(login),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn local_and_none_modes() {
+    let local = TestApp::spawn(&[
+        ("auth.mode", "local"),
+        ("auth.local_email", "owner@example.org"),
+        ("auth.local_password", "the configured passphrase"),
+    ])
+    .await;
+    let register = json!({ "email": "x@example.org", "password": PASSWORD });
+    local
+        .expect(
+            StatusCode::FORBIDDEN,
+            Method::POST,
+            "/api/v1/auth/register",
+            None,
+            Some(register),
+        )
+        .await;
+    let body = local
+        .expect(
+            StatusCode::OK,
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(json!({ "email": "owner@example.org", "password": "the configured passphrase" })),
+        )
+        .await;
+    assert_eq!(body["user"]["role"], "admin");
+
+    let none = TestApp::spawn(&[("auth.mode", "none")]).await;
+    let me = none
+        .expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", None, None)
+        .await;
+    assert_eq!(me["role"], "admin");
+    let session = none
+        .expect(StatusCode::CREATED, Method::POST, "/api/v1/sessions", None, None)
+        .await;
+    assert_eq!(session["title"], "New chat");
+}
+
+#[tokio::test]
+async fn production_refuses_a_default_or_short_jwt_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    for secret in [None, Some("too short")] {
+        let mut overrides = vec![("environment", "production")];
+        if let Some(secret) = secret {
+            overrides.push(("auth.jwt_secret", secret));
+        }
+        let refused = backend_api::Application::build(settings(dir.path(), &overrides)).await;
+        let message = refused.err().expect("refused").to_string();
+        assert!(message.contains("JWT secret"), "{message}");
+    }
+    let overrides = [
+        ("environment", "production"),
+        ("auth.jwt_secret", "0123456789abcdef0123456789abcdef"),
+    ];
+    assert!(backend_api::Application::build(settings(dir.path(), &overrides))
+        .await
+        .is_ok());
+}

@@ -1,0 +1,248 @@
+//! Starts the real backend on 127.0.0.1:0 over a temporary data directory and speaks
+//! HTTP to it. A test may stop a server and start another on the same data (a restart).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use backend_api::config::Settings;
+use backend_api::Application;
+use futures::StreamExt;
+use reqwest::{Client, Method, Response, StatusCode};
+use serde_json::{json, Value};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub const PASSWORD: &str = "correct horse battery";
+
+/// Settings for a test server: cheap Argon2 (its cost is not under test here), then
+/// `overrides` as `("auth.mode", "none")` pairs.
+pub fn settings(data_dir: &Path, overrides: &[(&str, &str)]) -> Settings {
+    let mut builder = config::Config::builder();
+    let defaults = [
+        ("host", "127.0.0.1"),
+        ("port", "0"),
+        ("environment", "development"),
+        ("data_dir", &*data_dir.to_string_lossy()),
+        ("mongodb_database", "sandpiper"),
+        ("auth.argon2_memory_kib", "256"),
+        ("auth.argon2_iterations", "1"),
+    ];
+    for (key, value) in defaults.iter().chain(overrides) {
+        builder = builder.set_override(*key, *value).unwrap();
+    }
+    builder
+        .build()
+        .and_then(|c| c.try_deserialize())
+        .unwrap_or_else(|err| panic!("test settings: {err}"))
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub http: Client,
+    pub data_dir: PathBuf,
+    stop: Option<oneshot::Sender<()>>,
+    served: Option<JoinHandle<anyhow::Result<()>>>,
+    _temp: Option<tempfile::TempDir>,
+}
+
+impl TestApp {
+    /// A fresh server with its own data directory.
+    pub async fn spawn(overrides: &[(&str, &str)]) -> Self {
+        let temp = tempfile::tempdir().unwrap();
+        let mut app = Self::spawn_on(temp.path(), overrides).await;
+        app._temp = Some(temp);
+        app
+    }
+
+    /// A server over an existing data directory.
+    pub async fn spawn_on(data_dir: &Path, overrides: &[(&str, &str)]) -> Self {
+        let app = Application::build(settings(data_dir, overrides))
+            .await
+            .expect("the server starts");
+        let base = format!("http://{}", app.address());
+        let (stop, stopped) = oneshot::channel::<()>();
+        let served = tokio::spawn(app.run_until(async move {
+            let _ = stopped.await;
+        }));
+        Self {
+            base,
+            http: Client::new(),
+            data_dir: data_dir.to_owned(),
+            stop: Some(stop),
+            served: Some(served),
+            _temp: None,
+        }
+    }
+
+    /// Graceful shutdown; returns once the server (and its store) is closed.
+    pub async fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(served) = self.served.take() {
+            tokio::time::timeout(Duration::from_secs(10), served)
+                .await
+                .expect("the server stops within 10 s")
+                .unwrap()
+                .unwrap();
+        }
+    }
+
+    /// Keeps the data directory alive after this server stops (for a restart).
+    pub fn take_data(&mut self) -> Option<tempfile::TempDir> {
+        self._temp.take()
+    }
+
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Response {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        request.send().await.unwrap()
+    }
+
+    /// Calls and checks the status; returns the JSON body (Null when empty).
+    pub async fn expect(
+        &self,
+        status: StatusCode,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Value {
+        let response = self.call(method.clone(), path, token, body).await;
+        let got = response.status();
+        let text = response.text().await.unwrap();
+        assert_eq!(got, status, "{method} {path}: {text}");
+        if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path} is not JSON: {text}"))
+        }
+    }
+
+    /// Registers an account; returns (access token, refresh token, user id).
+    pub async fn register(&self, email: &str) -> (String, String, String) {
+        let body = self
+            .expect(
+                StatusCode::CREATED,
+                Method::POST,
+                "/api/v1/auth/register",
+                None,
+                Some(json!({ "email": email, "password": PASSWORD })),
+            )
+            .await;
+        (
+            body["tokens"]["access_token"].as_str().unwrap().to_owned(),
+            body["tokens"]["refresh_token"].as_str().unwrap().to_owned(),
+            body["user"]["id"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    pub async fn new_session(&self, token: &str) -> String {
+        let body = self
+            .expect(
+                StatusCode::CREATED,
+                Method::POST,
+                "/api/v1/sessions",
+                Some(token),
+                None,
+            )
+            .await;
+        body["id"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn post_message(&self, token: &str, session: &str, content: &str) -> u64 {
+        let path = format!("/api/v1/sessions/{session}/messages");
+        let body = self
+            .expect(
+                StatusCode::CREATED,
+                Method::POST,
+                &path,
+                Some(token),
+                Some(json!({ "content": content })),
+            )
+            .await;
+        body["seq"].as_u64().unwrap()
+    }
+
+    /// Opens a session's event stream (optionally resuming) and returns its SSE events.
+    pub async fn events(&self, token: &str, session: &str, last_event_id: Option<u64>) -> SseStream {
+        let mut request = self
+            .http
+            .get(format!("{}/api/v1/sessions/{session}/events", self.base))
+            .bearer_auth(token);
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id.to_string());
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["content-type"], "text/event-stream");
+        SseStream::from_response(response)
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+type Inner = futures::stream::BoxStream<
+    'static,
+    Result<eventsource_stream::Event, eventsource_stream::EventStreamError<reqwest::Error>>,
+>;
+
+pub struct SseStream {
+    inner: Inner,
+}
+
+impl SseStream {
+    pub fn from_response(response: Response) -> Self {
+        Self {
+            inner: eventsource_stream::EventStream::new(response.bytes_stream()).boxed(),
+        }
+    }
+
+    /// The next event, or `None` when the server ended the stream.
+    pub async fn next_or_end(&mut self) -> Option<eventsource_stream::Event> {
+        match self.inner.next().await {
+            Some(Ok(event)) => Some(event),
+            _ => None,
+        }
+    }
+
+    /// The next event within 5 s (heartbeat comments are not events).
+    pub async fn next(&mut self) -> Option<eventsource_stream::Event> {
+        tokio::time::timeout(Duration::from_secs(5), self.inner.next())
+            .await
+            .expect("an event within 5 s")
+            .map(|e| e.expect("a well-formed SSE event"))
+    }
+
+    /// The next `n` events' sequence numbers, checking `id:` against the data's `seq`.
+    pub async fn seqs(&mut self, n: usize) -> Vec<u64> {
+        let mut seqs = Vec::new();
+        while seqs.len() < n {
+            let event = self.next().await.expect("the stream is open");
+            let data: Value = serde_json::from_str(&event.data).unwrap();
+            let seq = data["seq"].as_u64().unwrap();
+            assert_eq!(event.id, seq.to_string(), "the SSE id is the sequence number");
+            assert_eq!(event.event, data["event"]["type"].as_str().unwrap());
+            seqs.push(seq);
+        }
+        seqs
+    }
+}
