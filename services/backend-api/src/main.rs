@@ -1,12 +1,23 @@
 //! Entry point: configuration, tracing, serve until SIGTERM or Ctrl-C.
+//!
+//! The blocking pool (where the embedded store's disk work runs) is capped: a burst of
+//! thousands of requests then queues for a few threads instead of starting hundreds,
+//! each with its own stack and allocator arena.
 
 use backend_api::config::Settings;
 use backend_api::Application;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    service_kit::init_tracing();
-    let app = Application::build(Settings::load()?).await?;
-    tracing::info!(address = %app.address(), "backend-api listening");
-    app.run_until_stopped().await
+const BLOCKING_THREADS: usize = 16;
+
+fn main() -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(BLOCKING_THREADS)
+        .build()?
+        .block_on(async {
+            service_kit::init_tracing();
+            let app = Application::build(Settings::load()?).await?;
+            tracing::info!(address = %app.address(), "backend-api listening");
+            app.run_until_stopped().await
+        })
 }

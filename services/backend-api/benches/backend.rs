@@ -1,0 +1,303 @@
+//! Benchmark of the backend binary (release build, its own process, embedded store, the
+//! default Argon2id cost). Prints login p50, authenticated `GET /api/v1/sessions` p50 and
+//! requests/s, events appended/s, and 2,000 SSE clients receiving a burst: delivery p99
+//! and the server's RSS; plus idle RSS.
+//!
+//! Run with `cargo bench -p backend-api --bench backend`. Targets (2 cores): ≥ 5,000
+//! authenticated reads/s, 2,000 SSE clients with delivery p99 ≤ 100 ms and RSS ≤ 200 MB,
+//! idle RSS ≤ 40 MB. The clients run on the same two cores as the server.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use futures::StreamExt;
+use serde_json::{json, Value};
+
+const READERS: usize = 32;
+const READ_SECONDS: u64 = 5;
+const SSE_CLIENTS: usize = 2_000;
+const BURST: usize = 50;
+
+struct Server {
+    child: Child,
+    base: String,
+    _data: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn start() -> Self {
+        let data = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_backend-api"))
+            .env("BACKEND_PORT", "0")
+            .env("BACKEND_DATA_DIR", data.path())
+            .env("BACKEND_AUTH__LOGIN_ATTEMPTS_PER_ACCOUNT", "100000")
+            .env("BACKEND_AUTH__LOGIN_ATTEMPTS_PER_IP", "100000")
+            .env("RUST_LOG", "warn,backend_api=info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start backend-api");
+        let mut log = BufReader::new(child.stderr.take().unwrap());
+        let address = loop {
+            let mut line = String::new();
+            assert!(log.read_line(&mut line).unwrap() > 0, "backend-api exited");
+            if let Some(at) = line.find("address=") {
+                break line[at + 8..].split_whitespace().next().unwrap().to_owned();
+            }
+        };
+        std::thread::spawn(move || for _ in log.lines() {});
+        Self {
+            child,
+            base: format!("http://{address}"),
+            _data: data,
+        }
+    }
+
+    fn rss_mib(&self) -> f64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let kib: f64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap();
+        kib / 1024.0
+    }
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+#[tokio::main]
+async fn main() {
+    let server = Server::start();
+    let base = server.base.clone();
+    let http = reqwest::Client::new();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    println!("backend-api benchmark (embedded store, Argon2id m=19 MiB t=2 p=1)");
+    println!("idle RSS: {:.1} MiB", server.rss_mib());
+
+    let credentials = json!({ "email": "bench@example.org", "password": "a long bench passphrase" });
+    let registered: Value = http
+        .post(format!("{base}/api/v1/auth/register"))
+        .json(&credentials)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = registered["tokens"]["access_token"].as_str().unwrap().to_owned();
+
+    let mut logins = Vec::new();
+    for _ in 0..20 {
+        let started = Instant::now();
+        let response = http
+            .post(format!("{base}/api/v1/auth/login"))
+            .json(&credentials)
+            .send()
+            .await
+            .unwrap();
+        assert!(response.status().is_success());
+        logins.push(started.elapsed());
+    }
+    println!("login p50: {:.1} ms", ms(percentile(&mut logins, 0.5)));
+
+    for i in 0..20 {
+        http.post(format!("{base}/api/v1/sessions"))
+            .bearer_auth(&token)
+            .json(&json!({ "title": format!("session {i}") }))
+            .send()
+            .await
+            .unwrap();
+    }
+    let mut one = Vec::new();
+    for _ in 0..500 {
+        let started = Instant::now();
+        http.get(format!("{base}/api/v1/sessions"))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        one.push(started.elapsed());
+    }
+    println!(
+        "GET /api/v1/sessions (20 sessions) p50, one client: {:.2} ms",
+        ms(percentile(&mut one, 0.5))
+    );
+    let done = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let readers: Vec<_> = (0..READERS)
+        .map(|_| {
+            let (http, base, token, done, stop) = (
+                http.clone(),
+                base.clone(),
+                token.clone(),
+                done.clone(),
+                stop.clone(),
+            );
+            tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                while !stop.load(Ordering::Relaxed) {
+                    let started = Instant::now();
+                    let response = http
+                        .get(format!("{base}/api/v1/sessions"))
+                        .bearer_auth(&token)
+                        .send()
+                        .await
+                        .unwrap();
+                    assert!(response.status().is_success());
+                    response.bytes().await.unwrap();
+                    latencies.push(started.elapsed());
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+                latencies
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_secs(READ_SECONDS)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut latencies = Vec::new();
+    for reader in readers {
+        latencies.extend(reader.await.unwrap());
+    }
+    println!(
+        "authenticated GET /api/v1/sessions, {READERS} clients: {:.0} requests/s (p50 {:.2} ms)",
+        done.load(Ordering::Relaxed) as f64 / READ_SECONDS as f64,
+        ms(percentile(&mut latencies, 0.5))
+    );
+
+    let session: Value = http
+        .post(format!("{base}/api/v1/sessions"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_str().unwrap().to_owned();
+    let appended = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    let writers: Vec<_> = (0..8)
+        .map(|w| {
+            let (http, base, token, id, appended) = (
+                http.clone(),
+                base.clone(),
+                token.clone(),
+                id.clone(),
+                appended.clone(),
+            );
+            tokio::spawn(async move {
+                while started.elapsed() < Duration::from_secs(3) {
+                    let response = http
+                        .post(format!("{base}/api/v1/sessions/{id}/messages"))
+                        .bearer_auth(&token)
+                        .json(&json!({ "content": format!("writer {w}") }))
+                        .send()
+                        .await
+                        .unwrap();
+                    assert!(response.status().is_success());
+                    appended.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    println!(
+        "events appended (stored durably, then published), 8 writers: {:.0}/s",
+        appended.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
+    );
+
+    // 2,000 clients follow a fresh session; a burst of events is appended.
+    let session: Value = http
+        .post(format!("{base}/api/v1/sessions"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_str().unwrap().to_owned();
+    let connected = Arc::new(AtomicU64::new(0));
+    let clients: Vec<_> = (0..SSE_CLIENTS)
+        .map(|_| {
+            let (base, token, id, connected) = (base.clone(), token.clone(), id.clone(), connected.clone());
+            tokio::spawn(async move {
+                // One connection each, as browsers have.
+                let http = reqwest::Client::new();
+                let response = http
+                    .get(format!("{base}/api/v1/sessions/{id}/events"))
+                    .bearer_auth(&token)
+                    .send()
+                    .await
+                    .unwrap();
+                connected.fetch_add(1, Ordering::Relaxed);
+                let mut events = eventsource_stream::EventStream::new(response.bytes_stream());
+                let mut delays = Vec::new();
+                while delays.len() < BURST {
+                    let event = events.next().await.unwrap().unwrap();
+                    let data: Value = serde_json::from_str(&event.data).unwrap();
+                    let at: DateTime<Utc> = data["at"].as_str().unwrap().parse().unwrap();
+                    delays.push((Utc::now() - at).to_std().unwrap_or_default());
+                }
+                delays
+            })
+        })
+        .collect();
+    while connected.load(Ordering::Relaxed) < SSE_CLIENTS as u64 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    println!(
+        "RSS with {SSE_CLIENTS} SSE clients connected: {:.1} MiB",
+        server.rss_mib()
+    );
+    let mut peak = 0f64;
+    for i in 0..BURST {
+        http.post(format!("{base}/api/v1/sessions/{id}/messages"))
+            .bearer_auth(&token)
+            .json(&json!({ "content": format!("burst {i}") }))
+            .send()
+            .await
+            .unwrap();
+        peak = peak.max(server.rss_mib());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut delays = Vec::new();
+    for client in clients {
+        delays.extend(client.await.unwrap());
+        peak = peak.max(server.rss_mib());
+    }
+    println!(
+        "{SSE_CLIENTS} SSE clients × {BURST} events: delivery p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; server RSS peak {:.1} MiB",
+        ms(percentile(&mut delays, 0.5)),
+        ms(percentile(&mut delays, 0.99)),
+        ms(percentile(&mut delays, 1.0)),
+        peak
+    );
+}
