@@ -1,5 +1,5 @@
 //! What every Sandpiper server sets up the same way, so the services cannot differ in it:
-//! tracing, bearer-token comparison and the shutdown signal.
+//! tracing, bearer-token comparison, the OpenAPI bearer scheme and the shutdown signal.
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
@@ -18,6 +18,32 @@ pub fn init_tracing() {
         builder.json().init();
     } else {
         builder.init();
+    }
+}
+
+/// Declares the `bearer` HTTP security scheme in an OpenAPI document, for
+/// `#[openapi(modifiers(&service_kit::OPAQUE_BEARER), security(("bearer" = [])))]`.
+pub struct BearerAuth {
+    /// What the token is (`bearerFormat`), e.g. `JWT`; `None` for an opaque token.
+    pub format: Option<&'static str>,
+}
+
+/// A service token or other opaque bearer token.
+pub const OPAQUE_BEARER: BearerAuth = BearerAuth { format: None };
+/// A JWT access token.
+pub const JWT_BEARER: BearerAuth = BearerAuth { format: Some("JWT") };
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let mut scheme = HttpBuilder::new().scheme(HttpAuthScheme::Bearer);
+        if let Some(format) = self.format {
+            scheme = scheme.bearer_format(format);
+        }
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme("bearer", SecurityScheme::Http(scheme.build()));
     }
 }
 

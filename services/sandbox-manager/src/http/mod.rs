@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use sandbox_manager_contract::ErrorCode;
+use service_kit::OPAQUE_BEARER;
 use tokio_util::sync::CancellationToken;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -36,25 +37,10 @@ pub struct AppState {
         title = "Sandpiper sandbox-manager",
         description = "Creates, pools, watches and removes the per-session sandboxes."
     ),
-    modifiers(&BearerAuth),
+    modifiers(&OPAQUE_BEARER),
     security(("bearer" = []))
 )]
 struct ApiDoc;
-
-struct BearerAuth;
-
-impl utoipa::Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-        openapi
-            .components
-            .get_or_insert_with(Default::default)
-            .add_security_scheme(
-                "bearer",
-                SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
-            );
-    }
-}
 
 /// The OpenAPI document, as served at `/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
+use service_kit::OPAQUE_BEARER;
 use tokio_util::sync::CancellationToken;
 use tool_api_contract::ErrorCode;
 use utoipa::OpenApi;
@@ -50,25 +51,10 @@ pub struct AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Sandpiper tool-api", description = "The server inside every sandbox."),
-    modifiers(&BearerAuth),
+    modifiers(&OPAQUE_BEARER),
     security(("bearer" = []))
 )]
 struct ApiDoc;
-
-struct BearerAuth;
-
-impl utoipa::Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-        openapi
-            .components
-            .get_or_insert_with(Default::default)
-            .add_security_scheme(
-                "bearer",
-                SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
-            );
-    }
-}
 
 /// The OpenAPI document, as served at `/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {

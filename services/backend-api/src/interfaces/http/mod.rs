@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use axum::http::{header, HeaderName, HeaderValue, Method, Request};
 use axum::Router;
+use service_kit::JWT_BEARER;
 use tokio_util::sync::CancellationToken;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -68,30 +69,10 @@ pub struct HttpOptions {
         description = "Accounts, sessions and the agent's event log. Sign in with \
             `/api/v1/auth/login`, then send `Authorization: Bearer <access_token>`."
     ),
-    modifiers(&BearerAuth),
+    modifiers(&JWT_BEARER),
     security(("bearer" = []))
 )]
 struct ApiDoc;
-
-struct BearerAuth;
-
-impl utoipa::Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-        openapi
-            .components
-            .get_or_insert_with(Default::default)
-            .add_security_scheme(
-                "bearer",
-                SecurityScheme::Http(
-                    HttpBuilder::new()
-                        .scheme(HttpAuthScheme::Bearer)
-                        .bearer_format("JWT")
-                        .build(),
-                ),
-            );
-    }
-}
 
 fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
