@@ -5,6 +5,7 @@
 //! | variable | meaning |
 //! |---|---|
 //! | `MONGODB_URI` | use MongoDB for users, sessions and events (embedded store otherwise) |
+//! | `MONGODB_DATABASE` | the MongoDB database (default `sandpiper`) |
 //! | `REDIS_URL` | use Redis for tickets, revocations, rate limits and fan-out |
 //! | `JWT_SECRET` | HS256 secret for access tokens (≥ 32 bytes in production) |
 //! | `AUTH_MODE` | `password`, `local` or `none` |
@@ -36,6 +37,9 @@ pub struct Settings {
     pub mongodb_uri: Option<String>,
     pub mongodb_database: String,
     pub redis_url: Option<String>,
+    /// Starts every Redis key and channel this backend uses (several deployments can
+    /// share one Redis).
+    pub redis_key_prefix: String,
     #[serde(default)]
     pub auth: AuthConfig,
     #[serde(default)]
@@ -154,7 +158,8 @@ impl Settings {
             .set_default("port", 8000)?
             .set_default("environment", "development")?
             .set_default("data_dir", "data")?
-            .set_default("mongodb_database", "sandpiper")?;
+            .set_default("mongodb_database", "sandpiper")?
+            .set_default("redis_key_prefix", "sandpiper:")?;
         if let Some(file) = env("BACKEND_CONFIG") {
             builder = builder.add_source(config::File::with_name(&file));
         }
@@ -166,6 +171,7 @@ impl Settings {
                     .try_parsing(true),
             )
             .set_override_option("mongodb_uri", env("MONGODB_URI"))?
+            .set_override_option("mongodb_database", env("MONGODB_DATABASE"))?
             .set_override_option("redis_url", env("REDIS_URL"))?
             .set_override_option("auth.jwt_secret", env("JWT_SECRET"))?
             .set_override_option("auth.mode", env("AUTH_MODE"))?

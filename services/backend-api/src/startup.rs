@@ -17,10 +17,9 @@ use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
 };
-use crate::infrastructure::embedded::EmbeddedStore;
-use crate::infrastructure::local_bus::LocalBus;
 use crate::infrastructure::password::Argon2Hasher;
 use crate::infrastructure::sandbox_gateway::NoSandboxes;
+use crate::infrastructure::stores::StoragePorts;
 use crate::infrastructure::tokens::{JwtCodec, SigningKey};
 use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
 
@@ -34,20 +33,15 @@ impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let codec = Arc::new(jwt_codec(&settings.auth, settings.environment)?);
         let auth_mode = auth_mode(&settings.auth)?;
-        if settings.mongodb_uri.is_some() || settings.redis_url.is_some() {
-            bail!("MONGODB_URI / REDIS_URL are not supported by this build yet; unset them to use the embedded store");
-        }
-        let store = EmbeddedStore::open(&settings.data_dir)?;
-        let store = Arc::new(store);
-        let bus = Arc::new(LocalBus::new());
+        let stores = StoragePorts::open(&settings).await?;
         let hasher = Arc::new(Argon2Hasher::new(
             settings.auth.argon2_memory_kib,
             settings.auth.argon2_iterations,
         )?);
         let auth = AuthService::new(
-            store.clone(),
-            store.clone(),
-            store.clone(),
+            stores.users.clone(),
+            stores.refresh_tokens.clone(),
+            stores.kv.clone(),
             hasher,
             codec,
             AuthSettings {
@@ -61,18 +55,18 @@ impl Application {
         )
         .await
         .context("setting up the configured account")?;
-        let events = Arc::new(EventService::new(store.clone(), bus));
-        let sessions = SessionService::new(store.clone(), events.clone(), Arc::new(NoSandboxes));
+        let events = Arc::new(EventService::new(stores.log.clone(), stores.bus.clone()));
+        let sessions = SessionService::new(stores.sessions.clone(), events.clone(), Arc::new(NoSandboxes));
         let stopping = CancellationToken::new();
         let state = AppState {
             auth: Arc::new(auth),
             sessions: Arc::new(sessions),
             events,
             stores: Arc::new(Stores {
-                database: store.clone(),
-                database_name: "embedded store",
-                cache: store,
-                cache_name: "embedded key-value store",
+                database: stores.users.clone(),
+                database_name: stores.database_name,
+                cache: stores.kv.clone(),
+                cache_name: stores.cache_name,
             }),
             stopping: stopping.clone(),
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),

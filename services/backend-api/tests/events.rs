@@ -186,15 +186,7 @@ async fn the_session_list_follows_changes_live() {
     let app = TestApp::spawn(&[]).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let (other, _, _) = app.register("bob@example.org").await;
-    let response = app
-        .http
-        .get(format!("{}/api/v1/sessions/stream", app.base))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let mut changes = support::SseStream::from_response(response);
+    let mut changes = app.session_changes(&token).await;
     app.new_session(&other).await; // not Ada's: not on her stream
     let id = app.new_session(&token).await;
     let created = changes.next().await.unwrap();

@@ -45,6 +45,11 @@ impl<K: Eq + Hash + Clone, V: Clone + Send + 'static> Topics<K, V> {
         }
     }
 
+    /// Ends every subscriber's stream.
+    fn close_all(&self) {
+        self.channels.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
     fn subscribe(&self, key: &K) -> BoxStream<'static, V> {
         let receiver = self
             .channels
@@ -81,6 +86,13 @@ impl LocalBus {
 
     pub fn deliver_session_change(&self, change: SessionChange) {
         self.sessions.publish(&change.owner().clone(), change);
+    }
+
+    /// Ends every open subscription, so clients resume from the log (after the Redis
+    /// bus may have missed messages).
+    pub fn close_all(&self) {
+        self.events.close_all();
+        self.sessions.close_all();
     }
 }
 

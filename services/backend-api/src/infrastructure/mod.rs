@@ -3,6 +3,9 @@
 
 pub mod embedded;
 pub mod local_bus;
+pub mod mongo;
 pub mod password;
+pub mod redis;
 pub mod sandbox_gateway;
+pub mod stores;
 pub mod tokens;

@@ -1,6 +1,14 @@
 //! Starts the real backend on 127.0.0.1:0 over a temporary data directory and speaks
 //! HTTP to it. A test may stop a server and start another on the same data (a restart).
+//!
+//! The stores are the embedded default unless `BACKEND_TEST_STORES=mongodb-redis`: then
+//! every server uses the MongoDB at `TEST_MONGODB_URI` and the Redis at `TEST_REDIS_URL`
+//! (`./test.sh` starts both and runs the suite both ways), with a database and a key
+//! prefix named after its data directory — so tests stay apart, and a restart on the
+//! same directory finds the same data.
 #![allow(dead_code)]
+
+pub mod servers;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -15,19 +23,49 @@ use tokio::task::JoinHandle;
 
 pub const PASSWORD: &str = "correct horse battery";
 
-/// Settings for a test server: cheap Argon2 (its cost is not under test here), then
-/// `overrides` as `("auth.mode", "none")` pairs.
+/// The shared stores the suite runs against, when it is asked to: `(MongoDB, Redis)`.
+pub fn shared_stores() -> Option<(String, String)> {
+    match std::env::var("BACKEND_TEST_STORES").as_deref() {
+        Ok("mongodb-redis") => {
+            let need = |name: &str| {
+                std::env::var(name)
+                    .unwrap_or_else(|_| panic!("BACKEND_TEST_STORES=mongodb-redis needs {name}"))
+            };
+            Some((need("TEST_MONGODB_URI"), need("TEST_REDIS_URL")))
+        }
+        Ok("embedded") | Err(_) => None,
+        Ok(other) => panic!("BACKEND_TEST_STORES is 'embedded' or 'mongodb-redis', not '{other}'"),
+    }
+}
+
+/// A name for this data directory's database and key prefix.
+pub fn store_name(data_dir: &Path) -> String {
+    let dir = data_dir.file_name().unwrap_or_default().to_string_lossy();
+    let name: String = dir.chars().filter(char::is_ascii_alphanumeric).collect();
+    format!("test_{name}")
+}
+
+/// Settings for a test server: cheap Argon2 (its cost is not under test here), the
+/// stores the suite runs against, then `overrides` as `("auth.mode", "none")` pairs.
 pub fn settings(data_dir: &Path, overrides: &[(&str, &str)]) -> Settings {
     let mut builder = config::Config::builder();
-    let defaults = [
+    let name = store_name(data_dir);
+    let prefix = format!("{name}:");
+    let mut defaults = vec![
         ("host", "127.0.0.1"),
         ("port", "0"),
         ("environment", "development"),
-        ("data_dir", &*data_dir.to_string_lossy()),
-        ("mongodb_database", "sandpiper"),
+        ("data_dir", data_dir.to_str().expect("a UTF-8 temporary path")),
+        ("mongodb_database", &name),
+        ("redis_key_prefix", &prefix),
         ("auth.argon2_memory_kib", "256"),
         ("auth.argon2_iterations", "1"),
     ];
+    let shared = shared_stores();
+    if let Some((mongodb, redis)) = &shared {
+        defaults.push(("mongodb_uri", mongodb));
+        defaults.push(("redis_url", redis));
+    }
     for (key, value) in defaults.iter().chain(overrides) {
         builder = builder.set_override(*key, *value).unwrap();
     }
@@ -188,6 +226,21 @@ impl TestApp {
         let response = request.send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()["content-type"], "text/event-stream");
+        SseStream::from_response(response)
+    }
+}
+
+impl TestApp {
+    /// Opens the live list of the caller's sessions.
+    pub async fn session_changes(&self, token: &str) -> SseStream {
+        let response = self
+            .http
+            .get(format!("{}/api/v1/sessions/stream", self.base))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
         SseStream::from_response(response)
     }
 }

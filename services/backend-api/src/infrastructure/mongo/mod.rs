@@ -1,0 +1,132 @@
+//! The MongoDB adapter: users, sessions, event logs and refresh tokens with the official
+//! driver, for deployments that run several replicas or want the usual database tooling.
+//!
+//! Records are the domain types serialised as they are (MongoDB adds its own `_id`); the
+//! ids the domain knows are unique indexes. Indexes are created at start-up, so a fresh
+//! database needs no migration step. Where two writers could race (event numbering,
+//! refresh-token use, a rename beside an append) the writes are conditional updates,
+//! not read-modify-write, so no multi-document transaction (and no replica set) is needed.
+
+mod sessions;
+mod tokens;
+mod users;
+
+use std::time::Duration;
+
+use anyhow::Context;
+use mongodb::bson::doc;
+use mongodb::error::{Error, ErrorKind, WriteFailure};
+use mongodb::options::{ClientOptions, IndexOptions};
+use mongodb::{Client, Collection, Database, IndexModel};
+
+use crate::domain::event::StoredEvent;
+use crate::domain::ports::RefreshToken;
+use crate::domain::session::Session;
+use crate::domain::user::User;
+use crate::domain::{DomainError, DomainResult};
+
+/// How long a request waits for a reachable server before it fails with 503. The
+/// driver's default (30 s) would hold requests far longer than a person waits.
+const SERVER_SELECTION_TIMEOUT: Duration = Duration::from_secs(3);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The error code of a unique-index violation.
+const DUPLICATE_KEY: i32 = 11000;
+
+#[derive(Clone)]
+pub struct MongoStore {
+    db: Database,
+    users: Collection<User>,
+    sessions: Collection<Session>,
+    events: Collection<StoredEvent>,
+    refresh_tokens: Collection<RefreshToken>,
+}
+
+impl MongoStore {
+    /// Connects to `uri`, uses `database`, and creates the indexes it relies on.
+    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
+        let mut options = ClientOptions::parse(uri).await.context("parsing MONGODB_URI")?;
+        options.app_name = Some("sandpiper-backend".into());
+        options.server_selection_timeout = Some(SERVER_SELECTION_TIMEOUT);
+        options.connect_timeout = Some(CONNECT_TIMEOUT);
+        let db = Client::with_options(options)
+            .context("configuring the MongoDB client")?
+            .database(database);
+        let store = Self {
+            users: db.collection("users"),
+            sessions: db.collection("sessions"),
+            events: db.collection("events"),
+            refresh_tokens: db.collection("refresh_tokens"),
+            db,
+        };
+        store.create_indexes().await.with_context(|| {
+            format!("creating indexes in MongoDB database '{database}' (is MongoDB reachable?)")
+        })?;
+        Ok(store)
+    }
+
+    async fn create_indexes(&self) -> Result<(), Error> {
+        let unique = |keys| {
+            IndexModel::builder()
+                .keys(keys)
+                .options(IndexOptions::builder().unique(true).build())
+                .build()
+        };
+        let plain = |keys| IndexModel::builder().keys(keys).build();
+        self.users
+            .create_indexes([unique(doc! { "id": 1 }), unique(doc! { "email": 1 })])
+            .await?;
+        self.sessions
+            .create_indexes([
+                unique(doc! { "id": 1 }),
+                // The sessions list: one owner's, newest first.
+                plain(doc! { "owner": 1, "id": -1 }),
+                plain(doc! { "share_token": 1 }),
+            ])
+            .await?;
+        // Also what makes a sequence number impossible to hand out twice.
+        self.events
+            .create_index(unique(doc! { "session_id": 1, "seq": 1 }))
+            .await?;
+        self.refresh_tokens
+            .create_indexes([
+                unique(doc! { "hash": 1 }),
+                plain(doc! { "family": 1 }),
+                plain(doc! { "user_id": 1 }),
+            ])
+            .await?;
+        Ok(())
+    }
+
+    /// Whether the server answers.
+    async fn ping(&self) -> DomainResult<()> {
+        self.db.run_command(doc! { "ping": 1 }).await.map_err(failure)?;
+        Ok(())
+    }
+}
+
+/// A driver error as the domain sees it: an unreachable server is `Unavailable` (503,
+/// retry later); anything else is internal.
+fn failure(err: Error) -> DomainError {
+    match *err.kind {
+        ErrorKind::ServerSelection { .. }
+        | ErrorKind::Io(_)
+        | ErrorKind::ConnectionPoolCleared { .. }
+        | ErrorKind::DnsResolve { .. } => DomainError::Unavailable {
+            what: "the database (MongoDB)",
+            detail: err.to_string(),
+        },
+        _ => DomainError::Internal(anyhow::Error::new(err).context("MongoDB")),
+    }
+}
+
+fn is_duplicate_key(err: &Error) -> bool {
+    matches!(&*err.kind, ErrorKind::Write(WriteFailure::WriteError(e)) if e.code == DUPLICATE_KEY)
+}
+
+/// A value in the form queries compare it with (ids, numbers, strings).
+fn bson<T: serde::Serialize>(value: &T) -> DomainResult<mongodb::bson::Bson> {
+    mongodb::bson::to_bson(value)
+        .context("encoding a query value")
+        .map_err(DomainError::Internal)
+}

@@ -1,0 +1,195 @@
+//! Sessions and their event logs in MongoDB, without transactions.
+//!
+//! A session document changes only by compare-and-swap: it is replaced only if it is
+//! still exactly as it was read, and the change is the domain's own rule
+//! ([`Session::apply`] for events, [`Session::merge_edits`] for a person's edits).
+//!
+//! An append takes the number after the session's `last_seq` and inserts the event; the
+//! unique index on (session, seq) lets only one writer have each number. The winner then
+//! advances the summary. A writer that finds its number taken first makes sure that
+//! event is applied (its writer may be slow, or may have crashed in between) and tries
+//! the next number — so the log never has a gap and the summary never misses an event.
+
+use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
+use mongodb::bson::{doc, to_document};
+
+use super::{bson, failure, is_duplicate_key, MongoStore};
+use crate::domain::event::{AgentEvent, StoredEvent};
+use crate::domain::ports::{EventLog, SessionRepository};
+use crate::domain::session::{Session, SessionId};
+use crate::domain::user::UserId;
+use crate::domain::{DomainError, DomainResult};
+
+/// Rounds of a compare-and-swap before giving up: only reached if a session is written
+/// by far more writers at once than a chat ever has.
+const MAX_ROUNDS: usize = 1000;
+
+impl MongoStore {
+    async fn current(&self, id: &SessionId) -> DomainResult<Session> {
+        SessionRepository::get(self, id)
+            .await?
+            .ok_or(DomainError::NotFound("session"))
+    }
+
+    /// Replaces `current` with `next` if the stored session is still `current`.
+    async fn swap(&self, current: &Session, next: &Session) -> DomainResult<bool> {
+        let unchanged = to_document(current)
+            .map_err(|err| DomainError::Internal(anyhow::Error::new(err).context("encoding a session")))?;
+        let replaced = self
+            .sessions
+            .replace_one(unchanged, next)
+            .await
+            .map_err(failure)?;
+        Ok(replaced.matched_count == 1)
+    }
+
+    /// Applies the event numbered right after `current.last_seq` unless someone did.
+    async fn advance(&self, mut current: Session, event: &StoredEvent) -> DomainResult<Session> {
+        for _ in 0..MAX_ROUNDS {
+            if current.last_seq >= event.seq {
+                return Ok(current);
+            }
+            let mut next = current.clone();
+            next.apply(event);
+            if self.swap(&current, &next).await? {
+                return Ok(next);
+            }
+            current = self.current(&event.session_id).await?;
+        }
+        Err(contention())
+    }
+}
+
+fn contention() -> DomainError {
+    DomainError::Internal(anyhow::anyhow!(
+        "a session kept changing under {MAX_ROUNDS} attempts to update it"
+    ))
+}
+
+#[async_trait::async_trait]
+impl SessionRepository for MongoStore {
+    async fn insert(&self, session: &Session) -> DomainResult<()> {
+        self.sessions.insert_one(session).await.map_err(failure)?;
+        Ok(())
+    }
+
+    async fn get(&self, id: &SessionId) -> DomainResult<Option<Session>> {
+        self.sessions
+            .find_one(doc! { "id": id.as_str() })
+            .await
+            .map_err(failure)
+    }
+
+    async fn list_for(
+        &self,
+        owner: &UserId,
+        before: Option<&SessionId>,
+        limit: usize,
+    ) -> DomainResult<Vec<Session>> {
+        let mut filter = doc! { "owner": owner.as_str() };
+        if let Some(before) = before {
+            filter.insert("id", doc! { "$lt": before.as_str() });
+        }
+        // Newest first: ids are time-ordered.
+        self.sessions
+            .find(filter)
+            .sort(doc! { "id": -1 })
+            .limit(limit as i64)
+            .await
+            .map_err(failure)?
+            .try_collect()
+            .await
+            .map_err(failure)
+    }
+
+    async fn update(&self, edited: &Session) -> DomainResult<()> {
+        for _ in 0..MAX_ROUNDS {
+            let current = self.current(&edited.id).await?;
+            let merged = current.merge_edits(edited.clone());
+            if self.swap(&current, &merged).await? {
+                return Ok(());
+            }
+        }
+        Err(contention())
+    }
+
+    async fn delete(&self, id: &SessionId) -> DomainResult<()> {
+        self.sessions
+            .delete_one(doc! { "id": id.as_str() })
+            .await
+            .map_err(failure)?;
+        self.events
+            .delete_many(doc! { "session_id": id.as_str() })
+            .await
+            .map_err(failure)?;
+        Ok(())
+    }
+
+    async fn by_share_token(&self, token: &str) -> DomainResult<Option<Session>> {
+        self.sessions
+            .find_one(doc! { "share_token": token })
+            .await
+            .map_err(failure)
+    }
+}
+
+#[async_trait::async_trait]
+impl EventLog for MongoStore {
+    async fn append(
+        &self,
+        session: &SessionId,
+        event: AgentEvent,
+        at: DateTime<Utc>,
+    ) -> DomainResult<(StoredEvent, Session)> {
+        for _ in 0..MAX_ROUNDS {
+            let current = self.current(session).await?;
+            let stored = StoredEvent {
+                session_id: session.clone(),
+                seq: current.last_seq + 1,
+                at,
+                event: event.clone(),
+            };
+            match self.events.insert_one(&stored).await {
+                Ok(_) => {
+                    let summary = self.advance(current, &stored).await?;
+                    return Ok((stored, summary));
+                }
+                Err(err) if is_duplicate_key(&err) => {
+                    // The number is taken: finish that append's summary, try the next.
+                    let taken = self
+                        .events
+                        .find_one(doc! { "session_id": session.as_str(), "seq": bson(&stored.seq)? })
+                        .await
+                        .map_err(failure)?;
+                    if let Some(taken) = taken {
+                        self.advance(current, &taken).await?;
+                    }
+                }
+                Err(err) => return Err(failure(err)),
+            }
+        }
+        Err(contention())
+    }
+
+    async fn read_after(
+        &self,
+        session: &SessionId,
+        after: u64,
+        limit: usize,
+    ) -> DomainResult<Vec<StoredEvent>> {
+        // Numbers are stored as 64-bit signed integers; none is larger than that.
+        let Ok(after) = i64::try_from(after) else {
+            return Ok(Vec::new());
+        };
+        self.events
+            .find(doc! { "session_id": session.as_str(), "seq": { "$gt": after } })
+            .sort(doc! { "seq": 1 })
+            .limit(limit as i64)
+            .await
+            .map_err(failure)?
+            .try_collect()
+            .await
+            .map_err(failure)
+    }
+}

@@ -1,0 +1,90 @@
+//! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
+//! the embedded store) for users, sessions, events and refresh tokens; Redis when
+//! `REDIS_URL` is set for the key-value store and the fan-out between replicas (else the
+//! embedded store and in-process fan-out, which serve one replica).
+
+use std::sync::Arc;
+
+use crate::config::Settings;
+use crate::domain::ports::{
+    EventBus, EventLog, KeyValueStore, RefreshTokenStore, SessionRepository, UserRepository,
+};
+use crate::infrastructure::embedded::EmbeddedStore;
+use crate::infrastructure::local_bus::LocalBus;
+use crate::infrastructure::mongo::MongoStore;
+use crate::infrastructure::redis::{RedisBus, RedisStore};
+
+/// Every storage port, each backed by the adapter the configuration picked.
+pub struct StoragePorts {
+    pub users: Arc<dyn UserRepository>,
+    pub sessions: Arc<dyn SessionRepository>,
+    pub log: Arc<dyn EventLog>,
+    pub refresh_tokens: Arc<dyn RefreshTokenStore>,
+    pub kv: Arc<dyn KeyValueStore>,
+    pub bus: Arc<dyn EventBus>,
+    /// What `/ready` calls them.
+    pub database_name: &'static str,
+    pub cache_name: &'static str,
+}
+
+/// The database ports, all from one adapter.
+struct Database {
+    users: Arc<dyn UserRepository>,
+    sessions: Arc<dyn SessionRepository>,
+    log: Arc<dyn EventLog>,
+    refresh_tokens: Arc<dyn RefreshTokenStore>,
+    name: &'static str,
+}
+
+impl Database {
+    fn from<S>(store: Arc<S>, name: &'static str) -> Self
+    where
+        S: UserRepository + SessionRepository + EventLog + RefreshTokenStore + 'static,
+    {
+        Self {
+            users: store.clone(),
+            sessions: store.clone(),
+            log: store.clone(),
+            refresh_tokens: store,
+            name,
+        }
+    }
+}
+
+impl StoragePorts {
+    pub async fn open(settings: &Settings) -> anyhow::Result<Self> {
+        // Opened only when something lives in it, since it locks the data directory.
+        let embedded = match (&settings.mongodb_uri, &settings.redis_url) {
+            (Some(_), Some(_)) => None,
+            _ => Some(Arc::new(EmbeddedStore::open(&settings.data_dir)?)),
+        };
+        let database = match (&settings.mongodb_uri, &embedded) {
+            (Some(uri), _) => Database::from(
+                Arc::new(MongoStore::connect(uri, &settings.mongodb_database).await?),
+                "database (MongoDB)",
+            ),
+            (None, Some(embedded)) => Database::from(embedded.clone(), "embedded store"),
+            (None, None) => unreachable!("the embedded store is open without MONGODB_URI"),
+        };
+        let (kv, bus, cache_name): (Arc<dyn KeyValueStore>, Arc<dyn EventBus>, _) =
+            match (&settings.redis_url, embedded) {
+                (Some(url), _) => {
+                    let redis = RedisStore::connect(url, &settings.redis_key_prefix).await?;
+                    let bus = RedisBus::start(redis.clone()).await?;
+                    (Arc::new(redis), Arc::new(bus), "cache (Redis)")
+                }
+                (None, Some(embedded)) => (embedded, Arc::new(LocalBus::new()), "embedded key-value store"),
+                (None, None) => unreachable!("the embedded store is open without REDIS_URL"),
+            };
+        Ok(Self {
+            users: database.users,
+            sessions: database.sessions,
+            log: database.log,
+            refresh_tokens: database.refresh_tokens,
+            kv,
+            bus,
+            database_name: database.name,
+            cache_name,
+        })
+    }
+}

@@ -1,0 +1,194 @@
+//! MongoDB and Redis as the production deployment uses them: two replicas sharing both
+//! (fan-out between them, gap-free numbering under concurrent appends from both, exact
+//! resume when a client moves from one replica to the other), and outages — a store that
+//! goes away makes requests fail with 503 and a JSON body, and the backend recovers by
+//! itself when it returns, with nothing stored lost.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use support::servers::ServerProcess;
+use support::TestApp;
+
+/// Two servers over the same MongoDB database and Redis prefix.
+async fn two_replicas(
+    mongodb: &ServerProcess,
+    redis: &ServerProcess,
+) -> (TestApp, TestApp, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let (uri, url) = (mongodb.mongodb_uri(), redis.redis_url());
+    let stores = [("mongodb_uri", uri.as_str()), ("redis_url", url.as_str())];
+    let a = TestApp::spawn_on(dir.path(), &stores).await;
+    let b = TestApp::spawn_on(dir.path(), &stores).await;
+    (a, b, dir)
+}
+
+#[tokio::test]
+async fn two_replicas_share_the_log_and_fan_events_out() {
+    let (mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
+    let (a, b, _dir) = two_replicas(&mongodb, &redis).await;
+    let (token, _, _) = a.register("ada@example.org").await;
+    let id = b.new_session(&token).await;
+    let mut on_a = a.events(&token, &id, None).await;
+    let mut list_on_a = a.session_changes(&token).await;
+
+    // Appends through both replicas at once: every number handed out once, no gap.
+    const EACH: usize = 40;
+    let writers: Vec<_> = [&a, &b]
+        .into_iter()
+        .map(|app| {
+            let (http, base, token, id) = (app.http.clone(), app.base.clone(), token.clone(), id.clone());
+            tokio::spawn(async move {
+                let mut seqs = Vec::new();
+                for i in 0..EACH {
+                    let response = http
+                        .post(format!("{base}/api/v1/sessions/{id}/messages"))
+                        .bearer_auth(&token)
+                        .json(&json!({ "content": format!("from {base}: {i}") }))
+                        .send()
+                        .await
+                        .unwrap();
+                    assert_eq!(response.status(), StatusCode::CREATED);
+                    seqs.push(response.json::<Value>().await.unwrap()["seq"].as_u64().unwrap());
+                }
+                seqs
+            })
+        })
+        .collect();
+    let mut seqs = Vec::new();
+    for writer in writers {
+        seqs.extend(writer.await.unwrap());
+    }
+    seqs.sort_unstable();
+    let total = (2 * EACH) as u64;
+    assert_eq!(seqs, (1..=total).collect::<Vec<_>>());
+
+    // A stream on A saw what B stored, in order; the log agrees; the summary counted all.
+    assert_eq!(on_a.seqs(total as usize).await, (1..=total).collect::<Vec<_>>());
+    let session = a
+        .expect(
+            StatusCode::OK,
+            Method::GET,
+            &format!("/api/v1/sessions/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(session["last_seq"], json!(total));
+    let update = list_on_a.next().await.expect("a change on the list stream");
+    assert_eq!(update.event, "updated");
+
+    // A client that moves to the other replica resumes exactly.
+    let mut on_b = b.events(&token, &id, Some(total - 10)).await;
+    assert_eq!(on_b.seqs(10).await, ((total - 9)..=total).collect::<Vec<_>>());
+    a.post_message(&token, &id, "one more").await;
+    assert_eq!(on_b.seqs(1).await, [total + 1]);
+}
+
+/// Retries `path` until it answers `status` (the backend reconnecting by itself).
+async fn until_status(app: &TestApp, path: &str, token: Option<&str>, status: StatusCode) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let response = app.call(Method::GET, path, token, None).await;
+        let got = response.status();
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        if got == status {
+            return body;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "GET {path} still answers {got}: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_mongodb_outage_gives_503_then_recovers_with_nothing_lost() {
+    let (mut mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
+    let (app, _b, _dir) = two_replicas(&mongodb, &redis).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    app.post_message(&token, &id, "stored before the outage").await;
+
+    mongodb.kill();
+    let started = Instant::now();
+    let response = app
+        .call(Method::GET, "/api/v1/sessions", Some(&token), None)
+        .await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "unavailable");
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("MongoDB"),
+        "{body}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the 503 came fast: {:?}",
+        started.elapsed()
+    );
+    let message = json!({ "content": "sent during the outage" });
+    let path = format!("/api/v1/sessions/{id}/messages");
+    let refused = app.call(Method::POST, &path, Some(&token), Some(message)).await;
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let ready = app.call(Method::GET, "/ready", None, None).await;
+    assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+
+    mongodb.restart();
+    until_status(&app, "/ready", None, StatusCode::OK).await;
+    let sessions = until_status(&app, "/api/v1/sessions", Some(&token), StatusCode::OK).await;
+    assert_eq!(
+        sessions["sessions"][0]["last_message_preview"], "stored before the outage",
+        "{sessions}"
+    );
+    assert_eq!(app.post_message(&token, &id, "after the outage").await, 2);
+}
+
+#[tokio::test]
+async fn a_redis_outage_gives_503_then_recovers_and_streams_resume() {
+    let (mongodb, mut redis) = (ServerProcess::mongodb(), ServerProcess::redis());
+    let (a, b, _dir) = two_replicas(&mongodb, &redis).await;
+    let (token, _, _) = a.register("ada@example.org").await;
+    let id = a.new_session(&token).await;
+    a.post_message(&token, &id, "before").await;
+    let mut stream = a.events(&token, &id, None).await;
+    assert_eq!(stream.seqs(1).await, [1]);
+
+    redis.kill();
+    // Revocations live in Redis: without it no token can be checked, so authenticated
+    // requests are refused (503), not waved through; signing in (rate-limited in Redis)
+    // likewise.
+    let refused = a.call(Method::GET, "/api/v1/sessions", Some(&token), None).await;
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "unavailable");
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("Redis"),
+        "{body}"
+    );
+    let login = json!({ "email": "ada@example.org", "password": support::PASSWORD });
+    let refused = a
+        .call(Method::POST, "/api/v1/auth/login", None, Some(login))
+        .await;
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+
+    redis.restart();
+    until_status(&a, "/ready", None, StatusCode::OK).await;
+    until_status(&b, "/api/v1/sessions", Some(&token), StatusCode::OK).await;
+    // Messages published while A's subscription was down are lost to it, so when the
+    // subscription is back A ends its open streams...
+    let ended = tokio::time::timeout(Duration::from_secs(20), stream.next_or_end()).await;
+    assert!(
+        matches!(ended, Ok(None)),
+        "the stream ends once the subscription is back"
+    );
+    // ...and the client's resume gives everything exactly once.
+    b.post_message(&token, &id, "after").await;
+    let mut resumed = a.events(&token, &id, Some(1)).await;
+    b.post_message(&token, &id, "and live").await;
+    assert_eq!(resumed.seqs(2).await, [2, 3]);
+}
