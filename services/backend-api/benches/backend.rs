@@ -3,7 +3,9 @@
 //! requests/s, events appended/s, and 2,000 SSE clients receiving a burst: delivery p99
 //! and the server's RSS; plus idle RSS.
 //!
-//! Run with `cargo bench -p backend-api --bench backend`. Targets (2 cores): ≥ 5,000
+//! Run with `cargo bench -p backend-api --bench backend`; with `MONGODB_URI` and
+//! `REDIS_URL` set it measures the server on those stores instead (it uses a database and
+//! key prefix of its own there). Targets (2 cores): ≥ 5,000
 //! authenticated reads/s, 2,000 SSE clients with delivery p99 ≤ 100 ms and RSS ≤ 200 MB,
 //! idle RSS ≤ 40 MB. The clients run on the same two cores as the server.
 
@@ -35,11 +37,24 @@ impl Drop for Server {
     }
 }
 
+/// Which stores the server runs on: MongoDB and Redis when the environment names them.
+fn stores() -> &'static str {
+    match (std::env::var_os("MONGODB_URI"), std::env::var_os("REDIS_URL")) {
+        (None, None) => "embedded store",
+        (Some(_), None) => "MongoDB, embedded key-value store",
+        (None, Some(_)) => "embedded store, Redis",
+        (Some(_), Some(_)) => "MongoDB and Redis",
+    }
+}
+
 impl Server {
     fn start() -> Self {
         let data = tempfile::tempdir().unwrap();
+        let run = format!("bench{}", std::process::id());
         let mut child = Command::new(env!("CARGO_BIN_EXE_backend-api"))
             .env("BACKEND_PORT", "0")
+            .env("MONGODB_DATABASE", &run)
+            .env("BACKEND_REDIS_KEY_PREFIX", format!("{run}:"))
             .env("BACKEND_DATA_DIR", data.path())
             .env("BACKEND_AUTH__LOGIN_ATTEMPTS_PER_ACCOUNT", "100000")
             .env("BACKEND_AUTH__LOGIN_ATTEMPTS_PER_IP", "100000")
@@ -92,7 +107,7 @@ async fn main() {
     let base = server.base.clone();
     let http = reqwest::Client::new();
     tokio::time::sleep(Duration::from_millis(500)).await;
-    println!("backend-api benchmark (embedded store, Argon2id m=19 MiB t=2 p=1)");
+    println!("backend-api benchmark ({}, Argon2id m=19 MiB t=2 p=1)", stores());
     println!("idle RSS: {:.1} MiB", server.rss_mib());
 
     let credentials = json!({ "email": "bench@example.org", "password": "a long bench passphrase" });

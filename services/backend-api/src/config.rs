@@ -10,6 +10,8 @@
 //! | `JWT_SECRET` | HS256 secret for access tokens (≥ 32 bytes in production) |
 //! | `AUTH_MODE` | `password`, `local` or `none` |
 //! | `FRONTEND_ORIGIN` | origin(s) allowed by CORS, comma-separated |
+//! | `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` | the OpenAI-compatible model provider |
+//! | `SANDBOX_MANAGER_URL`, `SANDBOX_MANAGER_TOKEN` | the sandbox-manager |
 
 use std::path::PathBuf;
 
@@ -44,6 +46,87 @@ pub struct Settings {
     pub auth: AuthConfig,
     #[serde(default)]
     pub http: HttpConfig,
+    #[serde(default)]
+    pub llm: LlmConfig,
+    #[serde(default)]
+    pub sandbox: SandboxConfig,
+    #[serde(default)]
+    pub agent: AgentConfig,
+}
+
+/// The model provider: any OpenAI-compatible chat-completions API.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct LlmConfig {
+    /// e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1` (Ollama).
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub model: Option<String>,
+    pub temperature: Option<f32>,
+    pub max_tokens: Option<u32>,
+    /// Extra request headers (e.g. OpenRouter's `HTTP-Referer`), `name: value` per entry.
+    pub extra_headers: std::collections::BTreeMap<String, String>,
+    /// Longest wait for one answer, and for the next chunk of a streamed one.
+    pub timeout_secs: u64,
+    pub chunk_timeout_secs: u64,
+    /// Retries on 429, 5xx and dropped streams, with exponential back-off.
+    pub max_retries: u32,
+    pub retry_base_millis: u64,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        Self {
+            base_url: None,
+            api_key: None,
+            model: None,
+            temperature: None,
+            max_tokens: None,
+            extra_headers: Default::default(),
+            timeout_secs: 300,
+            chunk_timeout_secs: 90,
+            max_retries: 4,
+            retry_base_millis: 500,
+        }
+    }
+}
+
+/// Where sandboxes come from.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct SandboxConfig {
+    /// The sandbox-manager; without it the agent answers but cannot act.
+    pub manager_url: Option<String>,
+    pub manager_token: Option<String>,
+}
+
+/// The agent and its budgets.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct AgentConfig {
+    /// `false` runs the API without the agent: messages are stored and nothing answers
+    /// them (a replay-only deployment; the event-log tests).
+    pub enabled: bool,
+    /// Model requests per run before it ends with an error event.
+    pub max_steps: u32,
+    /// Wall-clock time per run.
+    pub max_run_secs: u64,
+    /// Longest tool output the model sees (characters); the rest is cut with a note.
+    pub tool_output_chars: usize,
+    /// Conversation size (characters) above which old tool results are compacted.
+    pub context_chars: usize,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_steps: 60,
+            max_run_secs: 30 * 60,
+            tool_output_chars: 12_000,
+            context_chars: 200_000,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -176,6 +259,11 @@ impl Settings {
             .set_override_option("auth.jwt_secret", env("JWT_SECRET"))?
             .set_override_option("auth.mode", env("AUTH_MODE"))?
             .set_override_option("http.cors_origins", env("FRONTEND_ORIGIN"))?
+            .set_override_option("llm.base_url", env("LLM_BASE_URL"))?
+            .set_override_option("llm.api_key", env("LLM_API_KEY"))?
+            .set_override_option("llm.model", env("LLM_MODEL"))?
+            .set_override_option("sandbox.manager_url", env("SANDBOX_MANAGER_URL"))?
+            .set_override_option("sandbox.manager_token", env("SANDBOX_MANAGER_TOKEN"))?
             .build()?
             .try_deserialize()
     }

@@ -10,6 +10,7 @@ use anyhow::{bail, Context};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use crate::application::agent::{AgentService, Budgets};
 use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::sessions::SessionService;
@@ -17,8 +18,11 @@ use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
 };
+use crate::domain::agent::{LlmClient, SandboxGateway};
+use crate::infrastructure::llm::OpenAiClient;
 use crate::infrastructure::password::Argon2Hasher;
-use crate::infrastructure::sandbox_gateway::NoSandboxes;
+use crate::infrastructure::sandbox_gateway::{ManagedSandboxes, NoSandboxes};
+use crate::infrastructure::sandbox_tools::ToolApiTools;
 use crate::infrastructure::stores::StoragePorts;
 use crate::infrastructure::tokens::{JwtCodec, SigningKey};
 use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
@@ -56,11 +60,53 @@ impl Application {
         .await
         .context("setting up the configured account")?;
         let events = Arc::new(EventService::new(stores.log.clone(), stores.bus.clone()));
-        let sessions = SessionService::new(stores.sessions.clone(), events.clone(), Arc::new(NoSandboxes));
+        let sandboxes: Arc<dyn SandboxGateway> =
+            match (&settings.sandbox.manager_url, &settings.sandbox.manager_token) {
+                (Some(url), Some(token)) => Arc::new(ManagedSandboxes::new(url, token)),
+                (Some(_), None) => bail!("SANDBOX_MANAGER_URL is set but SANDBOX_MANAGER_TOKEN is not"),
+                _ => Arc::new(NoSandboxes),
+            };
+        let sessions = Arc::new(SessionService::new(
+            stores.sessions.clone(),
+            events.clone(),
+            sandboxes.clone(),
+        ));
+        let llm = OpenAiClient::from_config(&settings.llm).context("configuring the model provider")?;
+        if llm.is_none() && settings.agent.enabled {
+            tracing::warn!(
+                "no model configured (LLM_BASE_URL, LLM_MODEL): messages get an error event saying so"
+            );
+        }
+        let agent = AgentService::new(
+            sessions.clone(),
+            stores.sessions.clone(),
+            events.clone(),
+            llm.map(|client| Arc::new(client) as Arc<dyn LlmClient>),
+            sandboxes,
+            Arc::new(ToolApiTools::new()),
+            Budgets {
+                max_steps: settings.agent.max_steps,
+                max_run: Duration::from_secs(settings.agent.max_run_secs),
+                tool_output_chars: settings.agent.tool_output_chars,
+                context_chars: settings.agent.context_chars,
+            },
+            settings.agent.enabled,
+        );
+        let interrupted = agent
+            .fail_interrupted()
+            .await
+            .context("marking interrupted runs failed")?;
+        if interrupted > 0 {
+            tracing::warn!(
+                interrupted,
+                "runs interrupted by the last shutdown were marked failed"
+            );
+        }
         let stopping = CancellationToken::new();
         let state = AppState {
             auth: Arc::new(auth),
-            sessions: Arc::new(sessions),
+            sessions,
+            agent: Arc::new(agent),
             events,
             stores: Arc::new(Stores {
                 database: stores.users.clone(),

@@ -8,8 +8,9 @@ use rand::distr::{Alphanumeric, SampleString};
 
 use super::error::{AppError, AppResult};
 use super::events::EventService;
+use crate::domain::agent::SandboxGateway;
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent};
-use crate::domain::ports::{SandboxGateway, SessionRepository};
+use crate::domain::ports::SessionRepository;
 use crate::domain::session::{Session, SessionId, SessionStatus, Title};
 use crate::domain::user::UserId;
 

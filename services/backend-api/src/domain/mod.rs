@@ -2,6 +2,7 @@
 //! (traits) the application needs from the outside world. Nothing here knows HTTP,
 //! MongoDB, Redis or any other adapter.
 
+pub mod agent;
 pub mod error;
 pub mod event;
 pub mod ports;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
-use super::session::{Session, SessionId};
+use super::session::{Session, SessionId, SessionStatus};
 use super::user::{Email, Password, Role, User, UserId};
 
 #[async_trait::async_trait]
@@ -43,6 +43,8 @@ pub trait SessionRepository: Send + Sync {
     /// Removes the session and its event log.
     async fn delete(&self, id: &SessionId) -> DomainResult<()>;
     async fn by_share_token(&self, token: &str) -> DomainResult<Option<Session>>;
+    /// Every session in this status (for recovery after a restart).
+    async fn with_status(&self, status: SessionStatus) -> DomainResult<Vec<Session>>;
 }
 
 #[async_trait::async_trait]
@@ -127,13 +129,6 @@ impl SessionChange {
             Self::Deleted { owner, .. } => owner,
         }
     }
-}
-
-/// The sandbox-manager, as far as sessions need it.
-#[async_trait::async_trait]
-pub trait SandboxGateway: Send + Sync {
-    /// Removes the session's sandbox, if it has one.
-    async fn release(&self, session: &SessionId) -> DomainResult<()>;
 }
 
 /// Slow on purpose (that is the point of a password hash), so async: adapters run it off

@@ -2,10 +2,12 @@
 //! fan-out) is the zero-setup default; `mongo` and `redis` are the production stores.
 
 pub mod embedded;
+pub mod llm;
 pub mod local_bus;
 pub mod mongo;
 pub mod password;
 pub mod redis;
 pub mod sandbox_gateway;
+pub mod sandbox_tools;
 pub mod stores;
 pub mod tokens;

@@ -1,14 +1,91 @@
-//! The sandbox gateway until the agent wires the sandbox-manager in: sessions have no
-//! sandboxes yet, so releasing one has nothing to do.
+//! Sandboxes from the sandbox-manager: a session's sandbox is created (or claimed from
+//! the warm pool, or the existing one returned) on first use and removed with the
+//! session. Without a configured manager, sessions simply have no sandbox: acquiring one
+//! fails with a message saying what to set, and releasing has nothing to do.
 
-use crate::domain::ports::SandboxGateway;
+use sandbox_manager_client::contract::{CreateSandbox, ErrorCode, ListQuery};
+use sandbox_manager_client::{ClientError, SandboxManagerClient};
+
+use crate::domain::agent::{SandboxAccess, SandboxGateway};
 use crate::domain::session::SessionId;
-use crate::domain::DomainResult;
+use crate::domain::user::UserId;
+use crate::domain::{DomainError, DomainResult};
 
+pub struct ManagedSandboxes {
+    client: SandboxManagerClient,
+}
+
+impl ManagedSandboxes {
+    pub fn new(url: &str, token: &str) -> Self {
+        Self {
+            client: SandboxManagerClient::new(url, token),
+        }
+    }
+}
+
+fn failure(err: ClientError) -> DomainError {
+    match err {
+        ClientError::Api { status, body } if status < 500 => DomainError::Invalid(body.error.message),
+        other => DomainError::Unavailable {
+            what: "the sandbox-manager",
+            detail: other.to_string(),
+        },
+    }
+}
+
+#[async_trait::async_trait]
+impl SandboxGateway for ManagedSandboxes {
+    async fn acquire(&self, session: &SessionId, owner: &UserId) -> DomainResult<SandboxAccess> {
+        let request = CreateSandbox {
+            session_id: session.as_str().to_owned(),
+            owner: owner.as_str().to_owned(),
+            ..Default::default()
+        };
+        let sandbox = self.client.create(&request).await.map_err(failure)?;
+        let tool_api = sandbox.tool_api.ok_or_else(|| DomainError::Unavailable {
+            what: "the sandbox",
+            detail: format!(
+                "sandbox {} is {:?} without a tool-api address",
+                sandbox.id, sandbox.state
+            ),
+        })?;
+        Ok(SandboxAccess {
+            tool_api_url: tool_api.url,
+            tool_api_token: tool_api.token,
+            vnc_address: sandbox.vnc.as_ref().map(|v| v.address.clone()),
+            vnc_password: sandbox.vnc.map(|v| v.password),
+        })
+    }
+
+    async fn release(&self, session: &SessionId) -> DomainResult<()> {
+        let query = ListQuery {
+            session_id: Some(session.as_str().to_owned()),
+            ..Default::default()
+        };
+        for sandbox in self.client.list(&query).await.map_err(failure)? {
+            match self.client.delete(&sandbox.id).await {
+                Ok(()) => {}
+                Err(err) if err.code() == Some(ErrorCode::NotFound) => {}
+                Err(err) => return Err(failure(err)),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// No sandbox-manager configured.
 pub struct NoSandboxes;
 
 #[async_trait::async_trait]
 impl SandboxGateway for NoSandboxes {
+    async fn acquire(&self, _session: &SessionId, _owner: &UserId) -> DomainResult<SandboxAccess> {
+        Err(DomainError::Unavailable {
+            what: "the sandbox",
+            detail: "no sandbox-manager is configured: set SANDBOX_MANAGER_URL and SANDBOX_MANAGER_TOKEN"
+                .into(),
+        })
+    }
+
     async fn release(&self, _session: &SessionId) -> DomainResult<()> {
         Ok(())
     }

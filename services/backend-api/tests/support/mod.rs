@@ -8,6 +8,7 @@
 //! same directory finds the same data.
 #![allow(dead_code)]
 
+pub mod fake_llm;
 pub mod servers;
 
 use std::path::{Path, PathBuf};
@@ -60,6 +61,9 @@ pub fn settings(data_dir: &Path, overrides: &[(&str, &str)]) -> Settings {
         ("redis_key_prefix", &prefix),
         ("auth.argon2_memory_kib", "256"),
         ("auth.argon2_iterations", "1"),
+        // The event-log suites count events exactly: no agent answers their messages
+        // unless a test turns it on.
+        ("agent.enabled", "false"),
     ];
     let shared = shared_stores();
     if let Some((mongodb, redis)) = &shared {

@@ -8,7 +8,7 @@ use redb::{ReadableDatabase, ReadableTable};
 use super::{decode, EmbeddedStore, EVENTS, OWNER_SESSIONS, SESSIONS, SHARES};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::ports::{EventLog, SessionRepository};
-use crate::domain::session::{Session, SessionId};
+use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
 
@@ -152,6 +152,21 @@ impl SessionRepository for EmbeddedStore {
             let sessions = txn.open_table(SESSIONS)?;
             let found = sessions.get(id.as_str())?;
             found.map(|s| decode(s.value())).transpose()
+        })
+        .await
+    }
+
+    async fn with_status(&self, status: SessionStatus) -> DomainResult<Vec<Session>> {
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let mut found = Vec::new();
+            for entry in txn.open_table(SESSIONS)?.iter()? {
+                let session: Session = decode(entry?.1.value())?;
+                if session.status == status {
+                    found.push(session);
+                }
+            }
+            Ok(found)
         })
         .await
     }

@@ -82,6 +82,7 @@ impl MongoStore {
                 // The sessions list: one owner's, newest first.
                 plain(doc! { "owner": 1, "id": -1 }),
                 plain(doc! { "share_token": 1 }),
+                plain(doc! { "status": 1 }),
             ])
             .await?;
         // Also what makes a sequence number impossible to hand out twice.

@@ -17,7 +17,7 @@ use mongodb::bson::{doc, to_document};
 use super::{bson, failure, is_duplicate_key, MongoStore};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::ports::{EventLog, SessionRepository};
-use crate::domain::session::{Session, SessionId};
+use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
 
@@ -129,6 +129,16 @@ impl SessionRepository for MongoStore {
     async fn by_share_token(&self, token: &str) -> DomainResult<Option<Session>> {
         self.sessions
             .find_one(doc! { "share_token": token })
+            .await
+            .map_err(failure)
+    }
+
+    async fn with_status(&self, status: SessionStatus) -> DomainResult<Vec<Session>> {
+        self.sessions
+            .find(doc! { "status": bson(&status)? })
+            .await
+            .map_err(failure)?
+            .try_collect()
             .await
             .map_err(failure)
     }

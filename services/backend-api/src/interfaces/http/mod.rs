@@ -29,6 +29,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_scalar::{Scalar, Servable};
 
+use crate::application::agent::AgentService;
 use crate::application::auth::AuthService;
 use crate::application::events::EventService;
 use crate::application::sessions::SessionService;
@@ -48,6 +49,7 @@ pub struct Stores {
 pub struct AppState {
     pub auth: Arc<AuthService>,
     pub sessions: Arc<SessionService>,
+    pub agent: Arc<AgentService>,
     pub events: Arc<EventService>,
     pub stores: Arc<Stores>,
     /// Cancelled on shutdown; SSE streams end when it is.

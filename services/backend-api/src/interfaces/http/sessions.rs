@@ -148,7 +148,8 @@ async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Stops the agent's work on the session.
+/// Stops the agent's work on the session: the run is cancelled (its command killed)
+/// before this answers.
 #[utoipa::path(post, path = "/api/v1/sessions/{id}/stop", tag = "sessions",
     responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
 async fn stop(
@@ -156,7 +157,7 @@ async fn stop(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<SessionView>> {
-    let session = state.sessions.stop(&principal.user_id, &id).await?;
+    let session = state.agent.stop(&principal.user_id, &id).await?;
     Ok(axum::Json(SessionView::from(&session)))
 }
 
@@ -196,7 +197,7 @@ async fn mark_read(
     Ok(axum::Json(SessionView::from(&session)))
 }
 
-/// Adds the person's message to the session's log.
+/// Adds the person's message to the session's log; the agent takes it up.
 #[utoipa::path(post, path = "/api/v1/sessions/{id}/messages", tag = "sessions", request_body = NewMessage,
     responses((status = 201, body = StoredEvent), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody)))]
 async fn post_message(
@@ -206,7 +207,7 @@ async fn post_message(
     Json(body): Json<NewMessage>,
 ) -> ApiResult<(StatusCode, axum::Json<StoredEvent>)> {
     let event = state
-        .sessions
+        .agent
         .post_message(&principal.user_id, &id, &body.content)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(event)))

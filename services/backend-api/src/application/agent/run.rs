@@ -1,0 +1,429 @@
+//! One session's run: the loop of model requests and tool calls, and every event it
+//! leaves in the log. A turn ends when the model answers without calling a tool, asks
+//! the person, fails, runs out of budget, or is cancelled; the run then waits to be
+//! woken by the next message (see the service).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::context::{compact, truncate_for_model};
+use super::prompt::{self, AskArgs, NotifyArgs, PlanArgs, StepArgs, TitleArgs};
+use super::Dependencies;
+use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, ToolCallRequest, ToolSpec};
+use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
+use crate::domain::session::{Session, SessionStatus};
+use crate::domain::DomainError;
+
+/// Events read per query when catching up on the log.
+const PAGE: usize = 500;
+
+/// How a turn ended.
+enum TurnEnd {
+    Answered,
+    Waiting,
+    Failed(String),
+    Cancelled,
+}
+
+/// What handling one tool call decided.
+enum Next {
+    Continue,
+    WaitForPerson,
+}
+
+pub struct Run {
+    deps: Arc<Dependencies>,
+    session: Session,
+    /// The log is read up to here.
+    seen: u64,
+    /// Events up to here are earlier turns (both sides of the chat are taken from them);
+    /// later ones are this run's own, of which only the person's messages are new.
+    history_until: u64,
+    conversation: Vec<ChatMessage>,
+    tools: Vec<ToolSpec>,
+    sandbox: Option<SandboxAccess>,
+    cancel: CancellationToken,
+    _wake: Arc<Notify>,
+}
+
+impl Run {
+    pub fn new(
+        deps: Arc<Dependencies>,
+        session: Session,
+        seen_before: u64,
+        cancel: CancellationToken,
+        wake: Arc<Notify>,
+    ) -> Self {
+        let mut tools = prompt::own_tools();
+        tools.extend(deps.tools.specs());
+        Self {
+            deps,
+            session,
+            seen: 0,
+            history_until: seen_before,
+            conversation: vec![ChatMessage::text(ChatRole::System, prompt::SYSTEM_PROMPT)],
+            tools,
+            sandbox: None,
+            cancel,
+            _wake: wake,
+        }
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// Runs one turn and records how it ended.
+    pub async fn execute(&mut self) {
+        let end = self.turn().await;
+        let (error, status) = match end {
+            TurnEnd::Answered => (None, Some(SessionStatus::Completed)),
+            TurnEnd::Waiting => (None, Some(SessionStatus::Waiting)),
+            TurnEnd::Failed(message) => (Some(message), Some(SessionStatus::Failed)),
+            // Stop records the status itself once the run has ended.
+            TurnEnd::Cancelled => (None, None),
+        };
+        if let Some(message) = error {
+            self.emit(AgentEvent::Error { message }).await;
+        }
+        if let Some(status) = status {
+            self.emit(AgentEvent::Status { status }).await;
+        }
+    }
+
+    async fn turn(&mut self) -> TurnEnd {
+        let Some(llm) = self.deps.llm.clone() else {
+            return TurnEnd::Failed(
+                "No model is configured. Set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the \
+                 provider needs one), then restart the backend."
+                    .into(),
+            );
+        };
+        if let Err(err) = self.catch_up().await {
+            return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
+        }
+        self.emit(AgentEvent::Status {
+            status: SessionStatus::Running,
+        })
+        .await;
+        let started = Instant::now();
+        let budgets = self.deps.budgets.clone();
+        for _ in 0..budgets.max_steps {
+            if started.elapsed() > budgets.max_run {
+                return TurnEnd::Failed(format!(
+                    "The run reached its time budget ({} min) and stopped; send a message to continue.",
+                    budgets.max_run.as_secs() / 60
+                ));
+            }
+            if let Err(err) = self.catch_up().await {
+                return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
+            }
+            compact(&mut self.conversation, budgets.context_chars);
+            let completion = tokio::select! {
+                _ = self.cancel.cancelled() => return TurnEnd::Cancelled,
+                answer = llm.complete(&self.conversation, &self.tools) => answer,
+            };
+            let completion = match completion {
+                Ok(completion) => completion,
+                Err(err) => return TurnEnd::Failed(model_failure(&err)),
+            };
+            metrics::counter!("llm_prompt_tokens").increment(completion.usage.prompt_tokens);
+            metrics::counter!("llm_completion_tokens").increment(completion.usage.completion_tokens);
+            self.conversation.push(ChatMessage {
+                role: ChatRole::Assistant,
+                content: completion.content.clone(),
+                tool_calls: completion.tool_calls.clone(),
+                tool_call_id: None,
+            });
+            if let Some(text) = completion.content {
+                self.say(text).await;
+            }
+            if completion.tool_calls.is_empty() {
+                if self.has_unseen_messages().await {
+                    continue;
+                }
+                self.emit(AgentEvent::Done {}).await;
+                return TurnEnd::Answered;
+            }
+            let cancel = self.cancel.clone();
+            for call in completion.tool_calls {
+                let next = tokio::select! {
+                    _ = cancel.cancelled() => None,
+                    next = self.handle(&call) => Some(next),
+                };
+                match next {
+                    None => {
+                        self.interrupt_shell().await;
+                        return TurnEnd::Cancelled;
+                    }
+                    Some(Err(message)) => return TurnEnd::Failed(message),
+                    Some(Ok(Next::WaitForPerson)) => return TurnEnd::Waiting,
+                    Some(Ok(Next::Continue)) => {}
+                }
+            }
+        }
+        TurnEnd::Failed(format!(
+            "The run reached its step budget ({} model requests) and stopped; send a message to continue.",
+            budgets.max_steps
+        ))
+    }
+}
+
+impl Run {
+    /// Adds what the log holds beyond `seen` to the conversation.
+    async fn catch_up(&mut self) -> Result<(), DomainError> {
+        loop {
+            let page = self
+                .deps
+                .events
+                .page(&self.session.id, self.seen, PAGE)
+                .await
+                .map_err(|err| DomainError::Internal(anyhow::anyhow!("{err}")))?;
+            let full = page.len() == PAGE;
+            for stored in page {
+                self.seen = stored.seq;
+                let earlier = stored.seq <= self.history_until;
+                match stored.event {
+                    AgentEvent::Message {
+                        role: MessageRole::User,
+                        content,
+                        ..
+                    } => {
+                        self.conversation.push(ChatMessage::text(ChatRole::User, content));
+                    }
+                    AgentEvent::Message {
+                        role: MessageRole::Assistant,
+                        content,
+                        ..
+                    } if earlier => {
+                        self.conversation
+                            .push(ChatMessage::text(ChatRole::Assistant, content));
+                    }
+                    AgentEvent::Wait {
+                        prompt: Some(question),
+                        ..
+                    } if earlier => {
+                        self.conversation
+                            .push(ChatMessage::text(ChatRole::Assistant, question));
+                    }
+                    _ => {}
+                }
+            }
+            if !full {
+                return Ok(());
+            }
+        }
+    }
+
+    async fn has_unseen_messages(&mut self) -> bool {
+        let before = self.conversation.len();
+        if self.catch_up().await.is_err() {
+            return false;
+        }
+        self.conversation[before..]
+            .iter()
+            .any(|m| m.role == ChatRole::User)
+    }
+
+    /// Appends an event; a failure to store is logged (the run goes on, and the next
+    /// event or the end of the run tells the person).
+    async fn emit(&mut self, event: AgentEvent) {
+        match self.deps.events.append(&self.session.id, event).await {
+            Ok((stored, _)) => {
+                if stored.seq == self.seen + 1 {
+                    self.seen = stored.seq;
+                }
+            }
+            Err(err) => tracing::error!(session = self.session.id.as_str(), %err, "storing an agent event"),
+        }
+    }
+
+    async fn say(&mut self, content: String) {
+        self.emit(AgentEvent::Message {
+            role: MessageRole::Assistant,
+            content,
+            attachments: Vec::new(),
+        })
+        .await;
+    }
+
+    /// Runs one tool call; `Err` ends the turn with that message.
+    async fn handle(&mut self, call: &ToolCallRequest) -> Result<Next, String> {
+        let args: Value = match serde_json::from_str(if call.arguments.trim().is_empty() {
+            "{}"
+        } else {
+            &call.arguments
+        }) {
+            Ok(args) => args,
+            Err(err) => {
+                let problem = format!(
+                    "the arguments of {} are not valid JSON ({err}); call it again with a JSON object",
+                    call.name
+                );
+                self.tool_event(
+                    call,
+                    ToolStatus::Called,
+                    json!({}),
+                    Some(json!({ "kind": "error", "message": problem })),
+                )
+                .await;
+                self.answer(call, problem);
+                return Ok(Next::Continue);
+            }
+        };
+        match call.name.as_str() {
+            prompt::PLAN_UPDATE => {
+                let Some(plan) = self.parse::<PlanArgs>(call, &args) else {
+                    return Ok(Next::Continue);
+                };
+                let steps = plan.steps.into_iter().map(Into::into).collect();
+                self.emit(AgentEvent::Plan { steps }).await;
+                self.answer(call, "plan recorded".into());
+            }
+            prompt::STEP_UPDATE => {
+                let Some(step) = self.parse::<StepArgs>(call, &args) else {
+                    return Ok(Next::Continue);
+                };
+                self.emit(AgentEvent::Step {
+                    step_id: step.step_id,
+                    status: step.status,
+                    description: step.description,
+                })
+                .await;
+                self.answer(call, "step updated".into());
+            }
+            prompt::SET_TITLE => {
+                let Some(title) = self.parse::<TitleArgs>(call, &args) else {
+                    return Ok(Next::Continue);
+                };
+                self.emit(AgentEvent::Title { title: title.title }).await;
+                self.answer(call, "title set".into());
+            }
+            prompt::NOTIFY_USER => {
+                let Some(notify) = self.parse::<NotifyArgs>(call, &args) else {
+                    return Ok(Next::Continue);
+                };
+                self.say(notify.text).await;
+                self.answer(call, "delivered".into());
+            }
+            prompt::ASK_USER => {
+                let Some(ask) = self.parse::<AskArgs>(call, &args) else {
+                    return Ok(Next::Continue);
+                };
+                self.answer(
+                    call,
+                    "asked; the person's reply comes as their next message".into(),
+                );
+                self.emit(AgentEvent::Wait {
+                    prompt: Some(ask.question),
+                    take_over: ask.take_over,
+                })
+                .await;
+                return Ok(Next::WaitForPerson);
+            }
+            _ => self.sandbox_tool(call, args).await?,
+        }
+        Ok(Next::Continue)
+    }
+
+    /// Arguments of one of the run's own tools; wrong ones are told to the model, which
+    /// may try again.
+    fn parse<T: DeserializeOwned>(&mut self, call: &ToolCallRequest, args: &Value) -> Option<T> {
+        match serde_json::from_value(args.clone()) {
+            Ok(parsed) => Some(parsed),
+            Err(err) => {
+                self.answer(call, format!("the arguments do not fit {}: {err}", call.name));
+                None
+            }
+        }
+    }
+
+    async fn sandbox_tool(&mut self, call: &ToolCallRequest, args: Value) -> Result<(), String> {
+        self.tool_event(call, ToolStatus::Calling, args.clone(), None)
+            .await;
+        let sandbox = match self.sandbox.clone() {
+            Some(sandbox) => sandbox,
+            None => {
+                let acquired = self
+                    .deps
+                    .sandboxes
+                    .acquire(&self.session.id, &self.session.owner)
+                    .await;
+                let sandbox = acquired.map_err(|err| format!("Could not get a sandbox to work in: {err}"))?;
+                self.sandbox = Some(sandbox.clone());
+                sandbox
+            }
+        };
+        match self.deps.tools.call(&sandbox, &call.name, &args).await {
+            Ok(outcome) => {
+                self.tool_event(call, ToolStatus::Called, args, Some(outcome.view))
+                    .await;
+                let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);
+                self.answer(call, text);
+                Ok(())
+            }
+            Err(err) => {
+                // The sandbox is gone (removed, OOM-killed): the next turn asks for a new one.
+                self.sandbox = None;
+                let message =
+                    format!("The sandbox stopped answering ({err}); a new one is made on your next message.");
+                self.tool_event(
+                    call,
+                    ToolStatus::Called,
+                    args,
+                    Some(json!({ "kind": "error", "message": message })),
+                )
+                .await;
+                Err(message)
+            }
+        }
+    }
+
+    async fn tool_event(
+        &mut self,
+        call: &ToolCallRequest,
+        status: ToolStatus,
+        args: Value,
+        view: Option<Value>,
+    ) {
+        self.emit(AgentEvent::Tool {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            status,
+            args,
+            view,
+        })
+        .await;
+    }
+
+    /// The tool message answering `call`, which every call needs before the next request.
+    fn answer(&mut self, call: &ToolCallRequest, text: String) {
+        self.conversation.push(ChatMessage::tool_result(&call.id, text));
+    }
+
+    async fn interrupt_shell(&mut self) {
+        if let Some(sandbox) = &self.sandbox {
+            if let Err(err) = self.deps.tools.interrupt(sandbox).await {
+                tracing::warn!(%err, "killing the agent's command on stop");
+            }
+        }
+    }
+}
+
+/// What the person reads when the model request failed.
+fn model_failure(err: &DomainError) -> String {
+    match err {
+        DomainError::Unavailable { detail, .. } => {
+            format!("The model provider is not answering ({detail}). Check LLM_BASE_URL and the provider's status, then send a message to retry.")
+        }
+        DomainError::Invalid(detail) => {
+            format!("The model provider refused the request ({detail}). Check LLM_MODEL and LLM_API_KEY.")
+        }
+        other => format!("The model request failed: {other}"),
+    }
+}

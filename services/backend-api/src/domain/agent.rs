@@ -1,0 +1,134 @@
+//! What the agent works with: the conversation it sends to the model, the tools it may
+//! call, and the sandbox it acts in — with the ports to the model provider, the
+//! sandbox-manager and the sandbox's tools.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::DomainResult;
+use super::session::SessionId;
+use super::user::UserId;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatRole {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+/// One message of the conversation as chat-completion APIs know it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    pub role: ChatRole,
+    pub content: Option<String>,
+    /// The model's tool calls (assistant messages).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCallRequest>,
+    /// The call a tool message answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+impl ChatMessage {
+    pub fn text(role: ChatRole, content: impl Into<String>) -> Self {
+        Self {
+            role,
+            content: Some(content.into()),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+        }
+    }
+
+    pub fn tool_result(call_id: &str, content: impl Into<String>) -> Self {
+        Self {
+            role: ChatRole::Tool,
+            content: Some(content.into()),
+            tool_calls: Vec::new(),
+            tool_call_id: Some(call_id.to_owned()),
+        }
+    }
+}
+
+/// A tool call as the model wrote it: `arguments` is its raw JSON text, which may not
+/// parse (the run feeds the error back).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCallRequest {
+    pub id: String,
+    pub name: String,
+    pub arguments: String,
+}
+
+/// A tool offered to the model: its name, what it does and a JSON schema of its
+/// arguments.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub parameters: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+/// The model's answer to one request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Completion {
+    pub content: Option<String>,
+    pub tool_calls: Vec<ToolCallRequest>,
+    pub usage: TokenUsage,
+}
+
+/// An OpenAI-compatible chat-completion provider.
+#[async_trait::async_trait]
+pub trait LlmClient: Send + Sync {
+    /// Fails with `Unavailable` when the provider cannot be reached or keeps failing
+    /// (after the adapter's retries), `Invalid` when it refuses the request.
+    async fn complete(&self, messages: &[ChatMessage], tools: &[ToolSpec]) -> DomainResult<Completion>;
+}
+
+/// How to reach a running sandbox; never shown to a browser.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SandboxAccess {
+    pub tool_api_url: String,
+    pub tool_api_token: String,
+    /// `host:port` of its VNC server and the password.
+    pub vnc_address: Option<String>,
+    pub vnc_password: Option<String>,
+}
+
+/// The sandbox-manager, as far as sessions need it.
+#[async_trait::async_trait]
+pub trait SandboxGateway: Send + Sync {
+    /// The session's sandbox, claimed or created, once it answers.
+    async fn acquire(&self, session: &SessionId, owner: &UserId) -> DomainResult<SandboxAccess>;
+    /// Removes the session's sandbox, if it has one.
+    async fn release(&self, session: &SessionId) -> DomainResult<()>;
+}
+
+/// What a tool call gave: text for the model, a view for the person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutcome {
+    pub text: String,
+    pub view: serde_json::Value,
+    pub failed: bool,
+}
+
+/// The tools that act inside a sandbox (shell, files, browser, web).
+#[async_trait::async_trait]
+pub trait SandboxTools: Send + Sync {
+    fn specs(&self) -> Vec<ToolSpec>;
+    /// Runs one call; a failure of the tool itself is an outcome with `failed`, an `Err`
+    /// means the sandbox could not be reached.
+    async fn call(
+        &self,
+        sandbox: &SandboxAccess,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> DomainResult<ToolOutcome>;
+    /// Ends whatever command the agent's shell is running (on stop).
+    async fn interrupt(&self, sandbox: &SandboxAccess) -> DomainResult<()>;
+}

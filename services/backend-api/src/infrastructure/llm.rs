@@ -1,0 +1,285 @@
+//! The model provider: OpenAI-compatible chat completions with native tool calling,
+//! streamed (`stream: true`), so OpenAI, OpenRouter, DeepSeek, Ollama, vLLM, llama.cpp's
+//! server and LM Studio all work by setting a base URL, key and model.
+//!
+//! A streamed answer arrives as SSE chunks; tool calls come in pieces keyed by `index`
+//! (id and name first, then the arguments text in fragments) and are put back together
+//! here. 429, 5xx, connection failures and streams that end before `[DONE]` are retried
+//! with exponential back-off (honouring `Retry-After`); other 4xx are the request's
+//! fault and are not.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use eventsource_stream::Eventsource;
+use futures::StreamExt;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, RETRY_AFTER};
+use reqwest::StatusCode;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::config::LlmConfig;
+use crate::domain::agent::{ChatMessage, Completion, LlmClient, TokenUsage, ToolCallRequest, ToolSpec};
+use crate::domain::{DomainError, DomainResult};
+
+/// Longest wait between retries, whatever `Retry-After` says.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+pub struct OpenAiClient {
+    http: reqwest::Client,
+    url: String,
+    model: String,
+    temperature: Option<f32>,
+    max_tokens: Option<u32>,
+    chunk_timeout: Duration,
+    max_retries: u32,
+    retry_base: Duration,
+}
+
+/// Why one attempt failed: worth retrying (and after how long, if the server said), or not.
+enum Failure {
+    Retry { detail: String, after: Option<Duration> },
+    Fatal(DomainError),
+}
+
+impl OpenAiClient {
+    /// `None` when no model is configured (base URL and model name are both needed).
+    pub fn from_config(config: &LlmConfig) -> anyhow::Result<Option<Self>> {
+        let (Some(base), Some(model)) = (&config.base_url, &config.model) else {
+            return Ok(None);
+        };
+        let mut headers = HeaderMap::new();
+        if let Some(key) = config.api_key.as_deref().filter(|k| !k.is_empty()) {
+            let mut value = HeaderValue::from_str(&format!("Bearer {key}"))?;
+            value.set_sensitive(true);
+            headers.insert(AUTHORIZATION, value);
+        }
+        for (name, value) in &config.extra_headers {
+            headers.insert(
+                HeaderName::from_bytes(name.as_bytes())?,
+                HeaderValue::from_str(value)?,
+            );
+        }
+        let http = reqwest::Client::builder()
+            .default_headers(headers)
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(config.timeout_secs.max(1)))
+            .build()?;
+        Ok(Some(Self {
+            http,
+            url: format!("{}/chat/completions", base.trim_end_matches('/')),
+            model: model.clone(),
+            temperature: config.temperature,
+            max_tokens: config.max_tokens,
+            chunk_timeout: Duration::from_secs(config.chunk_timeout_secs.max(1)),
+            max_retries: config.max_retries,
+            retry_base: Duration::from_millis(config.retry_base_millis),
+        }))
+    }
+
+    async fn attempt(&self, body: &serde_json::Value) -> Result<Completion, Failure> {
+        let retry = |detail: String| Failure::Retry { detail, after: None };
+        let response = self
+            .http
+            .post(&self.url)
+            .json(body)
+            .send()
+            .await
+            .map_err(|err| retry(format!("could not reach the model provider: {err}")))?;
+        let status = response.status();
+        if !status.is_success() {
+            let after = response
+                .headers()
+                .get(RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .map(Duration::from_secs);
+            let text = response.text().await.unwrap_or_default();
+            let detail = format!("the model provider answered {status}: {}", excerpt(&text));
+            return Err(
+                if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+                    Failure::Retry { detail, after }
+                } else {
+                    Failure::Fatal(DomainError::Invalid(detail))
+                },
+            );
+        }
+        let mut events = response.bytes_stream().eventsource();
+        let mut answer = Assembly::default();
+        loop {
+            let next = tokio::time::timeout(self.chunk_timeout, events.next())
+                .await
+                .map_err(|_| retry("the model provider stopped sending mid-answer".into()))?;
+            match next {
+                None => return Err(retry("the model provider's stream ended before [DONE]".into())),
+                Some(Err(err)) => return Err(retry(format!("the model provider's stream broke: {err}"))),
+                Some(Ok(event)) if event.data.trim() == "[DONE]" => return Ok(answer.finish()),
+                Some(Ok(event)) => {
+                    let chunk: Chunk = serde_json::from_str(&event.data).map_err(|err| {
+                        Failure::Fatal(DomainError::Invalid(format!(
+                            "the model provider sent a chunk that is not chat-completion JSON ({err}): {}",
+                            excerpt(&event.data)
+                        )))
+                    })?;
+                    answer.add(chunk);
+                }
+            }
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl LlmClient for OpenAiClient {
+    async fn complete(&self, messages: &[ChatMessage], tools: &[ToolSpec]) -> DomainResult<Completion> {
+        let mut body = json!({
+            "model": self.model,
+            "messages": messages,
+            "stream": true,
+            "stream_options": { "include_usage": true },
+        });
+        if !tools.is_empty() {
+            let tools: Vec<_> = tools
+                .iter()
+                .map(|t| json!({ "type": "function", "function": { "name": t.name, "description": t.description, "parameters": t.parameters } }))
+                .collect();
+            body["tools"] = json!(tools);
+        }
+        if let Some(temperature) = self.temperature {
+            body["temperature"] = json!(temperature);
+        }
+        if let Some(max_tokens) = self.max_tokens {
+            body["max_tokens"] = json!(max_tokens);
+        }
+        let mut attempt = 0;
+        loop {
+            match self.attempt(&body).await {
+                Ok(completion) => return Ok(completion),
+                Err(Failure::Fatal(err)) => return Err(err),
+                Err(Failure::Retry { detail, after }) => {
+                    if attempt >= self.max_retries {
+                        return Err(DomainError::Unavailable {
+                            what: "the model provider",
+                            detail: format!("{detail} (after {} attempts)", attempt + 1),
+                        });
+                    }
+                    let backoff = after
+                        .unwrap_or(self.retry_base * 2u32.pow(attempt))
+                        .min(MAX_BACKOFF);
+                    tracing::warn!(%detail, attempt, ?backoff, "retrying the model request");
+                    tokio::time::sleep(backoff).await;
+                    attempt += 1;
+                }
+            }
+        }
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    let cut: String = text.chars().take(300).collect();
+    if cut.len() < text.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
+}
+
+#[derive(Deserialize)]
+struct Chunk {
+    #[serde(default)]
+    choices: Vec<Choice>,
+    usage: Option<Usage>,
+}
+
+#[derive(Deserialize)]
+struct Choice {
+    #[serde(default)]
+    delta: Delta,
+}
+
+#[derive(Deserialize, Default)]
+struct Delta {
+    content: Option<String>,
+    #[serde(default)]
+    tool_calls: Vec<ToolCallDelta>,
+}
+
+#[derive(Deserialize)]
+struct ToolCallDelta {
+    #[serde(default)]
+    index: usize,
+    id: Option<String>,
+    function: Option<FunctionDelta>,
+}
+
+#[derive(Deserialize)]
+struct FunctionDelta {
+    name: Option<String>,
+    arguments: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Usage {
+    #[serde(default)]
+    prompt_tokens: u64,
+    #[serde(default)]
+    completion_tokens: u64,
+}
+
+/// A streamed answer being put back together.
+#[derive(Default)]
+struct Assembly {
+    content: String,
+    calls: BTreeMap<usize, ToolCallRequest>,
+    usage: TokenUsage,
+}
+
+impl Assembly {
+    fn add(&mut self, chunk: Chunk) {
+        if let Some(usage) = chunk.usage {
+            self.usage = TokenUsage {
+                prompt_tokens: usage.prompt_tokens,
+                completion_tokens: usage.completion_tokens,
+            };
+        }
+        for choice in chunk.choices {
+            if let Some(text) = choice.delta.content {
+                self.content.push_str(&text);
+            }
+            for delta in choice.delta.tool_calls {
+                let call = self.calls.entry(delta.index).or_insert_with(|| ToolCallRequest {
+                    id: String::new(),
+                    name: String::new(),
+                    arguments: String::new(),
+                });
+                if let Some(id) = delta.id {
+                    call.id = id;
+                }
+                if let Some(function) = delta.function {
+                    call.name.push_str(function.name.as_deref().unwrap_or_default());
+                    call.arguments
+                        .push_str(function.arguments.as_deref().unwrap_or_default());
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Completion {
+        let tool_calls = self
+            .calls
+            .into_values()
+            .enumerate()
+            .map(|(i, mut call)| {
+                // Some servers (older llama.cpp, Ollama) send no ids.
+                if call.id.is_empty() {
+                    call.id = format!("call_{i}");
+                }
+                call
+            })
+            .collect();
+        Completion {
+            content: Some(self.content).filter(|c| !c.trim().is_empty()),
+            tool_calls,
+            usage: self.usage,
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! The agent loop against a scripted OpenAI-compatible server speaking real HTTP and SSE:
+//! planning and titles, a malformed tool call fed back, a 429 retried, a question that
+//! waits for the person, stop in the middle of a model request, no model configured.
+//! (Tools in a real sandbox: `agent_sandbox.rs`.)
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use support::fake_llm::{FakeLlm, Reply};
+use support::{SseStream, TestApp};
+
+async fn app_with(llm: &FakeLlm) -> TestApp {
+    let settings = llm.settings();
+    let overrides: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    TestApp::spawn(&overrides).await
+}
+
+/// Events until one matches `last` (inclusive), as JSON.
+pub async fn until(stream: &mut SseStream, last: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let mut events = Vec::new();
+    loop {
+        let event = stream.next().await.expect("the stream is open");
+        let data: Value = serde_json::from_str(&event.data).unwrap();
+        let done = last(&data["event"]);
+        events.push(data["event"].clone());
+        if done {
+            return events;
+        }
+    }
+}
+
+fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
+    move |e| e["type"] == "status" && e["status"] == status
+}
+
+fn kinds(events: &[Value]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| e["type"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_run_plans_titles_tracks_steps_and_answers() {
+    let llm = FakeLlm::start(vec![
+        Reply::Tools(vec![
+            ("set_title", json!({ "title": "Greeting" }).to_string()),
+            (
+                "plan_update",
+                json!({ "steps": [{ "id": "1", "description": "Say hello" }] }).to_string(),
+            ),
+        ]),
+        Reply::Tools(vec![(
+            "step_update",
+            json!({ "step_id": "1", "status": "completed" }).to_string(),
+        )]),
+        Reply::Text("Hello, Ada!"),
+    ])
+    .await;
+    let app = app_with(&llm).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Say hello to me").await;
+    let events = until(&mut stream, status_is("completed")).await;
+    assert_eq!(
+        kinds(&events),
+        ["message", "status", "title", "plan", "step", "message", "done", "status"]
+    );
+    assert_eq!(events[2]["title"], "Greeting");
+    assert_eq!(events[3]["steps"][0]["description"], "Say hello");
+    assert_eq!(events[4]["status"], "completed");
+    assert_eq!(
+        events[5],
+        json!({ "type": "message", "role": "assistant", "content": "Hello, Ada!" })
+    );
+
+    // The model saw the person's message, the tools, and every tool call answered.
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 3);
+    assert_eq!(requests[0]["stream"], true);
+    assert_eq!(
+        requests[0]["messages"][1],
+        json!({ "role": "user", "content": "Say hello to me" })
+    );
+    let tools: Vec<&str> = requests[0]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    for name in [
+        "plan_update",
+        "message_ask_user",
+        "shell_exec",
+        "file_write",
+        "browser_navigate",
+        "web_search",
+    ] {
+        assert!(tools.contains(&name), "{name} is offered: {tools:?}");
+    }
+    let answered: Vec<&str> = requests[2]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["tool_call_id"].as_str())
+        .collect();
+    assert_eq!(answered.len(), 3, "{answered:?}");
+
+    // The session's summary follows: title and status.
+    let session = app
+        .expect(
+            StatusCode::OK,
+            Method::GET,
+            &format!("/api/v1/sessions/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(session["title"], "Greeting");
+    assert_eq!(session["status"], "completed");
+}
+
+#[tokio::test]
+async fn a_malformed_tool_call_is_fed_back_and_a_429_is_retried() {
+    let llm = FakeLlm::start(vec![
+        Reply::Tools(vec![("set_title", "{\"title\": \"Bro".into())]),
+        Reply::Status(429),
+        Reply::Status(503),
+        Reply::Text("Recovered."),
+    ])
+    .await;
+    let app = app_with(&llm).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Go").await;
+    let events = until(&mut stream, status_is("completed")).await;
+    assert_eq!(
+        kinds(&events),
+        ["message", "status", "tool", "message", "done", "status"]
+    );
+    assert_eq!(events[2]["view"]["kind"], "error");
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 4, "one answer, two failures retried, one answer");
+    let fed_back = requests[3]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap();
+    assert!(
+        fed_back["content"].as_str().unwrap().contains("not valid JSON"),
+        "{fed_back}"
+    );
+}
+
+#[tokio::test]
+async fn asking_the_person_waits_and_the_reply_continues_the_run() {
+    let llm = FakeLlm::start(vec![
+        Reply::Tools(vec![(
+            "message_ask_user",
+            json!({ "question": "Which city?", "take_over": false }).to_string(),
+        )]),
+        Reply::Text("Paris it is."),
+    ])
+    .await;
+    let app = app_with(&llm).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Book a trip").await;
+    let events = until(&mut stream, status_is("waiting")).await;
+    assert_eq!(kinds(&events), ["message", "status", "wait", "status"]);
+    assert_eq!(events[2]["prompt"], "Which city?");
+
+    app.post_message(&token, &id, "Paris").await;
+    let events = until(&mut stream, status_is("completed")).await;
+    assert_eq!(kinds(&events), ["message", "status", "message", "done", "status"]);
+    let last = llm.requests().pop().unwrap();
+    let said: Vec<(&str, &str)> = last["messages"].as_array().unwrap()[1..]
+        .iter()
+        .map(|m| (m["role"].as_str().unwrap(), m["content"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("user", "Book a trip"),
+            ("assistant", "Which city?"),
+            ("user", "Paris")
+        ]
+    );
+}
+
+#[tokio::test]
+async fn stop_cancels_a_run_in_the_middle_of_a_model_request() {
+    let llm = FakeLlm::start(vec![Reply::Hang]).await;
+    let app = app_with(&llm).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Think forever").await;
+    until(&mut stream, status_is("running")).await;
+    while llm.requests().is_empty() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let started = Instant::now();
+    let stopped = app
+        .expect(
+            StatusCode::OK,
+            Method::POST,
+            &format!("/api/v1/sessions/{id}/stop"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "stopped in {:?}",
+        started.elapsed()
+    );
+    assert_eq!(stopped["status"], "completed");
+    let events = until(&mut stream, status_is("completed")).await;
+    assert_eq!(
+        kinds(&events),
+        ["status"],
+        "nothing else was logged by the cancelled run"
+    );
+    // A new message starts a new run.
+    app.post_message(&token, &id, "Now answer").await;
+    let events = until(&mut stream, |e| e["type"] == "status" && e["status"] != "running").await;
+    assert_eq!(events.last().unwrap()["status"], "completed");
+}
+
+#[tokio::test]
+async fn without_a_model_a_message_gets_an_error_saying_what_to_set() {
+    let app = TestApp::spawn(&[("agent.enabled", "true")]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Hello?").await;
+    let events = until(&mut stream, status_is("failed")).await;
+    assert_eq!(kinds(&events), ["message", "error", "status"]);
+    assert!(
+        events[1]["message"].as_str().unwrap().contains("LLM_BASE_URL"),
+        "{}",
+        events[1]
+    );
+    // The rest keeps working.
+    app.expect(
+        StatusCode::OK,
+        Method::GET,
+        "/api/v1/sessions",
+        Some(&token),
+        None,
+    )
+    .await;
+}

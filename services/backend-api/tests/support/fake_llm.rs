@@ -1,0 +1,130 @@
+//! A scripted OpenAI-compatible chat-completions server on 127.0.0.1:0: each request gets
+//! the next scripted reply, streamed as real SSE chunks (tool calls split into deltas the
+//! way providers send them), and every request body is kept for the test to inspect.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::Json;
+use serde_json::{json, Value};
+
+#[derive(Clone)]
+pub enum Reply {
+    /// A plain answer.
+    Text(&'static str),
+    /// Tool calls: (name, raw arguments text).
+    Tools(Vec<(&'static str, String)>),
+    /// An error status (with `Retry-After: 0` on 429).
+    Status(u16),
+    /// Never answers (until the client gives up).
+    Hang,
+}
+
+#[derive(Default)]
+struct Script {
+    replies: VecDeque<Reply>,
+    requests: Vec<Value>,
+}
+
+#[derive(Clone)]
+pub struct FakeLlm {
+    pub base_url: String,
+    script: Arc<Mutex<Script>>,
+}
+
+impl FakeLlm {
+    pub async fn start(replies: Vec<Reply>) -> Self {
+        let script = Arc::new(Mutex::new(Script {
+            replies: replies.into(),
+            requests: Vec::new(),
+        }));
+        let app = axum::Router::new()
+            .route("/v1/chat/completions", post(complete))
+            .with_state(script.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self { base_url, script }
+    }
+
+    /// The request bodies received so far.
+    pub fn requests(&self) -> Vec<Value> {
+        self.script.lock().unwrap().requests.clone()
+    }
+
+    /// Settings that point a backend at this server.
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("llm.base_url", self.base_url.clone()),
+            ("llm.model", "scripted".into()),
+            ("llm.api_key", "test-key".into()),
+            ("llm.retry_base_millis", "10".into()),
+            ("agent.enabled", "true".into()),
+        ]
+    }
+}
+
+fn chunk(delta: Value) -> String {
+    format!(
+        "data: {}\n\n",
+        json!({ "object": "chat.completion.chunk", "choices": [{ "index": 0, "delta": delta }] })
+    )
+}
+
+async fn complete(
+    State(script): State<Arc<Mutex<Script>>>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> Response {
+    assert_eq!(headers["authorization"], "Bearer test-key");
+    let reply = {
+        let mut script = script.lock().unwrap();
+        script.requests.push(body);
+        script
+            .replies
+            .pop_front()
+            .unwrap_or(Reply::Text("(script ended)"))
+    };
+    let mut stream = String::new();
+    match reply {
+        Reply::Status(code) => {
+            let status = StatusCode::from_u16(code).unwrap();
+            return (
+                status,
+                [("retry-after", "0")],
+                Json(json!({ "error": { "message": "scripted failure" } })),
+            )
+                .into_response();
+        }
+        Reply::Hang => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+        Reply::Text(text) => {
+            let (a, b) = text.split_at(text.len() / 2);
+            stream.push_str(&chunk(json!({ "role": "assistant", "content": a })));
+            stream.push_str(&chunk(json!({ "content": b })));
+        }
+        Reply::Tools(calls) => {
+            for (index, (name, arguments)) in calls.into_iter().enumerate() {
+                let id = format!("call_{}_{index}", name);
+                stream.push_str(&chunk(json!({ "tool_calls": [{ "index": index, "id": id, "type": "function", "function": { "name": name, "arguments": "" } }] })));
+                let (a, b) = arguments.split_at(arguments.len() / 2);
+                for part in [a, b] {
+                    stream.push_str(&chunk(
+                        json!({ "tool_calls": [{ "index": index, "function": { "arguments": part } }] }),
+                    ));
+                }
+            }
+        }
+    }
+    stream.push_str(&format!(
+        "data: {}\n\ndata: [DONE]\n\n",
+        json!({ "choices": [], "usage": { "prompt_tokens": 100, "completion_tokens": 20 } })
+    ));
+    ([("content-type", "text/event-stream")], stream).into_response()
+}
