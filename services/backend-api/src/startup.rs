@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::application::agent::{AgentService, Budgets};
+use crate::application::agent::{AgentService, Budgets, Dependencies};
 use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::sessions::SessionService;
@@ -80,15 +80,17 @@ impl Application {
         let agent = AgentService::new(
             sessions.clone(),
             stores.sessions.clone(),
-            events.clone(),
-            llm.map(|client| Arc::new(client) as Arc<dyn LlmClient>),
-            sandboxes,
-            Arc::new(ToolApiTools::new()),
-            Budgets {
-                max_steps: settings.agent.max_steps,
-                max_run: Duration::from_secs(settings.agent.max_run_secs),
-                tool_output_chars: settings.agent.tool_output_chars,
-                context_chars: settings.agent.context_chars,
+            Dependencies {
+                events: events.clone(),
+                llm: llm.map(|client| Arc::new(client) as Arc<dyn LlmClient>),
+                sandboxes,
+                tools: Arc::new(ToolApiTools::new()),
+                budgets: Budgets {
+                    max_steps: settings.agent.max_steps,
+                    max_run: Duration::from_secs(settings.agent.max_run_secs),
+                    tool_output_chars: settings.agent.tool_output_chars,
+                    context_chars: settings.agent.context_chars,
+                },
             },
             settings.agent.enabled,
         );

@@ -259,3 +259,43 @@ async fn without_a_model_a_message_gets_an_error_saying_what_to_set() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_restart_marks_an_interrupted_run_failed() {
+    use support::servers::ServerProcess;
+    let llm = FakeLlm::start(vec![Reply::Hang]).await;
+    let (mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
+    let (uri, url) = (mongodb.mongodb_uri(), redis.redis_url());
+    let mut settings: Vec<(&str, String)> = llm.settings();
+    settings.push(("mongodb_uri", uri));
+    settings.push(("redis_url", url));
+    let overrides: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = TestApp::spawn_on(dir.path(), &overrides).await;
+    let (token, _, _) = first.register("ada@example.org").await;
+    let id = first.new_session(&token).await;
+    let mut stream = first.events(&token, &id, None).await;
+    first.post_message(&token, &id, "Work on this").await;
+    until(&mut stream, status_is("running")).await;
+    first.stop().await;
+
+    let second = TestApp::spawn_on(dir.path(), &overrides).await;
+    let session = second
+        .expect(
+            StatusCode::OK,
+            Method::GET,
+            &format!("/api/v1/sessions/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(session["status"], "failed");
+    let mut stream = second.events(&token, &id, Some(2)).await;
+    let events = until(&mut stream, status_is("failed")).await;
+    assert_eq!(kinds(&events), ["error", "status"]);
+    assert!(
+        events[0]["message"].as_str().unwrap().contains("restarted"),
+        "{}",
+        events[0]
+    );
+}

@@ -40,7 +40,7 @@ pub struct Budgets {
 }
 
 /// What the runs need, shared by all of them.
-pub(crate) struct Dependencies {
+pub struct Dependencies {
     pub events: Arc<EventService>,
     pub llm: Option<Arc<dyn LlmClient>>,
     pub sandboxes: Arc<dyn SandboxGateway>,
@@ -63,24 +63,15 @@ pub struct AgentService {
 }
 
 impl AgentService {
+    /// `enabled: false` stores messages without answering them.
     pub fn new(
         sessions: Arc<SessionService>,
         repository: Arc<dyn SessionRepository>,
-        events: Arc<EventService>,
-        llm: Option<Arc<dyn LlmClient>>,
-        sandboxes: Arc<dyn SandboxGateway>,
-        tools: Arc<dyn SandboxTools>,
-        budgets: Budgets,
+        deps: Dependencies,
         enabled: bool,
     ) -> Self {
         Self {
-            deps: Arc::new(Dependencies {
-                events,
-                llm,
-                sandboxes,
-                tools,
-                budgets,
-            }),
+            deps: Arc::new(deps),
             sessions,
             repository,
             runs: Arc::new(Mutex::new(HashMap::new())),
