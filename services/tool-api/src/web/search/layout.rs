@@ -99,7 +99,11 @@ fn describe(value: &Value) -> &'static str {
 fn top_level_keys(document: &Value) -> String {
     match document {
         Value::Object(map) if !map.is_empty() => {
-            let keys: Vec<&str> = map.keys().map(String::as_str).take(12).collect();
+            // Sorted: the map keeps document order or not depending on serde_json's
+            // features, and the hint should read the same either way.
+            let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            keys.sort_unstable();
+            keys.truncate(12);
             format!(" (the top-level keys are: {})", keys.join(", "))
         }
         other => format!(" (the document is {})", describe(other)),
