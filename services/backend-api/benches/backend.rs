@@ -53,6 +53,8 @@ impl Server {
         let run = format!("bench{}", std::process::id());
         let mut child = Command::new(env!("CARGO_BIN_EXE_backend-api"))
             .env("BACKEND_PORT", "0")
+            // The event log is measured alone: no agent answers the posted messages.
+            .env("BACKEND_AGENT__ENABLED", "false")
             .env("MONGODB_DATABASE", &run)
             .env("BACKEND_REDIS_KEY_PREFIX", format!("{run}:"))
             .env("BACKEND_DATA_DIR", data.path())
