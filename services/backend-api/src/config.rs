@@ -197,6 +197,9 @@ pub struct HttpConfig {
     pub cors_origins: Vec<String>,
     /// Largest JSON request body.
     pub body_limit_bytes: usize,
+    /// Largest uploaded file (attachments, file browser uploads); streamed, never held
+    /// in memory.
+    pub upload_limit_bytes: u64,
     /// Comment lines on idle SSE streams, so proxies keep them open.
     pub sse_heartbeat_secs: u64,
     /// Use the first `X-Forwarded-For` address as the client's (behind a trusted proxy).
@@ -208,6 +211,7 @@ impl Default for HttpConfig {
         Self {
             cors_origins: Vec::new(),
             body_limit_bytes: 256 * 1024,
+            upload_limit_bytes: 100 * 1024 * 1024,
             sse_heartbeat_secs: 15,
             trust_forwarded_for: false,
         }

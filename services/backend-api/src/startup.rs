@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::application::agent::{AgentService, Budgets, Dependencies};
 use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
+use crate::application::files::FileService;
 use crate::application::sessions::SessionService;
 use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
@@ -21,6 +22,7 @@ use crate::config::{
 use crate::domain::agent::{LlmClient, SandboxGateway};
 use crate::infrastructure::llm::OpenAiClient;
 use crate::infrastructure::password::Argon2Hasher;
+use crate::infrastructure::sandbox_files::ToolApiFiles;
 use crate::infrastructure::sandbox_gateway::{ManagedSandboxes, NoSandboxes};
 use crate::infrastructure::sandbox_tools::ToolApiTools;
 use crate::infrastructure::stores::StoragePorts;
@@ -71,6 +73,12 @@ impl Application {
             events.clone(),
             sandboxes.clone(),
         ));
+        let files = Arc::new(FileService::new(
+            sessions.clone(),
+            sandboxes.clone(),
+            Arc::new(ToolApiFiles::default()),
+            settings.http.upload_limit_bytes,
+        ));
         let llm = OpenAiClient::from_config(&settings.llm).context("configuring the model provider")?;
         if llm.is_none() && settings.agent.enabled {
             tracing::warn!(
@@ -110,6 +118,7 @@ impl Application {
             sessions,
             agent: Arc::new(agent),
             events,
+            files,
             stores: Arc::new(Stores {
                 database: stores.users.clone(),
                 database_name: stores.database_name,

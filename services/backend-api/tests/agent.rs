@@ -10,26 +10,15 @@ use std::time::{Duration, Instant};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
-use support::{SseStream, TestApp};
+use support::{borrowed, TestApp};
+
+/// How long the scripted runs may take to get anywhere.
+const WAIT: Duration = Duration::from_secs(10);
 
 async fn app_with(llm: &FakeLlm) -> TestApp {
     let settings = llm.settings();
-    let overrides: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let overrides = borrowed(&settings);
     TestApp::spawn(&overrides).await
-}
-
-/// Events until one matches `last` (inclusive), as JSON.
-pub async fn until(stream: &mut SseStream, last: impl Fn(&Value) -> bool) -> Vec<Value> {
-    let mut events = Vec::new();
-    loop {
-        let event = stream.next().await.expect("the stream is open");
-        let data: Value = serde_json::from_str(&event.data).unwrap();
-        let done = last(&data["event"]);
-        events.push(data["event"].clone());
-        if done {
-            return events;
-        }
-    }
 }
 
 fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
@@ -65,7 +54,7 @@ async fn a_run_plans_titles_tracks_steps_and_answers() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Say hello to me").await;
-    let events = until(&mut stream, status_is("completed")).await;
+    let events = stream.until(WAIT, status_is("completed")).await;
     assert_eq!(
         kinds(&events),
         ["message", "status", "title", "plan", "step", "message", "done", "status"]
@@ -138,7 +127,7 @@ async fn a_malformed_tool_call_is_fed_back_and_a_429_is_retried() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Go").await;
-    let events = until(&mut stream, status_is("completed")).await;
+    let events = stream.until(WAIT, status_is("completed")).await;
     assert_eq!(
         kinds(&events),
         ["message", "status", "tool", "message", "done", "status"]
@@ -173,12 +162,12 @@ async fn asking_the_person_waits_and_the_reply_continues_the_run() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Book a trip").await;
-    let events = until(&mut stream, status_is("waiting")).await;
+    let events = stream.until(WAIT, status_is("waiting")).await;
     assert_eq!(kinds(&events), ["message", "status", "wait", "status"]);
     assert_eq!(events[2]["prompt"], "Which city?");
 
     app.post_message(&token, &id, "Paris").await;
-    let events = until(&mut stream, status_is("completed")).await;
+    let events = stream.until(WAIT, status_is("completed")).await;
     assert_eq!(kinds(&events), ["message", "status", "message", "done", "status"]);
     let last = llm.requests().pop().unwrap();
     let said: Vec<(&str, &str)> = last["messages"].as_array().unwrap()[1..]
@@ -203,7 +192,7 @@ async fn stop_cancels_a_run_in_the_middle_of_a_model_request() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Think forever").await;
-    until(&mut stream, status_is("running")).await;
+    stream.until(WAIT, status_is("running")).await;
     while llm.requests().is_empty() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -223,7 +212,7 @@ async fn stop_cancels_a_run_in_the_middle_of_a_model_request() {
         started.elapsed()
     );
     assert_eq!(stopped["status"], "completed");
-    let events = until(&mut stream, status_is("completed")).await;
+    let events = stream.until(WAIT, status_is("completed")).await;
     assert_eq!(
         kinds(&events),
         ["status"],
@@ -231,7 +220,9 @@ async fn stop_cancels_a_run_in_the_middle_of_a_model_request() {
     );
     // A new message starts a new run.
     app.post_message(&token, &id, "Now answer").await;
-    let events = until(&mut stream, |e| e["type"] == "status" && e["status"] != "running").await;
+    let events = stream
+        .until(WAIT, |e| e["type"] == "status" && e["status"] != "running")
+        .await;
     assert_eq!(events.last().unwrap()["status"], "completed");
 }
 
@@ -242,7 +233,7 @@ async fn without_a_model_a_message_gets_an_error_saying_what_to_set() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Hello?").await;
-    let events = until(&mut stream, status_is("failed")).await;
+    let events = stream.until(WAIT, status_is("failed")).await;
     assert_eq!(kinds(&events), ["message", "error", "status"]);
     assert!(
         events[1]["message"].as_str().unwrap().contains("LLM_BASE_URL"),
@@ -269,14 +260,14 @@ async fn a_restart_marks_an_interrupted_run_failed() {
     let mut settings: Vec<(&str, String)> = llm.settings();
     settings.push(("mongodb_uri", uri));
     settings.push(("redis_url", url));
-    let overrides: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let overrides = borrowed(&settings);
     let dir = tempfile::tempdir().unwrap();
     let mut first = TestApp::spawn_on(dir.path(), &overrides).await;
     let (token, _, _) = first.register("ada@example.org").await;
     let id = first.new_session(&token).await;
     let mut stream = first.events(&token, &id, None).await;
     first.post_message(&token, &id, "Work on this").await;
-    until(&mut stream, status_is("running")).await;
+    stream.until(WAIT, status_is("running")).await;
     first.stop().await;
 
     let second = TestApp::spawn_on(dir.path(), &overrides).await;
@@ -291,7 +282,7 @@ async fn a_restart_marks_an_interrupted_run_failed() {
         .await;
     assert_eq!(session["status"], "failed");
     let mut stream = second.events(&token, &id, Some(2)).await;
-    let events = until(&mut stream, status_is("failed")).await;
+    let events = stream.until(WAIT, status_is("failed")).await;
     assert_eq!(kinds(&events), ["error", "status"]);
     assert!(
         events[0]["message"].as_str().unwrap().contains("restarted"),

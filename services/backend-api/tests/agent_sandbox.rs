@@ -6,152 +6,26 @@
 //! Needs the Docker engine and the sandbox-manager binary (built by `cargo test
 //! --workspace`, or `cargo build -p sandbox-manager`).
 
-#[path = "../../tool-api/tests/support/sandbox.rs"]
-mod sandbox;
 mod support;
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
 use sandbox_manager_client::contract::ListQuery;
-use sandbox_manager_client::SandboxManagerClient;
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
-use support::{SseStream, TestApp};
+use support::manager::Manager;
+use support::{borrowed, TestApp};
 use tool_api_client::contract::shell::CommandState;
-use tool_api_client::ToolApiClient;
 
-const TOKEN: &str = "backend-test-manager-token-0123";
-
-/// A sandbox-manager process in a namespace of its own; dropping it kills it and removes
-/// the namespace's containers.
-struct Manager {
-    child: Child,
-    namespace: String,
-    base: String,
-    _data: tempfile::TempDir,
-}
-
-impl Manager {
-    fn start() -> Self {
-        let binary = std::env::current_exe()
-            .unwrap()
-            .parent()
-            .unwrap()
-            .parent()
-            .unwrap()
-            .join("sandbox-manager");
-        assert!(
-            binary.exists(),
-            "{} is missing: `cargo build -p sandbox-manager` (or run the workspace's tests)",
-            binary.display()
-        );
-        let (image, _) = sandbox::image();
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let data = tempfile::tempdir().unwrap();
-        let namespace = format!("b{}", std::process::id());
-        let child = Command::new(binary)
-            .env("SANDBOX_MANAGER_TOKEN", TOKEN)
-            .env("SANDBOX_MANAGER_PORT", port.to_string())
-            .env("SANDBOX_MANAGER_DATA_DIR", data.path())
-            .env("SANDBOX_MANAGER_NAMESPACE", &namespace)
-            .env("SANDBOX_MANAGER_POOL__SIZE", "0")
-            .env("SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS", "90")
-            .env("SANDBOX_IMAGE", image)
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("the sandbox-manager starts");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "the manager did not answer within 20 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Self {
-            child,
-            namespace,
-            base: format!("http://127.0.0.1:{port}"),
-            _data: data,
-        }
-    }
-
-    fn client(&self) -> SandboxManagerClient {
-        SandboxManagerClient::new(&self.base, TOKEN)
-    }
-
-    /// The session's sandbox's own tool-api, to check what the agent did.
-    async fn tool_api(&self, session: &str) -> ToolApiClient {
-        let query = ListQuery {
-            session_id: Some(session.to_owned()),
-            ..Default::default()
-        };
-        let sandbox = self
-            .client()
-            .list(&query)
-            .await
-            .unwrap()
-            .pop()
-            .expect("the session has a sandbox");
-        let access = sandbox.tool_api.expect("a running sandbox");
-        ToolApiClient::new(access.url, access.token)
-    }
-}
-
-impl Drop for Manager {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let filter = format!("label=org.sandpiper.manager={}", self.namespace);
-        if let Ok(ids) = Command::new("docker")
-            .args(["ps", "-aq", "--filter", &filter])
-            .output()
-        {
-            for id in String::from_utf8_lossy(&ids.stdout).split_whitespace() {
-                let _ = Command::new("docker").args(["rm", "-f", "-v", id]).output();
-            }
-        }
-    }
-}
+/// How long a sandbox step may take (the first one starts a container).
+const WAIT: Duration = Duration::from_secs(120);
 
 async fn backend(llm: &FakeLlm, manager: &Manager) -> TestApp {
     let mut settings = llm.settings();
-    settings.push(("sandbox.manager_url", manager.base.clone()));
-    settings.push(("sandbox.manager_token", TOKEN.into()));
-    let overrides: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    settings.extend(manager.settings());
+    let overrides = borrowed(&settings);
     TestApp::spawn(&overrides).await
-}
-
-/// Events until one matches `last` (inclusive).
-async fn until(stream: &mut SseStream, last: impl Fn(&Value) -> bool) -> Vec<Value> {
-    let mut events = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        assert!(
-            Instant::now() < deadline,
-            "no matching event within 2 min: {events:?}"
-        );
-        let Some(event) = tokio::time::timeout(Duration::from_secs(5), stream.next_or_end())
-            .await
-            .ok()
-        else {
-            continue;
-        };
-        let event = event.expect("the stream is open");
-        let data: Value = serde_json::from_str(&event.data).unwrap();
-        let done = last(&data["event"]);
-        events.push(data["event"].clone());
-        if done {
-            return events;
-        }
-    }
 }
 
 #[tokio::test]
@@ -184,7 +58,9 @@ async fn the_agent_writes_a_file_runs_it_and_is_stopped_mid_command() {
     let mut stream = app.events(&token, &id, None).await;
 
     app.post_message(&token, &id, "Write hello.py and run it").await;
-    let events = until(&mut stream, |e| e["type"] == "status" && e["status"] != "running").await;
+    let events = stream
+        .until(WAIT, |e| e["type"] == "status" && e["status"] != "running")
+        .await;
     let tools: Vec<&Value> = events.iter().filter(|e| e["type"] == "tool").collect();
     assert_eq!(tools.len(), 4, "calling and called for each tool: {events:#?}");
     assert_eq!(tools[0]["status"], "calling");
@@ -224,7 +100,9 @@ async fn the_agent_writes_a_file_runs_it_and_is_stopped_mid_command() {
 
     // Stop while `sleep 600` runs: answered within a second, the command killed.
     app.post_message(&token, &id, "Now wait ten minutes").await;
-    until(&mut stream, |e| e["type"] == "tool" && e["status"] == "calling").await;
+    stream
+        .until(WAIT, |e| e["type"] == "tool" && e["status"] == "calling")
+        .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let started = Instant::now();
     let stopped = app

@@ -26,6 +26,9 @@ pub enum AppError {
     /// 413: the body is larger than allowed.
     #[error("{0}")]
     TooLarge(String),
+    /// 416: the requested byte range lies outside the file.
+    #[error("{0}")]
+    RangeNotSatisfiable(String),
     /// 429: too many attempts; retry after the given seconds.
     #[error("too many attempts; retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
@@ -45,6 +48,8 @@ impl From<DomainError> for AppError {
             DomainError::Invalid(message) => Self::Invalid(message),
             DomainError::NotFound(what) => Self::NotFound(what),
             DomainError::Conflict(message) => Self::Conflict(message),
+            DomainError::TooLarge(message) => Self::TooLarge(message),
+            DomainError::RangeNotSatisfiable(message) => Self::RangeNotSatisfiable(message),
             DomainError::Unavailable { what, .. } => {
                 Self::Unavailable(format!("{what} is unavailable right now; retry shortly"))
             }

@@ -5,6 +5,7 @@ pub mod agent;
 pub mod auth;
 pub mod error;
 pub mod events;
+pub mod files;
 pub mod sessions;
 
 pub use error::{AppError, AppResult};

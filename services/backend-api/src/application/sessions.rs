@@ -17,6 +17,9 @@ use crate::domain::user::UserId;
 /// Longest user message accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 100 * 1024;
 
+/// Most files one message may refer to.
+pub const MAX_ATTACHMENTS: usize = 20;
+
 pub struct SessionService {
     sessions: Arc<dyn SessionRepository>,
     events: Arc<EventService>,
@@ -138,8 +141,29 @@ impl SessionService {
     }
 
     /// Stores the person's message in the session's log.
-    pub async fn post_message(&self, owner: &UserId, id: &str, content: &str) -> AppResult<StoredEvent> {
+    /// `attachments` are paths in the sandbox (as [`super::files::FileService::attach`]
+    /// answers them).
+    pub async fn post_message(
+        &self,
+        owner: &UserId,
+        id: &str,
+        content: &str,
+        attachments: &[String],
+    ) -> AppResult<StoredEvent> {
         let session = self.get(owner, id).await?;
+        if attachments.len() > MAX_ATTACHMENTS {
+            return Err(AppError::Invalid(format!(
+                "a message may have at most {MAX_ATTACHMENTS} attachments"
+            )));
+        }
+        if attachments
+            .iter()
+            .any(|a| a.trim().is_empty() || a.len() > 4096 || a.contains('\0'))
+        {
+            return Err(AppError::Invalid(
+                "an attachment is not a file path (use the path the upload answered)".into(),
+            ));
+        }
         if content.trim().is_empty() {
             return Err(AppError::Invalid("the message is empty".into()));
         }
@@ -152,7 +176,7 @@ impl SessionService {
         let message = AgentEvent::Message {
             role: MessageRole::User,
             content: content.to_owned(),
-            attachments: Vec::new(),
+            attachments: attachments.to_vec(),
         };
         Ok(self.events.append(&session.id, message).await?.0)
     }

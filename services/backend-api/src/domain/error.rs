@@ -11,6 +11,12 @@ pub enum DomainError {
     /// A unique value is taken (e.g. the email of an existing account).
     #[error("{0}")]
     Conflict(String),
+    /// A body or result is larger than allowed.
+    #[error("{0}")]
+    TooLarge(String),
+    /// A requested byte range lies outside the file.
+    #[error("{0}")]
+    RangeNotSatisfiable(String),
     /// A store (database, cache) does not answer; retrying later may work.
     #[error("{what} is unavailable: {detail}")]
     Unavailable { what: &'static str, detail: String },

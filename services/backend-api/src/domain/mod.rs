@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod error;
 pub mod event;
+pub mod files;
 pub mod ports;
 pub mod session;
 pub mod user;

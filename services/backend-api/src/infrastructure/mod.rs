@@ -7,6 +7,7 @@ pub mod local_bus;
 pub mod mongo;
 pub mod password;
 pub mod redis;
+pub mod sandbox_files;
 pub mod sandbox_gateway;
 pub mod sandbox_tools;
 pub mod stores;

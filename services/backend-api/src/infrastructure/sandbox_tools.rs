@@ -127,7 +127,7 @@ impl ToolApiTools {
     }
 
     fn client(&self, sandbox: &SandboxAccess) -> ToolApiClient {
-        ToolApiClient::with_http(self.http.clone(), &sandbox.tool_api_url, &sandbox.tool_api_token)
+        tool_api(&self.http, sandbox)
     }
 }
 
@@ -137,7 +137,12 @@ impl Default for ToolApiTools {
     }
 }
 
-fn unreachable_sandbox(err: impl std::fmt::Display) -> DomainError {
+/// A client of the sandbox's tool-api over a shared connection pool.
+pub(super) fn tool_api(http: &reqwest::Client, sandbox: &SandboxAccess) -> ToolApiClient {
+    ToolApiClient::with_http(http.clone(), &sandbox.tool_api_url, &sandbox.tool_api_token)
+}
+
+pub(super) fn unreachable_sandbox(err: impl std::fmt::Display) -> DomainError {
     DomainError::Unavailable {
         what: "the sandbox",
         detail: err.to_string(),

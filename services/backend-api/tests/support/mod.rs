@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 pub mod fake_llm;
+pub mod manager;
 pub mod servers;
 
 use std::path::{Path, PathBuf};
@@ -77,6 +78,11 @@ pub fn settings(data_dir: &Path, overrides: &[(&str, &str)]) -> Settings {
         .build()
         .and_then(|c| c.try_deserialize())
         .unwrap_or_else(|err| panic!("test settings: {err}"))
+}
+
+/// `(key, value)` settings as [`TestApp::spawn`] takes them.
+pub fn borrowed<'a>(settings: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    settings.iter().map(|(k, v)| (*k, v.as_str())).collect()
 }
 
 pub struct TestApp {
@@ -287,6 +293,25 @@ impl SseStream {
             .await
             .expect("an event within 5 s")
             .map(|e| e.expect("a well-formed SSE event"))
+    }
+
+    /// Events (their `event` part, as JSON) until one matches `last` (inclusive); fails
+    /// the test when none does `within`.
+    pub async fn until(&mut self, within: Duration, last: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut events = Vec::new();
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let event = tokio::time::timeout_at(deadline, self.next_or_end())
+                .await
+                .unwrap_or_else(|_| panic!("no matching event within {within:?}: {events:?}"))
+                .unwrap_or_else(|| panic!("the stream ended: {events:?}"));
+            let data: Value = serde_json::from_str(&event.data).unwrap();
+            let done = last(&data["event"]);
+            events.push(data["event"].clone());
+            if done {
+                return events;
+            }
+        }
     }
 
     /// The next `n` events' sequence numbers, checking `id:` against the data's `seq`.

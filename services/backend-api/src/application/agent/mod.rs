@@ -80,8 +80,17 @@ impl AgentService {
     }
 
     /// Stores the person's message and makes sure a run sees it.
-    pub async fn post_message(&self, owner: &UserId, id: &str, content: &str) -> AppResult<StoredEvent> {
-        let stored = self.sessions.post_message(owner, id, content).await?;
+    pub async fn post_message(
+        &self,
+        owner: &UserId,
+        id: &str,
+        content: &str,
+        attachments: &[String],
+    ) -> AppResult<StoredEvent> {
+        let stored = self
+            .sessions
+            .post_message(owner, id, content, attachments)
+            .await?;
         if self.enabled {
             let session = self.sessions.get(owner, id).await?;
             self.wake(&session, stored.seq - 1);

@@ -126,3 +126,15 @@ pub fn own_tools() -> Vec<ToolSpec> {
         },
     ]
 }
+
+/// The person's message as the model reads it: the files they attached are named, with
+/// where they are in the sandbox.
+pub fn with_attachments(content: String, attachments: &[String]) -> String {
+    if attachments.is_empty() {
+        return content;
+    }
+    format!(
+        "{content}\n\n[Attached files, in the sandbox workspace: {}]",
+        attachments.join(", ")
+    )
+}

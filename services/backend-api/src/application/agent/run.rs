@@ -192,9 +192,12 @@ impl Run {
                     AgentEvent::Message {
                         role: MessageRole::User,
                         content,
-                        ..
+                        attachments,
                     } => {
-                        self.conversation.push(ChatMessage::text(ChatRole::User, content));
+                        self.conversation.push(ChatMessage::text(
+                            ChatRole::User,
+                            prompt::with_attachments(content, &attachments),
+                        ));
                     }
                     AgentEvent::Message {
                         role: MessageRole::Assistant,

@@ -31,6 +31,7 @@ pub struct ErrorBody {
 pub struct ErrorDetail {
     /// Stable, machine-readable: `malformed_request`, `invalid`, `unauthorized`,
     /// `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`,
+    /// `range_not_satisfiable`,
     /// `rate_limited`, `unavailable`, `internal`.
     pub code: &'static str,
     /// For people: what went wrong and what to do.
@@ -56,6 +57,9 @@ impl IntoResponse for ApiError {
                 AppError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
                 AppError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
                 AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+                AppError::RangeNotSatisfiable(_) => {
+                    (StatusCode::RANGE_NOT_SATISFIABLE, "range_not_satisfiable")
+                }
                 AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
                 AppError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
                 AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),

@@ -50,7 +50,7 @@ impl Drop for OpenStream {
     }
 }
 
-fn sse<S>(
+pub(super) fn sse<S>(
     state: &AppState,
     kind: &'static str,
     events: S,

@@ -10,6 +10,7 @@ mod auth;
 mod error;
 mod events;
 mod extract;
+mod files;
 pub mod metrics;
 mod sessions;
 mod system;
@@ -32,6 +33,7 @@ use utoipa_scalar::{Scalar, Servable};
 use crate::application::agent::AgentService;
 use crate::application::auth::AuthService;
 use crate::application::events::EventService;
+use crate::application::files::FileService;
 use crate::application::sessions::SessionService;
 use crate::domain::ports::{KeyValueStore, UserRepository};
 
@@ -51,6 +53,7 @@ pub struct AppState {
     pub sessions: Arc<SessionService>,
     pub agent: Arc<AgentService>,
     pub events: Arc<EventService>,
+    pub files: Arc<FileService>,
     pub stores: Arc<Stores>,
     /// Cancelled on shutdown; SSE streams end when it is.
     pub stopping: CancellationToken,
@@ -83,6 +86,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(users::router())
         .merge(sessions::router())
         .merge(events::router())
+        .merge(files::router())
         .split_for_parts()
 }
 
@@ -129,13 +133,24 @@ fn cors(origins: &[String]) -> CorsLayer {
         .collect();
     CorsLayer::new()
         .allow_origin(AllowOrigin::list(origins))
-        .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+        ])
         .allow_headers([
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
+            header::RANGE,
             HeaderName::from_static("last-event-id"),
         ])
-        .expose_headers([HeaderName::from_static("x-request-id")])
+        .expose_headers([
+            HeaderName::from_static("x-request-id"),
+            header::CONTENT_DISPOSITION,
+            header::CONTENT_RANGE,
+        ])
         .allow_credentials(true)
         .max_age(std::time::Duration::from_secs(600))
 }

@@ -45,6 +45,9 @@ pub struct Rename {
 #[derive(Deserialize, ToSchema)]
 pub struct NewMessage {
     pub content: String,
+    /// Paths of uploaded attachments (as `POST /sessions/{id}/attachments` answered).
+    #[serde(default)]
+    pub attachments: Vec<String>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -208,7 +211,7 @@ async fn post_message(
 ) -> ApiResult<(StatusCode, axum::Json<StoredEvent>)> {
     let event = state
         .agent
-        .post_message(&principal.user_id, &id, &body.content)
+        .post_message(&principal.user_id, &id, &body.content, &body.attachments)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(event)))
 }

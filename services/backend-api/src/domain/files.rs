@@ -1,0 +1,158 @@
+//! The files of a session's sandbox as the person browses them: entries, downloads,
+//! uploads and live changes — with the port to the sandbox that holds them. Paths are
+//! the sandbox's own (relative ones start at its workspace).
+
+use bytes::Bytes;
+use futures::stream::BoxStream;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::agent::SandboxAccess;
+use super::error::DomainResult;
+
+/// Where attachments go, relative to the sandbox's workspace.
+pub const UPLOADS_DIR: &str = "uploads";
+
+/// A body that arrives (or leaves) piece by piece.
+pub type ByteStream = BoxStream<'static, Result<Bytes, std::io::Error>>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FileKind {
+    File,
+    Dir,
+    Symlink,
+    Other,
+}
+
+/// One file or folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FileEntry {
+    pub name: String,
+    /// Absolute path inside the sandbox.
+    pub path: String,
+    pub kind: FileKind,
+    pub size: u64,
+    /// Modification time, milliseconds since the Unix epoch.
+    pub mtime_ms: i64,
+}
+
+/// A folder's entries: folders first, then by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Listing {
+    pub path: String,
+    pub entries: Vec<FileEntry>,
+}
+
+/// A file (or a folder as an archive) on its way out.
+pub struct Download {
+    pub body: ByteStream,
+    /// The length of `body`, when known.
+    pub length: Option<u64>,
+    /// `Content-Range` of a partial answer to a `Range` request.
+    pub content_range: Option<String>,
+    pub content_type: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FileChangeKind {
+    Created,
+    Modified,
+    Removed,
+}
+
+/// Something changed under a watched folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct FileChange {
+    pub kind: FileChangeKind,
+    pub path: String,
+}
+
+/// The sandbox's file system. Errors: `NotFound` for a missing path, `Invalid` for a
+/// path or range the sandbox refuses, `Conflict` when the target exists, `TooLarge`,
+/// `Unavailable` when the sandbox does not answer.
+#[async_trait::async_trait]
+pub trait SandboxFiles: Send + Sync {
+    async fn list(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<Listing>;
+    async fn stat(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<FileEntry>;
+    /// `range` is an HTTP `Range` value such as `bytes=0-99`.
+    async fn download(
+        &self,
+        sandbox: &SandboxAccess,
+        path: &str,
+        range: Option<&str>,
+    ) -> DomainResult<Download>;
+    /// A folder as a zip archive.
+    async fn archive(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<Download>;
+    async fn upload(
+        &self,
+        sandbox: &SandboxAccess,
+        path: &str,
+        overwrite: bool,
+        body: ByteStream,
+    ) -> DomainResult<FileEntry>;
+    /// Folders with all they hold.
+    async fn delete(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<()>;
+    /// Changes under `path` (recursively) until the stream is dropped or the sandbox goes.
+    async fn watch(
+        &self,
+        sandbox: &SandboxAccess,
+        path: &str,
+    ) -> DomainResult<BoxStream<'static, FileChange>>;
+}
+
+/// The name an attachment is stored under: one path component, no tricks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileName(String);
+
+impl FileName {
+    pub fn parse(raw: &str) -> Result<Self, super::DomainError> {
+        let invalid = |why: &str| Err(super::DomainError::Invalid(format!("the file name {why}")));
+        let name = raw.trim();
+        if name.is_empty() {
+            return invalid("is empty");
+        }
+        if name.len() > 255 {
+            return invalid("is longer than 255 bytes");
+        }
+        if name == "." || name == ".." || name.contains(['/', '\\', '\0']) {
+            return invalid("must be a plain name, without / or \\");
+        }
+        if name.chars().any(char::is_control) {
+            return invalid("contains control characters");
+        }
+        Ok(Self(name.to_owned()))
+    }
+
+    /// Where it goes in the sandbox.
+    pub fn upload_path(&self) -> String {
+        format!("{UPLOADS_DIR}/{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FileName;
+
+    #[test]
+    fn file_names_are_single_components() {
+        assert_eq!(
+            FileName::parse(" report.csv ").unwrap().upload_path(),
+            "uploads/report.csv"
+        );
+        for bad in [
+            "",
+            "  ",
+            ".",
+            "..",
+            "a/b",
+            "..\\x",
+            "a\0b",
+            "tab\there",
+            &"x".repeat(256),
+        ] {
+            assert!(FileName::parse(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! A real sandbox-manager for the tests that need sandboxes: the binary built with the
+//! workspace, in a Docker namespace of its own, over the sandbox image of the current
+//! sources. Dropping it kills it and removes its containers.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use sandbox_manager_client::contract::ListQuery;
+use sandbox_manager_client::SandboxManagerClient;
+use tool_api_client::ToolApiClient;
+
+#[path = "../../../tool-api/tests/support/sandbox.rs"]
+pub mod sandbox;
+
+pub const TOKEN: &str = "backend-test-manager-token-0123";
+
+/// A sandbox-manager process in a namespace of its own; dropping it kills it and removes
+/// the namespace's containers.
+pub struct Manager {
+    child: Child,
+    pub namespace: String,
+    pub base: String,
+    _data: tempfile::TempDir,
+}
+
+impl Manager {
+    pub fn start() -> Self {
+        let binary = std::env::current_exe()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("sandbox-manager");
+        assert!(
+            binary.exists(),
+            "{} is missing: `cargo build -p sandbox-manager` (or run the workspace's tests)",
+            binary.display()
+        );
+        let (image, _) = sandbox::image();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let data = tempfile::tempdir().unwrap();
+        // One namespace per manager: tests in one process each start their own.
+        static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let namespace = format!("b{}x{n}", std::process::id());
+        let child = Command::new(binary)
+            .env("SANDBOX_MANAGER_TOKEN", TOKEN)
+            .env("SANDBOX_MANAGER_PORT", port.to_string())
+            .env("SANDBOX_MANAGER_DATA_DIR", data.path())
+            .env("SANDBOX_MANAGER_NAMESPACE", &namespace)
+            .env("SANDBOX_MANAGER_POOL__SIZE", "0")
+            .env("SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS", "90")
+            .env("SANDBOX_IMAGE", image)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("the sandbox-manager starts");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "the manager did not answer within 20 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Self {
+            child,
+            namespace,
+            base: format!("http://127.0.0.1:{port}"),
+            _data: data,
+        }
+    }
+
+    pub fn client(&self) -> SandboxManagerClient {
+        SandboxManagerClient::new(&self.base, TOKEN)
+    }
+
+    /// The session's sandbox's own tool-api, to check what the agent did.
+    pub async fn tool_api(&self, session: &str) -> ToolApiClient {
+        let query = ListQuery {
+            session_id: Some(session.to_owned()),
+            ..Default::default()
+        };
+        let sandbox = self
+            .client()
+            .list(&query)
+            .await
+            .unwrap()
+            .pop()
+            .expect("the session has a sandbox");
+        let access = sandbox.tool_api.expect("a running sandbox");
+        ToolApiClient::new(access.url, access.token)
+    }
+
+    /// Settings that point a backend at this manager.
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("sandbox.manager_url", self.base.clone()),
+            ("sandbox.manager_token", TOKEN.into()),
+        ]
+    }
+}
+
+impl Drop for Manager {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let filter = format!("label=org.sandpiper.manager={}", self.namespace);
+        if let Ok(ids) = Command::new("docker")
+            .args(["ps", "-aq", "--filter", &filter])
+            .output()
+        {
+            for id in String::from_utf8_lossy(&ids.stdout).split_whitespace() {
+                let _ = Command::new("docker").args(["rm", "-f", "-v", id]).output();
+            }
+        }
+    }
+}
