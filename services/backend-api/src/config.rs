@@ -200,6 +200,8 @@ pub struct HttpConfig {
     /// Largest uploaded file (attachments, file browser uploads); streamed, never held
     /// in memory.
     pub upload_limit_bytes: u64,
+    /// How long a VNC ticket may wait to be used.
+    pub vnc_ticket_secs: u64,
     /// Comment lines on idle SSE streams, so proxies keep them open.
     pub sse_heartbeat_secs: u64,
     /// Use the first `X-Forwarded-For` address as the client's (behind a trusted proxy).
@@ -212,6 +214,7 @@ impl Default for HttpConfig {
             cors_origins: Vec::new(),
             body_limit_bytes: 256 * 1024,
             upload_limit_bytes: 100 * 1024 * 1024,
+            vnc_ticket_secs: 30,
             sse_heartbeat_secs: 15,
             trust_forwarded_for: false,
         }

@@ -15,6 +15,7 @@ use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::sessions::SessionService;
+use crate::application::vnc::VncService;
 use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
@@ -27,6 +28,7 @@ use crate::infrastructure::sandbox_gateway::{ManagedSandboxes, NoSandboxes};
 use crate::infrastructure::sandbox_tools::ToolApiTools;
 use crate::infrastructure::stores::StoragePorts;
 use crate::infrastructure::tokens::{JwtCodec, SigningKey};
+use crate::infrastructure::vnc::VncConnector;
 use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
 
 pub struct Application {
@@ -85,13 +87,13 @@ impl Application {
                 "no model configured (LLM_BASE_URL, LLM_MODEL): messages get an error event saying so"
             );
         }
-        let agent = AgentService::new(
+        let agent = Arc::new(AgentService::new(
             sessions.clone(),
             stores.sessions.clone(),
             Dependencies {
                 events: events.clone(),
                 llm: llm.map(|client| Arc::new(client) as Arc<dyn LlmClient>),
-                sandboxes,
+                sandboxes: sandboxes.clone(),
                 tools: Arc::new(ToolApiTools::new()),
                 budgets: Budgets {
                     max_steps: settings.agent.max_steps,
@@ -99,9 +101,19 @@ impl Application {
                     tool_output_chars: settings.agent.tool_output_chars,
                     context_chars: settings.agent.context_chars,
                 },
+                take_over: Arc::default(),
             },
             settings.agent.enabled,
-        );
+        ));
+        let vnc = Arc::new(VncService::new(
+            sessions.clone(),
+            stores.sessions.clone(),
+            stores.kv.clone(),
+            sandboxes,
+            Arc::new(VncConnector),
+            agent.clone(),
+            Duration::from_secs(settings.http.vnc_ticket_secs.max(1)),
+        ));
         let interrupted = agent
             .fail_interrupted()
             .await
@@ -116,9 +128,10 @@ impl Application {
         let state = AppState {
             auth: Arc::new(auth),
             sessions,
-            agent: Arc::new(agent),
+            agent,
             events,
             files,
+            vnc,
             stores: Arc::new(Stores {
                 database: stores.users.clone(),
                 database_name: stores.database_name,
@@ -128,6 +141,7 @@ impl Application {
             stopping: stopping.clone(),
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
             trust_forwarded_for: settings.http.trust_forwarded_for,
+            allowed_origins: settings.http.cors_origins.clone().into(),
         };
         let router = http::router(
             state,

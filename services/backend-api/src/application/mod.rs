@@ -7,5 +7,6 @@ pub mod error;
 pub mod events;
 pub mod files;
 pub mod sessions;
+pub mod vnc;
 
 pub use error::{AppError, AppResult};

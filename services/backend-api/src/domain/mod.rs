@@ -9,5 +9,6 @@ pub mod files;
 pub mod ports;
 pub mod session;
 pub mod user;
+pub mod vnc;
 
 pub use error::{DomainError, DomainResult};

@@ -12,3 +12,4 @@ pub mod sandbox_gateway;
 pub mod sandbox_tools;
 pub mod stores;
 pub mod tokens;
+pub mod vnc;

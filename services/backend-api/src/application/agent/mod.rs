@@ -9,6 +9,9 @@
 mod context;
 mod prompt;
 mod run;
+mod take_over;
+
+pub use take_over::{TakeOver, TakeOverGuard};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -46,6 +49,7 @@ pub struct Dependencies {
     pub sandboxes: Arc<dyn SandboxGateway>,
     pub tools: Arc<dyn SandboxTools>,
     pub budgets: Budgets,
+    pub take_over: Arc<TakeOver>,
 }
 
 struct RunHandle {
@@ -117,6 +121,11 @@ impl AgentService {
             }
         }
         self.sessions.stop(owner, id).await
+    }
+
+    /// The person takes the session's desktop: its run pauses until the guard is dropped.
+    pub fn take_over(&self, session: &SessionId) -> TakeOverGuard {
+        self.deps.take_over.hold(session)
     }
 
     /// After a restart: runs that were going when the backend went down are over. Marks

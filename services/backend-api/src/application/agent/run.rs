@@ -124,6 +124,9 @@ impl Run {
                 return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
             }
             compact(&mut self.conversation, budgets.context_chars);
+            if !self.wait_for_desktop().await {
+                return TurnEnd::Cancelled;
+            }
             let completion = tokio::select! {
                 _ = self.cancel.cancelled() => return TurnEnd::Cancelled,
                 answer = llm.complete(&self.conversation, &self.tools) => answer,
@@ -152,6 +155,9 @@ impl Run {
             }
             let cancel = self.cancel.clone();
             for call in completion.tool_calls {
+                if !self.wait_for_desktop().await {
+                    return TurnEnd::Cancelled;
+                }
                 let next = tokio::select! {
                     _ = cancel.cancelled() => None,
                     next = self.handle(&call) => Some(next),
@@ -220,6 +226,23 @@ impl Run {
             if !full {
                 return Ok(());
             }
+        }
+    }
+
+    /// Waits while the person has taken over the desktop; `false` when the run was
+    /// cancelled meanwhile.
+    async fn wait_for_desktop(&self) -> bool {
+        let take_over = &self.deps.take_over;
+        if !take_over.is_held(&self.session.id) {
+            return true;
+        }
+        tracing::info!(
+            session = self.session.id.as_str(),
+            "paused: the person has the desktop"
+        );
+        tokio::select! {
+            _ = self.cancel.cancelled() => false,
+            _ = take_over.released(&self.session.id) => true,
         }
     }
 

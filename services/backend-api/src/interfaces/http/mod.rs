@@ -16,6 +16,7 @@ mod sessions;
 mod system;
 mod users;
 mod views;
+mod vnc;
 
 use std::sync::Arc;
 
@@ -35,6 +36,7 @@ use crate::application::auth::AuthService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::sessions::SessionService;
+use crate::application::vnc::VncService;
 use crate::domain::ports::{KeyValueStore, UserRepository};
 
 pub use error::{ApiError, ErrorBody};
@@ -54,11 +56,14 @@ pub struct AppState {
     pub agent: Arc<AgentService>,
     pub events: Arc<EventService>,
     pub files: Arc<FileService>,
+    pub vnc: Arc<VncService>,
     pub stores: Arc<Stores>,
     /// Cancelled on shutdown; SSE streams end when it is.
     pub stopping: CancellationToken,
     pub sse_heartbeat_secs: u64,
     pub trust_forwarded_for: bool,
+    /// The front end's origins, which may open the VNC relay.
+    pub allowed_origins: Arc<[String]>,
 }
 
 /// What the router needs besides the state.
@@ -87,6 +92,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(sessions::router())
         .merge(events::router())
         .merge(files::router())
+        .merge(vnc::router())
         .split_for_parts()
 }
 

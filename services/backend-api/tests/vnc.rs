@@ -1,0 +1,359 @@
+//! The live desktop: tickets and the WebSocket relay. Refusals (no ticket, unknown,
+//! replayed, expired, another session's, another person's, a foreign page) are checked
+//! without any sandbox, which shows they happen before one is contacted. Then, with the
+//! real sandbox-manager and a sandbox: a real RFB handshake through the relay in both
+//! modes, a click that reaches the page only in control mode, and the agent paused while
+//! the person has the desktop.
+
+mod support;
+
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use support::fake_llm::{FakeLlm, Reply};
+use support::manager::Manager;
+use support::{borrowed, TestApp};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{self, Message};
+use tool_api_client::contract::browser::NavigateRequest;
+use tool_api_client::contract::files::WriteFileRequest;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn ticket(app: &TestApp, token: &str, session: &str, mode: &str) -> String {
+    let issued = app
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            &format!("/api/v1/sessions/{session}/vnc/tickets"),
+            Some(token),
+            Some(json!({ "mode": mode })),
+        )
+        .await;
+    assert_eq!(issued["mode"], mode);
+    assert!(issued["expires_in_secs"].as_u64().unwrap() > 0);
+    let ticket = issued["ticket"].as_str().unwrap().to_owned();
+    assert_eq!(
+        issued["url"],
+        format!("/api/v1/sessions/{session}/vnc?ticket={ticket}")
+    );
+    ticket
+}
+
+/// Opens the relay; `Err` carries the refusal's status and JSON body.
+async fn open(app: &TestApp, path: &str, origin: Option<&str>) -> Result<Socket, (StatusCode, Value)> {
+    let url = format!("{}{path}", app.base.replacen("http", "ws", 1));
+    let mut request = url.into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", "binary".parse().unwrap());
+    if let Some(origin) = origin {
+        request.headers_mut().insert("origin", origin.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((socket, response)) => {
+            assert_eq!(response.headers()["sec-websocket-protocol"], "binary");
+            Ok(socket)
+        }
+        Err(tungstenite::Error::Http(response)) => {
+            let status = StatusCode::from_u16(response.status().as_u16()).unwrap();
+            let body = response.body().clone().unwrap_or_default();
+            Err((status, serde_json::from_slice(&body).expect("a JSON error body")))
+        }
+        Err(other) => panic!("the relay failed without an HTTP answer: {other}"),
+    }
+}
+
+async fn refused(app: &TestApp, path: &str, origin: Option<&str>) -> (StatusCode, String) {
+    match open(app, path, origin).await {
+        Ok(_) => panic!("{path} was accepted"),
+        Err((status, body)) => (status, body["error"]["code"].as_str().unwrap().to_owned()),
+    }
+}
+
+#[tokio::test]
+async fn tickets_are_refused_before_any_sandbox_is_contacted() {
+    // No sandbox-manager: a ticket that passed every check would end in 503.
+    let app = TestApp::spawn(&[
+        ("http.cors_origins", "https://app.example.org"),
+        ("http.vnc_ticket_secs", "3"),
+    ])
+    .await;
+    let (ada, _, _) = app.register("ada@example.org").await;
+    let (bob, _, _) = app.register("bob@example.org").await;
+    let session = app.new_session(&ada).await;
+    let other = app.new_session(&ada).await;
+    let bobs = app.new_session(&bob).await;
+    let url = |session: &str, ticket: &str| format!("/api/v1/sessions/{session}/vnc?ticket={ticket}");
+
+    // Bad requests for a ticket.
+    for (body, status) in [
+        (json!({ "mode": "drive" }), StatusCode::UNPROCESSABLE_ENTITY),
+        (json!({}), StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        app.expect(
+            status,
+            Method::POST,
+            &format!("/api/v1/sessions/{session}/vnc/tickets"),
+            Some(&ada),
+            Some(body),
+        )
+        .await;
+    }
+    app.expect(
+        StatusCode::NOT_FOUND,
+        Method::POST,
+        &format!("/api/v1/sessions/{session}/vnc/tickets"),
+        Some(&bob),
+        Some(json!({ "mode": "view" })),
+    )
+    .await;
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::POST,
+        &format!("/api/v1/sessions/{session}/vnc/tickets"),
+        None,
+        Some(json!({ "mode": "view" })),
+    )
+    .await;
+
+    // Missing and unknown tickets.
+    assert_eq!(
+        refused(&app, &format!("/api/v1/sessions/{session}/vnc"), None).await,
+        (StatusCode::UNAUTHORIZED, "unauthorized".into())
+    );
+    assert_eq!(
+        refused(&app, &url(&session, "not-a-ticket"), None).await,
+        (StatusCode::UNAUTHORIZED, "unauthorized".into())
+    );
+
+    // A page from elsewhere is refused, and that does not use the ticket up.
+    let view = ticket(&app, &ada, &session, "view").await;
+    assert_eq!(
+        refused(&app, &url(&session, &view), Some("https://evil.example.com")).await,
+        (StatusCode::FORBIDDEN, "forbidden".into())
+    );
+    // The ticket passes every check from the front end's origin: only the missing
+    // sandbox stops it (503) — and it is used up.
+    assert_eq!(
+        refused(&app, &url(&session, &view), Some("https://app.example.org")).await,
+        (StatusCode::SERVICE_UNAVAILABLE, "unavailable".into())
+    );
+    assert_eq!(
+        refused(&app, &url(&session, &view), None).await,
+        (StatusCode::UNAUTHORIZED, "unauthorized".into()),
+        "a ticket works once"
+    );
+
+    // Another session's ticket, and someone else's session.
+    let for_other = ticket(&app, &ada, &other, "control").await;
+    assert_eq!(
+        refused(&app, &url(&session, &for_other), None).await,
+        (StatusCode::FORBIDDEN, "forbidden".into())
+    );
+    let bobs_ticket = ticket(&app, &bob, &bobs, "view").await;
+    assert_eq!(
+        refused(&app, &url(&session, &bobs_ticket), None).await,
+        (StatusCode::FORBIDDEN, "forbidden".into())
+    );
+
+    // Expired (this server's tickets live 3 s).
+    let late = app
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            &format!("/api/v1/sessions/{session}/vnc/tickets"),
+            Some(&ada),
+            Some(json!({ "mode": "view" })),
+        )
+        .await;
+    assert_eq!(late["expires_in_secs"], 3);
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    assert_eq!(
+        refused(&app, &url(&session, late["ticket"].as_str().unwrap()), None).await,
+        (StatusCode::UNAUTHORIZED, "unauthorized".into())
+    );
+
+    // Not a WebSocket request at all.
+    let plain = app
+        .expect(
+            StatusCode::BAD_REQUEST,
+            Method::GET,
+            &url(&session, "x"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(plain["error"]["code"], "malformed_request");
+}
+
+/// The client's half of RFB 3.8 through the relay: no password is asked for.
+async fn rfb_handshake(socket: &mut Socket) -> (u16, u16) {
+    let mut rfb = Rfb {
+        socket,
+        buffer: Vec::new(),
+    };
+    assert_eq!(rfb.read(12).await, b"RFB 003.008\n");
+    rfb.send(b"RFB 003.008\n").await;
+    assert_eq!(rfb.read(2).await, [1, 1], "one security type: none");
+    rfb.send(&[1]).await;
+    assert_eq!(rfb.read(4).await, [0, 0, 0, 0], "security result: ok");
+    rfb.send(&[0]).await; // ClientInit (the relay makes it shared anyway)
+    let init = rfb.read(24).await;
+    let width = u16::from_be_bytes([init[0], init[1]]);
+    let height = u16::from_be_bytes([init[2], init[3]]);
+    let name_length = u32::from_be_bytes([init[20], init[21], init[22], init[23]]) as usize;
+    rfb.read(name_length).await;
+    assert!(rfb.buffer.is_empty());
+    (width, height)
+}
+
+struct Rfb<'a> {
+    socket: &'a mut Socket,
+    buffer: Vec<u8>,
+}
+
+impl Rfb<'_> {
+    async fn read(&mut self, n: usize) -> Vec<u8> {
+        while self.buffer.len() < n {
+            let message = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
+                .await
+                .expect("the desktop answers within 10 s")
+                .expect("the relay is open")
+                .expect("a WebSocket message");
+            match message {
+                Message::Binary(bytes) => self.buffer.extend_from_slice(&bytes),
+                other => panic!("RFB comes in binary messages, not {other:?}"),
+            }
+        }
+        self.buffer.drain(..n).collect()
+    }
+
+    async fn send(&mut self, bytes: &[u8]) {
+        self.socket
+            .send(Message::Binary(bytes.to_vec().into()))
+            .await
+            .unwrap();
+    }
+}
+
+async fn click_center(socket: &mut Socket) {
+    let (x, y) = (640u16.to_be_bytes(), 450u16.to_be_bytes());
+    for mask in [0u8, 1, 0] {
+        let pointer = [5, mask, x[0], x[1], y[0], y[1]];
+        socket
+            .send(Message::Binary(pointer.to_vec().into()))
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop() {
+    let llm = FakeLlm::start(vec![Reply::Text("Done while you were away.")]).await;
+    let manager = Manager::start();
+    let mut settings = llm.settings();
+    settings.extend(manager.settings());
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let session = app.new_session(&token).await;
+
+    // A page that records a click in its title.
+    let view = ticket(&app, &token, &session, "view").await;
+    let tickets = app
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            &format!("/api/v1/sessions/{session}/vnc/tickets"),
+            Some(&token),
+            Some(json!({ "mode": "view" })),
+        )
+        .await;
+    assert_eq!(tickets["expires_in_secs"], 30, "tickets live 30 s by default");
+    let mut watcher = open(
+        &app,
+        &format!("/api/v1/sessions/{session}/vnc?ticket={view}"),
+        None,
+    )
+    .await
+    .expect("a view connection");
+    let sandbox = manager.tool_api(&session).await;
+    sandbox
+        .write_file(&WriteFileRequest {
+            path: "click.html".into(),
+            content: "<title>waiting</title><body style='margin:0;height:100vh' \
+                      onmousedown=\"document.title='clicked'\"><h1>Click anywhere</h1></body>"
+                .into(),
+            append: false,
+        })
+        .await
+        .unwrap();
+    sandbox
+        .navigate(&NavigateRequest {
+            url: "file:///home/sandbox/workspace/click.html".into(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    let title = || async { sandbox.evaluate("document.title").await.unwrap().result };
+
+    // View: the handshake works, the screen can be read, a click is dropped.
+    let (width, height) = rfb_handshake(&mut watcher).await;
+    assert_eq!((width, height), (1280, 800));
+    let [w0, w1] = width.to_be_bytes();
+    let [h0, h1] = height.to_be_bytes();
+    let mut rfb = Rfb {
+        socket: &mut watcher,
+        buffer: Vec::new(),
+    };
+    rfb.send(&[3, 0, 0, 0, 0, 0, w0, w1, h0, h1]).await;
+    assert_eq!(rfb.read(4).await[0], 0, "a FramebufferUpdate answers the request");
+    drop(rfb);
+    click_center(&mut watcher).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(title().await, "waiting", "a watcher's click reached the page");
+    watcher.close(None).await.unwrap();
+
+    // Control: the click goes through, and the agent waits while the person drives.
+    let control = ticket(&app, &token, &session, "control").await;
+    let mut driver = open(
+        &app,
+        &format!("/api/v1/sessions/{session}/vnc?ticket={control}"),
+        None,
+    )
+    .await
+    .expect("a control connection");
+    rfb_handshake(&mut driver).await;
+    click_center(&mut driver).await;
+    let mut clicked = false;
+    for _ in 0..50 {
+        if title().await == "clicked" {
+            clicked = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(clicked, "the controller's click did not reach the page");
+
+    let mut events = app.events(&token, &session, None).await;
+    app.post_message(&token, &session, "Carry on when I'm done").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        llm.requests().is_empty(),
+        "the agent asked the model while the person had the desktop"
+    );
+    driver.close(None).await.unwrap();
+    drop(driver);
+    let seen = events
+        .until(Duration::from_secs(15), |e| {
+            e["type"] == "status" && e["status"] == "completed"
+        })
+        .await;
+    assert!(
+        seen.iter().any(|e| e["content"] == "Done while you were away."),
+        "{seen:?}"
+    );
+    assert_eq!(llm.requests().len(), 1);
+}
