@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
-use support::{borrowed, TestApp};
+use support::{borrowed, SseStream, TestApp};
 
 /// How long the scripted runs may take to get anywhere.
 const WAIT: Duration = Duration::from_secs(10);
@@ -23,6 +23,13 @@ async fn app_with(llm: &FakeLlm) -> TestApp {
 
 fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
     move |e| e["type"] == "status" && e["status"] == status
+}
+
+/// What the person sees of a run: its events without the per-request `usage` ones
+/// (checked on their own, through the session's totals).
+async fn seen(stream: &mut SseStream, last: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let events = stream.until(WAIT, last).await;
+    events.into_iter().filter(|e| e["type"] != "usage").collect()
 }
 
 fn kinds(events: &[Value]) -> Vec<String> {
@@ -54,7 +61,7 @@ async fn a_run_plans_titles_tracks_steps_and_answers() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Say hello to me").await;
-    let events = stream.until(WAIT, status_is("completed")).await;
+    let events = seen(&mut stream, status_is("completed")).await;
     assert_eq!(
         kinds(&events),
         ["message", "status", "title", "plan", "step", "message", "done", "status"]
@@ -111,6 +118,11 @@ async fn a_run_plans_titles_tracks_steps_and_answers() {
         .await;
     assert_eq!(session["title"], "Greeting");
     assert_eq!(session["status"], "completed");
+    // Each of the three requests cost 100 + 20 tokens (as the provider reported).
+    assert_eq!(
+        session["usage"],
+        json!({ "prompt_tokens": 300, "completion_tokens": 60 })
+    );
 }
 
 #[tokio::test]
@@ -127,7 +139,7 @@ async fn a_malformed_tool_call_is_fed_back_and_a_429_is_retried() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Go").await;
-    let events = stream.until(WAIT, status_is("completed")).await;
+    let events = seen(&mut stream, status_is("completed")).await;
     assert_eq!(
         kinds(&events),
         ["message", "status", "tool", "message", "done", "status"]
@@ -162,12 +174,12 @@ async fn asking_the_person_waits_and_the_reply_continues_the_run() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Book a trip").await;
-    let events = stream.until(WAIT, status_is("waiting")).await;
+    let events = seen(&mut stream, status_is("waiting")).await;
     assert_eq!(kinds(&events), ["message", "status", "wait", "status"]);
     assert_eq!(events[2]["prompt"], "Which city?");
 
     app.post_message(&token, &id, "Paris").await;
-    let events = stream.until(WAIT, status_is("completed")).await;
+    let events = seen(&mut stream, status_is("completed")).await;
     assert_eq!(kinds(&events), ["message", "status", "message", "done", "status"]);
     let last = llm.requests().pop().unwrap();
     let said: Vec<(&str, &str)> = last["messages"].as_array().unwrap()[1..]
@@ -212,7 +224,7 @@ async fn stop_cancels_a_run_in_the_middle_of_a_model_request() {
         started.elapsed()
     );
     assert_eq!(stopped["status"], "completed");
-    let events = stream.until(WAIT, status_is("completed")).await;
+    let events = seen(&mut stream, status_is("completed")).await;
     assert_eq!(
         kinds(&events),
         ["status"],
@@ -233,7 +245,7 @@ async fn without_a_model_a_message_gets_an_error_saying_what_to_set() {
     let id = app.new_session(&token).await;
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "Hello?").await;
-    let events = stream.until(WAIT, status_is("failed")).await;
+    let events = seen(&mut stream, status_is("failed")).await;
     assert_eq!(kinds(&events), ["message", "error", "status"]);
     assert!(
         events[1]["message"].as_str().unwrap().contains("LLM_BASE_URL"),
@@ -282,7 +294,7 @@ async fn a_restart_marks_an_interrupted_run_failed() {
         .await;
     assert_eq!(session["status"], "failed");
     let mut stream = second.events(&token, &id, Some(2)).await;
-    let events = stream.until(WAIT, status_is("failed")).await;
+    let events = seen(&mut stream, status_is("failed")).await;
     assert_eq!(kinds(&events), ["error", "status"]);
     assert!(
         events[0]["message"].as_str().unwrap().contains("restarted"),

@@ -68,10 +68,22 @@ pub struct ToolSpec {
     pub parameters: serde_json::Value,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Tokens the model provider counted (and bills).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TokenUsage {
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
+}
+
+impl TokenUsage {
+    pub fn is_empty(&self) -> bool {
+        self.prompt_tokens == 0 && self.completion_tokens == 0
+    }
+
+    pub fn add(&mut self, more: TokenUsage) {
+        self.prompt_tokens = self.prompt_tokens.saturating_add(more.prompt_tokens);
+        self.completion_tokens = self.completion_tokens.saturating_add(more.completion_tokens);
+    }
 }
 
 /// The model's answer to one request.

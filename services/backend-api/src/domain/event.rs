@@ -52,6 +52,11 @@ pub enum AgentEvent {
     Error { message: String },
     /// The session's status changed.
     Status { status: SessionStatus },
+    /// What one model request cost; the session record keeps the sum.
+    Usage {
+        prompt_tokens: u64,
+        completion_tokens: u64,
+    },
 }
 
 impl AgentEvent {
@@ -67,6 +72,7 @@ impl AgentEvent {
             Self::Done {} => "done",
             Self::Error { .. } => "error",
             Self::Status { .. } => "status",
+            Self::Usage { .. } => "usage",
         }
     }
 }

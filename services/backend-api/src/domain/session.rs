@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::agent::TokenUsage;
 use super::error::{DomainError, DomainResult};
 use super::event::{AgentEvent, MessageRole, StoredEvent};
 use super::user::UserId;
@@ -88,6 +89,10 @@ pub struct Session {
     pub last_seq: u64,
     /// When set, anyone with this token can replay the session read-only.
     pub share_token: Option<String>,
+    /// The model's tokens over the whole session. Absent while zero, so records stored
+    /// before it existed compare equal to what is read back from them.
+    #[serde(default, skip_serializing_if = "TokenUsage::is_empty")]
+    pub usage: TokenUsage,
 }
 
 impl Session {
@@ -103,13 +108,14 @@ impl Session {
             unread_count: 0,
             last_seq: 0,
             share_token: None,
+            usage: TokenUsage::default(),
         }
     }
 }
 
 impl Session {
     /// What an event changes in the summary: sequence, time, preview and unread count,
-    /// title, status.
+    /// title, status, token usage.
     pub fn apply(&mut self, event: &StoredEvent) {
         self.last_seq = event.seq;
         self.updated_at = event.at;
@@ -126,6 +132,13 @@ impl Session {
                 }
             }
             AgentEvent::Status { status } => self.status = *status,
+            AgentEvent::Usage {
+                prompt_tokens,
+                completion_tokens,
+            } => self.usage.add(TokenUsage {
+                prompt_tokens: *prompt_tokens,
+                completion_tokens: *completion_tokens,
+            }),
             _ => {}
         }
     }

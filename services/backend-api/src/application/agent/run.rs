@@ -137,6 +137,13 @@ impl Run {
             };
             metrics::counter!("llm_prompt_tokens").increment(completion.usage.prompt_tokens);
             metrics::counter!("llm_completion_tokens").increment(completion.usage.completion_tokens);
+            if !completion.usage.is_empty() {
+                self.emit(AgentEvent::Usage {
+                    prompt_tokens: completion.usage.prompt_tokens,
+                    completion_tokens: completion.usage.completion_tokens,
+                })
+                .await;
+            }
             self.conversation.push(ChatMessage {
                 role: ChatRole::Assistant,
                 content: completion.content.clone(),

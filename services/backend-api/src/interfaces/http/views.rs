@@ -6,6 +6,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::application::auth::TokenPair;
+use crate::domain::agent::TokenUsage;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::user::{Role, User};
 
@@ -52,6 +53,8 @@ pub struct SessionView {
     pub last_seq: u64,
     /// Present while the session is shared: the replay link's token.
     pub share_token: Option<String>,
+    /// The model's tokens over the whole session.
+    pub usage: TokenUsage,
 }
 
 impl From<&Session> for SessionView {
@@ -66,6 +69,7 @@ impl From<&Session> for SessionView {
             unread_count: session.unread_count,
             last_seq: session.last_seq,
             share_token: session.share_token.clone(),
+            usage: session.usage,
         }
     }
 }
