@@ -26,6 +26,11 @@ pub struct Manager {
 
 impl Manager {
     pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// With extra `SANDBOX_MANAGER_*` settings, e.g. `("SANDBOX_MANAGER_SANDBOX__STORAGE", "volume")`.
+    pub fn start_with(env: &[(&str, &str)]) -> Self {
         let binary = std::env::current_exe()
             .unwrap()
             .parent()
@@ -57,6 +62,7 @@ impl Manager {
             .env("SANDBOX_MANAGER_POOL__SIZE", "0")
             .env("SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS", "90")
             .env("SANDBOX_IMAGE", image)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .spawn()
             .expect("the sandbox-manager starts");
@@ -97,6 +103,22 @@ impl Manager {
         ToolApiClient::new(access.url, access.token)
     }
 
+    /// Removes the session's container behind the manager's back, as an OOM kill or an
+    /// operator would.
+    pub fn remove_container_of(&self, session: &str) {
+        let filter = format!("label=org.sandpiper.session={session}");
+        let ids = Command::new("docker")
+            .args(["ps", "-q", "--filter", &filter])
+            .output()
+            .unwrap();
+        let ids = String::from_utf8_lossy(&ids.stdout).into_owned();
+        assert!(!ids.trim().is_empty(), "the session has a running container");
+        for id in ids.split_whitespace() {
+            let status = Command::new("docker").args(["rm", "-f", id]).status().unwrap();
+            assert!(status.success());
+        }
+    }
+
     /// Settings that point a backend at this manager.
     pub fn settings(&self) -> Vec<(&'static str, String)> {
         vec![
@@ -117,6 +139,16 @@ impl Drop for Manager {
         {
             for id in String::from_utf8_lossy(&ids.stdout).split_whitespace() {
                 let _ = Command::new("docker").args(["rm", "-f", "-v", id]).output();
+            }
+        }
+        if let Ok(volumes) = Command::new("docker")
+            .args(["volume", "ls", "-q", "--filter", &filter])
+            .output()
+        {
+            for volume in String::from_utf8_lossy(&volumes.stdout).split_whitespace() {
+                let _ = Command::new("docker")
+                    .args(["volume", "rm", "-f", volume])
+                    .output();
             }
         }
     }

@@ -107,6 +107,9 @@ impl Run {
         if let Err(err) = self.catch_up().await {
             return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
         }
+        // Asked for again on the first tool call: the sandbox may have ended (removed,
+        // expired, killed) since the last turn, and the manager then makes a new one.
+        self.sandbox = None;
         self.emit(AgentEvent::Status {
             status: SessionStatus::Running,
         })
