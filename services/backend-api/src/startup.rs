@@ -74,6 +74,7 @@ impl Application {
             stores.sessions.clone(),
             events.clone(),
             sandboxes.clone(),
+            stores.screenshots.clone(),
         ));
         let files = Arc::new(FileService::new(
             sessions.clone(),
@@ -102,6 +103,7 @@ impl Application {
                     context_chars: settings.agent.context_chars,
                 },
                 take_over: Arc::default(),
+                screenshots: stores.screenshots.clone(),
             },
             settings.agent.enabled,
         ));

@@ -10,7 +10,8 @@ use super::error::{AppError, AppResult};
 use super::events::EventService;
 use crate::domain::agent::SandboxGateway;
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent};
-use crate::domain::ports::SessionRepository;
+use crate::domain::ports::{ScreenshotStore, SessionRepository};
+use crate::domain::screenshot::ScreenshotId;
 use crate::domain::session::{Session, SessionId, SessionStatus, Title};
 use crate::domain::user::UserId;
 
@@ -24,6 +25,7 @@ pub struct SessionService {
     sessions: Arc<dyn SessionRepository>,
     events: Arc<EventService>,
     sandboxes: Arc<dyn SandboxGateway>,
+    screenshots: Arc<dyn ScreenshotStore>,
 }
 
 impl SessionService {
@@ -31,11 +33,13 @@ impl SessionService {
         sessions: Arc<dyn SessionRepository>,
         events: Arc<EventService>,
         sandboxes: Arc<dyn SandboxGateway>,
+        screenshots: Arc<dyn ScreenshotStore>,
     ) -> Self {
         Self {
             sessions,
             events,
             sandboxes,
+            screenshots,
         }
     }
 
@@ -179,5 +183,25 @@ impl SessionService {
             attachments: attachments.to_vec(),
         };
         Ok(self.events.append(&session.id, message).await?.0)
+    }
+
+    /// A screenshot of one of the owner's sessions (JPEG).
+    pub async fn screenshot(&self, owner: &UserId, id: &str, shot: &str) -> AppResult<Vec<u8>> {
+        let session = self.get(owner, id).await?;
+        self.read_screenshot(&session, shot).await
+    }
+
+    /// A screenshot of a shared session (JPEG).
+    pub async fn shared_screenshot(&self, token: &str, shot: &str) -> AppResult<Vec<u8>> {
+        let session = self.shared(token).await?;
+        self.read_screenshot(&session, shot).await
+    }
+
+    async fn read_screenshot(&self, session: &Session, shot: &str) -> AppResult<Vec<u8>> {
+        let id = ScreenshotId::parse(shot)?;
+        self.screenshots
+            .get(&session.id, &id)
+            .await?
+            .ok_or(AppError::NotFound("screenshot"))
     }
 }

@@ -127,6 +127,8 @@ pub struct ToolOutcome {
     pub text: String,
     pub view: serde_json::Value,
     pub failed: bool,
+    /// What the browser showed afterwards (JPEG), for browser tools.
+    pub screenshot: Option<Vec<u8>>,
 }
 
 /// The tools that act inside a sandbox (shell, files, browser, web).

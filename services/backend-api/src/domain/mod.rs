@@ -7,6 +7,7 @@ pub mod error;
 pub mod event;
 pub mod files;
 pub mod ports;
+pub mod screenshot;
 pub mod session;
 pub mod user;
 pub mod vnc;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
+use super::screenshot::ScreenshotId;
 use super::session::{Session, SessionId, SessionStatus};
 use super::user::{Email, Password, Role, User, UserId};
 
@@ -40,7 +41,7 @@ pub trait SessionRepository: Send + Sync {
     /// Stores what a person changes ([`Session::merge_edits`]); what the log changes
     /// stays as the log left it, also when an append raced with this update.
     async fn update(&self, session: &Session) -> DomainResult<()>;
-    /// Removes the session and its event log.
+    /// Removes the session, its event log and its screenshots.
     async fn delete(&self, id: &SessionId) -> DomainResult<()>;
     async fn by_share_token(&self, token: &str) -> DomainResult<Option<Session>>;
     /// Every session in this status (for recovery after a restart).
@@ -65,6 +66,14 @@ pub trait EventLog: Send + Sync {
         after: u64,
         limit: usize,
     ) -> DomainResult<Vec<StoredEvent>>;
+}
+
+/// Browser screenshots, per session (see [`ScreenshotId`]).
+#[async_trait::async_trait]
+pub trait ScreenshotStore: Send + Sync {
+    /// Stores the image unless the session has it already.
+    async fn put(&self, session: &SessionId, id: &ScreenshotId, jpeg: Vec<u8>) -> DomainResult<()>;
+    async fn get(&self, session: &SessionId, id: &ScreenshotId) -> DomainResult<Option<Vec<u8>>>;
 }
 
 /// A refresh token as stored: only its hash, never the token itself.

@@ -7,6 +7,8 @@
 //! A tool's own failure (a file that does not exist, a command that fails) is an outcome
 //! the model sees; only an unreachable sandbox is an error.
 
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
 use reqwest::Method;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -20,6 +22,17 @@ use crate::domain::{DomainError, DomainResult};
 
 /// The shell session the agent's commands run in (a person's terminal is another).
 const AGENT_SHELL: &str = "agent";
+
+/// The browser's picture after each browser tool, for the person: JPEG at this quality
+/// keeps a 1280×800 page around 100 KB. `text` is the page text wanted with it (none
+/// after an action, whose answer is what the model reads).
+fn screenshot_request(text: bool) -> Value {
+    let mut request = json!({ "format": "jpeg", "quality": 70 });
+    if !text {
+        request["max_text_chars"] = json!(1);
+    }
+    request
+}
 
 /// What the person sees for a tool's result.
 #[derive(Clone, Copy)]
@@ -176,6 +189,42 @@ fn view_of(kind: ViewKind, args: &Value, answer: &Value) -> Value {
     }
 }
 
+/// A tool's own failure: `text` for the model, `message` for the person.
+fn failed(text: String, message: String) -> ToolOutcome {
+    ToolOutcome {
+        text,
+        view: json!({ "kind": "error", "message": message }),
+        failed: true,
+        screenshot: None,
+    }
+}
+
+impl ToolApiTools {
+    /// The browser's picture: taken out of a `view` answer, or asked for after an
+    /// action. A failure here costs the person the picture, not the agent its step.
+    async fn screenshot(&self, sandbox: &SandboxAccess, answer: &mut Value) -> Option<Vec<u8>> {
+        let encoded = match answer.as_object_mut().and_then(|a| a.remove("screenshot")) {
+            Some(Value::String(encoded)) => encoded,
+            _ => {
+                let request = self
+                    .client(sandbox)
+                    .request(Method::POST, "/v1/browser/view")
+                    .json(&screenshot_request(false));
+                let response = request.send().await.ok()?;
+                let view = decode::<browser::PageView>(response).await.ok()?;
+                view.screenshot?
+            }
+        };
+        match BASE64.decode(encoded) {
+            Ok(jpeg) => Some(jpeg),
+            Err(err) => {
+                tracing::warn!(%err, "the browser's screenshot is not base64");
+                None
+            }
+        }
+    }
+}
+
 #[async_trait::async_trait]
 impl SandboxTools for ToolApiTools {
     fn specs(&self) -> Vec<ToolSpec> {
@@ -191,24 +240,23 @@ impl SandboxTools for ToolApiTools {
 
     async fn call(&self, sandbox: &SandboxAccess, name: &str, args: &Value) -> DomainResult<ToolOutcome> {
         let Some(route) = self.routes.iter().find(|r| r.name == name) else {
-            return Ok(ToolOutcome {
-                text: format!("there is no tool named {name}"),
-                view: json!({ "kind": "error", "message": format!("unknown tool {name}") }),
-                failed: true,
-            });
+            return Ok(failed(
+                format!("there is no tool named {name}"),
+                format!("unknown tool {name}"),
+            ));
         };
         if let Err(problem) = (route.check)(args) {
-            return Ok(ToolOutcome {
-                text: format!("the arguments do not fit {name}: {problem}"),
-                view: json!({ "kind": "error", "message": problem }),
-                failed: true,
-            });
+            return Ok(failed(
+                format!("the arguments do not fit {name}: {problem}"),
+                problem,
+            ));
         }
         let mut request = self.client(sandbox).request(route.method.clone(), route.path);
         if route.method == Method::POST {
-            // `browser_view` gets no screenshot: the model reads the text and elements.
+            // `browser_view` asks for the picture the person sees; the model reads the
+            // text and elements (the image is taken out of its answer).
             let body = if route.name == "browser_view" {
-                json!({ "no_screenshot": true })
+                screenshot_request(true)
             } else {
                 args.clone()
             };
@@ -216,19 +264,25 @@ impl SandboxTools for ToolApiTools {
         }
         let response = request.send().await.map_err(unreachable_sandbox)?;
         match decode::<Value>(response).await {
-            Ok(answer) => Ok(ToolOutcome {
-                text: serde_json::to_string_pretty(&answer).unwrap_or_default(),
-                view: view_of(route.view, args, &answer),
-                failed: false,
-            }),
-            Err(ClientError::Api { status, body }) => Ok(ToolOutcome {
-                text: format!(
+            Ok(mut answer) => {
+                let screenshot = match route.view {
+                    ViewKind::Browser => self.screenshot(sandbox, &mut answer).await,
+                    _ => None,
+                };
+                Ok(ToolOutcome {
+                    text: serde_json::to_string_pretty(&answer).unwrap_or_default(),
+                    view: view_of(route.view, args, &answer),
+                    failed: false,
+                    screenshot,
+                })
+            }
+            Err(ClientError::Api { status, body }) => Ok(failed(
+                format!(
                     "{name} failed ({status} {:?}): {}",
                     body.error.code, body.error.message
                 ),
-                view: json!({ "kind": "error", "message": body.error.message }),
-                failed: true,
-            }),
+                body.error.message,
+            )),
             Err(err) => Err(unreachable_sandbox(err)),
         }
     }

@@ -1,5 +1,5 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
-//! the embedded store) for users, sessions, events and refresh tokens; Redis when
+//! the embedded store) for users, sessions, events, refresh tokens and screenshots; Redis when
 //! `REDIS_URL` is set for the key-value store and the fan-out between replicas (else the
 //! embedded store and in-process fan-out, which serve one replica).
 
@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    EventBus, EventLog, KeyValueStore, RefreshTokenStore, SessionRepository, UserRepository,
+    EventBus, EventLog, KeyValueStore, RefreshTokenStore, ScreenshotStore, SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -20,6 +20,7 @@ pub struct StoragePorts {
     pub sessions: Arc<dyn SessionRepository>,
     pub log: Arc<dyn EventLog>,
     pub refresh_tokens: Arc<dyn RefreshTokenStore>,
+    pub screenshots: Arc<dyn ScreenshotStore>,
     pub kv: Arc<dyn KeyValueStore>,
     pub bus: Arc<dyn EventBus>,
     /// What `/ready` calls them.
@@ -33,19 +34,21 @@ struct Database {
     sessions: Arc<dyn SessionRepository>,
     log: Arc<dyn EventLog>,
     refresh_tokens: Arc<dyn RefreshTokenStore>,
+    screenshots: Arc<dyn ScreenshotStore>,
     name: &'static str,
 }
 
 impl Database {
     fn from<S>(store: Arc<S>, name: &'static str) -> Self
     where
-        S: UserRepository + SessionRepository + EventLog + RefreshTokenStore + 'static,
+        S: UserRepository + SessionRepository + EventLog + RefreshTokenStore + ScreenshotStore + 'static,
     {
         Self {
             users: store.clone(),
             sessions: store.clone(),
             log: store.clone(),
-            refresh_tokens: store,
+            refresh_tokens: store.clone(),
+            screenshots: store,
             name,
         }
     }
@@ -81,6 +84,7 @@ impl StoragePorts {
             sessions: database.sessions,
             log: database.log,
             refresh_tokens: database.refresh_tokens,
+            screenshots: database.screenshots,
             kv,
             bus,
             database_name: database.name,

@@ -26,7 +26,7 @@ use super::events::EventService;
 use super::sessions::SessionService;
 use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools};
 use crate::domain::event::{AgentEvent, StoredEvent};
-use crate::domain::ports::SessionRepository;
+use crate::domain::ports::{ScreenshotStore, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
 
@@ -50,6 +50,7 @@ pub struct Dependencies {
     pub tools: Arc<dyn SandboxTools>,
     pub budgets: Budgets,
     pub take_over: Arc<TakeOver>,
+    pub screenshots: Arc<dyn ScreenshotStore>,
 }
 
 struct RunHandle {

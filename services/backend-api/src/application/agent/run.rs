@@ -16,6 +16,7 @@ use super::prompt::{self, AskArgs, NotifyArgs, PlanArgs, StepArgs, TitleArgs};
 use super::Dependencies;
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, ToolCallRequest, ToolSpec};
 use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
+use crate::domain::screenshot::ScreenshotId;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::DomainError;
 
@@ -397,8 +398,11 @@ impl Run {
         };
         match self.deps.tools.call(&sandbox, &call.name, &args).await {
             Ok(outcome) => {
-                self.tool_event(call, ToolStatus::Called, args, Some(outcome.view))
-                    .await;
+                let mut view = outcome.view;
+                if let Some(jpeg) = outcome.screenshot {
+                    view["screenshot"] = self.keep_screenshot(jpeg).await;
+                }
+                self.tool_event(call, ToolStatus::Called, args, Some(view)).await;
                 let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);
                 self.answer(call, text);
                 Ok(())
@@ -416,6 +420,22 @@ impl Run {
                 )
                 .await;
                 Err(message)
+            }
+        }
+    }
+
+    /// Stores a screenshot once and returns how the view refers to it (`null` when it
+    /// could not be stored: the step goes on without its picture).
+    async fn keep_screenshot(&self, jpeg: Vec<u8>) -> Value {
+        let id = ScreenshotId::of(&jpeg);
+        match self.deps.screenshots.put(&self.session.id, &id, jpeg).await {
+            Ok(()) => json!({
+                "id": id.as_str(),
+                "url": format!("/api/v1/sessions/{}/screenshots/{}.jpg", self.session.id.as_str(), id.as_str()),
+            }),
+            Err(err) => {
+                tracing::warn!(session = self.session.id.as_str(), %err, "storing a screenshot");
+                Value::Null
             }
         }
     }

@@ -7,6 +7,7 @@
 //! by redb, which is what makes event numbering gap-free here.
 
 mod kv;
+mod screenshots;
 mod sessions;
 mod tokens;
 mod users;
@@ -28,6 +29,7 @@ const SHARES: TableDefinition<&str, &str> = TableDefinition::new("shares");
 const EVENTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("events");
 const REFRESH: TableDefinition<&str, &[u8]> = TableDefinition::new("refresh_tokens");
 const USER_REFRESH: TableDefinition<(&str, &str), ()> = TableDefinition::new("user_refresh_tokens");
+const SCREENSHOTS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("screenshots");
 const KV: TableDefinition<&str, (&str, i64)> = TableDefinition::new("kv");
 
 #[derive(Clone)]
@@ -56,6 +58,7 @@ impl EmbeddedStore {
         txn.open_table(REFRESH)?;
         txn.open_table(USER_REFRESH)?;
         txn.open_table(KV)?;
+        txn.open_table(SCREENSHOTS)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };
         store.spawn_expiry();

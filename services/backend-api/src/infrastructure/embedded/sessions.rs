@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable};
 
-use super::{decode, EmbeddedStore, EVENTS, OWNER_SESSIONS, SESSIONS, SHARES};
+use super::{decode, EmbeddedStore, EVENTS, OWNER_SESSIONS, SCREENSHOTS, SESSIONS, SHARES};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::ports::{EventLog, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
@@ -131,6 +131,8 @@ impl SessionRepository for EmbeddedStore {
                 }
                 let mut events = txn.open_table(EVENTS)?;
                 events.retain_in((id.as_str(), 0)..=(id.as_str(), u64::MAX), |_, _| false)?;
+                let mut screenshots = txn.open_table(SCREENSHOTS)?;
+                screenshots.retain_in((id.as_str(), "")..=(id.as_str(), "~"), |_, _| false)?;
             }
             txn.commit()?;
             Ok(())

@@ -7,6 +7,7 @@
 //! refresh-token use, a rename beside an append) the writes are conditional updates,
 //! not read-modify-write, so no multi-document transaction (and no replica set) is needed.
 
+mod screenshots;
 mod sessions;
 mod tokens;
 mod users;
@@ -14,7 +15,7 @@ mod users;
 use std::time::Duration;
 
 use anyhow::Context;
-use mongodb::bson::doc;
+use mongodb::bson::{doc, Document};
 use mongodb::error::{Error, ErrorKind, WriteFailure};
 use mongodb::options::{ClientOptions, IndexOptions};
 use mongodb::{Client, Collection, Database, IndexModel};
@@ -40,6 +41,7 @@ pub struct MongoStore {
     sessions: Collection<Session>,
     events: Collection<StoredEvent>,
     refresh_tokens: Collection<RefreshToken>,
+    screenshots: Collection<Document>,
 }
 
 impl MongoStore {
@@ -57,6 +59,7 @@ impl MongoStore {
             sessions: db.collection("sessions"),
             events: db.collection("events"),
             refresh_tokens: db.collection("refresh_tokens"),
+            screenshots: db.collection("screenshots"),
             db,
         };
         store.create_indexes().await.with_context(|| {
@@ -95,6 +98,10 @@ impl MongoStore {
                 plain(doc! { "family": 1 }),
                 plain(doc! { "user_id": 1 }),
             ])
+            .await?;
+        // Removing a session removes its screenshots by this.
+        self.screenshots
+            .create_index(plain(doc! { "session_id": 1 }))
             .await?;
         Ok(())
     }

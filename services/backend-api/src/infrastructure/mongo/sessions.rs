@@ -123,6 +123,10 @@ impl SessionRepository for MongoStore {
             .delete_many(doc! { "session_id": id.as_str() })
             .await
             .map_err(failure)?;
+        self.screenshots
+            .delete_many(doc! { "session_id": id.as_str() })
+            .await
+            .map_err(failure)?;
         Ok(())
     }
 

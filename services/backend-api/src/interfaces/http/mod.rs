@@ -12,6 +12,7 @@ mod events;
 mod extract;
 mod files;
 pub mod metrics;
+mod screenshots;
 mod sessions;
 mod system;
 mod users;
@@ -93,6 +94,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(events::router())
         .merge(files::router())
         .merge(vnc::router())
+        .merge(screenshots::router())
         .split_for_parts()
 }
 
