@@ -52,7 +52,7 @@ pub enum AgentEvent {
     Error { message: String },
     /// The session's status changed.
     Status { status: SessionStatus },
-    /// What one model request cost; the session record keeps the sum.
+    /// What the model's requests of one turn cost; the session record keeps the sum.
     Usage {
         prompt_tokens: u64,
         completion_tokens: u64,

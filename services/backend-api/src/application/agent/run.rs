@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::context::{compact, truncate_for_model};
 use super::prompt::{self, AskArgs, NotifyArgs, PlanArgs, StepArgs, TitleArgs};
 use super::Dependencies;
-use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, ToolCallRequest, ToolSpec};
+use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest, ToolSpec};
 use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
 use crate::domain::screenshot::ScreenshotId;
 use crate::domain::session::{Session, SessionStatus};
@@ -48,6 +48,8 @@ pub struct Run {
     conversation: Vec<ChatMessage>,
     tools: Vec<ToolSpec>,
     sandbox: Option<SandboxAccess>,
+    /// The model's tokens in this turn, recorded when it ends.
+    usage: TokenUsage,
     cancel: CancellationToken,
     _wake: Arc<Notify>,
 }
@@ -70,6 +72,7 @@ impl Run {
             conversation: vec![ChatMessage::text(ChatRole::System, prompt::SYSTEM_PROMPT)],
             tools,
             sandbox: None,
+            usage: TokenUsage::default(),
             cancel,
             _wake: wake,
         }
@@ -89,6 +92,15 @@ impl Run {
             // Stop records the status itself once the run has ended.
             TurnEnd::Cancelled => (None, None),
         };
+        // One event per turn (not per request): every append is a durable write.
+        let usage = std::mem::take(&mut self.usage);
+        if !usage.is_empty() {
+            self.emit(AgentEvent::Usage {
+                prompt_tokens: usage.prompt_tokens,
+                completion_tokens: usage.completion_tokens,
+            })
+            .await;
+        }
         if let Some(message) = error {
             self.emit(AgentEvent::Error { message }).await;
         }
@@ -141,13 +153,7 @@ impl Run {
             };
             metrics::counter!("llm_prompt_tokens").increment(completion.usage.prompt_tokens);
             metrics::counter!("llm_completion_tokens").increment(completion.usage.completion_tokens);
-            if !completion.usage.is_empty() {
-                self.emit(AgentEvent::Usage {
-                    prompt_tokens: completion.usage.prompt_tokens,
-                    completion_tokens: completion.usage.completion_tokens,
-                })
-                .await;
-            }
+            self.usage.add(completion.usage);
             self.conversation.push(ChatMessage {
                 role: ChatRole::Assistant,
                 content: completion.content.clone(),

@@ -1,0 +1,344 @@
+//! Benchmark of the agent's own cost, against the real sandbox-manager, Docker and the
+//! sandbox image, with a scripted model that answers at once (so what is measured is the
+//! backend, the sandbox and the wire between them):
+//!
+//! - first tool result: a new session's first message → its first `tool called` event,
+//!   with the warm pool full (the sandbox is claimed, not started);
+//! - tool step: the time between consecutive `tool called` events of a run of shell
+//!   `echo` steps (model request, events, tool call), and the same `echo` sent to the
+//!   sandbox's tool-api directly; the difference is the overhead the backend adds;
+//! - VNC relay: full-screen raw updates pulled through the relay and straight from the
+//!   sandbox's VNC server (throughput), and a 1×1 update round trip both ways (latency).
+//!
+//! Run with `cargo bench -p backend-api --bench agent`. Targets: tool-step overhead
+//! p50 ≤ 10 ms; first tool result ≤ 300 ms with a warm pool; relay ≥ 100 MB/s.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use backend_api::domain::agent::SandboxAccess;
+use backend_api::domain::vnc::{DesktopConnector, DesktopStream};
+use backend_api::infrastructure::vnc::VncConnector;
+use futures::{SinkExt, StreamExt};
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use support::fake_llm::{FakeLlm, Reply};
+use support::manager::Manager;
+use support::{borrowed, SseStream, TestApp};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tool_api_client::contract::shell::ExecRequest;
+
+const POOL: usize = 3;
+const STEPS: usize = 200;
+const RELAY_SECONDS: u64 = 5;
+const ROUND_TRIPS: usize = 200;
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn echo_step() -> Reply {
+    Reply::Tools(vec![("shell_exec", json!({ "command": "echo hi" }).to_string())])
+}
+
+async fn called(stream: &mut SseStream) -> Instant {
+    stream
+        .until(Duration::from_secs(120), |e| {
+            assert!(e["type"] != "error", "the run failed: {e}");
+            e["type"] == "tool" && e["status"] == "called"
+        })
+        .await;
+    Instant::now()
+}
+
+async fn wait_for_warm_pool(manager: &Manager) {
+    let deadline = Instant::now() + Duration::from_secs(180);
+    loop {
+        let health: Value = reqwest::get(format!("{}/health", manager.base))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if health["pool"]["ready"].as_u64() == Some(POOL as u64) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the pool did not fill: {health}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let pool = POOL.to_string();
+    let manager = Manager::start_with(&[("SANDBOX_MANAGER_POOL__SIZE", pool.as_str())]);
+    let mut script = Vec::new();
+    for _ in 0..POOL {
+        script.push(echo_step());
+        script.push(Reply::Text("done"));
+    }
+    script.extend((0..=STEPS).map(|_| echo_step()));
+    script.push(Reply::Text("done"));
+    let llm = FakeLlm::start(script).await;
+    let mut settings = llm.settings();
+    settings.extend(manager.settings());
+    settings.push(("agent.max_steps", (STEPS + 10).to_string()));
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (token, _, _) = app.register("bench@example.org").await;
+
+    println!("agent benchmark (scripted model answering at once; sandbox from the image; 2 cores shared)");
+    let mut first = Vec::new();
+    let mut sessions = Vec::new();
+    for _ in 0..POOL {
+        wait_for_warm_pool(&manager).await;
+        let id = app.new_session(&token).await;
+        let mut stream = app.events(&token, &id, None).await;
+        let posted = Instant::now();
+        app.post_message(&token, &id, "echo something").await;
+        first.push(called(&mut stream).await - posted);
+        stream
+            .until(Duration::from_secs(30), |e| {
+                e["type"] == "status" && e["status"] == "completed"
+            })
+            .await;
+        sessions.push(id);
+    }
+    let first_ms: Vec<String> = first.iter().map(|d| format!("{:.0}", ms(*d))).collect();
+    println!(
+        "first tool result, warm pool:   p50 {:.0} ms  (each: {} ms; target ≤ 300)",
+        ms(percentile(&mut first, 0.5)),
+        first_ms.join(", ")
+    );
+
+    // A run of echo steps in a sandbox that is already the session's.
+    let id = &sessions[0];
+    let mut stream = app.events(&token, id, None).await;
+    stream
+        .until(Duration::from_secs(5), |e| {
+            e["type"] == "status" && e["status"] == "completed"
+        })
+        .await;
+    app.post_message(&token, id, "echo many times").await;
+    let mut last = called(&mut stream).await;
+    let mut steps = Vec::new();
+    for _ in 0..STEPS {
+        let now = called(&mut stream).await;
+        steps.push(now - last);
+        last = now;
+    }
+    let sandbox = manager.tool_api(id).await;
+    let mut direct = Vec::new();
+    let echo = ExecRequest {
+        command: "echo hi".into(),
+        ..Default::default()
+    };
+    for _ in 0..STEPS {
+        let started = Instant::now();
+        sandbox.exec("bench", &echo).await.unwrap();
+        direct.push(started.elapsed());
+    }
+    let (step, tool) = (percentile(&mut steps, 0.5), percentile(&mut direct, 0.5));
+    println!(
+        "tool step (shell echo):          p50 {:.2} ms end to end, p99 {:.2} ms",
+        ms(step),
+        ms(percentile(&mut steps, 0.99))
+    );
+    println!("  the same echo, tool-api direct: p50 {:.2} ms", ms(tool));
+    println!(
+        "  backend overhead per step:      p50 {:.2} ms  (target ≤ 10)",
+        ms(step.saturating_sub(tool))
+    );
+
+    relay(&app, &token, id, &manager).await;
+}
+
+/// A VNC connection as the benchmark drives it: bytes in, bytes out.
+trait Wire {
+    async fn send(&mut self, bytes: &[u8]);
+    /// Some bytes (at least one).
+    async fn receive(&mut self) -> Vec<u8>;
+}
+
+struct Relayed(tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>);
+
+impl Wire for Relayed {
+    async fn send(&mut self, bytes: &[u8]) {
+        self.0.send(Message::Binary(bytes.to_vec().into())).await.unwrap();
+    }
+
+    async fn receive(&mut self) -> Vec<u8> {
+        match self.0.next().await.unwrap().unwrap() {
+            Message::Binary(bytes) => bytes.to_vec(),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+struct Direct(Box<dyn DesktopStream>);
+
+impl Wire for Direct {
+    async fn send(&mut self, bytes: &[u8]) {
+        self.0.write_all(bytes).await.unwrap();
+    }
+
+    async fn receive(&mut self) -> Vec<u8> {
+        let mut chunk = vec![0u8; 256 * 1024];
+        let n = self.0.read(&mut chunk).await.unwrap();
+        assert!(n > 0, "the VNC server closed");
+        chunk.truncate(n);
+        chunk
+    }
+}
+
+/// Reads exactly `n` bytes, keeping any surplus in `spare`.
+async fn read_exact(wire: &mut impl Wire, spare: &mut Vec<u8>, n: usize) -> Vec<u8> {
+    while spare.len() < n {
+        spare.extend(wire.receive().await);
+    }
+    spare.drain(..n).collect()
+}
+
+/// Reads one FramebufferUpdate (raw rectangles, 4 bytes a pixel); returns its size.
+async fn read_update(wire: &mut impl Wire, spare: &mut Vec<u8>) -> usize {
+    let header = loop {
+        match read_exact(wire, spare, 1).await[0] {
+            0 => break [vec![0], read_exact(wire, spare, 3).await].concat(),
+            2 => {} // Bell
+            3 => {
+                // ServerCutText: the clipboard changed in the sandbox.
+                let header = read_exact(wire, spare, 7).await;
+                let length = u32::from_be_bytes([header[3], header[4], header[5], header[6]]);
+                read_exact(wire, spare, length as usize).await;
+            }
+            other => panic!("unexpected server message {other}"),
+        }
+    };
+    let rectangles = u16::from_be_bytes([header[2], header[3]]);
+    let mut size = 4;
+    for _ in 0..rectangles {
+        let rectangle = read_exact(wire, spare, 12).await;
+        let width = usize::from(u16::from_be_bytes([rectangle[4], rectangle[5]]));
+        let height = usize::from(u16::from_be_bytes([rectangle[6], rectangle[7]]));
+        assert_eq!(&rectangle[8..12], &[0, 0, 0, 0], "raw encoding");
+        read_exact(wire, spare, width * height * 4).await;
+        size += 12 + width * height * 4;
+    }
+    size
+}
+
+fn update_request(width: u16, height: u16) -> Vec<u8> {
+    let [w0, w1] = width.to_be_bytes();
+    let [h0, h1] = height.to_be_bytes();
+    vec![3, 0, 0, 0, 0, 0, w0, w1, h0, h1]
+}
+
+/// MB/s of full-screen raw updates pulled for a few seconds.
+async fn throughput(wire: &mut impl Wire, width: u16, height: u16) -> f64 {
+    // Raw encoding only: the server sends every pixel, 4 bytes each.
+    wire.send(&[2, 0, 0, 1, 0, 0, 0, 0]).await;
+    let mut spare = Vec::new();
+    let started = Instant::now();
+    let mut bytes = 0usize;
+    while started.elapsed() < Duration::from_secs(RELAY_SECONDS) {
+        wire.send(&update_request(width, height)).await;
+        bytes += read_update(wire, &mut spare).await;
+    }
+    bytes as f64 / started.elapsed().as_secs_f64() / 1e6
+}
+
+/// One 1×1 update, requested and received.
+async fn round_trip(wire: &mut impl Wire) -> Duration {
+    let mut spare = Vec::new();
+    let sent = Instant::now();
+    wire.send(&update_request(1, 1)).await;
+    read_update(wire, &mut spare).await;
+    sent.elapsed()
+}
+
+async fn relay(app: &TestApp, token: &str, session: &str, manager: &Manager) {
+    let issued = app
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            &format!("/api/v1/sessions/{session}/vnc/tickets"),
+            Some(token),
+            Some(json!({ "mode": "view" })),
+        )
+        .await;
+    let url = format!(
+        "{}{}",
+        app.base.replacen("http", "ws", 1),
+        issued["url"].as_str().unwrap()
+    );
+    let mut request = url.into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", "binary".parse().unwrap());
+    let (socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let mut relayed = Relayed(socket);
+    let mut spare = Vec::new();
+    read_exact(&mut relayed, &mut spare, 12).await;
+    relayed.send(b"RFB 003.008\n").await;
+    read_exact(&mut relayed, &mut spare, 2).await;
+    relayed.send(&[1]).await;
+    read_exact(&mut relayed, &mut spare, 4).await;
+    relayed.send(&[1]).await;
+    while spare.len() < 24 {
+        spare.extend(relayed.receive().await);
+    }
+    let width = u16::from_be_bytes([spare[0], spare[1]]);
+    let height = u16::from_be_bytes([spare[2], spare[3]]);
+    let name = u32::from_be_bytes([spare[20], spare[21], spare[22], spare[23]]) as usize;
+    assert_eq!(spare[4], 32, "32 bits a pixel");
+    read_exact(&mut relayed, &mut spare, 24 + name).await;
+    let through_relay = throughput(&mut relayed, width, height).await;
+
+    let client = manager.client();
+    let query = sandbox_manager_client::contract::ListQuery {
+        session_id: Some(session.to_owned()),
+        ..Default::default()
+    };
+    let vnc = client.list(&query).await.unwrap().pop().unwrap().vnc.unwrap();
+    let access = SandboxAccess {
+        tool_api_url: String::new(),
+        tool_api_token: String::new(),
+        vnc_address: Some(vnc.address),
+        vnc_password: Some(vnc.password),
+    };
+    // The relay's own connector, without the relay.
+    let mut direct = Direct(VncConnector.connect(&access).await.unwrap());
+    direct.send(&[1]).await;
+    let mut spare = Vec::new();
+    while spare.len() < 24 {
+        spare.extend(direct.receive().await);
+    }
+    let name = u32::from_be_bytes([spare[20], spare[21], spare[22], spare[23]]) as usize;
+    read_exact(&mut direct, &mut spare, 24 + name).await;
+    let straight = throughput(&mut direct, width, height).await;
+    // Alternating, so both see the VNC server's own update pacing alike.
+    let (mut relayed_trips, mut direct_trips) = (Vec::new(), Vec::new());
+    for _ in 0..ROUND_TRIPS {
+        relayed_trips.push(round_trip(&mut relayed).await);
+        direct_trips.push(round_trip(&mut direct).await);
+    }
+    let relay_trip = percentile(&mut relayed_trips, 0.5);
+    let direct_trip = percentile(&mut direct_trips, 0.5);
+    println!(
+        "VNC relay throughput:           {through_relay:.0} MB/s  (direct {straight:.0} MB/s; target ≥ 100)"
+    );
+    println!(
+        "VNC relay added latency:        p50 {:.2} ms  (1×1 update round trip {:.2} ms relayed, {:.2} ms direct)",
+        ms(relay_trip.saturating_sub(direct_trip)),
+        ms(relay_trip),
+        ms(direct_trip)
+    );
+}
