@@ -14,7 +14,6 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use tool_api_client::contract::{browser, files, search, shell};
 use tool_api_client::{decode, ClientError, ToolApiClient};
-use utoipa::openapi::{ObjectBuilder, RefOr, Schema};
 use utoipa::PartialSchema;
 
 use crate::domain::agent::{SandboxAccess, SandboxTools, ToolOutcome, ToolSpec};
@@ -58,20 +57,15 @@ fn schema_of<T: PartialSchema>() -> Value {
     serde_json::to_value(T::schema()).unwrap_or_else(|_| json!({ "type": "object" }))
 }
 
-fn no_arguments() -> Value {
-    let empty: RefOr<Schema> = ObjectBuilder::new().into();
-    serde_json::to_value(empty).unwrap_or_else(|_| json!({ "type": "object" }))
-}
-
 fn parses_as<T: DeserializeOwned>(args: &Value) -> Result<(), String> {
     serde_json::from_value::<T>(args.clone())
         .map(drop)
         .map_err(|err| err.to_string())
 }
 
-fn anything(_: &Value) -> Result<(), String> {
-    Ok(())
-}
+/// The arguments of a tool that takes none.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+struct NoArguments {}
 
 macro_rules! route {
     ($name:literal, $description:literal, $method:ident, $path:literal, $body:ty, $view:ident) => {
@@ -85,26 +79,15 @@ macro_rules! route {
             view: ViewKind::$view,
         }
     };
-    ($name:literal, $description:literal, $method:ident, $path:literal, $view:ident) => {
-        Route {
-            name: $name,
-            description: $description,
-            method: Method::$method,
-            path: $path,
-            parameters: no_arguments,
-            check: anything,
-            view: ViewKind::$view,
-        }
-    };
 }
 
 fn routes() -> Vec<Route> {
     vec![
         route!("shell_exec", "Run a bash command in the sandbox's shell (state such as cd and exported variables carries over). Answers when it ends or after timeout_secs with state running; then use shell_wait, shell_view, shell_write_input or shell_kill.", POST, "/v1/shell/sessions/agent/exec", shell::ExecRequest, Shell),
-        route!("shell_view", "Show the running or last command's console output.", GET, "/v1/shell/sessions/agent", Shell),
+        route!("shell_view", "Show the running or last command's console output.", GET, "/v1/shell/sessions/agent", NoArguments, Shell),
         route!("shell_wait", "Wait for the running command to end (or the timeout).", POST, "/v1/shell/sessions/agent/wait", shell::WaitRequest, Shell),
         route!("shell_write_input", "Type input into the running command's stdin (enter adds a newline).", POST, "/v1/shell/sessions/agent/input", shell::InputRequest, Shell),
-        route!("shell_kill", "Kill the running command.", POST, "/v1/shell/sessions/agent/kill", Shell),
+        route!("shell_kill", "Kill the running command.", POST, "/v1/shell/sessions/agent/kill", NoArguments, Shell),
         route!("file_read", "Read a text file (optionally a line range).", POST, "/v1/files/read", files::ReadFileRequest, File),
         route!("file_write", "Write (or append to) a file, creating folders as needed.", POST, "/v1/files/write", files::WriteFileRequest, File),
         route!("file_replace", "Replace one exact occurrence of `old` with `new` in a file.", POST, "/v1/files/replace", files::ReplaceRequest, File),
@@ -112,7 +95,7 @@ fn routes() -> Vec<Route> {
         route!("file_search", "Search file contents with a regular expression.", POST, "/v1/files/search", files::SearchRequest, Plain),
         route!("file_list", "List a folder.", POST, "/v1/files/list", files::PathRequest, Plain),
         route!("browser_navigate", "Open a URL in the sandbox's browser.", POST, "/v1/browser/navigate", browser::NavigateRequest, Browser),
-        route!("browser_view", "See the current page: visible text and numbered interactive elements.", POST, "/v1/browser/view", Browser),
+        route!("browser_view", "See the current page: visible text and numbered interactive elements.", POST, "/v1/browser/view", NoArguments, Browser),
         route!("browser_click", "Click an element by its number from browser_view (or at x, y).", POST, "/v1/browser/click", browser::ClickRequest, Browser),
         route!("browser_input", "Type text into an element by its number (optionally pressing Enter).", POST, "/v1/browser/type", browser::TypeRequest, Browser),
         route!("browser_move_mouse", "Move the mouse to x, y.", POST, "/v1/browser/move_mouse", browser::MoveMouseRequest, Browser),
@@ -120,7 +103,7 @@ fn routes() -> Vec<Route> {
         route!("browser_select", "Choose an option of a select element by its number.", POST, "/v1/browser/select", browser::SelectRequest, Browser),
         route!("browser_scroll", "Scroll the page.", POST, "/v1/browser/scroll", browser::ScrollRequest, Browser),
         route!("browser_console_exec", "Run JavaScript in the page and get its result.", POST, "/v1/browser/evaluate", browser::EvaluateRequest, Plain),
-        route!("browser_console_view", "Show the page's console messages.", GET, "/v1/browser/console", Plain),
+        route!("browser_console_view", "Show the page's console messages.", GET, "/v1/browser/console", NoArguments, Plain),
         route!("web_search", "Search the web.", POST, "/v1/search", search::WebSearchRequest, Search),
         route!("web_fetch", "Fetch a web page as readable text.", POST, "/v1/fetch", search::FetchRequest, Plain),
     ]
@@ -292,5 +275,29 @@ impl SandboxTools for ToolApiTools {
             Ok(_) | Err(ClientError::Api { .. }) => Ok(()),
             Err(err) => Err(unreachable_sandbox(err)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_takes_an_object_and_checks_it() {
+        let tools = ToolApiTools::new();
+        for spec in tools.specs() {
+            assert_eq!(
+                spec.parameters["type"], "object",
+                "{}: {}",
+                spec.name, spec.parameters
+            );
+        }
+        let route = |name| tools.routes.iter().find(|r| r.name == name).unwrap();
+        assert!((route("shell_view").check)(&json!({})).is_ok());
+        assert!(
+            (route("shell_exec").check)(&json!({})).is_err(),
+            "command is required"
+        );
+        assert!((route("shell_exec").check)(&json!({ "command": "ls" })).is_ok());
     }
 }

@@ -15,6 +15,7 @@ mod users;
 use std::time::Duration;
 
 use anyhow::Context;
+use futures::TryStreamExt;
 use mongodb::bson::{doc, Document};
 use mongodb::error::{Error, ErrorKind, WriteFailure};
 use mongodb::options::{ClientOptions, IndexOptions};
@@ -126,6 +127,16 @@ fn failure(err: Error) -> DomainError {
         },
         _ => DomainError::Internal(anyhow::Error::new(err).context("MongoDB")),
     }
+}
+
+/// Every document a query finds (queries here are bounded by a `limit` or by nature).
+async fn all<T>(
+    find: impl std::future::IntoFuture<Output = Result<mongodb::Cursor<T>, Error>>,
+) -> DomainResult<Vec<T>>
+where
+    T: serde::de::DeserializeOwned + Send + Sync + Unpin,
+{
+    find.await.map_err(failure)?.try_collect().await.map_err(failure)
 }
 
 fn is_duplicate_key(err: &Error) -> bool {

@@ -11,10 +11,9 @@
 //! the next number — so the log never has a gap and the summary never misses an event.
 
 use chrono::{DateTime, Utc};
-use futures::TryStreamExt;
 use mongodb::bson::{doc, to_document};
 
-use super::{bson, failure, is_duplicate_key, MongoStore};
+use super::{all, bson, failure, is_duplicate_key, MongoStore};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::ports::{EventLog, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
@@ -92,15 +91,12 @@ impl SessionRepository for MongoStore {
             filter.insert("id", doc! { "$lt": before.as_str() });
         }
         // Newest first: ids are time-ordered.
-        self.sessions
+        all(self
+            .sessions
             .find(filter)
             .sort(doc! { "id": -1 })
-            .limit(limit as i64)
-            .await
-            .map_err(failure)?
-            .try_collect()
-            .await
-            .map_err(failure)
+            .limit(limit as i64))
+        .await
     }
 
     async fn update(&self, edited: &Session) -> DomainResult<()> {
@@ -138,13 +134,7 @@ impl SessionRepository for MongoStore {
     }
 
     async fn with_status(&self, status: SessionStatus) -> DomainResult<Vec<Session>> {
-        self.sessions
-            .find(doc! { "status": bson(&status)? })
-            .await
-            .map_err(failure)?
-            .try_collect()
-            .await
-            .map_err(failure)
+        all(self.sessions.find(doc! { "status": bson(&status)? })).await
     }
 }
 
@@ -196,14 +186,11 @@ impl EventLog for MongoStore {
         let Ok(after) = i64::try_from(after) else {
             return Ok(Vec::new());
         };
-        self.events
+        all(self
+            .events
             .find(doc! { "session_id": session.as_str(), "seq": { "$gt": after } })
             .sort(doc! { "seq": 1 })
-            .limit(limit as i64)
-            .await
-            .map_err(failure)?
-            .try_collect()
-            .await
-            .map_err(failure)
+            .limit(limit as i64))
+        .await
     }
 }

@@ -1,10 +1,9 @@
 //! Users in MongoDB; the unique index on `email` is what makes emails unique, also when
 //! two registrations race.
 
-use futures::TryStreamExt;
 use mongodb::bson::doc;
 
-use super::{bson, failure, is_duplicate_key, MongoStore};
+use super::{all, bson, failure, is_duplicate_key, MongoStore};
 use crate::domain::ports::UserRepository;
 use crate::domain::user::{Email, User, UserId};
 use crate::domain::{DomainError, DomainResult};
@@ -47,16 +46,13 @@ impl UserRepository for MongoStore {
 
     async fn list(&self, offset: usize, limit: usize) -> DomainResult<Vec<User>> {
         // Ids are time-ordered, so id order is creation order.
-        self.users
+        all(self
+            .users
             .find(doc! {})
             .sort(doc! { "id": 1 })
             .skip(offset as u64)
-            .limit(limit as i64)
-            .await
-            .map_err(failure)?
-            .try_collect()
-            .await
-            .map_err(failure)
+            .limit(limit as i64))
+        .await
     }
 
     async fn ping(&self) -> DomainResult<()> {
