@@ -3,7 +3,7 @@
 //! without any sandbox, which shows they happen before one is contacted. Then, with the
 //! real sandbox-manager and a sandbox: a real RFB handshake through the relay in both
 //! modes, a click that reaches the page only in control mode, and the agent paused while
-//! the person has the desktop.
+//! the person has the desktop; removing the sandbox closes the browser's side.
 
 mod support;
 
@@ -356,4 +356,29 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
         "{seen:?}"
     );
     assert_eq!(llm.requests().len(), 1);
+
+    // When the desktop goes away, the browser's side is closed too.
+    let view = ticket(&app, &token, &session, "view").await;
+    let mut watcher = open(
+        &app,
+        &format!("/api/v1/sessions/{session}/vnc?ticket={view}"),
+        None,
+    )
+    .await
+    .expect("a view connection");
+    rfb_handshake(&mut watcher).await;
+    manager.remove_container_of(&session);
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match watcher.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the relay stayed open after the sandbox was removed"
+    );
 }
