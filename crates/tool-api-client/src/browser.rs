@@ -3,8 +3,8 @@
 use reqwest::Method;
 use tool_api_contract::browser::{
     ClickRequest, ConsoleLog, EvaluateRequest, EvaluateResponse, MoveMouseRequest, NavigateRequest,
-    OpenTabRequest, PageSummary, PageView, PressKeyRequest, ScrollRequest, SelectRequest, TabList,
-    TabRequest, TypeRequest, ViewRequest,
+    OpenTabRequest, PageSummary, PageView, PressKeyRequest, Screenshot, ScreenshotRequest, ScrollRequest,
+    SelectRequest, TabList, TabRequest, TypeRequest, ViewRequest,
 };
 
 use crate::{check, ClientResult, ToolApiClient};
@@ -16,6 +16,11 @@ impl ToolApiClient {
 
     pub async fn view_page(&self, request: &ViewRequest) -> ClientResult<PageView> {
         self.post_json("/v1/browser/view", request).await
+    }
+
+    /// The picture alone, leaving the element numbering of the last view as it is.
+    pub async fn screenshot(&self, request: &ScreenshotRequest) -> ClientResult<Screenshot> {
+        self.post_json("/v1/browser/screenshot", request).await
     }
 
     pub async fn click(&self, request: &ClickRequest) -> ClientResult<PageSummary> {

@@ -47,6 +47,28 @@ pub struct ViewRequest {
     pub max_text_chars: Option<u32>,
 }
 
+/// `POST /v1/browser/screenshot`: the viewport's picture alone. Unlike `view` it leaves
+/// the element numbering as it was, so it can be taken between the agent's steps.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScreenshotRequest {
+    #[serde(default)]
+    pub format: ImageFormat,
+    /// JPEG quality 1–100 (default 80).
+    #[serde(default)]
+    pub quality: Option<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Screenshot {
+    pub tab_id: String,
+    pub url: String,
+    pub title: String,
+    /// Base64 image of the viewport.
+    pub image: String,
+    pub format: ImageFormat,
+}
+
 /// An element the agent can act on, as numbered by `view`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct InteractiveElement {

@@ -176,9 +176,12 @@ impl Wire for Relayed {
     }
 
     async fn receive(&mut self) -> Vec<u8> {
-        match self.0.next().await.unwrap().unwrap() {
-            Message::Binary(bytes) => bytes.to_vec(),
-            other => panic!("unexpected {other:?}"),
+        loop {
+            match self.0.next().await.unwrap().unwrap() {
+                Message::Binary(bytes) => return bytes.to_vec(),
+                Message::Ping(_) | Message::Pong(_) => {}
+                other => panic!("unexpected {other:?}"),
+            }
         }
     }
 }

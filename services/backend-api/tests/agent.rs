@@ -25,8 +25,8 @@ fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
     move |e| e["type"] == "status" && e["status"] == status
 }
 
-/// What the person sees of a run: its events without the per-request `usage` ones
-/// (checked on their own, through the session's totals).
+/// What the person sees of a run: its events without the `usage` one that ends each
+/// turn (checked on its own, through the session's totals).
 async fn seen(stream: &mut SseStream, last: impl Fn(&Value) -> bool) -> Vec<Value> {
     let events = stream.until(WAIT, last).await;
     events.into_iter().filter(|e| e["type"] != "usage").collect()

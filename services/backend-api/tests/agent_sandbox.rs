@@ -10,6 +10,9 @@ mod support;
 
 use std::time::{Duration, Instant};
 
+use backend_api::domain::screenshot::ScreenshotId;
+use backend_api::domain::session::SessionId;
+use backend_api::infrastructure::stores::StoragePorts;
 use reqwest::{Method, StatusCode};
 use sandbox_manager_client::contract::ListQuery;
 use serde_json::{json, Value};
@@ -254,7 +257,9 @@ async fn the_agent_browses_a_local_page_and_the_person_sees_its_screenshots() {
     ])
     .await;
     let manager = Manager::start();
-    let app = backend(&llm, &manager).await;
+    let mut settings = llm.settings();
+    settings.extend(manager.settings());
+    let mut app = TestApp::spawn(&borrowed(&settings)).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let (bob, _, _) = app.register("bob@example.org").await;
     let id = app.new_session(&token).await;
@@ -345,7 +350,7 @@ async fn the_agent_browses_a_local_page_and_the_person_sees_its_screenshots() {
         .await;
     assert_eq!(unknown["error"]["code"], "not_found");
 
-    // Deleting the session deletes its screenshots.
+    // Deleting the session deletes its screenshots: the store itself no longer has it.
     app.expect(
         StatusCode::NO_CONTENT,
         Method::DELETE,
@@ -354,6 +359,11 @@ async fn the_agent_browses_a_local_page_and_the_person_sees_its_screenshots() {
         None,
     )
     .await;
-    let gone = app.call(Method::GET, &replay, None, None).await;
-    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+    app.stop().await;
+    let stores = StoragePorts::open(&support::settings(&app.data_dir, &borrowed(&settings)))
+        .await
+        .unwrap();
+    let session = SessionId::parse(&id).unwrap();
+    let shot = ScreenshotId::parse(shot).unwrap();
+    assert_eq!(stores.screenshots.get(&session, &shot).await.unwrap(), None);
 }

@@ -297,6 +297,19 @@ async fn the_file_browser_lists_reads_ranges_zips_uploads_watches_and_deletes() 
         )
         .await;
     assert_eq!(missing["error"]["code"], "malformed_request");
+    let no_path = app
+        .expect(
+            StatusCode::BAD_REQUEST,
+            Method::DELETE,
+            &format!("/api/v1/sessions/{id}/files"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(
+        no_path["error"]["code"], "malformed_request",
+        "deleting needs a path"
+    );
     for path in ["files", "files/download?path=uploads/notes.txt", "attachments"] {
         let other = app
             .expect(

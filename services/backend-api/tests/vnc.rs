@@ -1,5 +1,6 @@
 //! The live desktop: tickets and the WebSocket relay. Refusals (no ticket, unknown,
-//! replayed, expired, another session's, another person's, a foreign page) are checked
+//! replayed, expired, another session's, another person's, for a deleted session, a
+//! foreign page) are checked
 //! without any sandbox, which shows they happen before one is contacted. Then, with the
 //! real sandbox-manager and a sandbox: a real RFB handshake through the relay in both
 //! modes, a click that reaches the page only in control mode, and the agent paused while
@@ -158,6 +159,21 @@ async fn tickets_are_refused_before_any_sandbox_is_contacted() {
         refused(&app, &url(&session, &bobs_ticket), None).await,
         (StatusCode::FORBIDDEN, "forbidden".into())
     );
+    // A ticket whose session is gone by the time it is used (its person no longer owns it).
+    let doomed = app.new_session(&ada).await;
+    let for_doomed = ticket(&app, &ada, &doomed, "view").await;
+    app.expect(
+        StatusCode::NO_CONTENT,
+        Method::DELETE,
+        &format!("/api/v1/sessions/{doomed}"),
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert_eq!(
+        refused(&app, &url(&doomed, &for_doomed), None).await,
+        (StatusCode::NOT_FOUND, "not_found".into())
+    );
 
     // Expired (this server's tickets live 3 s).
     let late = app
@@ -225,6 +241,8 @@ impl Rfb<'_> {
                 .expect("a WebSocket message");
             match message {
                 Message::Binary(bytes) => self.buffer.extend_from_slice(&bytes),
+                // Keep-alives, answered by the WebSocket library.
+                Message::Ping(_) | Message::Pong(_) => {}
                 other => panic!("RFB comes in binary messages, not {other:?}"),
             }
         }
@@ -299,9 +317,13 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
         .unwrap();
     let title = || async { sandbox.evaluate("document.title").await.unwrap().result };
 
-    // View: the handshake works, the screen can be read, a click is dropped.
+    // View: the handshake works, a click is dropped, and the connection is still there
+    // afterwards (the screen can be read), so the click was dropped, not the watcher.
     let (width, height) = rfb_handshake(&mut watcher).await;
     assert_eq!((width, height), (1280, 800));
+    click_center(&mut watcher).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(title().await, "waiting", "a watcher's click reached the page");
     let [w0, w1] = width.to_be_bytes();
     let [h0, h1] = height.to_be_bytes();
     let mut rfb = Rfb {
@@ -311,9 +333,6 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
     rfb.send(&[3, 0, 0, 0, 0, 0, w0, w1, h0, h1]).await;
     assert_eq!(rfb.read(4).await[0], 0, "a FramebufferUpdate answers the request");
     drop(rfb);
-    click_center(&mut watcher).await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    assert_eq!(title().await, "waiting", "a watcher's click reached the page");
     watcher.close(None).await.unwrap();
 
     // Control: the click goes through, and the agent waits while the person drives.

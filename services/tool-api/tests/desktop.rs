@@ -9,8 +9,8 @@ use support::desktop::{spawn_desktop, DesktopApp, VNC_PASSWORD};
 use support::expect_code;
 use support::vnc::{handshake, Handshake};
 use tool_api_contract::browser::{
-    ClickRequest, ImageFormat, NavigateRequest, ScrollDirection, ScrollRequest, SelectRequest, TypeRequest,
-    ViewRequest,
+    ClickRequest, ImageFormat, NavigateRequest, ScreenshotRequest, ScrollDirection, ScrollRequest,
+    SelectRequest, TypeRequest, ViewRequest,
 };
 use tool_api_contract::info::ProcessState;
 use tool_api_contract::ErrorCode;
@@ -62,6 +62,30 @@ async fn browser_fills_a_form(desktop: &DesktopApp) {
             .index
     };
     let (name, colour, send) = (find("Name"), find("Red"), find("Send order"));
+    // The picture alone keeps that numbering, even where a view would number others.
+    let numbering = "[...document.querySelectorAll('[data-sandpiper-index]')]\
+        .map(e => e.dataset.sandpiperIndex + e.tagName).join()";
+    let before = client.evaluate(numbering).await.unwrap().result;
+    assert_ne!(before, "", "the view numbered elements");
+    for direction in [ScrollDirection::Down, ScrollDirection::Up] {
+        client
+            .scroll(&ScrollRequest {
+                direction,
+                to_end: true,
+            })
+            .await
+            .unwrap();
+        let shot = client
+            .screenshot(&ScreenshotRequest {
+                format: ImageFormat::Jpeg,
+                quality: Some(50),
+            })
+            .await
+            .unwrap();
+        assert_eq!(&base64_decode(&shot.image)[..2], b"\xff\xd8");
+        assert_eq!(shot.title, "Order form");
+        assert_eq!(client.evaluate(numbering).await.unwrap().result, before);
+    }
     let link = view.elements.iter().find(|e| e.tag == "a").unwrap();
     assert!(link.href.as_deref().unwrap().ends_with("/second"));
     assert!(view.elements.iter().all(|e| e.width > 0.0 && e.height > 0.0));

@@ -1,4 +1,5 @@
-//! A session's files: the file browser over its sandbox's workspace and the attachments
+//! A session's files: the file browser over its sandbox (relative paths start at the
+//! workspace; the person may look anywhere the sandbox user may) and the attachments
 //! a person uploads with a message. Every operation first checks the session is the
 //! caller's; the sandbox is reached through the gateway (started if it is not running),
 //! so the browser never learns where it is or its token.

@@ -70,8 +70,9 @@ pub struct FileChange {
 }
 
 /// The sandbox's file system. Errors: `NotFound` for a missing path, `Invalid` for a
-/// path or range the sandbox refuses, `Conflict` when the target exists, `TooLarge`,
-/// `Unavailable` when the sandbox does not answer.
+/// path the sandbox refuses, `RangeNotSatisfiable` for a range outside the file,
+/// `Conflict` when the target exists, `TooLarge`, `Unavailable` when the sandbox does
+/// not answer.
 #[async_trait::async_trait]
 pub trait SandboxFiles: Send + Sync {
     async fn list(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<Listing>;

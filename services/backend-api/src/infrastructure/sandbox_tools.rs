@@ -23,15 +23,8 @@ use crate::domain::{DomainError, DomainResult};
 const AGENT_SHELL: &str = "agent";
 
 /// The browser's picture after each browser tool, for the person: JPEG at this quality
-/// keeps a 1280×800 page around 100 KB. `text` is the page text wanted with it (none
-/// after an action, whose answer is what the model reads).
-fn screenshot_request(text: bool) -> Value {
-    let mut request = json!({ "format": "jpeg", "quality": 70 });
-    if !text {
-        request["max_text_chars"] = json!(1);
-    }
-    request
-}
+/// keeps a 1280×800 page around 100 KB.
+const SCREENSHOT_QUALITY: u8 = 70;
 
 /// What the person sees for a tool's result.
 #[derive(Clone, Copy)]
@@ -184,18 +177,17 @@ fn failed(text: String, message: String) -> ToolOutcome {
 
 impl ToolApiTools {
     /// The browser's picture: taken out of a `view` answer, or asked for after an
-    /// action. A failure here costs the person the picture, not the agent its step.
+    /// action (without renumbering the page's elements, which the model refers to). A
+    /// failure here costs the person the picture, not the agent its step.
     async fn screenshot(&self, sandbox: &SandboxAccess, answer: &mut Value) -> Option<Vec<u8>> {
         let encoded = match answer.as_object_mut().and_then(|a| a.remove("screenshot")) {
             Some(Value::String(encoded)) => encoded,
             _ => {
-                let request = self
-                    .client(sandbox)
-                    .request(Method::POST, "/v1/browser/view")
-                    .json(&screenshot_request(false));
-                let response = request.send().await.ok()?;
-                let view = decode::<browser::PageView>(response).await.ok()?;
-                view.screenshot?
+                let request = browser::ScreenshotRequest {
+                    format: browser::ImageFormat::Jpeg,
+                    quality: Some(SCREENSHOT_QUALITY),
+                };
+                self.client(sandbox).screenshot(&request).await.ok()?.image
             }
         };
         match BASE64.decode(encoded) {
@@ -222,6 +214,9 @@ impl SandboxTools for ToolApiTools {
     }
 
     async fn call(&self, sandbox: &SandboxAccess, name: &str, args: &Value) -> DomainResult<ToolOutcome> {
+        // Some models write `null` for a tool without arguments.
+        let empty = json!({});
+        let args = if args.is_null() { &empty } else { args };
         let Some(route) = self.routes.iter().find(|r| r.name == name) else {
             return Ok(failed(
                 format!("there is no tool named {name}"),
@@ -239,7 +234,7 @@ impl SandboxTools for ToolApiTools {
             // `browser_view` asks for the picture the person sees; the model reads the
             // text and elements (the image is taken out of its answer).
             let body = if route.name == "browser_view" {
-                screenshot_request(true)
+                json!({ "format": "jpeg", "quality": SCREENSHOT_QUALITY })
             } else {
                 args.clone()
             };

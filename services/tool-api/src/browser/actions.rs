@@ -15,8 +15,8 @@ use chromiumoxide::Page;
 use serde::Deserialize;
 use tool_api_contract::browser::{
     ClickRequest, ConsoleLog, EvaluateResponse, ImageFormat, InteractiveElement, NavigateRequest,
-    PageSummary, PageView, ScrollDirection, ScrollRequest, SelectRequest, TabInfo, TabList, TypeRequest,
-    ViewRequest,
+    PageSummary, PageView, Screenshot, ScreenshotRequest, ScrollDirection, ScrollRequest, SelectRequest,
+    TabInfo, TabList, TypeRequest, ViewRequest,
 };
 use tool_api_contract::ErrorCode;
 
@@ -87,16 +87,7 @@ impl BrowserTools {
         let screenshot = if request.no_screenshot {
             None
         } else {
-            let params = match request.format {
-                ImageFormat::Png => ScreenshotParams::builder().format(CaptureScreenshotFormat::Png),
-                ImageFormat::Jpeg => ScreenshotParams::builder()
-                    .format(CaptureScreenshotFormat::Jpeg)
-                    .quality(i64::from(request.quality.unwrap_or(80).clamp(1, 100))),
-            };
-            let image = self
-                .bounded(ACTION_TIMEOUT, page.screenshot(params.build()))
-                .await?;
-            Some(base64::engine::general_purpose::STANDARD.encode(image))
+            Some(self.capture(&page, request.format, request.quality).await?)
         };
         Ok(PageView {
             tab_id: page.target_id().as_ref().to_owned(),
@@ -112,6 +103,33 @@ impl BrowserTools {
             screenshot,
             screenshot_format: request.format,
         })
+    }
+
+    pub async fn screenshot(&self, request: &ScreenshotRequest) -> ToolResult<Screenshot> {
+        let page = self.page().await?;
+        let image = self.capture(&page, request.format, request.quality).await?;
+        let summary = self.summary(&page).await?;
+        Ok(Screenshot {
+            tab_id: summary.tab_id,
+            url: summary.url,
+            title: summary.title,
+            image,
+            format: request.format,
+        })
+    }
+
+    /// The viewport as a base64 image.
+    async fn capture(&self, page: &Page, format: ImageFormat, quality: Option<u8>) -> ToolResult<String> {
+        let params = match format {
+            ImageFormat::Png => ScreenshotParams::builder().format(CaptureScreenshotFormat::Png),
+            ImageFormat::Jpeg => ScreenshotParams::builder()
+                .format(CaptureScreenshotFormat::Jpeg)
+                .quality(i64::from(quality.unwrap_or(80).clamp(1, 100))),
+        };
+        let image = self
+            .bounded(ACTION_TIMEOUT, page.screenshot(params.build()))
+            .await?;
+        Ok(base64::engine::general_purpose::STANDARD.encode(image))
     }
 
     pub async fn click(&self, request: &ClickRequest) -> ToolResult<PageSummary> {

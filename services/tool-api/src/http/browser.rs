@@ -5,8 +5,8 @@ use std::sync::Arc;
 use axum::extract::State;
 use tool_api_contract::browser::{
     ClickRequest, ConsoleLog, EvaluateRequest, EvaluateResponse, MoveMouseRequest, NavigateRequest,
-    OpenTabRequest, PageSummary, PageView, PressKeyRequest, ScrollRequest, SelectRequest, TabList,
-    TabRequest, TypeRequest, ViewRequest,
+    OpenTabRequest, PageSummary, PageView, PressKeyRequest, Screenshot, ScreenshotRequest, ScrollRequest,
+    SelectRequest, TabList, TabRequest, TypeRequest, ViewRequest,
 };
 use tool_api_contract::{ErrorBody, ErrorCode};
 use utoipa_axum::router::OpenApiRouter;
@@ -21,6 +21,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(navigate))
         .routes(routes!(view))
+        .routes(routes!(screenshot))
         .routes(routes!(click))
         .routes(routes!(type_text))
         .routes(routes!(move_mouse))
@@ -62,6 +63,16 @@ async fn navigate(
     responses((status = 200, body = PageView), (status = 503, body = ErrorBody)))]
 async fn view(State(state): State<AppState>, Json(request): Json<ViewRequest>) -> ToolResult<Json<PageView>> {
     Ok(Json(tools(&state)?.view(&request).await?))
+}
+
+/// The active tab's picture alone; the element numbering from the last `view` stays valid.
+#[utoipa::path(post, path = "/v1/browser/screenshot", tag = "browser", request_body = ScreenshotRequest,
+    responses((status = 200, body = Screenshot), (status = 503, body = ErrorBody)))]
+async fn screenshot(
+    State(state): State<AppState>,
+    Json(request): Json<ScreenshotRequest>,
+) -> ToolResult<Json<Screenshot>> {
+    Ok(Json(tools(&state)?.screenshot(&request).await?))
 }
 
 /// Clicks an element by index, or a viewport point.

@@ -4,7 +4,7 @@
 //! woken by the next message (see the service).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -127,7 +127,8 @@ impl Run {
             status: SessionStatus::Running,
         })
         .await;
-        let started = Instant::now();
+        // Moved on by the time a person holds the desktop: that is not the run's time.
+        let mut started = Instant::now();
         let budgets = self.deps.budgets.clone();
         for _ in 0..budgets.max_steps {
             if started.elapsed() > budgets.max_run {
@@ -140,8 +141,9 @@ impl Run {
                 return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
             }
             compact(&mut self.conversation, budgets.context_chars);
-            if !self.wait_for_desktop().await {
-                return TurnEnd::Cancelled;
+            match self.wait_for_desktop().await {
+                Some(paused) => started += paused,
+                None => return TurnEnd::Cancelled,
             }
             let completion = tokio::select! {
                 _ = self.cancel.cancelled() => return TurnEnd::Cancelled,
@@ -172,8 +174,9 @@ impl Run {
             }
             let cancel = self.cancel.clone();
             for call in completion.tool_calls {
-                if !self.wait_for_desktop().await {
-                    return TurnEnd::Cancelled;
+                match self.wait_for_desktop().await {
+                    Some(paused) => started += paused,
+                    None => return TurnEnd::Cancelled,
                 }
                 let next = tokio::select! {
                     _ = cancel.cancelled() => None,
@@ -246,20 +249,21 @@ impl Run {
         }
     }
 
-    /// Waits while the person has taken over the desktop; `false` when the run was
-    /// cancelled meanwhile.
-    async fn wait_for_desktop(&self) -> bool {
+    /// Waits while the person has taken over the desktop; how long it waited, or `None`
+    /// when the run was cancelled meanwhile.
+    async fn wait_for_desktop(&self) -> Option<Duration> {
         let take_over = &self.deps.take_over;
         if !take_over.is_held(&self.session.id) {
-            return true;
+            return Some(Duration::ZERO);
         }
         tracing::info!(
             session = self.session.id.as_str(),
             "paused: the person has the desktop"
         );
+        let paused = Instant::now();
         tokio::select! {
-            _ = self.cancel.cancelled() => false,
-            _ = take_over.released(&self.session.id) => true,
+            _ = self.cancel.cancelled() => None,
+            _ = take_over.released(&self.session.id) => Some(paused.elapsed()),
         }
     }
 
@@ -406,7 +410,10 @@ impl Run {
             Ok(outcome) => {
                 let mut view = outcome.view;
                 if let Some(jpeg) = outcome.screenshot {
-                    view["screenshot"] = self.keep_screenshot(jpeg).await;
+                    let screenshot = self.keep_screenshot(jpeg).await;
+                    if let Some(fields) = view.as_object_mut() {
+                        fields.insert("screenshot".into(), screenshot);
+                    }
                 }
                 self.tool_event(call, ToolStatus::Called, args, Some(view)).await;
                 let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);

@@ -45,6 +45,13 @@ fn workspace() -> String {
     ".".into()
 }
 
+/// A path that must be given (deleting "the workspace" by omission is not a thing).
+#[derive(Deserialize, IntoParams)]
+pub struct RequiredPath {
+    /// A path in the sandbox; relative ones start at the workspace.
+    pub path: String,
+}
+
 #[derive(Deserialize, IntoParams)]
 pub struct UploadQuery {
     /// Where to store the body.
@@ -148,13 +155,13 @@ async fn upload(
 }
 
 /// Deletes a file, or a folder with everything in it.
-#[utoipa::path(delete, path = "/api/v1/sessions/{id}/files", tag = "files", params(PathQuery),
-    responses((status = 204), (status = 404, body = ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v1/sessions/{id}/files", tag = "files", params(RequiredPath),
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn delete(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-    Query(query): Query<PathQuery>,
+    Query(query): Query<RequiredPath>,
 ) -> ApiResult<StatusCode> {
     state.files.delete(&principal.user_id, &id, &query.path).await?;
     Ok(StatusCode::NO_CONTENT)

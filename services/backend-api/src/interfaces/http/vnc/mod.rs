@@ -48,7 +48,7 @@ pub struct TicketQuery {
     pub ticket: Option<String>,
 }
 
-/// A single-use ticket (valid 30 s) to open the session's desktop: `view` to watch,
+/// A single-use ticket (valid 30 s unless configured otherwise) to open the session's desktop: `view` to watch,
 /// `control` to take over (the agent pauses until the connection closes).
 #[utoipa::path(post, path = "/api/v1/sessions/{id}/vnc/tickets", tag = "vnc", request_body = TicketRequest,
     responses((status = 201, body = TicketView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
@@ -87,7 +87,7 @@ async fn connect(
     let upgrade = upgrade.map_err(|rejection| {
         AppError::Malformed(format!("this is a WebSocket endpoint: {}", rejection.body_text()))
     })?;
-    check_origin(&headers, &state.allowed_origins)?;
+    check_origin(&headers, &state.allowed_origins, state.trust_forwarded_for)?;
     let ticket = query
         .ticket
         .ok_or_else(|| AppError::Unauthorized("a VNC ticket is required (?ticket=…)".into()))?;
@@ -95,24 +95,27 @@ async fn connect(
     Ok(upgrade
         .protocols(["binary"])
         .max_message_size(1 << 22)
-        .on_upgrade(move |socket| relay::relay(socket, desktop)))
+        .on_upgrade(move |socket| relay::relay(socket, desktop, state.stopping)))
 }
 
 /// A browser's page may open the relay only from the front end's origins (or the API's
-/// own); clients that send no `Origin` are not browsers and hold a ticket all the same.
-fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), AppError> {
+/// own — as the proxy in front names it, when trusted); clients that send no `Origin`
+/// are not browsers and hold a ticket all the same.
+fn check_origin(headers: &HeaderMap, allowed: &[String], behind_proxy: bool) -> Result<(), AppError> {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
     };
     let origin = origin.to_str().unwrap_or_default();
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or_default();
-    let same_origin = !host.is_empty()
-        && [format!("http://{host}"), format!("https://{host}")]
+    let host = |name: &str| headers.get(name).and_then(|h| h.to_str().ok());
+    let mut hosts = vec![host("host")];
+    if behind_proxy {
+        hosts.push(host("x-forwarded-host"));
+    }
+    let same_origin = hosts.into_iter().flatten().filter(|h| !h.is_empty()).any(|host| {
+        [format!("http://{host}"), format!("https://{host}")]
             .iter()
-            .any(|o| o == origin);
+            .any(|o| o == origin)
+    });
     if same_origin || allowed.iter().any(|o| o == origin) {
         Ok(())
     } else {

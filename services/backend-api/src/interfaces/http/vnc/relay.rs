@@ -6,19 +6,32 @@
 //! In `view` mode the browser's messages are parsed and its keyboard, mouse, clipboard
 //! and resize requests dropped; a message it cannot size ends the connection rather
 //! than risk passing input through. Each direction awaits its writes, so a slow side
-//! slows the other (backpressure); when either side closes, both do.
+//! slows the other (backpressure); when either side closes, both do. A browser that
+//! stops answering pings is let go, and shutdown closes every relay.
 
-use axum::extract::ws::{Message, WebSocket};
+use std::time::Duration;
+
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket};
 use bytes::{Buf, Bytes, BytesMut};
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio_util::sync::CancellationToken;
 
 use crate::application::vnc::Desktop;
 use crate::domain::vnc::VncMode;
 
 /// Largest clipboard text a watcher's client may send (it is dropped anyway).
 const MAX_CUT_TEXT: usize = 1 << 20;
+/// The browser must finish its half of the handshake within this.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Pings keep proxies from closing a quiet connection and show the browser is there; a
+/// browser silent for `IDLE_TIMEOUT` (no data, no pong) is gone — a laptop that slept
+/// must not hold the desktop, and pause the agent, forever.
+const PING_EVERY: Duration = Duration::from_secs(20);
+const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long the closing message may take to leave.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 const SECURITY_NONE: u8 = 1;
 
 /// The browser's side of the connection, read as a byte stream.
@@ -31,7 +44,10 @@ impl Browser {
     /// Reads one more message into the buffer; `false` when the browser is gone.
     async fn fill(&mut self) -> bool {
         loop {
-            match self.messages.next().await {
+            let Ok(message) = tokio::time::timeout(IDLE_TIMEOUT, self.messages.next()).await else {
+                return false;
+            };
+            match message {
                 Some(Ok(Message::Binary(bytes))) => {
                     self.buffer.extend_from_slice(&bytes);
                     return true;
@@ -57,7 +73,8 @@ impl Browser {
     }
 }
 
-pub async fn relay(socket: WebSocket, desktop: Desktop) {
+/// Relays until either side closes, the browser goes quiet, or the server shuts down.
+pub async fn relay(socket: WebSocket, desktop: Desktop, stopping: CancellationToken) {
     let Desktop {
         mode,
         stream,
@@ -69,7 +86,8 @@ pub async fn relay(socket: WebSocket, desktop: Desktop) {
         buffer: BytesMut::new(),
     };
     let (mut from_desktop, mut to_desktop) = tokio::io::split(stream);
-    if !greet(&mut to_browser, &mut browser).await {
+    let greeted = tokio::time::timeout(HANDSHAKE_TIMEOUT, greet(&mut to_browser, &mut browser)).await;
+    if greeted != Ok(true) {
         return;
     }
     let upstream = async {
@@ -83,21 +101,29 @@ pub async fn relay(socket: WebSocket, desktop: Desktop) {
     };
     let downstream = async {
         let mut chunk = vec![0u8; 64 * 1024];
+        let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
         loop {
-            let n = from_desktop.read(&mut chunk).await.ok()?;
-            if n == 0 {
-                return None::<()>;
-            }
-            let message = Message::Binary(Bytes::copy_from_slice(&chunk[..n]));
+            let message = tokio::select! {
+                read = from_desktop.read(&mut chunk) => match read.ok()? {
+                    0 => return None::<()>,
+                    n => Message::Binary(Bytes::copy_from_slice(&chunk[..n])),
+                },
+                _ = ping.tick() => Message::Ping(Bytes::new()),
+            };
             to_browser.send(message).await.ok()?;
         }
     };
-    tokio::select! {
-        _ = upstream => {}
-        _ = downstream => {}
-    }
-    let _ = to_browser.send(Message::Close(None)).await;
-    let _ = to_desktop.shutdown().await;
+    let code = tokio::select! {
+        _ = upstream => close_code::NORMAL,
+        _ = downstream => close_code::NORMAL,
+        _ = stopping.cancelled() => close_code::AWAY,
+    };
+    let close = Message::Close(Some(CloseFrame {
+        code,
+        reason: "the desktop connection ended".into(),
+    }));
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, to_browser.send(close)).await;
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, to_desktop.shutdown()).await;
     drop(take_over);
 }
 
