@@ -197,6 +197,42 @@ async fn asking_the_person_waits_and_the_reply_continues_the_run() {
 }
 
 #[tokio::test]
+async fn a_message_sent_during_a_run_is_taken_into_it_once() {
+    let llm = FakeLlm::start(vec![
+        Reply::Slow(800, "First answer."),
+        Reply::Text("Second answer, with the follow-up."),
+    ])
+    .await;
+    let app = app_with(&llm).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "First question").await;
+    stream.until(WAIT, status_is("running")).await;
+    app.post_message(&token, &id, "And a follow-up").await;
+    let events = seen(&mut stream, status_is("completed")).await;
+    let said: Vec<&str> = events
+        .iter()
+        .filter(|e| e["type"] == "message")
+        .map(|e| e["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "And a follow-up",
+            "First answer.",
+            "Second answer, with the follow-up."
+        ]
+    );
+    // The follow-up was answered within the run, and nothing was asked again after it.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 2, "an extra model request after the run ended");
+    let second = requests[1]["messages"].to_string();
+    assert!(second.contains("And a follow-up"), "{second}");
+}
+
+#[tokio::test]
 async fn stop_cancels_a_run_in_the_middle_of_a_model_request() {
     let llm = FakeLlm::start(vec![Reply::Hang]).await;
     let app = app_with(&llm).await;
@@ -236,6 +272,56 @@ async fn stop_cancels_a_run_in_the_middle_of_a_model_request() {
         .until(WAIT, |e| e["type"] == "status" && e["status"] != "running")
         .await;
     assert_eq!(events.last().unwrap()["status"], "completed");
+}
+
+#[tokio::test]
+async fn a_cut_stream_is_retried_and_the_request_options_are_sent() {
+    let llm = FakeLlm::start(vec![Reply::Cut, Reply::Text("Recovered.")]).await;
+    let mut settings = llm.settings();
+    settings.push(("llm.temperature", "0.25".into()));
+    settings.push(("llm.max_tokens", "512".into()));
+    settings.push(("llm.extra_headers.x-title", "Sandpiper tests".into()));
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Hello").await;
+    let events = seen(&mut stream, status_is("completed")).await;
+    let said: Vec<&Value> = events.iter().filter(|e| e["type"] == "message").collect();
+    assert_eq!(said.last().unwrap()["content"], "Recovered.", "{events:?}");
+    assert!(
+        !events.iter().any(|e| e["content"] == "Half an ans"),
+        "the cut answer is not shown"
+    );
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 2, "the cut stream was retried");
+    assert_eq!(requests[1]["temperature"], 0.25);
+    assert_eq!(requests[1]["max_tokens"], 512);
+    assert_eq!(llm.headers()[1]["x-title"], "Sandpiper tests");
+}
+
+#[tokio::test]
+async fn the_time_budget_ends_a_run_even_in_the_middle_of_a_model_request() {
+    let llm = FakeLlm::start(vec![Reply::Hang]).await;
+    let mut settings = llm.settings();
+    settings.push(("agent.max_run_secs", "1".into()));
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Think forever").await;
+    let started = Instant::now();
+    let events = seen(&mut stream, status_is("failed")).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "ended after {:?}",
+        started.elapsed()
+    );
+    let error = events.iter().find(|e| e["type"] == "error").unwrap();
+    assert!(
+        error["message"].as_str().unwrap().contains("time budget"),
+        "{error}"
+    );
 }
 
 #[tokio::test]

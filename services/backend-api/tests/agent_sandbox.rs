@@ -123,6 +123,16 @@ async fn the_agent_writes_a_file_runs_it_and_is_stopped_mid_command() {
         started.elapsed()
     );
     assert_eq!(stopped["status"], "completed");
+    // The log is consistent: the interrupted call is closed, then the status.
+    let after_stop = stream
+        .until(WAIT, |e| e["type"] == "status" && e["status"] == "completed")
+        .await;
+    let closed = after_stop
+        .iter()
+        .find(|e| e["type"] == "tool" && e["status"] == "called")
+        .expect("the interrupted call's `called` event");
+    assert_eq!(closed["name"], "shell_exec");
+    assert_eq!(closed["view"]["message"], "stopped");
     let shell = tool_api.view("agent", false).await.unwrap();
     assert_ne!(
         shell.state,

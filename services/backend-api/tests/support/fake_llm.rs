@@ -23,12 +23,17 @@ pub enum Reply {
     Status(u16),
     /// Never answers (until the client gives up).
     Hang,
+    /// A plain answer after this many milliseconds.
+    Slow(u64, &'static str),
+    /// The start of an answer, then the stream ends without `[DONE]`.
+    Cut,
 }
 
 #[derive(Default)]
 struct Script {
     replies: VecDeque<Reply>,
     requests: Vec<Value>,
+    headers: Vec<HeaderMap>,
 }
 
 #[derive(Clone)]
@@ -42,6 +47,7 @@ impl FakeLlm {
         let script = Arc::new(Mutex::new(Script {
             replies: replies.into(),
             requests: Vec::new(),
+            headers: Vec::new(),
         }));
         let app = axum::Router::new()
             .route("/v1/chat/completions", post(complete))
@@ -50,6 +56,11 @@ impl FakeLlm {
         let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await });
         Self { base_url, script }
+    }
+
+    /// The request headers received so far.
+    pub fn headers(&self) -> Vec<HeaderMap> {
+        self.script.lock().unwrap().headers.clone()
     }
 
     /// The request bodies received so far.
@@ -76,6 +87,13 @@ fn chunk(delta: Value) -> String {
     )
 }
 
+/// A text answer in two chunks.
+fn answer(stream: &mut String, text: &str) {
+    let (a, b) = text.split_at(text.len() / 2);
+    stream.push_str(&chunk(json!({ "role": "assistant", "content": a })));
+    stream.push_str(&chunk(json!({ "content": b })));
+}
+
 async fn complete(
     State(script): State<Arc<Mutex<Script>>>,
     headers: HeaderMap,
@@ -85,6 +103,7 @@ async fn complete(
     let reply = {
         let mut script = script.lock().unwrap();
         script.requests.push(body);
+        script.headers.push(headers.clone());
         script
             .replies
             .pop_front()
@@ -104,10 +123,14 @@ async fn complete(
         Reply::Hang => {
             tokio::time::sleep(Duration::from_secs(3600)).await;
         }
-        Reply::Text(text) => {
-            let (a, b) = text.split_at(text.len() / 2);
-            stream.push_str(&chunk(json!({ "role": "assistant", "content": a })));
-            stream.push_str(&chunk(json!({ "content": b })));
+        Reply::Text(text) => answer(&mut stream, text),
+        Reply::Cut => {
+            stream.push_str(&chunk(json!({ "role": "assistant", "content": "Half an ans" })));
+            return ([("content-type", "text/event-stream")], stream).into_response();
+        }
+        Reply::Slow(millis, text) => {
+            tokio::time::sleep(Duration::from_millis(millis)).await;
+            answer(&mut stream, text);
         }
         Reply::Tools(calls) => {
             for (index, (name, arguments)) in calls.into_iter().enumerate() {

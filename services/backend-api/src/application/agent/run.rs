@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use futures::FutureExt;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use tokio::sync::Notify;
@@ -31,6 +32,12 @@ enum TurnEnd {
     Cancelled,
 }
 
+/// Why a tool call did not finish.
+enum Interrupted {
+    OutOfTime,
+    Failed(String),
+}
+
 /// What handling one tool call decided.
 enum Next {
     Continue,
@@ -50,8 +57,11 @@ pub struct Run {
     sandbox: Option<SandboxAccess>,
     /// The model's tokens in this turn, recorded when it ends.
     usage: TokenUsage,
+    /// A sandbox tool whose `calling` event has no `called` yet.
+    open_call: Option<(ToolCallRequest, Value)>,
     cancel: CancellationToken,
-    _wake: Arc<Notify>,
+    /// Rung by a message sent while the run goes; see [`Run::catch_up`].
+    wake: Arc<Notify>,
 }
 
 impl Run {
@@ -73,8 +83,9 @@ impl Run {
             tools,
             sandbox: None,
             usage: TokenUsage::default(),
+            open_call: None,
             cancel,
-            _wake: wake,
+            wake,
         }
     }
 
@@ -130,12 +141,20 @@ impl Run {
         // Moved on by the time a person holds the desktop: that is not the run's time.
         let mut started = Instant::now();
         let budgets = self.deps.budgets.clone();
+        let out_of_time = || {
+            let secs = budgets.max_run.as_secs();
+            let budget = if secs < 120 {
+                format!("{secs} s")
+            } else {
+                format!("{} min", secs / 60)
+            };
+            TurnEnd::Failed(format!(
+                "The run reached its time budget ({budget}) and stopped; send a message to continue."
+            ))
+        };
         for _ in 0..budgets.max_steps {
             if started.elapsed() > budgets.max_run {
-                return TurnEnd::Failed(format!(
-                    "The run reached its time budget ({} min) and stopped; send a message to continue.",
-                    budgets.max_run.as_secs() / 60
-                ));
+                return out_of_time();
             }
             if let Err(err) = self.catch_up().await {
                 return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
@@ -145,8 +164,10 @@ impl Run {
                 Some(paused) => started += paused,
                 None => return TurnEnd::Cancelled,
             }
+            let deadline = tokio::time::Instant::from_std(started + budgets.max_run);
             let completion = tokio::select! {
                 _ = self.cancel.cancelled() => return TurnEnd::Cancelled,
+                _ = tokio::time::sleep_until(deadline) => return out_of_time(),
                 answer = llm.complete(&self.conversation, &self.tools) => answer,
             };
             let completion = match completion {
@@ -178,16 +199,24 @@ impl Run {
                     Some(paused) => started += paused,
                     None => return TurnEnd::Cancelled,
                 }
+                let deadline = tokio::time::Instant::from_std(started + budgets.max_run);
                 let next = tokio::select! {
                     _ = cancel.cancelled() => None,
-                    next = self.handle(&call) => Some(next),
+                    _ = tokio::time::sleep_until(deadline) => Some(Err(Interrupted::OutOfTime)),
+                    next = self.handle(&call) => Some(next.map_err(Interrupted::Failed)),
                 };
                 match next {
                     None => {
                         self.interrupt_shell().await;
+                        self.close_open_call("stopped").await;
                         return TurnEnd::Cancelled;
                     }
-                    Some(Err(message)) => return TurnEnd::Failed(message),
+                    Some(Err(Interrupted::OutOfTime)) => {
+                        self.interrupt_shell().await;
+                        self.close_open_call("the run's time budget ended").await;
+                        return out_of_time();
+                    }
+                    Some(Err(Interrupted::Failed(message))) => return TurnEnd::Failed(message),
                     Some(Ok(Next::WaitForPerson)) => return TurnEnd::Waiting,
                     Some(Ok(Next::Continue)) => {}
                 }
@@ -201,8 +230,11 @@ impl Run {
 }
 
 impl Run {
-    /// Adds what the log holds beyond `seen` to the conversation.
+    /// Adds what the log holds beyond `seen` to the conversation. A wake-up rung
+    /// before this read is spent here, since the read sees its message: one still
+    /// pending when the turn ends means a message came after the last read.
     async fn catch_up(&mut self) -> Result<(), DomainError> {
+        let _ = self.wake.notified().now_or_never();
         loop {
             let page = self
                 .deps
@@ -401,9 +433,17 @@ impl Run {
                     .sandboxes
                     .acquire(&self.session.id, &self.session.owner)
                     .await;
-                let sandbox = acquired.map_err(|err| format!("Could not get a sandbox to work in: {err}"))?;
-                self.sandbox = Some(sandbox.clone());
-                sandbox
+                match acquired {
+                    Ok(sandbox) => {
+                        self.sandbox = Some(sandbox.clone());
+                        sandbox
+                    }
+                    Err(err) => {
+                        let message = format!("Could not get a sandbox to work in: {err}");
+                        self.close_open_call(&message).await;
+                        return Err(message);
+                    }
+                }
             }
         };
         match self.deps.tools.call(&sandbox, &call.name, &args).await {
@@ -453,6 +493,8 @@ impl Run {
         }
     }
 
+    /// A `tool` event; a `calling` one stays open (see [`Run::close_open_call`]) until
+    /// its `called` one.
     async fn tool_event(
         &mut self,
         call: &ToolCallRequest,
@@ -460,6 +502,10 @@ impl Run {
         args: Value,
         view: Option<Value>,
     ) {
+        self.open_call = match status {
+            ToolStatus::Calling => Some((call.clone(), args.clone())),
+            ToolStatus::Called => None,
+        };
         self.emit(AgentEvent::Tool {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -468,6 +514,15 @@ impl Run {
             view,
         })
         .await;
+    }
+
+    /// Ends the log's open tool call, if any (its call was stopped, ran out of time, or
+    /// found no sandbox), so every `calling` has its `called`.
+    async fn close_open_call(&mut self, why: &str) {
+        if let Some((call, args)) = self.open_call.take() {
+            let view = json!({ "kind": "error", "message": why });
+            self.tool_event(&call, ToolStatus::Called, args, Some(view)).await;
+        }
     }
 
     /// The tool message answering `call`, which every call needs before the next request.
