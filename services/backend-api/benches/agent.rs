@@ -22,13 +22,11 @@ use backend_api::domain::agent::SandboxAccess;
 use backend_api::domain::vnc::{DesktopConnector, DesktopStream};
 use backend_api::infrastructure::vnc::VncConnector;
 use futures::{SinkExt, StreamExt};
-use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
 use support::manager::Manager;
-use support::{borrowed, SseStream, TestApp};
+use support::{borrowed, desktop, SseStream, TestApp};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use tool_api_client::contract::shell::ExecRequest;
 
@@ -47,7 +45,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn echo_step() -> Reply {
-    Reply::Tools(vec![("shell_exec", json!({ "command": "echo hi" }).to_string())])
+    Reply::tool("shell_exec", json!({ "command": "echo hi" }))
 }
 
 async fn called(stream: &mut SseStream) -> Instant {
@@ -268,26 +266,7 @@ async fn round_trip(wire: &mut impl Wire) -> Duration {
 }
 
 async fn relay(app: &TestApp, token: &str, session: &str, manager: &Manager) {
-    let issued = app
-        .expect(
-            StatusCode::CREATED,
-            Method::POST,
-            &format!("/api/v1/sessions/{session}/vnc/tickets"),
-            Some(token),
-            Some(json!({ "mode": "view" })),
-        )
-        .await;
-    let url = format!(
-        "{}{}",
-        app.base.replacen("http", "ws", 1),
-        issued["url"].as_str().unwrap()
-    );
-    let mut request = url.into_client_request().unwrap();
-    request
-        .headers_mut()
-        .insert("sec-websocket-protocol", "binary".parse().unwrap());
-    let (socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    let mut relayed = Relayed(socket);
+    let mut relayed = Relayed(desktop::connect(app, token, session, "view").await);
     let mut spare = Vec::new();
     read_exact(&mut relayed, &mut spare, 12).await;
     relayed.send(b"RFB 003.008\n").await;

@@ -49,10 +49,7 @@ async fn a_run_plans_titles_tracks_steps_and_answers() {
                 json!({ "steps": [{ "id": "1", "description": "Say hello" }] }).to_string(),
             ),
         ]),
-        Reply::Tools(vec![(
-            "step_update",
-            json!({ "step_id": "1", "status": "completed" }).to_string(),
-        )]),
+        Reply::tool("step_update", json!({ "step_id": "1", "status": "completed" })),
         Reply::Text("Hello, Ada!"),
     ])
     .await;
@@ -162,10 +159,10 @@ async fn a_malformed_tool_call_is_fed_back_and_a_429_is_retried() {
 #[tokio::test]
 async fn asking_the_person_waits_and_the_reply_continues_the_run() {
     let llm = FakeLlm::start(vec![
-        Reply::Tools(vec![(
+        Reply::tool(
             "message_ask_user",
-            json!({ "question": "Which city?", "take_over": false }).to_string(),
-        )]),
+            json!({ "question": "Which city?", "take_over": false }),
+        ),
         Reply::Text("Paris it is."),
     ])
     .await;
@@ -244,21 +241,7 @@ async fn stop_cancels_a_run_in_the_middle_of_a_model_request() {
     while llm.requests().is_empty() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let started = Instant::now();
-    let stopped = app
-        .expect(
-            StatusCode::OK,
-            Method::POST,
-            &format!("/api/v1/sessions/{id}/stop"),
-            Some(&token),
-            None,
-        )
-        .await;
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "stopped in {:?}",
-        started.elapsed()
-    );
+    let stopped = app.stop_run(&token, &id).await;
     assert_eq!(stopped["status"], "completed");
     let events = seen(&mut stream, status_is("completed")).await;
     assert_eq!(

@@ -34,24 +34,21 @@ async fn backend(llm: &FakeLlm, manager: &Manager) -> TestApp {
 #[tokio::test]
 async fn the_agent_writes_a_file_runs_it_and_is_stopped_mid_command() {
     let llm = FakeLlm::start(vec![
-        Reply::Tools(vec![(
+        Reply::tool(
             "plan_update",
-            json!({ "steps": [{ "id": "1", "description": "Write and run a script" }] }).to_string(),
-        )]),
-        Reply::Tools(vec![(
+            json!({ "steps": [{ "id": "1", "description": "Write and run a script" }] }),
+        ),
+        Reply::tool(
             "file_write",
-            json!({ "path": "hello.py", "content": "print('hello from the sandbox')\n" }).to_string(),
-        )]),
-        Reply::Tools(vec![(
-            "shell_exec",
-            json!({ "command": "python3 hello.py" }).to_string(),
-        )]),
+            json!({ "path": "hello.py", "content": "print('hello from the sandbox')\n" }),
+        ),
+        Reply::tool("shell_exec", json!({ "command": "python3 hello.py" })),
         Reply::Text("It printed: hello from the sandbox"),
         // The second turn: a command that would run for ten minutes.
-        Reply::Tools(vec![(
+        Reply::tool(
             "shell_exec",
-            json!({ "command": "sleep 600", "timeout_secs": 600 }).to_string(),
-        )]),
+            json!({ "command": "sleep 600", "timeout_secs": 600 }),
+        ),
     ])
     .await;
     let manager = Manager::start();
@@ -107,21 +104,7 @@ async fn the_agent_writes_a_file_runs_it_and_is_stopped_mid_command() {
         .until(WAIT, |e| e["type"] == "tool" && e["status"] == "calling")
         .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let started = Instant::now();
-    let stopped = app
-        .expect(
-            StatusCode::OK,
-            Method::POST,
-            &format!("/api/v1/sessions/{id}/stop"),
-            Some(&token),
-            None,
-        )
-        .await;
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "stopped in {:?}",
-        started.elapsed()
-    );
+    let stopped = app.stop_run(&token, &id).await;
     assert_eq!(stopped["status"], "completed");
     // The log is consistent: the interrupted call is closed, then the status.
     let after_stop = stream
@@ -160,22 +143,16 @@ async fn the_agent_writes_a_file_runs_it_and_is_stopped_mid_command() {
 #[tokio::test]
 async fn a_sandbox_that_dies_is_replaced_with_its_files_kept_and_a_death_mid_run_is_reported() {
     let llm = FakeLlm::start(vec![
-        Reply::Tools(vec![(
+        Reply::tool(
             "file_write",
-            json!({ "path": "notes.txt", "content": "kept across sandboxes\n" }).to_string(),
-        )]),
+            json!({ "path": "notes.txt", "content": "kept across sandboxes\n" }),
+        ),
         Reply::Text("Saved."),
         // Second turn, after the sandbox was removed between turns: a new one, same volume.
-        Reply::Tools(vec![(
-            "shell_exec",
-            json!({ "command": "cat notes.txt" }).to_string(),
-        )]),
+        Reply::tool("shell_exec", json!({ "command": "cat notes.txt" })),
         Reply::Text("It still says: kept across sandboxes"),
         // Third turn: the sandbox goes away under this command.
-        Reply::Tools(vec![(
-            "shell_exec",
-            json!({ "command": "sleep 60", "timeout_secs": 90 }).to_string(),
-        )]),
+        Reply::tool("shell_exec", json!({ "command": "sleep 60", "timeout_secs": 90 })),
     ])
     .await;
     let manager = Manager::start_with(&[("SANDBOX_MANAGER_SANDBOX__STORAGE", "volume")]);
@@ -254,15 +231,12 @@ async fn a_sandbox_that_dies_is_replaced_with_its_files_kept_and_a_death_mid_run
 async fn the_agent_browses_a_local_page_and_the_person_sees_its_screenshots() {
     let page = "<title>Local page</title><h1>Sandpiper test page</h1><p>The secret word is heron.</p>";
     let llm = FakeLlm::start(vec![
-        Reply::Tools(vec![(
-            "file_write",
-            json!({ "path": "page.html", "content": page }).to_string(),
-        )]),
-        Reply::Tools(vec![(
+        Reply::tool("file_write", json!({ "path": "page.html", "content": page })),
+        Reply::tool(
             "browser_navigate",
-            json!({ "url": "file:///home/sandbox/workspace/page.html" }).to_string(),
-        )]),
-        Reply::Tools(vec![("browser_view", "{}".into())]),
+            json!({ "url": "file:///home/sandbox/workspace/page.html" }),
+        ),
+        Reply::tool("browser_view", json!({})),
         Reply::Text("The secret word is heron."),
     ])
     .await;

@@ -355,10 +355,7 @@ async fn the_file_browser_lists_reads_ranges_zips_uploads_watches_and_deletes() 
 #[tokio::test]
 async fn an_attachment_reaches_the_agent_in_the_sandbox() {
     let llm = FakeLlm::start(vec![
-        Reply::Tools(vec![(
-            "file_read",
-            json!({ "path": "uploads/data.csv" }).to_string(),
-        )]),
+        Reply::tool("file_read", json!({ "path": "uploads/data.csv" })),
         Reply::Text("The file has two rows."),
     ])
     .await;

@@ -12,60 +12,14 @@ use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use reqwest::{Method, StatusCode};
-use serde_json::{json, Value};
+use serde_json::json;
+use support::desktop::{connect, open, ticket, Socket};
 use support::fake_llm::{FakeLlm, Reply};
 use support::manager::Manager;
 use support::{borrowed, TestApp};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::tungstenite::Message;
 use tool_api_client::contract::browser::NavigateRequest;
 use tool_api_client::contract::files::WriteFileRequest;
-
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn ticket(app: &TestApp, token: &str, session: &str, mode: &str) -> String {
-    let issued = app
-        .expect(
-            StatusCode::CREATED,
-            Method::POST,
-            &format!("/api/v1/sessions/{session}/vnc/tickets"),
-            Some(token),
-            Some(json!({ "mode": mode })),
-        )
-        .await;
-    assert_eq!(issued["mode"], mode);
-    assert!(issued["expires_in_secs"].as_u64().unwrap() > 0);
-    let ticket = issued["ticket"].as_str().unwrap().to_owned();
-    assert_eq!(
-        issued["url"],
-        format!("/api/v1/sessions/{session}/vnc?ticket={ticket}")
-    );
-    ticket
-}
-
-/// Opens the relay; `Err` carries the refusal's status and JSON body.
-async fn open(app: &TestApp, path: &str, origin: Option<&str>) -> Result<Socket, (StatusCode, Value)> {
-    let url = format!("{}{path}", app.base.replacen("http", "ws", 1));
-    let mut request = url.into_client_request().unwrap();
-    request
-        .headers_mut()
-        .insert("sec-websocket-protocol", "binary".parse().unwrap());
-    if let Some(origin) = origin {
-        request.headers_mut().insert("origin", origin.parse().unwrap());
-    }
-    match tokio_tungstenite::connect_async(request).await {
-        Ok((socket, response)) => {
-            assert_eq!(response.headers()["sec-websocket-protocol"], "binary");
-            Ok(socket)
-        }
-        Err(tungstenite::Error::Http(response)) => {
-            let status = StatusCode::from_u16(response.status().as_u16()).unwrap();
-            let body = response.body().clone().unwrap_or_default();
-            Err((status, serde_json::from_slice(&body).expect("a JSON error body")))
-        }
-        Err(other) => panic!("the relay failed without an HTTP answer: {other}"),
-    }
-}
 
 async fn refused(app: &TestApp, path: &str, origin: Option<&str>) -> (StatusCode, String) {
     match open(app, path, origin).await {
@@ -279,7 +233,6 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
     let session = app.new_session(&token).await;
 
     // A page that records a click in its title.
-    let view = ticket(&app, &token, &session, "view").await;
     let tickets = app
         .expect(
             StatusCode::CREATED,
@@ -290,13 +243,7 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
         )
         .await;
     assert_eq!(tickets["expires_in_secs"], 30, "tickets live 30 s by default");
-    let mut watcher = open(
-        &app,
-        &format!("/api/v1/sessions/{session}/vnc?ticket={view}"),
-        None,
-    )
-    .await
-    .expect("a view connection");
+    let mut watcher = connect(&app, &token, &session, "view").await;
     let sandbox = manager.tool_api(&session).await;
     sandbox
         .write_file(&WriteFileRequest {
@@ -336,14 +283,7 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
     watcher.close(None).await.unwrap();
 
     // Control: the click goes through, and the agent waits while the person drives.
-    let control = ticket(&app, &token, &session, "control").await;
-    let mut driver = open(
-        &app,
-        &format!("/api/v1/sessions/{session}/vnc?ticket={control}"),
-        None,
-    )
-    .await
-    .expect("a control connection");
+    let mut driver = connect(&app, &token, &session, "control").await;
     rfb_handshake(&mut driver).await;
     click_center(&mut driver).await;
     let mut clicked = false;
@@ -377,14 +317,7 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
     assert_eq!(llm.requests().len(), 1);
 
     // When the desktop goes away, the browser's side is closed too.
-    let view = ticket(&app, &token, &session, "view").await;
-    let mut watcher = open(
-        &app,
-        &format!("/api/v1/sessions/{session}/vnc?ticket={view}"),
-        None,
-    )
-    .await
-    .expect("a view connection");
+    let mut watcher = connect(&app, &token, &session, "view").await;
     rfb_handshake(&mut watcher).await;
     manager.remove_container_of(&session);
     let ended = tokio::time::timeout(Duration::from_secs(10), async {

@@ -29,6 +29,13 @@ pub enum Reply {
     Cut,
 }
 
+impl Reply {
+    /// One tool call with these arguments.
+    pub fn tool(name: &'static str, arguments: Value) -> Self {
+        Self::Tools(vec![(name, arguments.to_string())])
+    }
+}
+
 #[derive(Default)]
 struct Script {
     replies: VecDeque<Reply>,

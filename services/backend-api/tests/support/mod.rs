@@ -8,6 +8,7 @@
 //! same directory finds the same data.
 #![allow(dead_code)]
 
+pub mod desktop;
 pub mod fake_llm;
 pub mod manager;
 pub mod servers;
@@ -222,6 +223,27 @@ impl TestApp {
             )
             .await;
         body["seq"].as_u64().unwrap()
+    }
+
+    /// Stops the session's run and checks it answered within a second; returns the
+    /// session as the answer gives it.
+    pub async fn stop_run(&self, token: &str, session: &str) -> Value {
+        let started = std::time::Instant::now();
+        let stopped = self
+            .expect(
+                StatusCode::OK,
+                Method::POST,
+                &format!("/api/v1/sessions/{session}/stop"),
+                Some(token),
+                None,
+            )
+            .await;
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "stopped in {:?}",
+            started.elapsed()
+        );
+        stopped
     }
 
     /// Opens a session's event stream (optionally resuming) and returns its SSE events.
