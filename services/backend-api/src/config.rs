@@ -10,6 +10,7 @@
 //! | `JWT_SECRET` | HS256 secret for access tokens (≥ 32 bytes in production) |
 //! | `AUTH_MODE` | `password`, `local` or `none` |
 //! | `FRONTEND_ORIGIN` | origin(s) allowed by CORS, comma-separated |
+//! | `FRONTEND_DIR` | the built front end, served at `/` |
 //! | `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` | the OpenAI-compatible model provider |
 //! | `SANDBOX_MANAGER_URL`, `SANDBOX_MANAGER_TOKEN` | the sandbox-manager |
 
@@ -206,6 +207,8 @@ pub struct HttpConfig {
     pub sse_heartbeat_secs: u64,
     /// Use the first `X-Forwarded-For` address as the client's (behind a trusted proxy).
     pub trust_forwarded_for: bool,
+    /// The built front end (`frontend/dist`), served at `/` when set.
+    pub static_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for HttpConfig {
@@ -217,6 +220,7 @@ impl Default for HttpConfig {
             vnc_ticket_secs: 30,
             sse_heartbeat_secs: 15,
             trust_forwarded_for: false,
+            static_dir: None,
         }
     }
 }
@@ -266,6 +270,7 @@ impl Settings {
             .set_override_option("auth.jwt_secret", env("JWT_SECRET"))?
             .set_override_option("auth.mode", env("AUTH_MODE"))?
             .set_override_option("http.cors_origins", env("FRONTEND_ORIGIN"))?
+            .set_override_option("http.static_dir", env("FRONTEND_DIR"))?
             .set_override_option("llm.base_url", env("LLM_BASE_URL"))?
             .set_override_option("llm.api_key", env("LLM_API_KEY"))?
             .set_override_option("llm.model", env("LLM_MODEL"))?

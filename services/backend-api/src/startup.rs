@@ -150,6 +150,7 @@ impl Application {
             &HttpOptions {
                 cors_origins: settings.http.cors_origins.clone(),
                 body_limit_bytes: settings.http.body_limit_bytes,
+                static_dir: settings.http.static_dir.clone(),
             },
         );
         let address = format!("{}:{}", settings.host, settings.port);

@@ -11,6 +11,10 @@ use support::{settings, TestApp, PASSWORD};
 #[tokio::test]
 async fn register_login_me_and_the_rules_on_emails_and_passwords() {
     let app = TestApp::spawn(&[]).await;
+    let mode = app
+        .expect(StatusCode::OK, Method::GET, "/api/v1/auth/mode", None, None)
+        .await;
+    assert_eq!(mode, json!({ "mode": "password", "registration": true }));
     let (token, _, id) = app.register("Ada@Example.org").await;
     let me = app
         .expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", Some(&token), None)
@@ -567,6 +571,10 @@ async fn local_and_none_modes() {
         ("auth.local_password", "the configured passphrase"),
     ])
     .await;
+    let mode = local
+        .expect(StatusCode::OK, Method::GET, "/api/v1/auth/mode", None, None)
+        .await;
+    assert_eq!(mode, json!({ "mode": "local", "registration": false }));
     let register = json!({ "email": "x@example.org", "password": PASSWORD });
     local
         .expect(
@@ -589,6 +597,10 @@ async fn local_and_none_modes() {
     assert_eq!(body["user"]["role"], "admin");
 
     let none = TestApp::spawn(&[("auth.mode", "none")]).await;
+    let mode = none
+        .expect(StatusCode::OK, Method::GET, "/api/v1/auth/mode", None, None)
+        .await;
+    assert_eq!(mode, json!({ "mode": "none", "registration": false }));
     let me = none
         .expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", None, None)
         .await;

@@ -1,9 +1,9 @@
-//! `/api/v1/auth`: register, login, refresh, logout, logout everywhere, who am I, change
+//! `/api/v1/auth`: how people sign in here, register, login, refresh, logout, logout everywhere, who am I, change
 //! password.
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -12,10 +12,11 @@ use super::error::{ApiResult, ErrorBody};
 use super::extract::{ClientAddress, CurrentUser, Json};
 use super::views::{SignedIn, UserView};
 use super::AppState;
-use crate::application::auth::TokenPair;
+use crate::application::auth::{AuthMode, TokenPair};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(mode))
         .routes(routes!(register))
         .routes(routes!(login))
         .routes(routes!(refresh))
@@ -46,6 +47,30 @@ pub struct LogoutRequest {
 pub struct PasswordChange {
     pub current_password: String,
     pub new_password: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AuthModeView {
+    /// `password` (accounts, registration open), `local` (one configured account) or
+    /// `none` (no sign-in).
+    pub mode: &'static str,
+    /// Whether `/auth/register` accepts new accounts.
+    pub registration: bool,
+}
+
+/// How people sign in here, so a front end knows what to show before anyone has.
+#[utoipa::path(get, path = "/api/v1/auth/mode", tag = "auth", security(()),
+    responses((status = 200, body = AuthModeView)))]
+async fn mode(State(state): State<AppState>) -> axum::Json<AuthModeView> {
+    let mode = match state.auth.mode() {
+        AuthMode::Password => "password",
+        AuthMode::Local { .. } => "local",
+        AuthMode::None => "none",
+    };
+    axum::Json(AuthModeView {
+        mode,
+        registration: mode == "password",
+    })
 }
 
 /// Creates an account (`password` mode); the first account is an admin.

@@ -11,6 +11,7 @@ mod error;
 mod events;
 mod extract;
 mod files;
+mod frontend;
 pub mod metrics;
 mod screenshots;
 mod sessions;
@@ -71,6 +72,8 @@ pub struct AppState {
 pub struct HttpOptions {
     pub cors_origins: Vec<String>,
     pub body_limit_bytes: usize,
+    /// The built front end, served for every path outside the API.
+    pub static_dir: Option<std::path::PathBuf>,
 }
 
 #[derive(OpenApi)]
@@ -116,14 +119,18 @@ pub fn router(state: AppState, options: &HttpOptions) -> Router {
             .unwrap_or("-");
         tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id = %id)
     });
-    Router::new()
+    let app = Router::new()
         .merge(routes)
         .merge(Scalar::with_url("/docs", doc.clone()))
         .route(
             "/openapi.json",
             axum::routing::get(move || std::future::ready(axum::Json(doc.clone()))),
-        )
-        .fallback(|| async { ApiError::NoRoute })
+        );
+    let app = match &options.static_dir {
+        Some(dir) => frontend::serve(app, dir),
+        None => app.fallback(|| async { ApiError::NoRoute }),
+    };
+    app
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit_bytes))

@@ -1,0 +1,198 @@
+// End to end: the built app served by the real backend-api, with a real sandbox-manager
+// starting real sandboxes and the scripted model; Debian's Chromium plays the person.
+// Screenshots of the main screens are saved in e2e/artifacts/.
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { startStack } from './support/stack.mjs'
+import { launch, openPage, snap } from './support/browser.mjs'
+
+const EMAIL = 'ada@example.com'
+const PASSWORD = 'correct horse battery'
+const SLOW = { timeout: 60_000 }
+
+let stack
+let browser
+let shareLink
+
+before(async () => {
+  stack = await startStack()
+  browser = await launch()
+})
+
+after(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+async function signedIn() {
+  const opened = await openPage(browser)
+  const { page } = opened
+  await page.goto(`${stack.url}/signin`)
+  await page.fill('input[name=email]', EMAIL)
+  await page.fill('input[name=password]', PASSWORD)
+  await page.click('button[type=submit]')
+  await page.waitForURL(`${stack.url}/`)
+  return opened
+}
+
+function failWithLogs(err) {
+  err.message += `\n${stack.logs().slice(-6000)}`
+  throw err
+}
+
+describe('Sandpiper in a browser', () => {
+  test('sign up, run a task, open its tool views, the desktop and the files', { timeout: 240_000 }, async () => {
+    const { page, context, problems } = await openPage(browser)
+    try {
+      await page.goto(stack.url)
+      await page.waitForURL(/\/signin/)
+      await snap(page, '01-sign-in')
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await page.fill('input[name=email]', EMAIL)
+      await page.fill('input[name=password]', PASSWORD)
+      await page.click('button[type=submit]')
+      await page.getByText('What should Sandpiper do?').waitFor()
+
+      await page.fill('[data-test=composer]', 'Please write the sales report')
+      await page.keyboard.press('Enter')
+      await page.waitForURL(/\/s\//)
+
+      // The plan, every tool call and the answer arrive live.
+      await page.locator('[data-test=plan-step]').first().waitFor()
+      await page.locator('[data-test=message-assistant]').getByText('total 43').waitFor(SLOW)
+      await page.locator('[data-test=plan-step][data-status=completed]').nth(1).waitFor()
+      const tools = page.locator('[data-test=tool-line]')
+      assert.deepEqual(await tools.evaluateAll((lines) => lines.map((l) => `${l.dataset.tool}:${l.dataset.state}`)), [
+        'shell_exec:done',
+        'file_write:done',
+        'file_replace:done',
+        'browser_navigate:done',
+      ])
+      assert.equal(await page.locator('[data-test=message-assistant] pre .hljs-string').count() > 0, true, 'code is highlighted')
+      await page.locator('[data-test=chat-title]', { hasText: 'Sales report' }).waitFor()
+      await page.locator('[data-test=session-row]', { hasText: 'Sales report' }).waitFor()
+
+      await tools.nth(0).click()
+      assert.match(await page.locator('[data-test=shell-output]').innerText(), /total: 42/)
+      await tools.nth(2).click()
+      const diff = page.locator('[data-test=file-diff]')
+      assert.match(await diff.locator('.del').innerText(), /total 42/)
+      assert.match(await diff.locator('.add').innerText(), /total 43/)
+      await tools.nth(3).click()
+      const shot = page.locator('[data-test=screenshot]')
+      await shot.waitFor()
+      await page.waitForFunction(() => document.querySelector('[data-test=screenshot]')?.naturalWidth > 100)
+      await snap(page, '02-chat-with-browser-view')
+      await page.getByRole('button', { name: 'Close' }).click()
+
+      // The live desktop: pixels on the canvas; take over and give back.
+      const desktop = page.locator('[data-test=desktop]')
+      await page.locator('[data-test=desktop][data-state=connected]').waitFor(SLOW)
+      await page.waitForFunction(() => {
+        const canvas = document.querySelector('[data-test=desktop] canvas')
+        if (!canvas || canvas.width < 100) return false
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data
+        let lit = 0
+        for (let i = 0; i < pixels.length; i += 4 * 97) if (pixels[i] + pixels[i + 1] + pixels[i + 2] > 60) lit++
+        return lit > 100
+      }, null, SLOW)
+      await snap(page, '03-desktop')
+      await page.click('[data-test=take-over]')
+      await page.locator('[data-test=desktop][data-mode=control][data-state=connected]').waitFor(SLOW)
+      await page.click('[data-test=give-back]')
+      await page.locator('[data-test=desktop][data-mode=view][data-state=connected]').waitFor(SLOW)
+      assert.equal(await desktop.count(), 1)
+
+      // The file browser: the report is there, previewed and downloaded.
+      await page.click('[data-test=tab-files]')
+      await page.locator('[data-test=file-row][data-path$="/out"]').click()
+      await page.locator('[data-test=file-row][data-path$="/out/report.txt"]').click()
+      await page.locator('[data-test=file-preview]', { hasText: 'total: 42' }).waitFor()
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-test=files-download]')])
+      assert.equal(download.suggestedFilename(), 'report.txt')
+      assert.equal(readFileSync(await download.path(), 'utf8'), 'total: 42\n')
+      // A file the agent did not write appears in the tree by itself (live watch).
+      await page.locator('[data-test=file-row][data-path$="/out/page.html"]').waitFor()
+      await snap(page, '04-files')
+
+      const shared = await page.evaluate(async () => {
+        const tokens = JSON.parse(localStorage.getItem('sandpiper.tokens'))
+        const id = location.pathname.split('/').pop()
+        const r = await fetch(`/api/v1/sessions/${id}/share`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.access_token}` } })
+        return (await r.json()).share_token
+      })
+      shareLink = `${stack.url}/share/${shared}`
+      assert.deepEqual(problems, [])
+    } catch (err) {
+      await snap(page, 'failure-task').catch(() => {})
+      failWithLogs(err)
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('reload mid-run resumes the stream without duplicates, and stop ends the run', { timeout: 180_000 }, async () => {
+    const { page, context, problems } = await signedIn()
+    try {
+      await page.fill('[data-test=composer]', 'Start the slow job')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=tool-line][data-tool=shell_exec][data-state=running]').waitFor(SLOW)
+      await page.reload()
+      await page.locator('[data-test=tool-line][data-tool=shell_exec][data-state=running]').waitFor(SLOW)
+      assert.equal(await page.locator('[data-test=message-user]').count(), 1)
+      assert.equal(await page.locator('[data-test=tool-line]').count(), 1)
+      assert.equal(await page.locator('[data-test=plan-step]').count(), 1)
+      await page.click('[data-test=stop]')
+      await page.locator('[data-test=tool-line][data-tool=shell_exec][data-state=failed]').waitFor({ timeout: 10_000 })
+      await page.locator('[data-test=stop]').waitFor({ state: 'detached', timeout: 10_000 })
+      assert.notEqual(await page.locator('[data-test=chat-status]').innerText(), 'Working')
+      assert.deepEqual(problems, [])
+    } catch (err) {
+      await snap(page, 'failure-stop').catch(() => {})
+      failWithLogs(err)
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('a shared chat replays without signing in', { timeout: 60_000 }, async () => {
+    assert.ok(shareLink, 'the first test shared its chat')
+    const { page, context, problems } = await openPage(browser)
+    try {
+      await page.goto(shareLink)
+      await page.click('[data-test=replay-all]')
+      await page.locator('[data-test=replay-title]', { hasText: 'Sales report' }).waitFor()
+      await page.locator('[data-test=message-assistant]', { hasText: 'total 43' }).waitFor()
+      await page.locator('[data-test=tool-line][data-tool=browser_navigate]').click()
+      await page.waitForFunction(() => document.querySelector('[data-test=screenshot]')?.naturalWidth > 100)
+      await snap(page, '05-shared-replay')
+      assert.deepEqual(problems, [])
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('on a phone the panels are tabs and the chat list a drawer', { timeout: 60_000 }, async () => {
+    const { page, context, problems } = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    try {
+      await page.goto(`${stack.url}/signin`)
+      await page.fill('input[name=email]', EMAIL)
+      await page.fill('input[name=password]', PASSWORD)
+      await page.click('button[type=submit]')
+      await page.waitForURL(`${stack.url}/`)
+      await page.getByRole('button', { name: 'Chats' }).first().click()
+      await page.locator('[data-test=session-row]', { hasText: 'Sales report' }).click()
+      await page.locator('[data-test=message-assistant]', { hasText: 'total 43' }).waitFor()
+      assert.equal(await page.locator('[data-test=desktop]').isVisible(), false)
+      await snap(page, '06-phone-chat')
+      await page.getByRole('button', { name: 'Files', exact: true }).click()
+      await page.locator('[data-test=file-row][data-path$="/out"]').waitFor()
+      assert.equal(await page.locator('[data-test=composer]').isVisible(), false)
+      await snap(page, '07-phone-files')
+      assert.deepEqual(problems, [])
+    } finally {
+      await context.close()
+    }
+  })
+})

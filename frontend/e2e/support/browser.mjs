@@ -1,0 +1,33 @@
+// Debian's Chromium driven by playwright-core (no browser download), and a page that
+// fails the test on any console error or uncaught exception.
+import { chromium } from 'playwright-core'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts')
+
+export async function launch() {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+}
+
+/** A new page; `problems` collects console errors and page errors. */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...options })
+  const page = await context.newPage()
+  const problems = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+  })
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  return { context, page, problems }
+}
+
+export async function snap(page, name) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) })
+}

@@ -1,0 +1,91 @@
+// A scripted OpenAI-compatible chat-completions server for the end-to-end tests: it
+// streams real SSE chunks (tool calls split into deltas as providers send them). What it
+// answers depends on the person's last message (a scenario word in it) and on how many
+// answers it has given since — so a run is a fixed script the tests can rely on.
+import http from 'node:http'
+
+const WORKSPACE = '/home/sandbox/workspace'
+
+const scenarios = {
+  report: [
+    [
+      ['plan_update', { steps: [{ id: '1', description: 'Write the report' }, { id: '2', description: 'Check the page in the browser' }] }],
+      ['set_title', { title: 'Sales report' }],
+      ['step_update', { step_id: '1', status: 'running' }],
+    ],
+    [['shell_exec', { command: "mkdir -p out && printf 'total: 42\\n' > out/report.txt && cat out/report.txt" }]],
+    [['file_write', { path: 'out/page.html', content: '<!doctype html><title>Report</title><h1 style="font:48px sans-serif">Report</h1><p>total 42</p>\n' }]],
+    [['file_replace', { path: 'out/page.html', old: 'total 42', new: 'total 43' }]],
+    [
+      ['step_update', { step_id: '1', status: 'completed' }],
+      ['step_update', { step_id: '2', status: 'running' }],
+    ],
+    [['browser_navigate', { url: `file://${WORKSPACE}/out/page.html` }]],
+    [['step_update', { step_id: '2', status: 'completed' }]],
+    'The report is ready: **total 43**, written to `out/report.txt`.\n\n```python\nprint("total", 43)\n```',
+  ],
+  slow: [
+    [
+      ['plan_update', { steps: [{ id: '1', description: 'Wait for the long job' }] }],
+      ['step_update', { step_id: '1', status: 'running' }],
+    ],
+    [['shell_exec', { command: 'echo started; sleep 90; echo finished', timeout_secs: 120 }]],
+    'The long job finished.',
+  ],
+  ask: [[['message_ask_user', { question: 'Which format do you want, CSV or JSON?' }]], 'Noted.'],
+}
+
+let callCounter = 0
+
+function chunk(delta) {
+  return `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`
+}
+
+function reply(messages) {
+  let lastUser = -1
+  messages.forEach((m, i) => {
+    if (m.role === 'user') lastUser = i
+  })
+  const said = typeof messages[lastUser]?.content === 'string' ? messages[lastUser].content : ''
+  const answered = messages.slice(lastUser + 1).filter((m) => m.role === 'assistant').length
+  const name = Object.keys(scenarios).find((word) => said.toLowerCase().includes(word))
+  if (!name) return `You said: ${said.slice(0, 200)}`
+  return scenarios[name][answered] ?? 'Nothing more to do.'
+}
+
+export async function startFakeLlm() {
+  const requests = []
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => (body += c))
+    req.on('end', () => {
+      const request = JSON.parse(body || '{}')
+      requests.push(request)
+      const answer = reply(request.messages ?? [])
+      let out = ''
+      if (typeof answer === 'string') {
+        const half = Math.floor(answer.length / 2)
+        out += chunk({ role: 'assistant', content: answer.slice(0, half) })
+        out += chunk({ content: answer.slice(half) })
+      } else {
+        answer.forEach(([name, args], index) => {
+          const text = JSON.stringify(args)
+          const half = Math.floor(text.length / 2)
+          callCounter += 1
+          out += chunk({ tool_calls: [{ index, id: `call_${callCounter}`, type: 'function', function: { name, arguments: '' } }] })
+          out += chunk({ tool_calls: [{ index, function: { arguments: text.slice(0, half) } }] })
+          out += chunk({ tool_calls: [{ index, function: { arguments: text.slice(half) } }] })
+        })
+      }
+      out += `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 100, completion_tokens: 20 } })}\n\ndata: [DONE]\n\n`
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.end(out)
+    })
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  }
+}

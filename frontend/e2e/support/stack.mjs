@@ -1,0 +1,130 @@
+// The real stack for the end-to-end tests: the sandbox-manager (Docker, the sandbox
+// image, a pool of one), backend-api on the embedded store serving the built front end,
+// and the scripted model. Everything listens on 127.0.0.1 on free ports; `stop()` kills
+// the processes and removes this run's containers and volumes.
+import { spawn, execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, existsSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startFakeLlm } from './fakeLlm.mjs'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const repo = path.resolve(here, '../../..')
+const MANAGER_TOKEN = 'e2e-manager-token-0123456789'
+
+function binary(name) {
+  const dir = process.env.SANDPIPER_BIN_DIR ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(repo, 'target'), 'debug')
+  const file = path.join(dir, name)
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`cargo build -p ${name}\` first (or set SANDPIPER_BIN_DIR)`)
+  return file
+}
+
+async function freePort() {
+  const server = net.createServer()
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function waitFor(url, what, seconds) {
+  const deadline = Date.now() + seconds * 1000
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url)
+      if (response.ok) return
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`${what} did not answer ${url} within ${seconds} s`)
+}
+
+function start(program, env, name) {
+  const environment = { ...process.env, ...env }
+  // The embedded store: not the MongoDB and Redis the Rust suites may point at.
+  delete environment.MONGODB_URI
+  delete environment.REDIS_URL
+  const child = spawn(program, [], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] })
+  const log = []
+  const keep = (data) => {
+    log.push(data.toString())
+    if (log.length > 400) log.shift()
+  }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
+  child.on('exit', (code) => code && keep(`${name} exited with ${code}\n`))
+  return { child, log }
+}
+
+/** Asks a process to stop and waits for it (killing it after 10 s). */
+function exited(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    child.once('exit', () => {
+      clearTimeout(force)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
+/** A docker command's output words; a removal racing another one is not an error. */
+function docker(args) {
+  try {
+    return execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split(/\s+/).filter(Boolean)
+  } catch {
+    return []
+  }
+}
+
+export async function startStack() {
+  const image = execFileSync(path.join(repo, 'sandbox-image/build.sh'), ['--print-tag'], { encoding: 'utf8' }).trim().split('\n').pop()
+  const data = mkdtempSync(path.join(os.tmpdir(), 'sandpiper-e2e-'))
+  const namespace = `e2e${process.pid}`
+  const llm = await startFakeLlm()
+  const managerPort = await freePort()
+  const manager = start(binary('sandbox-manager'), {
+    SANDBOX_MANAGER_TOKEN: MANAGER_TOKEN,
+    SANDBOX_MANAGER_PORT: String(managerPort),
+    SANDBOX_MANAGER_DATA_DIR: path.join(data, 'manager'),
+    SANDBOX_MANAGER_NAMESPACE: namespace,
+    SANDBOX_MANAGER_POOL__SIZE: '1',
+    SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS: '90',
+    SANDBOX_IMAGE: image,
+  }, 'sandbox-manager')
+  await waitFor(`http://127.0.0.1:${managerPort}/health`, 'the sandbox-manager', 30)
+  const backendPort = await freePort()
+  const backend = start(binary('backend-api'), {
+    BACKEND_PORT: String(backendPort),
+    BACKEND_DATA_DIR: path.join(data, 'backend'),
+    FRONTEND_DIR: path.resolve(here, '../../dist'),
+    SANDBOX_MANAGER_URL: `http://127.0.0.1:${managerPort}`,
+    SANDBOX_MANAGER_TOKEN: MANAGER_TOKEN,
+    LLM_BASE_URL: llm.baseUrl,
+    LLM_API_KEY: 'e2e-key',
+    LLM_MODEL: 'scripted',
+  }, 'backend-api')
+  await waitFor(`http://127.0.0.1:${backendPort}/ready`, 'backend-api', 30)
+  const stop = async () => {
+    await Promise.all([exited(backend.child), exited(manager.child)])
+    await llm.close()
+    // Whatever the manager left (it may have been killed mid-way) goes too.
+    const filter = `label=org.sandpiper.manager=${namespace}`
+    const ids = docker(['ps', '-aq', '--filter', filter])
+    if (ids.length) docker(['rm', '-f', '-v', ...ids])
+    const volumes = docker(['volume', 'ls', '-q', '--filter', filter])
+    if (volumes.length) docker(['volume', 'rm', '-f', ...volumes])
+    rmSync(data, { recursive: true, force: true })
+  }
+  return {
+    url: `http://127.0.0.1:${backendPort}`,
+    llm,
+    logs: () => `--- backend-api\n${backend.log.join('')}\n--- sandbox-manager\n${manager.log.join('')}`,
+    stop,
+  }
+}

@@ -1,0 +1,68 @@
+// Every API call goes through `api()`: the access token is attached, an expired one is
+// refreshed once and the call repeated, and a failure becomes an `ApiFailure` carrying
+// the backend's `{error: {code, message}}` so screens can show what to do.
+import { accessToken, refresh } from './tokens'
+import { strings } from '../strings'
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Called when a refresh fails: the person must sign in again. */
+let onSignedOut: () => void = () => {}
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler
+}
+
+export function authHeaders(): Record<string, string> {
+  const token = accessToken()
+  return token ? { Authorization: `Bearer ${token}` } : {}
+}
+
+/** fetch() with the access token, refreshing it once when the backend says it expired. */
+export async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const send = () =>
+    fetch(path, { ...init, headers: { ...authHeaders(), ...(init.headers as Record<string, string>) } })
+  let response: Response
+  try {
+    response = await send()
+  } catch {
+    throw new ApiFailure(0, 'network', strings.errors.network)
+  }
+  if (response.status === 401 && accessToken()) {
+    if (await refresh()) return send()
+    onSignedOut()
+  }
+  return response
+}
+
+export async function failureOf(response: Response): Promise<ApiFailure> {
+  try {
+    const body = (await response.json()) as { error?: { code?: string; message?: string } }
+    return new ApiFailure(
+      response.status,
+      body.error?.code ?? 'error',
+      body.error?.message ?? strings.errors.status(response.status),
+    )
+  } catch {
+    return new ApiFailure(response.status, 'error', strings.errors.status(response.status))
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method }
+  if (body !== undefined) {
+    init.body = JSON.stringify(body)
+    init.headers = { 'Content-Type': 'application/json' }
+  }
+  const response = await authorizedFetch(path, init)
+  if (!response.ok) throw await failureOf(response)
+  if (response.status === 204) return undefined as T
+  return (await response.json()) as T
+}

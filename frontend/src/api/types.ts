@@ -1,0 +1,100 @@
+// The backend's wire types (see the API's /openapi.json), as the app reads them.
+
+export type SessionStatus = 'pending' | 'running' | 'waiting' | 'completed' | 'failed'
+export type StepStatus = 'pending' | 'running' | 'completed' | 'failed'
+
+export interface User {
+  id: string
+  email: string
+  role: 'admin' | 'user'
+}
+
+export interface TokenPair {
+  access_token: string
+  refresh_token: string
+  expires_in: number
+}
+
+export interface SignedIn {
+  user: User
+  tokens: TokenPair
+}
+
+export interface Session {
+  id: string
+  title: string
+  status: SessionStatus
+  created_at: string
+  updated_at: string
+  last_message_preview?: string | null
+  unread_count: number
+  last_seq: number
+  share_token?: string | null
+}
+
+export interface SessionPage {
+  sessions: Session[]
+  next_before?: string | null
+}
+
+export interface PlanStep {
+  id: string
+  description: string
+  status: StepStatus
+}
+
+export interface ToolView {
+  kind: 'shell' | 'file' | 'browser' | 'search' | 'result' | 'error'
+  [field: string]: unknown
+}
+
+export type AgentEvent =
+  | { type: 'message'; role: 'user' | 'assistant'; content: string; attachments?: string[] }
+  | { type: 'plan'; steps: PlanStep[] }
+  | { type: 'step'; step_id: string; status: StepStatus; description: string }
+  | {
+      type: 'tool'
+      call_id: string
+      name: string
+      status: 'calling' | 'called'
+      args: Record<string, unknown>
+      view?: ToolView
+    }
+  | { type: 'title'; title: string }
+  | { type: 'wait'; prompt?: string; take_over: boolean }
+  | { type: 'done' }
+  | { type: 'error'; message: string }
+  | { type: 'status'; status: SessionStatus }
+  | { type: 'usage'; prompt_tokens: number; completion_tokens: number }
+
+export interface StoredEvent {
+  session_id: string
+  seq: number
+  at: string
+  event: AgentEvent
+}
+
+export interface FileEntry {
+  name: string
+  path: string
+  kind: 'file' | 'dir' | 'symlink' | 'other'
+  size: number
+  mtime_ms: number
+}
+
+export interface Listing {
+  path: string
+  entries: FileEntry[]
+}
+
+export interface VncTicket {
+  ticket: string
+  mode: 'view' | 'control'
+  expires_in_secs: number
+  url: string
+}
+
+export interface FileChange {
+  kind: 'created' | 'modified' | 'removed'
+  path: string
+}

@@ -1,0 +1,28 @@
+// The assistant's Markdown as safe HTML: marked renders it, code blocks are highlighted,
+// DOMPurify removes anything a model (or a page it read) could inject, and links open in
+// a new tab without giving it this window.
+import { Marked } from 'marked'
+import DOMPurify from 'dompurify'
+import { highlight } from './highlight'
+
+const marked = new Marked({
+  gfm: true,
+  breaks: true,
+  renderer: {
+    code({ text, lang }) {
+      const language = (lang ?? '').split(/\s/)[0]
+      return `<pre class="code"><code class="hljs">${highlight(text, language)}</code></pre>`
+    },
+  },
+})
+
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName === 'A') {
+    node.setAttribute('target', '_blank')
+    node.setAttribute('rel', 'noopener noreferrer')
+  }
+})
+
+export function renderMarkdown(source: string): string {
+  return DOMPurify.sanitize(marked.parse(source, { async: false }) as string)
+}

@@ -1,0 +1,36 @@
+// How a tool call reads in the chat: an icon, a verb and the one argument that says
+// what it did (the command, the file, the address, the query).
+import { strings } from '../strings'
+
+export function toolIcon(name: string): string {
+  if (name.startsWith('shell_')) return 'terminal'
+  if (name.startsWith('file_')) return name === 'file_replace' || name === 'file_write' ? 'edit' : 'file'
+  if (name.startsWith('browser_')) return 'globe'
+  if (name.startsWith('web_')) return 'search'
+  return 'tool'
+}
+
+export function toolLabel(name: string): string {
+  const labels = strings.tools.labels
+  if (labels[name]) return labels[name]
+  if (name.startsWith('shell_')) return labels.shell
+  if (name.startsWith('browser_')) return labels.browser
+  return name.replace(/_/g, ' ')
+}
+
+export function toolSummary(name: string, args: Record<string, unknown>): string {
+  const pick = (...keys: string[]) => {
+    for (const key of keys) {
+      const value = args[key]
+      if (typeof value === 'string' && value) return value
+      if (typeof value === 'number') return `#${value}`
+    }
+    return ''
+  }
+  if (name === 'browser_click' || name === 'browser_input') return pick('index', 'text')
+  return pick('command', 'path', 'url', 'query', 'pattern', 'text', 'key')
+}
+
+/** A screenshot's address as this page can load it (set by the chat or the replay). */
+export type ScreenshotSource = (url: string) => Promise<string>
+export const SCREENSHOTS = Symbol('screenshots')

@@ -1,0 +1,59 @@
+// Who is signed in. The backend says first how people sign in here (`/auth/mode`): in
+// `none` mode there is nothing to sign in to and no sign-out to offer, in `local` mode no
+// registration; `/auth/me` is asked only with a token (or in `none` mode).
+import { reactive } from 'vue'
+import { api, ApiFailure, whenSignedOut } from '../api/http'
+import { accessToken, refreshToken, storeTokens } from '../api/tokens'
+import type { SignedIn, User } from '../api/types'
+
+export const auth = reactive({
+  user: null as User | null,
+  /** The backend needs no sign-in (`none` mode). */
+  open: false,
+  /** New accounts can be created (`password` mode). */
+  registration: true,
+  /** The sign-in ran out while the app was in use (the sign-in page says so). */
+  expired: false,
+  checked: false,
+})
+
+whenSignedOut(() => {
+  if (!auth.user) return
+  auth.user = null
+  auth.expired = true
+  storeTokens(null)
+})
+
+/** Finds out who is signed in (on start). */
+export async function checkSignIn(): Promise<void> {
+  try {
+    const mode = await api<{ mode: string; registration: boolean }>('GET', '/api/v1/auth/mode')
+    auth.open = mode.mode === 'none'
+    auth.registration = mode.registration
+    auth.user = auth.open || accessToken() ? await api<User>('GET', '/api/v1/auth/me') : null
+  } catch (err) {
+    if (!(err instanceof ApiFailure) || err.status !== 401) throw err
+    auth.user = null
+  } finally {
+    auth.checked = true
+  }
+}
+
+export async function signIn(email: string, password: string, register: boolean): Promise<void> {
+  const path = register ? '/api/v1/auth/register' : '/api/v1/auth/login'
+  const signedIn = await api<SignedIn>('POST', path, { email, password })
+  storeTokens(signedIn.tokens)
+  auth.user = signedIn.user
+  auth.expired = false
+  auth.open = false
+}
+
+export async function signOut(): Promise<void> {
+  const token = refreshToken()
+  try {
+    await api('POST', '/api/v1/auth/logout', { refresh_token: token })
+  } finally {
+    storeTokens(null)
+    auth.user = null
+  }
+}

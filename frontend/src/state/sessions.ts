@@ -1,0 +1,68 @@
+// The person's chats for the sidebar: the first page, then kept current by the
+// `/sessions/stream` SSE (titles, statuses, unread counts, deletions from any tab).
+import { reactive } from 'vue'
+import { api } from '../api/http'
+import { openEventStream } from '../api/sse'
+import type { Session, SessionPage } from '../api/types'
+
+export const sessions = reactive({
+  list: [] as Session[],
+  loaded: false,
+})
+
+let closeStream: (() => void) | null = null
+
+function upsert(session: Session): void {
+  const index = sessions.list.findIndex((s) => s.id === session.id)
+  if (index >= 0) sessions.list.splice(index, 1, session)
+  else sessions.list.push(session)
+  sessions.list.sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+}
+
+function forget(id: string): void {
+  const index = sessions.list.findIndex((s) => s.id === id)
+  if (index >= 0) sessions.list.splice(index, 1)
+}
+
+export async function loadSessions(): Promise<void> {
+  closeStream?.()
+  // Subscribe first so nothing changing in between is missed; upserts are idempotent.
+  closeStream = openEventStream('/api/v1/sessions/stream', {
+    onEvent(name, data) {
+      const body = JSON.parse(data) as Session | { id: string }
+      if (name === 'deleted') forget(body.id)
+      else if (name === 'updated') upsert(body as Session)
+    },
+  })
+  const page = await api<SessionPage>('GET', '/api/v1/sessions?limit=100')
+  page.sessions.forEach(upsert)
+  sessions.loaded = true
+}
+
+export function stopSessions(): void {
+  closeStream?.()
+  closeStream = null
+  sessions.list.splice(0)
+  sessions.loaded = false
+}
+
+export async function createSession(): Promise<Session> {
+  const session = await api<Session>('POST', '/api/v1/sessions', {})
+  upsert(session)
+  return session
+}
+
+export async function renameSession(id: string, title: string): Promise<void> {
+  upsert(await api<Session>('PATCH', `/api/v1/sessions/${id}`, { title }))
+}
+
+export async function deleteSession(id: string): Promise<void> {
+  await api('DELETE', `/api/v1/sessions/${id}`)
+  forget(id)
+}
+
+/** Chats whose title matches the search, newest first. */
+export function filterSessions(list: Session[], query: string): Session[] {
+  const needle = query.trim().toLowerCase()
+  return needle ? list.filter((s) => (s.title || '').toLowerCase().includes(needle)) : list
+}

@@ -1,0 +1,112 @@
+// What a session's event log looks like on screen: messages, tool calls (a `calling`
+// and its `called` merged into one line), questions, errors; the plan with its steps'
+// states; title, status and usage. Applying the same event twice (a replay after a
+// reconnect) changes nothing, because events are taken strictly in sequence order.
+import type { PlanStep, SessionStatus, StoredEvent, ToolView } from '../api/types'
+
+export type Item =
+  | { kind: 'message'; seq: number; role: 'user' | 'assistant'; content: string; attachments: string[] }
+  | {
+      kind: 'tool'
+      seq: number
+      callId: string
+      name: string
+      args: Record<string, unknown>
+      running: boolean
+      view?: ToolView
+    }
+  | { kind: 'wait'; seq: number; prompt: string; takeOver: boolean }
+  | { kind: 'error'; seq: number; message: string }
+  | { kind: 'done'; seq: number }
+
+export interface Timeline {
+  lastSeq: number
+  items: Item[]
+  plan: PlanStep[]
+  title: string | null
+  status: SessionStatus | null
+  tokens: number
+}
+
+export function emptyTimeline(): Timeline {
+  return { lastSeq: 0, items: [], plan: [], title: null, status: null, tokens: 0 }
+}
+
+/** Applies one stored event; false when it was already applied. */
+export function applyEvent(timeline: Timeline, stored: StoredEvent): boolean {
+  if (stored.seq <= timeline.lastSeq) return false
+  timeline.lastSeq = stored.seq
+  const { seq, event } = stored
+  switch (event.type) {
+    case 'message':
+      timeline.items.push({
+        kind: 'message',
+        seq,
+        role: event.role,
+        content: event.content,
+        attachments: event.attachments ?? [],
+      })
+      break
+    case 'tool': {
+      const open = timeline.items.find(
+        (item) => item.kind === 'tool' && item.callId === event.call_id && item.running,
+      )
+      if (open && open.kind === 'tool') {
+        open.running = event.status === 'calling'
+        open.view = event.view ?? open.view
+      } else {
+        timeline.items.push({
+          kind: 'tool',
+          seq,
+          callId: event.call_id,
+          name: event.name,
+          args: event.args ?? {},
+          running: event.status === 'calling',
+          view: event.view,
+        })
+      }
+      break
+    }
+    case 'plan':
+      timeline.plan = event.steps.map((step) => ({ ...step }))
+      break
+    case 'step': {
+      const step = timeline.plan.find((s) => s.id === event.step_id)
+      if (step) {
+        step.status = event.status
+        if (event.description) step.description = event.description
+      }
+      break
+    }
+    case 'title':
+      timeline.title = event.title
+      break
+    case 'wait':
+      timeline.items.push({ kind: 'wait', seq, prompt: event.prompt ?? '', takeOver: event.take_over })
+      break
+    case 'error':
+      timeline.items.push({ kind: 'error', seq, message: event.message })
+      break
+    case 'done':
+      timeline.items.push({ kind: 'done', seq })
+      break
+    case 'status':
+      timeline.status = event.status
+      break
+    case 'usage':
+      timeline.tokens += event.prompt_tokens + event.completion_tokens
+      break
+  }
+  return true
+}
+
+/** Whether a tool call ended in failure (its view says so). */
+export function toolFailed(item: Extract<Item, { kind: 'tool' }>): boolean {
+  return !item.running && item.view?.kind === 'error'
+}
+
+/** The question still waiting for the person: the last item, if it is one. */
+export function openQuestion(timeline: Timeline): Extract<Item, { kind: 'wait' }> | null {
+  const last = timeline.items[timeline.items.length - 1]
+  return last?.kind === 'wait' && timeline.status === 'waiting' ? last : null
+}

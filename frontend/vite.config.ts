@@ -1,0 +1,23 @@
+/// <reference types="vitest/config" />
+// The dev server proxies the API (and its WebSockets) to a running backend, so the app
+// is always same-origin with it, as in production where the backend serves `dist/`.
+import { defineConfig } from 'vite'
+import vue from '@vitejs/plugin-vue'
+
+const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8000'
+
+export default defineConfig({
+  plugins: [vue()],
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: backend, ws: true, changeOrigin: false } },
+  },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 600,
+  },
+  test: {
+    environment: 'happy-dom',
+    include: ['tests/**/*.test.ts'],
+  },
+})
