@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: every crate's unit and integration tests, against real processes,
 # files and sockets; then backend-api's storage-dependent suites once more against
-# MongoDB (wire protocol) and Redis instead of the embedded store. Extra arguments go to
-# `cargo test` (e.g. a test name filter).
+# MongoDB (wire protocol) and Redis instead of the embedded store; then the front end's
+# component and end-to-end tests. Extra arguments go to `cargo test` (e.g. a test name
+# filter).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -34,3 +35,15 @@ BACKEND_TEST_STORES=mongodb-redis \
 TEST_MONGODB_URI="mongodb://127.0.0.1:$MONGODB_TEST_PORT/?directConnection=true" \
 TEST_REDIS_URL="redis://127.0.0.1:$REDIS_TEST_PORT/" \
     cargo test -p backend-api --locked --test auth --test events --test sessions --test agent --test agent_sandbox --test vnc "$@"
+
+# The front end: component tests, type check and production build, the bundle budget,
+# then the end-to-end tests — the built app served by the backend-api binary built above,
+# the sandbox-manager and real sandboxes, Debian's Chromium driven by playwright-core.
+(
+    cd frontend
+    npm ci --no-audit --no-fund --loglevel=error
+    npm test
+    npm run build
+    npm run size
+    npm run e2e
+)

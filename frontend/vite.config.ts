@@ -14,6 +14,8 @@ export default defineConfig({
   },
   build: {
     target: 'es2022',
+    // Read by scripts/bundle-size.mjs to add up what each screen loads.
+    manifest: true,
     chunkSizeWarningLimit: 600,
   },
   test: {

@@ -184,6 +184,8 @@ describe('Sandpiper in a browser', () => {
       await page.getByRole('button', { name: 'Chats' }).first().click()
       await page.locator('[data-test=session-row]', { hasText: 'Sales report' }).click()
       await page.locator('[data-test=message-assistant]', { hasText: 'total 43' }).waitFor()
+      // The drawer has slid away.
+      await page.waitForFunction(() => document.querySelector('.side-list').getBoundingClientRect().right <= 0)
       assert.equal(await page.locator('[data-test=desktop]').isVisible(), false)
       await snap(page, '06-phone-chat')
       await page.getByRole('button', { name: 'Files', exact: true }).click()

@@ -130,8 +130,7 @@ pub fn router(state: AppState, options: &HttpOptions) -> Router {
         Some(dir) => frontend::serve(app, dir),
         None => app.fallback(|| async { ApiError::NoRoute }),
     };
-    app
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+    app.method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit_bytes))
         .layer(cors(&options.cors_origins))

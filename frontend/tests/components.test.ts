@@ -1,0 +1,110 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { mount } from '@vue/test-utils'
+import Composer from '../src/components/Composer.vue'
+import PlanCard from '../src/components/PlanCard.vue'
+import ToolLine from '../src/components/ToolLine.vue'
+import FileView from '../src/components/tools/FileView.vue'
+import TimelineList from '../src/components/TimelineList.vue'
+
+const composer = (running = false) =>
+  mount(Composer, { props: { draftKey: 'test', running, ensureSession: async () => 's1' } })
+
+describe('Composer', () => {
+  beforeEach(() => localStorage.clear())
+
+  it('sends with Enter and keeps Shift+Enter for a new line', async () => {
+    const wrapper = composer()
+    const box = wrapper.get('[data-test=composer]')
+    await box.setValue('first line')
+    await box.trigger('keydown', { key: 'Enter', shiftKey: true })
+    expect(wrapper.emitted('send')).toBeUndefined()
+    await box.trigger('keydown', { key: 'Enter' })
+    expect(wrapper.emitted('send')).toEqual([['first line', []]])
+    expect((box.element as HTMLTextAreaElement).value).toBe('')
+  })
+
+  it('does not send an empty message', async () => {
+    const wrapper = composer()
+    await wrapper.get('[data-test=composer]').setValue('   ')
+    await wrapper.get('[data-test=composer]').trigger('keydown', { key: 'Enter' })
+    expect(wrapper.emitted('send')).toBeUndefined()
+    expect(wrapper.get('[data-test=send]').attributes('disabled')).toBeDefined()
+  })
+
+  it('keeps the draft across a remount (a reload, an expired sign-in)', async () => {
+    const first = composer()
+    await first.get('[data-test=composer]').setValue('half-written thought')
+    first.unmount()
+    const second = composer()
+    expect((second.get('[data-test=composer]').element as HTMLTextAreaElement).value).toBe('half-written thought')
+  })
+
+  it('offers Stop only while the agent works', async () => {
+    expect(composer(false).find('[data-test=stop]').exists()).toBe(false)
+    const running = composer(true)
+    await running.get('[data-test=stop]').trigger('click')
+    expect(running.emitted('stop')).toHaveLength(1)
+  })
+})
+
+describe('PlanCard', () => {
+  it('ticks completed steps and counts them', () => {
+    const wrapper = mount(PlanCard, {
+      props: {
+        steps: [
+          { id: '1', description: 'Collect', status: 'completed' },
+          { id: '2', description: 'Write', status: 'running' },
+          { id: '3', description: 'Check', status: 'pending' },
+        ],
+      },
+    })
+    expect(wrapper.text()).toContain('1/3')
+    const steps = wrapper.findAll('[data-test=plan-step]')
+    expect(steps.map((s) => s.attributes('data-status'))).toEqual(['completed', 'running', 'pending'])
+    expect(steps[0].find('svg').exists()).toBe(true)
+    expect(steps[1].find('.spinner').exists()).toBe(true)
+  })
+})
+
+describe('ToolLine', () => {
+  it('says what the call did and how it ended', async () => {
+    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'shell_exec', args: { command: 'make test' }, running: true }
+    const wrapper = mount(ToolLine, { props: { item } })
+    expect(wrapper.text()).toContain('make test')
+    expect(wrapper.attributes('data-state')).toBe('running')
+    await wrapper.setProps({ item: { ...item, running: false, view: { kind: 'error', message: 'boom' } } })
+    expect(wrapper.attributes('data-state')).toBe('failed')
+    await wrapper.trigger('click')
+    expect(wrapper.emitted('open')).toHaveLength(1)
+  })
+})
+
+describe('FileView', () => {
+  it('shows an edit as removed and added lines', () => {
+    const wrapper = mount(FileView, { props: { view: { path: 'a.py', old: 'x = 1\ny = 2\n', new: 'x = 1\ny = 3\n' } } })
+    expect(wrapper.findAll('.del').map((d) => d.text())).toEqual(['-y = 2'])
+    expect(wrapper.findAll('.add').map((d) => d.text())).toEqual(['+y = 3'])
+    expect(wrapper.findAll('.same').map((d) => d.text())).toEqual(['x = 1'])
+  })
+
+  it('highlights content for its language', () => {
+    const wrapper = mount(FileView, { props: { view: { path: 'main.rs', content: 'fn main() {}' } } })
+    expect(wrapper.find('[data-test=file-content] .hljs-keyword').text()).toBe('fn')
+  })
+})
+
+describe('TimelineList', () => {
+  it('offers a reply box for the open question only', async () => {
+    const items = [
+      { kind: 'wait' as const, seq: 1, prompt: 'Old question?', takeOver: false },
+      { kind: 'wait' as const, seq: 2, prompt: 'Which format?', takeOver: true },
+    ]
+    const wrapper = mount(TimelineList, { props: { items, openQuestion: 2 } })
+    const boxes = wrapper.findAll('[data-test=wait-reply]')
+    expect(boxes).toHaveLength(1)
+    await boxes[0].setValue('CSV')
+    await wrapper.find('form.reply').trigger('submit')
+    expect(wrapper.emitted('reply')).toEqual([['CSV']])
+    expect(wrapper.text()).toContain('Take over the desktop')
+  })
+})

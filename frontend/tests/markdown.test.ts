@@ -1,0 +1,25 @@
+// @vitest-environment jsdom
+// DOMPurify is checked under jsdom, whose HTML parsing follows the standard closely
+// enough for a sanitiser test (happy-dom's does not).
+import { describe, expect, it } from 'vitest'
+import { renderMarkdown } from '../src/lib/markdown'
+
+describe('markdown', () => {
+  it('renders Markdown with highlighted code', () => {
+    const html = renderMarkdown('**bold** and `x`\n\n```python\nprint("hi")\n```')
+    expect(html).toContain('<strong>bold</strong>')
+    expect(html).toContain('<code>x</code>')
+    expect(html).toMatch(/<span class="hljs-string">"hi"<\/span>/)
+  })
+
+  it('removes what a model or a page could inject', () => {
+    const html = renderMarkdown('<img src=x onerror="alert(1)"><script>alert(2)</script>[a](javascript:alert(3))')
+    expect(html).not.toMatch(/onerror|<script|javascript:/)
+  })
+
+  it('opens links in a new tab without giving it this window', () => {
+    const html = renderMarkdown('[docs](https://example.org)')
+    expect(html).toContain('target="_blank"')
+    expect(html).toContain('rel="noopener noreferrer"')
+  })
+})

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { applyEvent, emptyTimeline, openQuestion, toolFailed } from '../src/state/timeline'
+import type { AgentEvent, StoredEvent } from '../src/api/types'
+
+let seq = 0
+const at = (event: AgentEvent, n = ++seq): StoredEvent => ({ session_id: 's', seq: n, at: '', event })
+
+describe('timeline', () => {
+  it('merges a tool call’s calling and called into one line', () => {
+    seq = 0
+    const t = emptyTimeline()
+    applyEvent(t, at({ type: 'tool', call_id: 'c1', name: 'shell_exec', status: 'calling', args: { command: 'ls' } }))
+    expect(t.items).toHaveLength(1)
+    expect(t.items[0]).toMatchObject({ kind: 'tool', running: true })
+    applyEvent(t, at({ type: 'tool', call_id: 'c1', name: 'shell_exec', status: 'called', args: {}, view: { kind: 'shell', output: 'a\n' } }))
+    expect(t.items).toHaveLength(1)
+    const line = t.items[0]
+    expect(line).toMatchObject({ kind: 'tool', running: false, args: { command: 'ls' }, view: { output: 'a\n' } })
+    expect(line.kind === 'tool' && toolFailed(line)).toBe(false)
+  })
+
+  it('ignores events it has already applied (a replay after reconnecting)', () => {
+    seq = 0
+    const t = emptyTimeline()
+    const first = at({ type: 'message', role: 'user', content: 'hi' })
+    const second = at({ type: 'message', role: 'assistant', content: 'hello' })
+    expect(applyEvent(t, first)).toBe(true)
+    expect(applyEvent(t, second)).toBe(true)
+    expect(applyEvent(t, first)).toBe(false)
+    expect(applyEvent(t, second)).toBe(false)
+    expect(t.items.map((i) => i.kind === 'message' && i.content)).toEqual(['hi', 'hello'])
+    expect(t.lastSeq).toBe(2)
+  })
+
+  it('keeps the plan’s steps current and sums usage', () => {
+    seq = 0
+    const t = emptyTimeline()
+    applyEvent(t, at({ type: 'plan', steps: [{ id: '1', description: 'a', status: 'pending' }, { id: '2', description: 'b', status: 'pending' }] }))
+    applyEvent(t, at({ type: 'step', step_id: '1', status: 'completed', description: '' }))
+    applyEvent(t, at({ type: 'step', step_id: '2', status: 'failed', description: 'b, differently' }))
+    expect(t.plan).toEqual([
+      { id: '1', description: 'a', status: 'completed' },
+      { id: '2', description: 'b, differently', status: 'failed' },
+    ])
+    applyEvent(t, at({ type: 'usage', prompt_tokens: 100, completion_tokens: 20 }))
+    applyEvent(t, at({ type: 'usage', prompt_tokens: 10, completion_tokens: 2 }))
+    expect(t.tokens).toBe(132)
+  })
+
+  it('marks failed tools and the question still waiting for an answer', () => {
+    seq = 0
+    const t = emptyTimeline()
+    applyEvent(t, at({ type: 'tool', call_id: 'c', name: 'file_read', status: 'calling', args: {} }))
+    applyEvent(t, at({ type: 'tool', call_id: 'c', name: 'file_read', status: 'called', args: {}, view: { kind: 'error', message: 'no such file' } }))
+    const line = t.items[0]
+    expect(line.kind === 'tool' && toolFailed(line)).toBe(true)
+    applyEvent(t, at({ type: 'wait', prompt: 'CSV or JSON?', take_over: false }))
+    expect(openQuestion(t)).toBeNull()
+    applyEvent(t, at({ type: 'status', status: 'waiting' }))
+    expect(openQuestion(t)).toMatchObject({ prompt: 'CSV or JSON?' })
+    applyEvent(t, at({ type: 'message', role: 'user', content: 'CSV' }))
+    expect(openQuestion(t)).toBeNull()
+  })
+})
