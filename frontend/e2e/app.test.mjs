@@ -25,26 +25,33 @@ after(async () => {
   await stack?.stop()
 })
 
-async function signedIn() {
-  const opened = await openPage(browser)
-  const { page } = opened
+async function signIn(page) {
   await page.goto(`${stack.url}/signin`)
   await page.fill('input[name=email]', EMAIL)
   await page.fill('input[name=password]', PASSWORD)
   await page.click('button[type=submit]')
   await page.waitForURL(`${stack.url}/`)
-  return opened
 }
 
-function failWithLogs(err) {
-  err.message += `\n${stack.logs().slice(-6000)}`
-  throw err
+/** Runs `body` on a fresh page; on failure saves a screenshot and adds the servers' logs.
+ * A console error or an uncaught exception on the page fails the test too. */
+async function onPage(name, options, body) {
+  const { page, context, problems } = await openPage(browser, options)
+  try {
+    await body(page)
+    assert.deepEqual(problems, [], 'no console errors')
+  } catch (err) {
+    await snap(page, `failure-${name}`).catch(() => {})
+    err.message += `\n${stack.logs().slice(-6000)}`
+    throw err
+  } finally {
+    await context.close()
+  }
 }
 
 describe('Sandpiper in a browser', () => {
-  test('sign up, run a task, open its tool views, the desktop and the files', { timeout: 240_000 }, async () => {
-    const { page, context, problems } = await openPage(browser)
-    try {
+  test('sign up, run a task, open its tool views, the desktop and the files', { timeout: 240_000 }, () =>
+    onPage('task', {}, async (page) => {
       await page.goto(stack.url)
       await page.waitForURL(/\/signin/)
       await snap(page, '01-sign-in')
@@ -123,18 +130,11 @@ describe('Sandpiper in a browser', () => {
         return (await r.json()).share_token
       })
       shareLink = `${stack.url}/share/${shared}`
-      assert.deepEqual(problems, [])
-    } catch (err) {
-      await snap(page, 'failure-task').catch(() => {})
-      failWithLogs(err)
-    } finally {
-      await context.close()
-    }
-  })
+    }))
 
-  test('reload mid-run resumes the stream without duplicates, and stop ends the run', { timeout: 180_000 }, async () => {
-    const { page, context, problems } = await signedIn()
-    try {
+  test('reload mid-run resumes the stream without duplicates, and stop ends the run', { timeout: 180_000 }, () =>
+    onPage('stop', {}, async (page) => {
+      await signIn(page)
       await page.fill('[data-test=composer]', 'Start the slow job')
       await page.keyboard.press('Enter')
       await page.locator('[data-test=tool-line][data-tool=shell_exec][data-state=running]').waitFor(SLOW)
@@ -147,19 +147,11 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=tool-line][data-tool=shell_exec][data-state=failed]').waitFor({ timeout: 10_000 })
       await page.locator('[data-test=stop]').waitFor({ state: 'detached', timeout: 10_000 })
       assert.notEqual(await page.locator('[data-test=chat-status]').innerText(), 'Working')
-      assert.deepEqual(problems, [])
-    } catch (err) {
-      await snap(page, 'failure-stop').catch(() => {})
-      failWithLogs(err)
-    } finally {
-      await context.close()
-    }
-  })
+    }))
 
-  test('a shared chat replays without signing in', { timeout: 60_000 }, async () => {
+  test('a shared chat replays without signing in', { timeout: 60_000 }, () => {
     assert.ok(shareLink, 'the first test shared its chat')
-    const { page, context, problems } = await openPage(browser)
-    try {
+    return onPage('replay', {}, async (page) => {
       await page.goto(shareLink)
       await page.click('[data-test=replay-all]')
       await page.locator('[data-test=replay-title]', { hasText: 'Sales report' }).waitFor()
@@ -167,20 +159,12 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=tool-line][data-tool=browser_navigate]').click()
       await page.waitForFunction(() => document.querySelector('[data-test=screenshot]')?.naturalWidth > 100)
       await snap(page, '05-shared-replay')
-      assert.deepEqual(problems, [])
-    } finally {
-      await context.close()
-    }
+    })
   })
 
-  test('on a phone the panels are tabs and the chat list a drawer', { timeout: 60_000 }, async () => {
-    const { page, context, problems } = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
-    try {
-      await page.goto(`${stack.url}/signin`)
-      await page.fill('input[name=email]', EMAIL)
-      await page.fill('input[name=password]', PASSWORD)
-      await page.click('button[type=submit]')
-      await page.waitForURL(`${stack.url}/`)
+  test('on a phone the panels are tabs and the chat list a drawer', { timeout: 60_000 }, () =>
+    onPage('phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, async (page) => {
+      await signIn(page)
       await page.getByRole('button', { name: 'Chats' }).first().click()
       await page.locator('[data-test=session-row]', { hasText: 'Sales report' }).click()
       await page.locator('[data-test=message-assistant]', { hasText: 'total 43' }).waitFor()
@@ -192,9 +176,5 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=file-row][data-path$="/out"]').waitFor()
       assert.equal(await page.locator('[data-test=composer]').isVisible(), false)
       await snap(page, '07-phone-files')
-      assert.deepEqual(problems, [])
-    } finally {
-      await context.close()
-    }
-  })
+    }))
 })
