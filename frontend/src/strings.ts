@@ -10,7 +10,7 @@ export const strings = {
     noAccount: 'No account yet?',
     haveAccount: 'Already have an account?',
     expired: 'Your sign-in has expired. Sign in again — your draft is kept.',
-    passwordHint: 'At least 8 characters',
+    passwordHint: 'At least 10 characters, not all the same few',
   },
   sidebar: {
     newChat: 'New chat',

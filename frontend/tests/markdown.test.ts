@@ -17,6 +17,12 @@ describe('markdown', () => {
     expect(html).not.toMatch(/onerror|<script|javascript:/)
   })
 
+  it('drops forms and styles that could pose as the app', () => {
+    const html = renderMarkdown('<form action="https://evil.example"><input name=p><button>Sign in</button></form><p style="position:fixed">x</p>')
+    expect(html).not.toMatch(/<form|<input|<button|style=/)
+    expect(html).toContain('<p>x</p>')
+  })
+
   it('opens links in a new tab without giving it this window', () => {
     const html = renderMarkdown('[docs](https://example.org)')
     expect(html).toContain('target="_blank"')

@@ -37,7 +37,8 @@ export async function authorizedFetch(path: string, init: RequestInit = {}): Pro
   }
   if (response.status === 401 && accessToken()) {
     if (await refresh()) return send()
-    onSignedOut()
+    // Signed out only when the backend refused the refresh token (an outage keeps it).
+    if (!accessToken()) onSignedOut()
   }
   return response
 }

@@ -34,6 +34,13 @@ export function storeTokens(pair: TokenPair | null): void {
 
 /** Trades the refresh token for a new pair; false when the sign-in is over. */
 export function refresh(): Promise<boolean> {
+  // Another tab may have refreshed already: its pair is the live one (presenting the
+  // spent token would revoke the whole sign-in).
+  const stored = load()
+  if (stored && tokens && stored.refresh_token !== tokens.refresh_token) {
+    tokens = stored
+    return Promise.resolve(true)
+  }
   const current = tokens?.refresh_token
   if (!current) return Promise.resolve(false)
   refreshing ??= fetch('/api/v1/auth/refresh', {
@@ -49,7 +56,8 @@ export function refresh(): Promise<boolean> {
           tokens = stored
           return true
         }
-        storeTokens(null)
+        // Only a refusal ends the sign-in; an outage (5xx) keeps the tokens for later.
+        if (response.status === 401) storeTokens(null)
         return false
       }
       storeTokens((await response.json()) as TokenPair)

@@ -23,6 +23,12 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 })
 
+// No forms or styles a prompt-injected answer could dress up as this app's own UI.
+const FORBID_TAGS = ['form', 'input', 'button', 'textarea', 'select', 'style']
+
 export function renderMarkdown(source: string): string {
-  return DOMPurify.sanitize(marked.parse(source, { async: false }) as string)
+  return DOMPurify.sanitize(marked.parse(source, { async: false }) as string, {
+    FORBID_TAGS,
+    FORBID_ATTR: ['style'],
+  })
 }

@@ -11,7 +11,7 @@ export const auth = reactive({
   /** The backend needs no sign-in (`none` mode). */
   open: false,
   /** New accounts can be created (`password` mode). */
-  registration: true,
+  registration: false,
   /** The sign-in ran out while the app was in use (the sign-in page says so). */
   expired: false,
   checked: false,

@@ -12,7 +12,7 @@ export const sessions = reactive({
 
 let closeStream: (() => void) | null = null
 
-function upsert(session: Session): void {
+export function upsert(session: Session): void {
   const index = sessions.list.findIndex((s) => s.id === session.id)
   if (index >= 0) sessions.list.splice(index, 1, session)
   else sessions.list.push(session)
