@@ -144,8 +144,10 @@ async fn health_restarts_and_oom_kills_are_reported_as_events() {
     let mut events = Box::pin(client.events(None).await.unwrap());
     let name = manager.container_name(&sandbox.id);
 
-    // Frozen: unhealthy; thawed: ready again.
-    docker(&["pause", &name]);
+    // Stopped: unhealthy; continued: ready again. A signal rather than `docker pause`,
+    // because the cgroup freezer fails on some engines ("unable to freeze").
+    let signal = |which: &str| docker(&["exec", &name, "pkill", which, "-x", "tool-api"]);
+    signal("-STOP");
     let unhealthy = expect_event(
         &mut events,
         LifecycleKind::Unhealthy,
@@ -162,7 +164,7 @@ async fn health_restarts_and_oom_kills_are_reported_as_events() {
         client.get(&sandbox.id).await.unwrap().state,
         SandboxState::Unhealthy
     );
-    docker(&["unpause", &name]);
+    signal("-CONT");
     expect_event(
         &mut events,
         LifecycleKind::Ready,

@@ -269,6 +269,13 @@ async fn browser_reports_errors_clearly(desktop: &DesktopApp) {
         .await;
     expect_code(bad_scheme, ErrorCode::InvalidInput);
 
+    let refused = NavigateRequest {
+        url: "http://127.0.0.1:9/".into(),
+        timeout_secs: None,
+    };
+    expect_code(client.navigate(&refused).await, ErrorCode::UpstreamError);
+
+    // The error page stays until the slow page answers; its error is not this page's.
     let started = Instant::now();
     let slow = NavigateRequest {
         url: format!("{}/slow", desktop.site),
@@ -276,12 +283,6 @@ async fn browser_reports_errors_clearly(desktop: &DesktopApp) {
     };
     expect_code(client.navigate(&slow).await, ErrorCode::UpstreamTimeout);
     assert!(started.elapsed() < Duration::from_secs(5));
-
-    let refused = NavigateRequest {
-        url: "http://127.0.0.1:9/".into(),
-        timeout_secs: None,
-    };
-    expect_code(client.navigate(&refused).await, ErrorCode::UpstreamError);
 
     let thrown = client
         .evaluate("(() => { throw new Error('boom') })()")

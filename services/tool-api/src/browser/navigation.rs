@@ -27,6 +27,8 @@ struct LoadState {
     ready_state: String,
     url: String,
     /// Chromium's error page names the network error, e.g. `ERR_CONNECTION_REFUSED`.
+    /// Only meaningful on a new document: the tab may still show the error page of an
+    /// earlier navigation until this one commits.
     error: Option<String>,
 }
 
@@ -63,7 +65,7 @@ impl BrowserTools {
                 self.evaluate_into::<LoadState>(page, &probe),
             );
             if let Ok(Ok(state)) = probed.await {
-                if let Some(error) = state.error {
+                if let Some(error) = state.error.filter(|_| !state.same_document) {
                     return Err(ToolError::new(
                         ErrorCode::UpstreamError,
                         format!("the page could not be loaded: {error} ({url})"),
