@@ -34,7 +34,7 @@ cargo test --workspace --locked "$@"
 BACKEND_TEST_STORES=mongodb-redis \
 TEST_MONGODB_URI="mongodb://127.0.0.1:$MONGODB_TEST_PORT/?directConnection=true" \
 TEST_REDIS_URL="redis://127.0.0.1:$REDIS_TEST_PORT/" \
-    cargo test -p backend-api --locked --test auth --test events --test sessions --test agent --test agent_sandbox --test vnc "$@"
+    cargo test -p backend-api --locked --test auth --test events --test sessions --test agent --test agent_sandbox --test vnc --test terminal "$@"
 
 # The front end: component tests, type check and production build, the bundle budget,
 # then the end-to-end tests — the built app served by the backend-api binary built above,

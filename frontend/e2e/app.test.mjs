@@ -123,6 +123,21 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=file-row][data-path$="/out/page.html"]').waitFor()
       await snap(page, '04-files')
 
+      // The terminal: a shell in the workspace, typed into, ended by `exit`.
+      await page.click('[data-test=tab-terminal]')
+      await page.click('[data-test=terminal-open]')
+      await page.locator('[data-test=terminal][data-state=open]').waitFor(SLOW)
+      await page.keyboard.type('cat out/report.txt; echo sum=$((40 + 2))')
+      await page.keyboard.press('Enter')
+      const screenHas = (text) =>
+        page.waitForFunction((t) => document.querySelector('[data-test=terminal] .xterm-rows')?.textContent.includes(t), text)
+      await screenHas('sum=42')
+      await screenHas('total: 42')
+      await snap(page, '05-terminal')
+      await page.keyboard.type('exit 3')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=terminal][data-state=ended]', { hasText: 'exit code 3' }).waitFor()
+
       const shared = await page.evaluate(async () => {
         const tokens = JSON.parse(localStorage.getItem('sandpiper.tokens'))
         const id = location.pathname.split('/').pop()

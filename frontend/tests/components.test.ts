@@ -1,13 +1,21 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { mount } from '@vue/test-utils'
+import { flushPromises, mount } from '@vue/test-utils'
 import Composer from '../src/components/Composer.vue'
 import PlanCard from '../src/components/PlanCard.vue'
 import ToolLine from '../src/components/ToolLine.vue'
 import FileView from '../src/components/tools/FileView.vue'
 import TimelineList from '../src/components/TimelineList.vue'
 
-const composer = (running = false) =>
-  mount(Composer, { props: { draftKey: 'test', running, ensureSession: async () => 's1' } })
+/** A composer whose sends are recorded and answered with `accepted`. */
+function composer(running = false, accepted = true) {
+  const sent: [string, string[]][] = []
+  const submit = async (content: string, attachments: string[]) => {
+    sent.push([content, attachments])
+    return accepted
+  }
+  const wrapper = mount(Composer, { props: { draftKey: 'test', running, ensureSession: async () => 's1', submit } })
+  return Object.assign(wrapper, { sent })
+}
 
 describe('Composer', () => {
   beforeEach(() => localStorage.clear())
@@ -17,17 +25,30 @@ describe('Composer', () => {
     const box = wrapper.get('[data-test=composer]')
     await box.setValue('first line')
     await box.trigger('keydown', { key: 'Enter', shiftKey: true })
-    expect(wrapper.emitted('send')).toBeUndefined()
+    expect(wrapper.sent).toEqual([])
     await box.trigger('keydown', { key: 'Enter' })
-    expect(wrapper.emitted('send')).toEqual([['first line', []]])
+    await flushPromises()
+    expect(wrapper.sent).toEqual([['first line', []]])
     expect((box.element as HTMLTextAreaElement).value).toBe('')
+  })
+
+  it('keeps the draft when the send fails', async () => {
+    const wrapper = composer(false, false)
+    const box = wrapper.get('[data-test=composer]')
+    await box.setValue('do not lose me')
+    await box.trigger('keydown', { key: 'Enter' })
+    await flushPromises()
+    expect(wrapper.sent).toEqual([['do not lose me', []]])
+    expect((box.element as HTMLTextAreaElement).value).toBe('do not lose me')
+    expect(localStorage.getItem('sandpiper.draft.test')).toBe('do not lose me')
   })
 
   it('does not send an empty message', async () => {
     const wrapper = composer()
     await wrapper.get('[data-test=composer]').setValue('   ')
     await wrapper.get('[data-test=composer]').trigger('keydown', { key: 'Enter' })
-    expect(wrapper.emitted('send')).toBeUndefined()
+    await flushPromises()
+    expect(wrapper.sent).toEqual([])
     expect(wrapper.get('[data-test=send]').attributes('disabled')).toBeDefined()
   })
 

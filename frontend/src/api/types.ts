@@ -87,6 +87,12 @@ export interface Listing {
   entries: FileEntry[]
 }
 
+export interface TerminalTicket {
+  ticket: string
+  expires_in_secs: number
+  url: string
+}
+
 export interface VncTicket {
   ticket: string
   mode: 'view' | 'control'

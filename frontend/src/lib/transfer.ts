@@ -2,8 +2,7 @@
 // XMLHttpRequest because fetch reports no upload progress; downloads and screenshots
 // are fetched with the access token (an <a href> or <img src> cannot send it) and handed
 // to the browser as object URLs.
-import { authHeaders, authorizedFetch, failureOf, ApiFailure } from '../api/http'
-import { refresh } from '../api/tokens'
+import { authHeaders, authorizedFetch, failureOf, withFreshToken, ApiFailure } from '../api/http'
 import { strings } from '../strings'
 
 function sendOnce<T>(method: string, url: string, body: Blob, onProgress: (fraction: number) => void) {
@@ -38,8 +37,7 @@ export async function upload<T>(
   file: Blob,
   onProgress: (fraction: number) => void,
 ): Promise<T> {
-  let answer = await sendOnce<T>(method, url, file, onProgress)
-  if (answer.status === 401 && (await refresh())) answer = await sendOnce<T>(method, url, file, onProgress)
+  const answer = await withFreshToken(() => sendOnce<T>(method, url, file, onProgress))
   if (answer.status >= 200 && answer.status < 300) return answer.body as T
   const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error
   throw new ApiFailure(answer.status, error?.code ?? 'error', error?.message ?? strings.errors.status(answer.status))

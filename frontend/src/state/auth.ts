@@ -5,6 +5,7 @@ import { reactive } from 'vue'
 import { api, ApiFailure, whenSignedOut } from '../api/http'
 import { accessToken, refreshToken, storeTokens } from '../api/tokens'
 import type { SignedIn, User } from '../api/types'
+import { forgetDrafts } from '../lib/drafts'
 
 export const auth = reactive({
   user: null as User | null,
@@ -48,12 +49,18 @@ export async function signIn(email: string, password: string, register: boolean)
   auth.open = false
 }
 
+/** Signs out here whatever the backend says (an unreachable backend must not keep the
+ * person signed in on this screen), and forgets unsent drafts — the next person at this
+ * computer should not find them. An expired sign-in, by contrast, keeps them. */
 export async function signOut(): Promise<void> {
   const token = refreshToken()
   try {
     await api('POST', '/api/v1/auth/logout', { refresh_token: token })
+  } catch {
+    // The refresh token is forgotten below; it expires on its own.
   } finally {
     storeTokens(null)
     auth.user = null
+    forgetDrafts()
   }
 }

@@ -1,6 +1,6 @@
 // The file browser's tree: folders loaded when opened, flattened into rows for display,
 // and reloaded when the sandbox reports a change inside them.
-import type { FileEntry, Listing } from '../api/types'
+import type { FileChange, FileEntry, Listing } from '../api/types'
 import { parentOf } from '../lib/format'
 
 export interface Row {
@@ -39,11 +39,13 @@ export function rows(tree: Tree): Row[] {
 }
 
 /** The loaded folders a change at `path` touches (its parent), to reload. */
-export function foldersToReload(tree: Tree, path: string): string[] {
+export function foldersToReload(tree: Tree, change: FileChange): string[] {
+  const { path } = change
   const parent = parentOf(path)
   const stale = [parent].filter((folder) => folder in tree.folders)
-  // A removed folder's own listing is gone with it.
-  if (path in tree.folders) {
+  // A removed folder's own listing is gone with it; a modified one (a file inside was
+  // added or removed) stays open and shows the change through its own events.
+  if (change.kind === 'removed' && path in tree.folders) {
     delete tree.folders[path]
     tree.expanded = tree.expanded.filter((p) => p !== path && !p.startsWith(path + '/'))
   }

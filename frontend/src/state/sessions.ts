@@ -24,8 +24,27 @@ function forget(id: string): void {
   if (index >= 0) sessions.list.splice(index, 1)
 }
 
+/** Pages fetched at most, newest first: 1000 chats. */
+const MAX_PAGES = 10
+
+/** Every chat, page by page; the list becomes exactly what the backend has. */
+async function fetchAll(): Promise<void> {
+  const all: Session[] = []
+  let before: string | null | undefined
+  for (let pages = 0; pages < MAX_PAGES; pages++) {
+    const query = before ? `&before=${encodeURIComponent(before)}` : ''
+    const page = await api<SessionPage>('GET', `/api/v1/sessions?limit=100${query}`)
+    all.push(...page.sessions)
+    before = page.next_before
+    if (!before) break
+  }
+  sessions.list.splice(0)
+  all.forEach(upsert)
+}
+
 export async function loadSessions(): Promise<void> {
   closeStream?.()
+  let opened = 0
   // Subscribe first so nothing changing in between is missed; upserts are idempotent.
   closeStream = openEventStream('/api/v1/sessions/stream', {
     onEvent(name, data) {
@@ -33,9 +52,12 @@ export async function loadSessions(): Promise<void> {
       if (name === 'deleted') forget(body.id)
       else if (name === 'updated') upsert(body as Session)
     },
+    // This stream does not replay: after a reconnect, what changed meanwhile is fetched.
+    onState(state) {
+      if (state === 'open' && ++opened > 1) void fetchAll().catch(() => {})
+    },
   })
-  const page = await api<SessionPage>('GET', '/api/v1/sessions?limit=100')
-  page.sessions.forEach(upsert)
+  await fetchAll()
   sessions.loaded = true
 }
 

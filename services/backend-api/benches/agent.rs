@@ -25,7 +25,7 @@ use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
 use support::manager::Manager;
-use support::{borrowed, desktop, SseStream, TestApp};
+use support::{borrowed, live, SseStream, TestApp};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 use tool_api_client::contract::shell::ExecRequest;
@@ -266,7 +266,7 @@ async fn round_trip(wire: &mut impl Wire) -> Duration {
 }
 
 async fn relay(app: &TestApp, token: &str, session: &str, manager: &Manager) {
-    let mut relayed = Relayed(desktop::connect(app, token, session, "view").await);
+    let mut relayed = Relayed(live::connect(app, token, session, "view").await);
     let mut spare = Vec::new();
     read_exact(&mut relayed, &mut spare, 12).await;
     relayed.send(b"RFB 003.008\n").await;

@@ -14,8 +14,9 @@ use crate::application::agent::{AgentService, Budgets, Dependencies};
 use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
+use crate::application::live::{Connectors, LiveService};
 use crate::application::sessions::SessionService;
-use crate::application::vnc::VncService;
+use crate::application::tickets::TicketBook;
 use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
@@ -27,6 +28,7 @@ use crate::infrastructure::sandbox_files::ToolApiFiles;
 use crate::infrastructure::sandbox_gateway::{ManagedSandboxes, NoSandboxes};
 use crate::infrastructure::sandbox_tools::ToolApiTools;
 use crate::infrastructure::stores::StoragePorts;
+use crate::infrastructure::terminal::ToolApiTerminals;
 use crate::infrastructure::tokens::{JwtCodec, SigningKey};
 use crate::infrastructure::vnc::VncConnector;
 use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
@@ -107,14 +109,19 @@ impl Application {
             },
             settings.agent.enabled,
         ));
-        let vnc = Arc::new(VncService::new(
-            sessions.clone(),
-            stores.sessions.clone(),
-            stores.kv.clone(),
+        let live = Arc::new(LiveService::new(
+            TicketBook::new(
+                sessions.clone(),
+                stores.sessions.clone(),
+                stores.kv.clone(),
+                Duration::from_secs(settings.http.vnc_ticket_secs.max(1)),
+            ),
             sandboxes,
-            Arc::new(VncConnector),
+            Connectors {
+                desktop: Arc::new(VncConnector),
+                terminal: Arc::new(ToolApiTerminals),
+            },
             agent.clone(),
-            Duration::from_secs(settings.http.vnc_ticket_secs.max(1)),
         ));
         let interrupted = agent
             .fail_interrupted()
@@ -133,7 +140,7 @@ impl Application {
             agent,
             events,
             files,
-            vnc,
+            live,
             stores: Arc::new(Stores {
                 database: stores.users.clone(),
                 database_name: stores.database_name,

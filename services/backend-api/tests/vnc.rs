@@ -13,20 +13,11 @@ use std::time::Duration;
 use futures::{SinkExt, StreamExt};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use support::desktop::{connect, open, ticket, Socket};
-use support::fake_llm::{FakeLlm, Reply};
-use support::manager::Manager;
-use support::{borrowed, TestApp};
+use support::live::{connect, refused, ticket, Live, Socket};
+use support::TestApp;
 use tokio_tungstenite::tungstenite::Message;
 use tool_api_client::contract::browser::NavigateRequest;
 use tool_api_client::contract::files::WriteFileRequest;
-
-async fn refused(app: &TestApp, path: &str, origin: Option<&str>) -> (StatusCode, String) {
-    match open(app, path, origin).await {
-        Ok(_) => panic!("{path} was accepted"),
-        Err((status, body)) => (status, body["error"]["code"].as_str().unwrap().to_owned()),
-    }
-}
 
 #[tokio::test]
 async fn tickets_are_refused_before_any_sandbox_is_contacted() {
@@ -224,13 +215,13 @@ async fn click_center(socket: &mut Socket) {
 
 #[tokio::test]
 async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop() {
-    let llm = FakeLlm::start(vec![Reply::Text("Done while you were away.")]).await;
-    let manager = Manager::start();
-    let mut settings = llm.settings();
-    settings.extend(manager.settings());
-    let app = TestApp::spawn(&borrowed(&settings)).await;
-    let (token, _, _) = app.register("ada@example.org").await;
-    let session = app.new_session(&token).await;
+    let Live {
+        llm,
+        manager,
+        app,
+        token,
+        session,
+    } = Live::start("Done while you were away.").await;
 
     // A page that records a click in its title.
     let tickets = app

@@ -6,7 +6,8 @@ pub mod auth;
 pub mod error;
 pub mod events;
 pub mod files;
+pub mod live;
 pub mod sessions;
-pub mod vnc;
+pub mod tickets;
 
 pub use error::{AppError, AppResult};

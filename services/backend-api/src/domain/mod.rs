@@ -9,6 +9,8 @@ pub mod files;
 pub mod ports;
 pub mod screenshot;
 pub mod session;
+pub mod terminal;
+pub mod ticket;
 pub mod user;
 pub mod vnc;
 

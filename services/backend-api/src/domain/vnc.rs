@@ -1,5 +1,5 @@
-//! Watching and taking over a session's desktop: single-use tickets that open the VNC
-//! relay, the two ways to use it, and the port that connects to a sandbox's VNC server.
+//! Watching and taking over a session's desktop: the two ways to use it, and the port
+//! that connects to a sandbox's VNC server.
 
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -7,8 +7,6 @@ use utoipa::ToSchema;
 
 use super::agent::SandboxAccess;
 use super::error::DomainResult;
-use super::session::SessionId;
-use super::user::UserId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -17,14 +15,6 @@ pub enum VncMode {
     View,
     /// Take over: input goes through, and the agent pauses until the person lets go.
     Control,
-}
-
-/// What a ticket grants, as stored under it until it is used or expires.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct VncGrant {
-    pub user: UserId,
-    pub session: SessionId,
-    pub mode: VncMode,
 }
 
 /// A byte stream to a sandbox's VNC server, already past its authentication: the next

@@ -11,5 +11,6 @@ pub mod sandbox_files;
 pub mod sandbox_gateway;
 pub mod sandbox_tools;
 pub mod stores;
+pub mod terminal;
 pub mod tokens;
 pub mod vnc;

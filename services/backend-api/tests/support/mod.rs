@@ -8,8 +8,8 @@
 //! same directory finds the same data.
 #![allow(dead_code)]
 
-pub mod desktop;
 pub mod fake_llm;
+pub mod live;
 pub mod manager;
 pub mod servers;
 

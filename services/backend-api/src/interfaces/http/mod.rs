@@ -12,10 +12,12 @@ mod events;
 mod extract;
 mod files;
 mod frontend;
+mod live;
 pub mod metrics;
 mod screenshots;
 mod sessions;
 mod system;
+mod terminal;
 mod users;
 mod views;
 mod vnc;
@@ -37,8 +39,8 @@ use crate::application::agent::AgentService;
 use crate::application::auth::AuthService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
+use crate::application::live::LiveService;
 use crate::application::sessions::SessionService;
-use crate::application::vnc::VncService;
 use crate::domain::ports::{KeyValueStore, UserRepository};
 
 pub use error::{ApiError, ErrorBody};
@@ -58,13 +60,14 @@ pub struct AppState {
     pub agent: Arc<AgentService>,
     pub events: Arc<EventService>,
     pub files: Arc<FileService>,
-    pub vnc: Arc<VncService>,
+    /// The desktop and terminal relays.
+    pub live: Arc<LiveService>,
     pub stores: Arc<Stores>,
     /// Cancelled on shutdown; SSE streams end when it is.
     pub stopping: CancellationToken,
     pub sse_heartbeat_secs: u64,
     pub trust_forwarded_for: bool,
-    /// The front end's origins, which may open the VNC relay.
+    /// The front end's origins, which may open the desktop and terminal relays.
     pub allowed_origins: Arc<[String]>,
 }
 
@@ -97,6 +100,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(events::router())
         .merge(files::router())
         .merge(vnc::router())
+        .merge(terminal::router())
         .merge(screenshots::router())
         .split_for_parts()
 }

@@ -9,17 +9,18 @@ mod relay;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::{ApiResult, ErrorBody};
 use super::extract::{CurrentUser, Json, Path, Query};
+use super::live::{self, TicketQuery};
 use super::AppState;
-use crate::application::AppError;
+use crate::domain::ticket::Opens;
 use crate::domain::vnc::VncMode;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -42,12 +43,6 @@ pub struct TicketView {
     pub url: String,
 }
 
-#[derive(Deserialize, IntoParams)]
-pub struct TicketQuery {
-    /// A ticket from `POST /api/v1/sessions/{id}/vnc/tickets`.
-    pub ticket: Option<String>,
-}
-
 /// A single-use ticket (valid 30 s unless configured otherwise) to open the session's desktop: `view` to watch,
 /// `control` to take over (the agent pauses until the connection closes).
 #[utoipa::path(post, path = "/api/v1/sessions/{id}/vnc/tickets", tag = "vnc", request_body = TicketRequest,
@@ -58,13 +53,16 @@ async fn issue_ticket(
     Path(id): Path<String>,
     Json(body): Json<TicketRequest>,
 ) -> ApiResult<(StatusCode, axum::Json<TicketView>)> {
-    let issued = state.vnc.issue(&principal.user_id, &id, body.mode).await?;
+    let issued = state
+        .live
+        .desktop_ticket(&principal.user_id, &id, body.mode)
+        .await?;
     let url = format!("/api/v1/sessions/{id}/vnc?ticket={}", issued.ticket);
     Ok((
         StatusCode::CREATED,
         axum::Json(TicketView {
             ticket: issued.ticket,
-            mode: issued.mode,
+            mode: body.mode,
             expires_in_secs: issued.expires_in.as_secs(),
             url,
         }),
@@ -84,43 +82,10 @@ async fn connect(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let upgrade = upgrade.map_err(|rejection| {
-        AppError::Malformed(format!("this is a WebSocket endpoint: {}", rejection.body_text()))
-    })?;
-    check_origin(&headers, &state.allowed_origins, state.trust_forwarded_for)?;
-    let ticket = query
-        .ticket
-        .ok_or_else(|| AppError::Unauthorized("a VNC ticket is required (?ticket=…)".into()))?;
-    let desktop = state.vnc.open(&id, &ticket).await?;
+    let (upgrade, ticket) = live::admit(&state, Opens::Desktop, &headers, upgrade, query.ticket)?;
+    let desktop = state.live.open_desktop(&id, &ticket).await?;
     Ok(upgrade
         .protocols(["binary"])
         .max_message_size(1 << 22)
         .on_upgrade(move |socket| relay::relay(socket, desktop, state.stopping)))
-}
-
-/// A browser's page may open the relay only from the front end's origins (or the API's
-/// own — as the proxy in front names it, when trusted); clients that send no `Origin`
-/// are not browsers and hold a ticket all the same.
-fn check_origin(headers: &HeaderMap, allowed: &[String], behind_proxy: bool) -> Result<(), AppError> {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let origin = origin.to_str().unwrap_or_default();
-    let host = |name: &str| headers.get(name).and_then(|h| h.to_str().ok());
-    let mut hosts = vec![host("host")];
-    if behind_proxy {
-        hosts.push(host("x-forwarded-host"));
-    }
-    let same_origin = hosts.into_iter().flatten().filter(|h| !h.is_empty()).any(|host| {
-        [format!("http://{host}"), format!("https://{host}")]
-            .iter()
-            .any(|o| o == origin)
-    });
-    if same_origin || allowed.iter().any(|o| o == origin) {
-        Ok(())
-    } else {
-        Err(AppError::Forbidden(format!(
-            "pages from {origin} may not open the desktop; add it to FRONTEND_ORIGIN"
-        )))
-    }
 }

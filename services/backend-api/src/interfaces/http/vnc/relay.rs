@@ -11,27 +11,21 @@
 
 use std::time::Duration;
 
-use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket};
+use axum::extract::ws::{close_code, Message, WebSocket};
 use bytes::{Buf, Bytes, BytesMut};
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
-use crate::application::vnc::Desktop;
+use super::super::live::{self, CLOSE_TIMEOUT, IDLE_TIMEOUT, PING_EVERY};
+use crate::application::live::Desktop;
 use crate::domain::vnc::VncMode;
 
 /// Largest clipboard text a watcher's client may send (it is dropped anyway).
 const MAX_CUT_TEXT: usize = 1 << 20;
 /// The browser must finish its half of the handshake within this.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-/// Pings keep proxies from closing a quiet connection and show the browser is there; a
-/// browser silent for `IDLE_TIMEOUT` (no data, no pong) is gone — a laptop that slept
-/// must not hold the desktop, and pause the agent, forever.
-const PING_EVERY: Duration = Duration::from_secs(20);
-const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
-/// How long the closing message may take to leave.
-const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
 const SECURITY_NONE: u8 = 1;
 
 /// The browser's side of the connection, read as a byte stream.
@@ -118,11 +112,7 @@ pub async fn relay(socket: WebSocket, desktop: Desktop, stopping: CancellationTo
         _ = downstream => close_code::NORMAL,
         _ = stopping.cancelled() => close_code::AWAY,
     };
-    let close = Message::Close(Some(CloseFrame {
-        code,
-        reason: "the desktop connection ended".into(),
-    }));
-    let _ = tokio::time::timeout(CLOSE_TIMEOUT, to_browser.send(close)).await;
+    live::close(&mut to_browser, code, "the desktop connection ended").await;
     let _ = tokio::time::timeout(CLOSE_TIMEOUT, to_desktop.shutdown()).await;
     drop(take_over);
 }
