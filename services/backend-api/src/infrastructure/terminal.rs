@@ -75,7 +75,8 @@ impl TerminalConnector for ToolApiTerminals {
     }
 }
 
-/// tool-api said no: a size it refuses is the caller's mistake, anything else is ours.
+/// tool-api said no: a size it refuses is the caller's mistake, a sandbox that is busy or
+/// still starting may answer later, anything else is ours.
 fn refusal(url: &str, status: u16, body: &Option<Vec<u8>>) -> DomainError {
     let message = body
         .as_deref()
@@ -84,6 +85,7 @@ fn refusal(url: &str, status: u16, body: &Option<Vec<u8>>) -> DomainError {
         .unwrap_or_else(|| format!("HTTP {status}"));
     match status {
         422 => DomainError::Invalid(message),
+        429 | 500.. => unavailable(format!("{url} answered {status}: {message}")),
         _ => DomainError::Internal(anyhow::anyhow!(
             "{url} refused the terminal ({status}): {message}"
         )),

@@ -46,9 +46,9 @@ pub struct TerminalQuery {
     /// A ticket from `POST /api/v1/sessions/{id}/terminal/tickets`.
     pub ticket: Option<String>,
     /// Columns, 1–1000 (default 80).
-    pub cols: Option<u16>,
+    pub cols: Option<u32>,
     /// Rows, 1–1000 (default 24).
-    pub rows: Option<u16>,
+    pub rows: Option<u32>,
 }
 
 /// A single-use ticket (valid 30 s unless configured otherwise) to open a terminal in the
