@@ -7,6 +7,7 @@
 //! | `SANDBOX_MANAGER_TOKEN` | service token every route but `/health` requires (≥ 16 chars) |
 //! | `SANDBOX_MANAGER_INSECURE_NO_AUTH=true` | development only: serve without a token |
 //! | `SANDBOX_IMAGE` | the sandbox image (default `sandpiper-sandbox:latest`) |
+//! | `SANDBOX_MANAGER_SANDBOX__ADDRESS_MODE` | `published` (host ports, default) or `network` (by container name) |
 //! | `SEARCH_*` | passed on to every sandbox's tool-api (web search provider) |
 
 use std::path::PathBuf;
@@ -36,11 +37,25 @@ pub struct Settings {
     pub quota: QuotaSettings,
 }
 
+/// How backend-api (and the manager's own health checks) reach a sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AddressMode {
+    /// Ports published on `publish_host` and handed out as `advertise_host:<port>`: for
+    /// services running on the engine's host.
+    Published,
+    /// Nothing published: sandboxes join `internet_network` / `offline_network`, which
+    /// whoever deploys makes and attaches backend-api and the manager to, and are reached
+    /// by container name. For services running in containers themselves (compose).
+    Network,
+}
+
 /// How each sandbox is made.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
 pub struct SandboxSettings {
     pub image: String,
+    pub address_mode: AddressMode,
     /// Host address the ports are published on; keep it on loopback.
     pub publish_host: String,
     /// Host name put into the URLs handed out (the address backend-api reaches the
@@ -53,7 +68,9 @@ pub struct SandboxSettings {
     pub max_limits: ResourceLimits,
     pub tmp_size_mb: u64,
     pub home_size_mb: u64,
-    /// Bridge networks the manager creates (inter-container traffic off in both).
+    /// The networks sandboxes join. With published addresses the manager creates them
+    /// (bridges, traffic between containers off in both); with `network` addresses they
+    /// must exist.
     pub internet_network: String,
     pub offline_network: String,
     /// `false`: no Chromium seccomp profile, Chromium runs with `--no-sandbox`.
@@ -70,6 +87,7 @@ impl Default for SandboxSettings {
     fn default() -> Self {
         Self {
             image: "sandpiper-sandbox:latest".into(),
+            address_mode: AddressMode::Published,
             publish_host: "127.0.0.1".into(),
             advertise_host: "127.0.0.1".into(),
             network: NetworkMode::Internet,

@@ -56,11 +56,30 @@ impl Owner {
     }
 }
 
-/// Host ports the engine published a sandbox's services on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a sandbox's services are reached: the published host ports on the advertised
+/// host, or the container's own ports under its name on a shared network.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Endpoints {
+    /// Records written before the host was kept were all published on the default
+    /// loopback address.
+    #[serde(default = "loopback")]
+    pub host: String,
     pub tool_api_port: u16,
     pub vnc_port: u16,
+}
+
+fn loopback() -> String {
+    "127.0.0.1".to_owned()
+}
+
+impl Endpoints {
+    pub fn tool_api_url(&self) -> String {
+        format!("http://{}:{}", self.host, self.tool_api_port)
+    }
+
+    pub fn vnc_address(&self) -> String {
+        format!("{}:{}", self.host, self.vnc_port)
+    }
 }
 
 /// The secrets one sandbox gets and nobody else.
@@ -127,10 +146,10 @@ impl SandboxRecord {
         (self.last_used_at + lifetime.idle_ttl).min(self.created_at + lifetime.max_lifetime)
     }
 
-    /// The client's view; `host` is where the published ports are reached.
-    pub fn view(&self, host: &str, lifetime: Lifetime) -> Sandbox {
+    /// The client's view: endpoints only while the sandbox runs.
+    pub fn view(&self, lifetime: Lifetime) -> Sandbox {
         let running = self.state.is_live() && self.state != SandboxState::Creating;
-        let endpoints = self.endpoints.filter(|_| running);
+        let endpoints = self.endpoints.as_ref().filter(|_| running);
         Sandbox {
             id: self.id.clone(),
             session_id: self.session_id.as_str().to_owned(),
@@ -140,11 +159,11 @@ impl SandboxRecord {
             last_used_at: self.last_used_at,
             expires_at: self.expires_at(lifetime),
             tool_api: endpoints.map(|e| ToolApiAccess {
-                url: format!("http://{host}:{}", e.tool_api_port),
+                url: e.tool_api_url(),
                 token: self.secrets.token.clone(),
             }),
             vnc: endpoints.map(|e| VncAccess {
-                address: format!("{host}:{}", e.vnc_port),
+                address: e.vnc_address(),
                 password: self.secrets.vnc_password.clone(),
             }),
             limits: self.limits,
@@ -211,12 +230,15 @@ mod tests {
         assert_eq!(record.expires_at(lifetime), created + Duration::hours(2));
         // No ports are handed out for a sandbox that is not running.
         record.endpoints = Some(Endpoints {
+            host: "h".into(),
             tool_api_port: 1,
             vnc_port: 2,
         });
-        assert!(record.view("h", lifetime).tool_api.is_some());
+        let view = record.view(lifetime);
+        assert_eq!(view.tool_api.map(|t| t.url).as_deref(), Some("http://h:1"));
+        assert_eq!(view.vnc.map(|v| v.address).as_deref(), Some("h:2"));
         record.state = SandboxState::Expired;
-        assert!(record.view("h", lifetime).tool_api.is_none());
+        assert!(record.view(lifetime).tool_api.is_none());
     }
 
     #[test]

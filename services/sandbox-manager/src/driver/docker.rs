@@ -3,8 +3,9 @@
 //! Each sandbox is one container named `sandpiper-<namespace>-<sandbox id>`, hardened as
 //! `sandbox-image/README.md` describes (non-root, `--init`, no capabilities,
 //! no-new-privileges, the Chromium seccomp profile, read-only root with tmpfs or a session
-//! volume for home and /tmp, memory / CPU / pids limits, bounded logs), with its ports
-//! published on the loopback address only. Labels name it as ours: the manager namespace,
+//! volume for home and /tmp, memory / CPU / pids limits, bounded logs). Its ports are
+//! either published on the loopback address only, or not at all when the sandbox is
+//! reached by name on a network shared with backend-api (`AddressMode`). Labels name it as ours: the manager namespace,
 //! the sandbox id and, when it was created for a session, the session and owner. Docker
 //! cannot change labels later, so a warm-pool container carries only its sandbox id; the
 //! manager's records say whose it became.
@@ -27,7 +28,7 @@ use sandbox_manager_contract::{NetworkMode, StorageKind};
 use tokio::sync::OnceCell;
 
 use super::{DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec};
-use crate::config::SandboxSettings;
+use crate::config::{AddressMode, SandboxSettings};
 use crate::record::Endpoints;
 
 const LABEL_MANAGED: &str = "org.sandpiper.managed-by";
@@ -37,8 +38,10 @@ const LABEL_SESSION: &str = "org.sandpiper.session";
 const LABEL_OWNER: &str = "org.sandpiper.owner";
 const MANAGED_BY: &str = "sandpiper-sandbox-manager";
 
-const TOOL_API_PORT: &str = "8080/tcp";
-const VNC_PORT: &str = "5900/tcp";
+const TOOL_API_PORT: u16 = 8080;
+const VNC_PORT: u16 = 5900;
+const TOOL_API_EXPOSED: &str = "8080/tcp";
+const VNC_EXPOSED: &str = "5900/tcp";
 const HOME: &str = "/home/sandbox";
 
 /// Docker's default seccomp profile plus what Chromium's own sandbox needs (see
@@ -72,8 +75,9 @@ impl DockerDriver {
         } else {
             None
         };
+        // An empty variable counts as unset (compose passes unset ones on as empty).
         let passed_env = std::env::vars()
-            .filter(|(name, _)| name.starts_with("SEARCH_"))
+            .filter(|(name, value)| name.starts_with("SEARCH_") && !value.is_empty())
             .map(|(name, value)| format!("{name}={value}"))
             .collect();
         Ok(Self {
@@ -134,12 +138,18 @@ impl DockerDriver {
             env.push("TOOL_API_DESKTOP__BROWSER_SANDBOX=false".into());
         }
         env.extend(self.passed_env.iter().cloned());
-        let loopback = || {
+        let published = || {
             Some(vec![PortBinding {
                 host_ip: Some(s.publish_host.clone()),
                 host_port: Some(String::new()),
             }])
         };
+        let port_bindings = (s.address_mode == AddressMode::Published).then(|| {
+            HashMap::from([
+                (TOOL_API_EXPOSED.to_owned(), published()),
+                (VNC_EXPOSED.to_owned(), published()),
+            ])
+        });
         let mut tmpfs = HashMap::from([(
             "/tmp".to_owned(),
             format!("rw,nosuid,nodev,size={}m", s.tmp_size_mb),
@@ -178,10 +188,7 @@ impl DockerDriver {
             memory_swap: Some(memory),
             nano_cpus: Some((spec.limits.cpus * 1e9) as i64),
             pids_limit: Some(i64::from(spec.limits.pids)),
-            port_bindings: Some(HashMap::from([
-                (TOOL_API_PORT.to_owned(), loopback()),
-                (VNC_PORT.to_owned(), loopback()),
-            ])),
+            port_bindings,
             network_mode: Some(self.network_name(spec.network).to_owned()),
             log_config: Some(HostConfigLogConfig {
                 typ: Some("json-file".into()),
@@ -197,7 +204,7 @@ impl DockerDriver {
             user: Some("1000:1000".into()),
             env: Some(env),
             labels: Some(self.labels(spec)),
-            exposed_ports: Some(vec![TOOL_API_PORT.into(), VNC_PORT.into()]),
+            exposed_ports: Some(vec![TOOL_API_EXPOSED.into(), VNC_EXPOSED.into()]),
             host_config: Some(host_config),
             ..Default::default()
         }
@@ -219,6 +226,13 @@ impl DockerDriver {
             .is_ok()
         {
             return Ok(());
+        }
+        if self.settings.address_mode == AddressMode::Network {
+            // Made here, it would have neither backend-api nor this manager on it.
+            return Err(DriverError::Engine(format!(
+                "network {name} does not exist; with address_mode=network it is made by the \
+                 deployment (docker-compose.yml) and backend-api and the manager join it"
+            )));
         }
         let mut options = HashMap::from([(
             "com.docker.network.bridge.enable_icc".to_owned(),
@@ -246,6 +260,14 @@ impl DockerDriver {
     }
 
     async fn endpoints(&self, docker: &Docker, name: &str) -> DriverResult<Endpoints> {
+        if self.settings.address_mode == AddressMode::Network {
+            // Docker's DNS on a user-defined network answers to the container's name.
+            return Ok(Endpoints {
+                host: name.to_owned(),
+                tool_api_port: TOOL_API_PORT,
+                vnc_port: VNC_PORT,
+            });
+        }
         let inspect = docker
             .inspect_container(name, None::<bollard::query_parameters::InspectContainerOptions>)
             .await
@@ -261,8 +283,9 @@ impl DockerDriver {
                 .ok_or_else(|| DriverError::StartFailed(format!("{inner} was not published")))
         };
         Ok(Endpoints {
-            tool_api_port: port(TOOL_API_PORT)?,
-            vnc_port: port(VNC_PORT)?,
+            host: self.settings.advertise_host.clone(),
+            tool_api_port: port(TOOL_API_EXPOSED)?,
+            vnc_port: port(VNC_EXPOSED)?,
         })
     }
 

@@ -126,7 +126,7 @@ impl Manager {
     }
 
     pub fn view(&self, record: &SandboxRecord) -> Sandbox {
-        record.view(&self.settings.sandbox.advertise_host, self.lifetime)
+        record.view(self.lifetime)
     }
 
     pub fn pool_status(&self) -> PoolStatus {
@@ -245,10 +245,7 @@ impl Manager {
             storage: record.storage,
         };
         let started = match self.driver.start(&spec).await {
-            Ok(endpoints) => self
-                .wait_ready(&record.id, endpoints, &record.secrets)
-                .await
-                .map(|()| endpoints),
+            Ok(endpoints) => self.wait_ready(&record.id, endpoints, &record.secrets).await,
             Err(err) => Err(err.into()),
         };
         match started {

@@ -45,7 +45,7 @@ impl Manager {
             }
         }
         let checks = to_check.into_iter().map(|record| async move {
-            let ok = match record.endpoints {
+            let ok = match &record.endpoints {
                 Some(endpoints) => self.is_ready(endpoints, &record.secrets).await,
                 None => false,
             };
@@ -195,10 +195,7 @@ impl Manager {
                 .await;
         }
         let restarted = match self.driver.restart(id).await {
-            Ok(endpoints) => self
-                .wait_ready(id, endpoints, &record.secrets)
-                .await
-                .map(|()| endpoints),
+            Ok(endpoints) => self.wait_ready(id, endpoints, &record.secrets).await,
             Err(err) => Err(err.into()),
         };
         let endpoints = match restarted {

@@ -181,7 +181,7 @@ impl Manager {
             storage: sandbox_manager_contract::StorageKind::Tmpfs,
         };
         let started = match self.driver.start(&spec).await {
-            Ok(endpoints) => self.wait_ready(id, endpoints, &secrets).await.map(|()| endpoints),
+            Ok(endpoints) => self.wait_ready(id, endpoints, &secrets).await,
             Err(err) => Err(err.into()),
         };
         match started {
@@ -202,7 +202,7 @@ impl Manager {
     /// that answers. `record` takes over the pooled sandbox's id, secrets and ports.
     pub(super) async fn claim_from_pool(&self, record: &mut SandboxRecord) -> ManagerResult<Option<Sandbox>> {
         while let Some(pooled) = self.pool.take() {
-            if !self.is_ready(pooled.endpoints, &pooled.secrets).await {
+            if !self.is_ready(&pooled.endpoints, &pooled.secrets).await {
                 tracing::warn!(sandbox = %pooled.id, "a pool sandbox stopped answering; removing it");
                 let _ = self.driver.remove(&pooled.id, None).await;
                 self.pool.release(&pooled.id);
@@ -211,7 +211,7 @@ impl Manager {
             let now = Utc::now();
             record.id = pooled.id.clone();
             record.secrets = pooled.secrets.clone();
-            record.endpoints = Some(pooled.endpoints);
+            record.endpoints = Some(pooled.endpoints.clone());
             record.state = SandboxState::Ready;
             record.created_at = now;
             record.last_used_at = now;

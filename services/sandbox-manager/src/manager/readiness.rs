@@ -15,34 +15,31 @@ use crate::record::{Endpoints, Secrets};
 const POLL: Duration = Duration::from_millis(25);
 
 impl Manager {
-    fn tool_api(&self, endpoints: Endpoints, secrets: &Secrets) -> ToolApiClient {
-        let url = format!(
-            "http://{}:{}",
-            self.settings.sandbox.advertise_host, endpoints.tool_api_port
-        );
-        ToolApiClient::with_http(self.http.clone(), url, secrets.token.clone())
+    fn tool_api(&self, endpoints: &Endpoints, secrets: &Secrets) -> ToolApiClient {
+        ToolApiClient::with_http(self.http.clone(), endpoints.tool_api_url(), secrets.token.clone())
     }
 
     /// One health check.
-    pub(super) async fn is_ready(&self, endpoints: Endpoints, secrets: &Secrets) -> bool {
+    pub(super) async fn is_ready(&self, endpoints: &Endpoints, secrets: &Secrets) -> bool {
         matches!(
             self.tool_api(endpoints, secrets).health().await,
             Ok(health) if health.status == Readiness::Ready
         )
     }
 
-    /// Polls until the sandbox is ready or the configured time is up.
+    /// Polls until the sandbox is ready or the configured time is up; hands the endpoints
+    /// back when it is.
     pub(super) async fn wait_ready(
         &self,
         id: &str,
         endpoints: Endpoints,
         secrets: &Secrets,
-    ) -> ManagerResult<()> {
+    ) -> ManagerResult<Endpoints> {
         let timeout = Duration::from_secs(self.settings.sandbox.ready_timeout_secs);
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            if self.is_ready(endpoints, secrets).await {
-                return Ok(());
+            if self.is_ready(&endpoints, secrets).await {
+                return Ok(endpoints);
             }
             if tokio::time::Instant::now() >= deadline {
                 let logs = self.driver.logs(id, 20).await.unwrap_or_default();

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Checks the Compose deployment on this machine, with the images ./build.sh made:
+#
+#  1. docker-compose.yml is valid for .env.example's settings, and refuses to start
+#     without the two secrets;
+#  2. ./run.sh up -d brings up frontend, backend-api and sandbox-manager as a separate
+#     project. MongoDB and Redis images cannot be pulled everywhere, so with
+#     SANDPIPER_CHECK_STORES=bundled they are started too, otherwise (the default)
+#     backend-api keeps everything in its embedded store (MONGODB_URI and REDIS_URL empty);
+#  3. walk.mjs goes through the frontend's published port only: the app, registration,
+#     a file through the session's sandbox (reached by container name on the sandboxes
+#     network), the event stream through nginx, and a terminal over WebSocket;
+#  4. nothing but the frontend publishes a port; the walk's sandbox runs and publishes none;
+#  5. ./run.sh down -v leaves no container, network or volume of the project behind, the
+#     walk's sandbox (started by sandbox-manager, not by Compose) included.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+project=sandpiper-check
+namespace=check
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/sandpiper-compose-check.XXXXXX")"
+env_file="$workdir/.env"
+log() { printf 'compose-check: %s\n' "$*" >&2; }
+fail() { log "FAILED: $*"; exit 1; }
+compose() { COMPOSE_PROJECT_NAME=$project SANDPIPER_ENV_FILE="$env_file" ./run.sh "$@"; }
+
+for image in sandpiper-frontend sandpiper-backend-api sandpiper-sandbox-manager sandpiper-sandbox; do
+    docker image inspect "$image:latest" >/dev/null 2>&1 || fail "$image:latest is missing; run ./build.sh first"
+done
+
+log "1. the compose file"
+cp .env.example "$env_file"
+if COMPOSE_PROJECT_NAME=$project SANDPIPER_ENV_FILE="$env_file" ./run.sh config -q 2>"$workdir/err"; then
+    fail "the compose file accepted an empty JWT_SECRET"
+fi
+grep -q "set JWT_SECRET in .env" "$workdir/err" || fail "no clear message for a missing JWT_SECRET: $(cat "$workdir/err")"
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+cat >>"$env_file" <<SETTINGS
+JWT_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+SANDBOX_MANAGER_TOKEN=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+SANDPIPER_PORT=$port
+SANDBOX_NAMESPACE=$namespace
+SANDBOX_NETWORK=$project-sandboxes
+SANDBOX_OFFLINE_NETWORK=$project-sandboxes-offline
+SANDBOX_POOL_SIZE=0
+SETTINGS
+services=(frontend backend-api sandbox-manager)
+if [[ "${SANDPIPER_CHECK_STORES:-embedded}" == bundled ]]; then
+    services+=(mongodb redis)
+else
+    printf 'MONGODB_URI=\nREDIS_URL=\n' >>"$env_file"
+fi
+compose config -q || fail "docker-compose config"
+
+cleanup() {
+    local status=$?
+    if ((status != 0)); then
+        compose ps >&2 || true
+        compose logs --no-color --tail 40 >&2 || true
+    fi
+    log "5. ./run.sh down -v"
+    compose down -v --remove-orphans >/dev/null 2>&1 || true
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+
+log "2. up: ${services[*]} on 127.0.0.1:$port"
+compose up -d --no-deps "${services[@]}"
+for _ in $(seq 1 120); do
+    curl -fsS -o /dev/null "http://127.0.0.1:$port/ready" 2>/dev/null && break
+    sleep 0.5
+done
+curl -fsS -o /dev/null "http://127.0.0.1:$port/ready" || fail "the deployment did not become ready"
+
+log "3. walk"
+node --experimental-websocket --no-warnings deploy/checks/walk.mjs "http://127.0.0.1:$port"
+
+log "4. published ports"
+published="$(docker ps --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Ports}}' | grep -- '->' || true)"
+[[ "$(wc -l <<<"$published")" == 1 && "$published" == *frontend*"127.0.0.1:$port->8080/tcp"* ]] ||
+    fail "only the frontend may publish a port, on loopback: $published"
+sandboxes="$(docker ps -q --filter "label=org.sandpiper.manager=$namespace")"
+[[ -n "$sandboxes" ]] || fail "the walk's sandbox is not running"
+sandbox_ports="$(docker ps -a --filter "label=org.sandpiper.manager=$namespace" --format '{{.Ports}}' | grep -- '->' || true)"
+[[ -z "$sandbox_ports" ]] || fail "a sandbox published ports: $sandbox_ports"
+
+trap - EXIT
+cleanup
+left="$(docker ps -aq --filter "label=com.docker.compose.project=$project"; docker ps -aq --filter "label=org.sandpiper.manager=$namespace";
+    docker network ls -q --filter "name=$project"; docker volume ls -q --filter "label=com.docker.compose.project=$project";
+    docker volume ls -q --filter "label=org.sandpiper.manager=$namespace")"
+[[ -z "$left" ]] || fail "left behind after down -v: $left"
+log "all good"

@@ -1,0 +1,102 @@
+// Walks a running deployment through its one public address, as a browser would:
+// health, registration, a session, a file written into the session's sandbox and read
+// back, the agent's event stream (which must not be held back by a proxy), and a shell
+// over the terminal WebSocket. The session and its sandbox are left running for the
+// caller to inspect. Prints each step; exits non-zero at the first failure.
+//
+//   node --experimental-websocket deploy/checks/walk.mjs http://127.0.0.1:8080
+const base = process.argv[2]
+if (!base) throw new Error('usage: walk.mjs <base URL>')
+const wsBase = base.replace(/^http/, 'ws')
+let token = null
+
+function step(what) {
+  console.log(`walk: ${what}`)
+}
+
+async function call(method, path, body, { raw = false, expect = [200, 201, 204] } = {}) {
+  const headers = {}
+  if (token) headers.authorization = `Bearer ${token}`
+  if (body !== undefined && !raw) headers['content-type'] = 'application/json'
+  const response = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  })
+  const text = await response.text()
+  if (!expect.includes(response.status)) {
+    throw new Error(`${method} ${path}: ${response.status} ${text}`)
+  }
+  return response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text
+}
+
+// Reads a server-sent event stream until `done(text so far)` holds, within `ms`.
+async function readStream(path, done, ms) {
+  const response = await fetch(base + path, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: AbortSignal.timeout(ms),
+  })
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}`)
+  const decoder = new TextDecoder()
+  let text = ''
+  for await (const chunk of response.body) {
+    text += decoder.decode(chunk, { stream: true })
+    if (done(text)) return text
+  }
+  throw new Error(`${path} ended before the expected event: ${text}`)
+}
+
+function terminal(url) {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${wsBase}${url}&cols=100&rows=30`)
+    socket.binaryType = 'arraybuffer'
+    const timer = setTimeout(() => reject(new Error(`terminal: no answer; saw ${JSON.stringify(output)}`)), 30_000)
+    let output = ''
+    socket.onopen = () => socket.send(new TextEncoder().encode('echo walk-$((6 * 7)); exit 0\n'))
+    socket.onmessage = (message) => {
+      if (typeof message.data === 'string') {
+        const frame = JSON.parse(message.data)
+        if (frame.type === 'exit') {
+          clearTimeout(timer)
+          resolve({ output, code: frame.code })
+        }
+      } else {
+        output += new TextDecoder().decode(message.data)
+      }
+    }
+    socket.onerror = () => reject(new Error('terminal: the WebSocket failed'))
+  })
+}
+
+step('health')
+await call('GET', '/health')
+const app = await call('GET', '/')
+if (!app.includes('<div id="app">')) throw new Error('/ is not the app')
+
+step('register')
+const email = `walk-${Date.now()}@example.com`
+const registered = await call('POST', '/api/v1/auth/register', { email, password: 'walk-the-deployment-1' })
+token = registered.tokens.access_token
+
+step('session')
+const session = await call('POST', '/api/v1/sessions', { title: 'deployment walk' })
+
+step('a file into the sandbox and back (starts the sandbox)')
+const content = `written through the deployment at ${new Date().toISOString()}\n`
+await call('PUT', `/api/v1/sessions/${session.id}/files/upload?path=walk.txt`, content, { raw: true })
+const read = await call('GET', `/api/v1/sessions/${session.id}/files/download?path=walk.txt`)
+if (read !== content) throw new Error(`read back ${JSON.stringify(read)}`)
+
+step('agent events stream unbuffered')
+const events = readStream(`/api/v1/sessions/${session.id}/events`, (text) => text.includes('event: message'), 15_000)
+await call('POST', `/api/v1/sessions/${session.id}/messages`, { content: 'hello from the walk' })
+await events
+
+step('terminal over WebSocket')
+const ticket = await call('POST', `/api/v1/sessions/${session.id}/terminal/tickets`)
+const shell = await terminal(ticket.url)
+if (!shell.output.includes('walk-42') || shell.code !== 0) {
+  throw new Error(`terminal: ${JSON.stringify(shell)}`)
+}
+console.log('walk: all good')
