@@ -2,7 +2,7 @@
 # The whole test suite: every crate's unit and integration tests, against real processes,
 # files and sockets; then backend-api's storage-dependent suites once more against
 # MongoDB (wire protocol) and Redis instead of the embedded store; then the front end's
-# component and end-to-end tests. Extra arguments go to `cargo test` (e.g. a test name
+# component and end-to-end tests; then the deployment (images, Compose, dev.sh). Extra arguments go to `cargo test` (e.g. a test name
 # filter).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -47,3 +47,10 @@ TEST_REDIS_URL="redis://127.0.0.1:$REDIS_TEST_PORT/" \
     npm run size
     npm run e2e
 )
+
+# The deployment: every image (./build.sh), the Compose stack brought up and walked
+# through its one published port, ./dev.sh started, used, reloaded and stopped with
+# Ctrl-C.
+./build.sh
+deploy/checks/compose.sh
+deploy/checks/dev.sh

@@ -15,6 +15,7 @@
 #     walk's sandbox (started by sandbox-manager, not by Compose) included.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. deploy/checks/lib.sh
 
 project=sandpiper-check
 namespace=check
@@ -35,7 +36,7 @@ if COMPOSE_PROJECT_NAME=$project SANDPIPER_ENV_FILE="$env_file" ./run.sh config 
 fi
 grep -q "set JWT_SECRET in .env" "$workdir/err" || fail "no clear message for a missing JWT_SECRET: $(cat "$workdir/err")"
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 cat >>"$env_file" <<SETTINGS
 JWT_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 SANDBOX_MANAGER_TOKEN=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -67,11 +68,7 @@ trap cleanup EXIT
 
 log "2. up: ${services[*]} on 127.0.0.1:$port"
 compose up -d --no-deps "${services[@]}"
-for _ in $(seq 1 120); do
-    curl -fsS -o /dev/null "http://127.0.0.1:$port/ready" 2>/dev/null && break
-    sleep 0.5
-done
-curl -fsS -o /dev/null "http://127.0.0.1:$port/ready" || fail "the deployment did not become ready"
+wait_for_url "http://127.0.0.1:$port/ready" 60 || fail "the deployment did not become ready within 60 s"
 
 log "3. walk"
 node --experimental-websocket --no-warnings deploy/checks/walk.mjs "http://127.0.0.1:$port"

@@ -25,7 +25,7 @@ use bollard::Docker;
 use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use sandbox_manager_contract::{NetworkMode, StorageKind};
-use tokio::sync::OnceCell;
+use tokio::sync::{Mutex, OnceCell};
 
 use super::{DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec};
 use crate::config::{AddressMode, SandboxSettings};
@@ -58,6 +58,9 @@ pub struct DockerDriver {
     seccomp: Option<String>,
     /// Variables passed on to every sandbox (web search configuration).
     passed_env: Vec<String>,
+    /// Held while a network is looked up and made: engines before API 1.44 accept two
+    /// networks of one name, and the health monitor and the readiness check both prepare.
+    network_lock: Mutex<()>,
 }
 
 impl DockerDriver {
@@ -86,6 +89,7 @@ impl DockerDriver {
             namespace,
             seccomp,
             passed_env,
+            network_lock: Mutex::new(()),
         })
     }
 
@@ -220,6 +224,7 @@ impl DockerDriver {
     async fn ensure_network(&self, mode: NetworkMode) -> DriverResult<()> {
         let docker = self.docker().await?;
         let name = self.network_name(mode);
+        let _made_one_at_a_time = self.network_lock.lock().await;
         if docker
             .inspect_network(name, None::<bollard::query_parameters::InspectNetworkOptions>)
             .await

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Checks ./dev.sh the way a developer uses it: start it, wait for its URL, walk the app
+# through the Vite dev server (its proxy passes the API and WebSockets on to backend-api;
+# the walk starts a sandbox), change a service's source and see it rebuilt and restarted,
+# then Ctrl-C (SIGINT to its process group) and check nothing is left: no process on its
+# ports, no container, volume or network of the "dev" namespace.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. deploy/checks/lib.sh
+
+log() { printf 'dev-check: %s\n' "$*" >&2; }
+fail() { log "FAILED: $*"; [[ -f "$output" ]] && tail -n 30 "$output" >&2; exit 1; }
+answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+export DEV_PORT="$(free_port)" DEV_BACKEND_PORT="$(free_port)" DEV_MANAGER_PORT="$(free_port)"
+output="$(mktemp "${TMPDIR:-/tmp}/sandpiper-dev-check.XXXXXX")"
+
+log "starting ./dev.sh (app on $DEV_PORT)"
+setsid ./dev.sh </dev/null >"$output" 2>&1 &
+pid=$!
+trap 'kill -INT -- -$pid 2>/dev/null || true; rm -f "$output"' EXIT
+for _ in $(seq 1 1200); do
+    grep -q "Sandpiper is running at" "$output" && break
+    kill -0 "$pid" 2>/dev/null || fail "dev.sh exited before it was ready"
+    sleep 0.5
+done
+grep -q "Sandpiper is running at http://127.0.0.1:$DEV_PORT/" "$output" || fail "dev.sh printed no URL"
+grep -q "No model is configured" "$output" || fail "dev.sh did not say how to set the model"
+
+log "walking the app through the dev server"
+node --experimental-websocket --no-warnings deploy/checks/walk.mjs "http://127.0.0.1:$DEV_PORT"
+[[ -n "$(docker ps -q --filter label=org.sandpiper.manager=dev)" ]] || fail "the walk's sandbox is not running"
+
+log "hot reload: a service's source changes"
+touch services/backend-api/src/main.rs
+for _ in $(seq 1 600); do
+    grep -q "backend-api restarted" "$output" && break
+    sleep 0.5
+done
+grep -q "backend-api restarted" "$output" || fail "backend-api was not rebuilt and restarted"
+wait_for_url "http://127.0.0.1:$DEV_PORT/api/v1/auth/mode" 20 || fail "the API did not come back after the restart"
+
+log "Ctrl-C"
+kill -INT -- "-$pid"
+for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+kill -0 "$pid" 2>/dev/null && fail "dev.sh still runs 60 s after Ctrl-C"
+grep -q "nothing left running" "$output" || fail "dev.sh did not clean up"
+for port in "$DEV_PORT" "$DEV_BACKEND_PORT" "$DEV_MANAGER_PORT"; do
+    answers "$port" && fail "something still listens on $port"
+done
+left="$(docker ps -aq --filter label=org.sandpiper.manager=dev; docker volume ls -q --filter label=org.sandpiper.manager=dev;
+    docker network ls -q --filter name=sandpiper-dev-)"
+[[ -z "$left" ]] || fail "left behind: $left"
+log "all good"
