@@ -22,7 +22,7 @@ refresh=()
 for arg in "$@"; do
     case "$arg" in
         --refresh) refresh=(--refresh) ;;
-        -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "build.sh: unknown argument $arg (usage: ./build.sh [--refresh])" >&2; exit 2 ;;
     esac
 done
@@ -69,7 +69,7 @@ build_image() {
     local no_cache=()
     ((${#refresh[@]})) && no_cache=(--no-cache)
     docker build "${no_cache[@]}" --force-rm --build-arg "BASE_IMAGE=$base" \
-        --label "org.opencontainers.image.title=Sandpiper $name" \
+        --label "org.opencontainers.image.title=Sandpiper $name" --label "org.sandpiper.image=$name" \
         --label "org.opencontainers.image.revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
         -t "sandpiper-$name:$version" "$context" >&2 ||
         { rm -rf "$context"; die "docker build of sandpiper-$name failed"; }
@@ -80,7 +80,8 @@ build_image sandbox-manager "$(binary sandbox-manager)"
 build_image frontend deploy/docker/nginx.conf frontend/dist
 
 # Images a rebuild left without a tag only take space.
-docker image prune -f --filter "label=org.opencontainers.image.title" >/dev/null
+docker image prune -f --filter "label=org.sandpiper.image" >/dev/null
+docker image prune -f --filter "label=org.sandpiper.sandbox.inputs" >/dev/null
 
 log "images"
 for name in backend-api sandbox-manager frontend; do

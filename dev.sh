@@ -90,6 +90,9 @@ for port in "$app_port" "$backend_port" "$manager_port"; do
 done
 
 # --- 2. Builds --------------------------------------------------------------------------
+# Sources changed after this moment are rebuilt by the reload loop.
+mkdir -p "$state"
+touch "$state/built"
 log "sandbox image"
 sandbox-image/build.sh
 log "building the services"
@@ -138,9 +141,17 @@ stopping=false
 stop_all() {
     $stopping && return
     stopping=true
+    # A second Ctrl-C must not cut the clean-up short, nor a failing step end it.
+    trap '' INT TERM
+    set +e
     log "stopping"
-    for name in "${!pids[@]}"; do kill -TERM "${pids[$name]}" 2>/dev/null || true; done
-    wait 2>/dev/null || true
+    for name in "${!pids[@]}"; do kill -TERM "${pids[$name]}" 2>/dev/null; done
+    local deadline=$((SECONDS + 15))
+    for name in "${!pids[@]}"; do
+        while kill -0 "${pids[$name]}" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+        kill -KILL "${pids[$name]}" 2>/dev/null
+    done
+    wait 2>/dev/null
     # Sandboxes of sessions outlive a manager on purpose (it reconciles them on start);
     # a development run removes them with everything else.
     local containers volumes
@@ -151,7 +162,11 @@ stop_all() {
     local networks
     networks="$(docker network ls -q --filter "name=^sandpiper-$namespace-")"
     [[ -z "$networks" ]] || docker network rm $networks >/dev/null
-    log "stopped; nothing left running"
+    if [[ -n "$(docker ps -aq --filter "label=org.sandpiper.manager=$namespace")" ]]; then
+        log "some sandboxes could not be removed: docker ps --filter label=org.sandpiper.manager=$namespace"
+    else
+        log "stopped; nothing left running"
+    fi
 }
 trap 'stop_all; exit 130' INT TERM
 trap stop_all EXIT
@@ -186,7 +201,6 @@ log "watching services/ and crates/ for changes; Ctrl-C stops everything"
 # --- 4. Hot reload of the services ------------------------------------------------------
 fingerprint() { find services crates Cargo.toml Cargo.lock -type f \( -name '*.rs' -o -name '*.toml' -o -name '*.lock' \) -newer "$state/built" 2>/dev/null | head -n 1; }
 binary_stamp() { stat -c %Y "$(binary "$1")"; }
-touch "$state/built"
 declare -A stamps=([backend-api]="$(binary_stamp backend-api)" [sandbox-manager]="$(binary_stamp sandbox-manager)")
 restart() {
     kill -TERM "${pids[$1]}" 2>/dev/null || true

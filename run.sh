@@ -37,11 +37,11 @@ setting() {
 
 if [[ "$1" == down ]]; then
     namespace="$(setting SANDBOX_NAMESPACE compose)"
+    # The manager would start pool sandboxes again while it runs: stop it first.
+    "${compose[@]}" --env-file "$env_file" stop sandbox-manager >/dev/null 2>&1 || true
     sandboxes="$(docker ps -aq --filter "label=org.sandpiper.manager=$namespace")"
     if [[ -n "$sandboxes" ]]; then
         echo "removing $(wc -l <<<"$sandboxes") sandbox(es) of namespace $namespace" >&2
-        # The manager would start pool sandboxes again while it runs: stop it first.
-        "${compose[@]}" --env-file "$env_file" stop sandbox-manager >/dev/null 2>&1 || true
         docker rm -f $sandboxes >/dev/null
     fi
     if [[ " $* " == *" -v "* || " $* " == *" --volumes "* ]]; then

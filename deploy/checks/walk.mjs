@@ -69,8 +69,9 @@ function terminal(url) {
   })
 }
 
-step('health')
-await call('GET', '/health')
+step('the API and the app')
+const mode = await call('GET', '/api/v1/auth/mode')
+if (mode.mode !== 'password') throw new Error(`auth mode ${JSON.stringify(mode)}`)
 const app = await call('GET', '/')
 if (!app.includes('<div id="app">')) throw new Error('/ is not the app')
 

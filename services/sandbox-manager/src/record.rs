@@ -60,8 +60,9 @@ impl Owner {
 /// host, or the container's own ports under its name on a shared network.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Endpoints {
-    /// Records written before the host was kept were all published on the default
-    /// loopback address.
+    /// Records written before the host was kept hold none; they were reached at
+    /// `advertise_host`, taken to be its default (loopback). A deployment that changed it
+    /// sees such sandboxes fail their health check; the restart records the right host.
     #[serde(default = "loopback")]
     pub host: String,
     pub tool_api_port: u16,
