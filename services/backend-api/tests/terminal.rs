@@ -11,7 +11,9 @@ use std::time::Duration;
 use futures::{SinkExt, StreamExt};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use support::live::{open, refused, terminal_ticket, ticket, Live, Socket};
+use support::live::{
+    assert_agent_held, assert_run_completes, open, refused, terminal_ticket, ticket, Live, Socket,
+};
 use support::TestApp;
 use tokio_tungstenite::tungstenite::Message;
 use tool_api_client::contract::files::ReadFileRequest;
@@ -168,11 +170,11 @@ async fn a_shell_in_the_sandbox_answers_resizes_and_holds_the_agent() {
     // The agent waits while the terminal is open.
     let mut events = app.events(&token, &session, None).await;
     app.post_message(&token, &session, "Carry on when I'm done").await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert!(
-        llm.requests().is_empty(),
-        "the agent asked the model while the person had the terminal"
-    );
+    assert_agent_held(
+        &llm,
+        "the agent asked the model while the person had the terminal",
+    )
+    .await;
 
     // A second terminal holds the agent too. `exit 3` in the first: the exit message,
     // then the relay closes — and the agent still waits for the second.
@@ -192,23 +194,10 @@ async fn a_shell_in_the_sandbox_answers_resizes_and_holds_the_agent() {
     .await
     .expect("the relay closes after the shell exits");
     assert_eq!(ending, Some(json!({ "type": "exit", "code": 3 })));
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert!(
-        llm.requests().is_empty(),
-        "the agent went on while a terminal was still open"
-    );
+    assert_agent_held(&llm, "the agent went on while a terminal was still open").await;
 
     // The browser leaving the second terminal lets the agent go on.
     second.close(None).await.unwrap();
     drop(second);
-    let seen = events
-        .until(Duration::from_secs(15), |e| {
-            e["type"] == "status" && e["status"] == "completed"
-        })
-        .await;
-    assert!(
-        seen.iter()
-            .any(|e| e["content"] == "Done after your terminal session."),
-        "{seen:?}"
-    );
+    assert_run_completes(&mut events, "Done after your terminal session.").await;
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use futures::{SinkExt, StreamExt};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use support::live::{connect, refused, ticket, Live, Socket};
+use support::live::{assert_agent_held, assert_run_completes, connect, refused, ticket, Live, Socket};
 use support::TestApp;
 use tokio_tungstenite::tungstenite::Message;
 use tool_api_client::contract::browser::NavigateRequest;
@@ -289,22 +289,10 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
 
     let mut events = app.events(&token, &session, None).await;
     app.post_message(&token, &session, "Carry on when I'm done").await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert!(
-        llm.requests().is_empty(),
-        "the agent asked the model while the person had the desktop"
-    );
+    assert_agent_held(&llm, "the agent asked the model while the person had the desktop").await;
     driver.close(None).await.unwrap();
     drop(driver);
-    let seen = events
-        .until(Duration::from_secs(15), |e| {
-            e["type"] == "status" && e["status"] == "completed"
-        })
-        .await;
-    assert!(
-        seen.iter().any(|e| e["content"] == "Done while you were away."),
-        "{seen:?}"
-    );
+    assert_run_completes(&mut events, "Done while you were away.").await;
     assert_eq!(llm.requests().len(), 1);
 
     // When the desktop goes away, the browser's side is closed too.

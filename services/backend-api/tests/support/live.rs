@@ -6,9 +6,11 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
+use std::time::Duration;
+
 use super::fake_llm::{FakeLlm, Reply};
 use super::manager::Manager;
-use super::{borrowed, TestApp};
+use super::{borrowed, SseStream, TestApp};
 
 /// What a live connection needs: the real sandbox-manager, a backend using it with a
 /// scripted model that answers `reply`, a signed-in person and a fresh session.
@@ -37,6 +39,22 @@ impl Live {
             session,
         }
     }
+}
+
+/// The agent is held: the model gets no request for 1.5 s; `message` says by what.
+pub async fn assert_agent_held(llm: &FakeLlm, message: &str) {
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(llm.requests().is_empty(), "{message}");
+}
+
+/// The run goes on to `completed`, and the model's scripted `reply` is among its events.
+pub async fn assert_run_completes(events: &mut SseStream, reply: &str) {
+    let seen = events
+        .until(Duration::from_secs(15), |e| {
+            e["type"] == "status" && e["status"] == "completed"
+        })
+        .await;
+    assert!(seen.iter().any(|e| e["content"] == reply), "{seen:?}");
 }
 
 pub type Socket =
