@@ -60,24 +60,43 @@ pub async fn assert_run_completes(events: &mut SseStream, reply: &str) {
 pub type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// A desktop ticket in `mode` for the session, checked for its shape.
 pub async fn ticket(app: &TestApp, token: &str, session: &str, mode: &str) -> String {
+    let (issued, ticket) = issue(app, token, session, "vnc", Some(json!({ "mode": mode }))).await;
+    assert_eq!(issued["mode"], mode);
+    ticket
+}
+
+/// A terminal ticket for the session, checked for its shape.
+pub async fn terminal_ticket(app: &TestApp, token: &str, session: &str) -> String {
+    issue(app, token, session, "terminal", None).await.1
+}
+
+/// Asks for a ticket to the session's `relay` and checks what every ticket carries: a
+/// lifetime and the relay's URL with the ticket in it.
+async fn issue(
+    app: &TestApp,
+    token: &str,
+    session: &str,
+    relay: &str,
+    body: Option<Value>,
+) -> (Value, String) {
     let issued = app
         .expect(
             StatusCode::CREATED,
             Method::POST,
-            &format!("/api/v1/sessions/{session}/vnc/tickets"),
+            &format!("/api/v1/sessions/{session}/{relay}/tickets"),
             Some(token),
-            Some(json!({ "mode": mode })),
+            body,
         )
         .await;
-    assert_eq!(issued["mode"], mode);
     assert!(issued["expires_in_secs"].as_u64().unwrap() > 0);
     let ticket = issued["ticket"].as_str().unwrap().to_owned();
     assert_eq!(
         issued["url"],
-        format!("/api/v1/sessions/{session}/vnc?ticket={ticket}")
+        format!("/api/v1/sessions/{session}/{relay}?ticket={ticket}")
     );
-    ticket
+    (issued, ticket)
 }
 
 /// Opens a relay (the desktop's asks for the `binary` subprotocol, as noVNC does);
@@ -116,26 +135,6 @@ pub async fn refused(app: &TestApp, path: &str, origin: Option<&str>) -> (Status
         Ok(_) => panic!("{path} was accepted"),
         Err((status, body)) => (status, body["error"]["code"].as_str().unwrap().to_owned()),
     }
-}
-
-/// A terminal ticket for the session, checked for its shape.
-pub async fn terminal_ticket(app: &TestApp, token: &str, session: &str) -> String {
-    let issued = app
-        .expect(
-            StatusCode::CREATED,
-            Method::POST,
-            &format!("/api/v1/sessions/{session}/terminal/tickets"),
-            Some(token),
-            None,
-        )
-        .await;
-    assert!(issued["expires_in_secs"].as_u64().unwrap() > 0);
-    let ticket = issued["ticket"].as_str().unwrap().to_owned();
-    assert_eq!(
-        issued["url"],
-        format!("/api/v1/sessions/{session}/terminal?ticket={ticket}")
-    );
-    ticket
 }
 
 /// A ticket of this mode, used at once: the relay's WebSocket.
