@@ -40,7 +40,8 @@ pub enum ErrorCode {
     CapacityReached,
     /// 503: the container engine is not answering; retry later.
     EngineUnavailable,
-    /// 503: the sandbox image is not present on the engine (build it with `sandbox-image/build.sh`).
+    /// 503: the sandbox image is not on the engine (build it with `./build.sh`) or, on
+    /// Kubernetes, cannot be pulled.
     ImageMissing,
     /// 503: the engine could not start the sandbox (out of memory, bad configuration…).
     StartFailed,

@@ -8,6 +8,8 @@
 //! | `SANDBOX_MANAGER_INSECURE_NO_AUTH=true` | development only: serve without a token |
 //! | `SANDBOX_IMAGE` | the sandbox image (default `sandpiper-sandbox:latest`) |
 //! | `SANDBOX_MANAGER_SANDBOX__ADDRESS_MODE` | `published` (host ports, default) or `network` (by container name) |
+//! | `SANDBOX_MANAGER_DRIVER` | `docker` (default) or `kubernetes` (one Pod per sandbox) |
+//! | `SANDBOX_MANAGER_KUBERNETES__*` | the Kubernetes driver's settings ([`KubernetesSettings`]) |
 //! | `SEARCH_*` | passed on to every sandbox's tool-api (web search provider) |
 
 use std::path::PathBuf;
@@ -27,14 +29,55 @@ pub struct Settings {
     /// Names this manager's containers, volumes and records apart from any other manager
     /// on the same engine (`org.sandpiper.manager` label). `[a-z0-9-]`, at most 32.
     pub namespace: String,
+    /// Which engine runs the sandboxes.
+    #[serde(default)]
+    pub driver: DriverKind,
     #[serde(default)]
     pub sandbox: SandboxSettings,
+    #[serde(default)]
+    pub kubernetes: KubernetesSettings,
     #[serde(default)]
     pub pool: PoolSettings,
     #[serde(default)]
     pub lifetime: LifetimeSettings,
     #[serde(default)]
     pub quota: QuotaSettings,
+}
+
+/// The engine sandboxes run on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DriverKind {
+    /// One container per sandbox on the local Docker engine.
+    #[default]
+    Docker,
+    /// One Pod per sandbox on a Kubernetes cluster, reached at the Pod's IP.
+    Kubernetes,
+}
+
+/// The Kubernetes driver's settings; the `sandbox` ones (image, limits, sizes, timeouts,
+/// browser sandbox) apply as well. The address mode and the Docker network names do not:
+/// a Pod is reached at its IP, and NetworkPolicies (`deploy/kubernetes/`) do what the
+/// two Docker networks do, keyed on the Pod's `org.sandpiper.network` label.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct KubernetesSettings {
+    /// A kubeconfig file; without it the usual places are tried (the Pod's service account
+    /// in a cluster, then `KUBECONFIG` and `~/.kube/config`).
+    pub kubeconfig: Option<PathBuf>,
+    /// The Kubernetes namespace sandboxes run in; by default the configuration's own.
+    pub namespace: Option<String>,
+    /// A RuntimeClass for sandbox Pods, e.g. `gvisor` or `kata`.
+    pub runtime_class: Option<String>,
+    /// A seccomp profile installed on every node (path below the kubelet's seccomp
+    /// directory), needed for Chromium's own sandbox; `sandbox-image/seccomp-chromium.json`
+    /// is the one to install. Without it Pods get the runtime's default profile, and
+    /// `sandbox.browser_sandbox` must be off.
+    pub seccomp_profile: Option<String>,
+    /// The StorageClass of session volumes; the cluster's default without it.
+    pub storage_class: Option<String>,
+    /// `IfNotPresent` (default), `Always` or `Never`.
+    pub image_pull_policy: Option<String>,
 }
 
 /// How backend-api (and the manager's own health checks) reach a sandbox.

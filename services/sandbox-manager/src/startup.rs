@@ -12,8 +12,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::Settings;
+use crate::config::{DriverKind, Settings};
 use crate::driver::docker::DockerDriver;
+use crate::driver::kubernetes::KubernetesDriver;
+use crate::driver::SandboxDriver;
 use crate::http::{self, AppState, ExpectedToken};
 use crate::manager::Manager;
 
@@ -45,12 +47,25 @@ impl Application {
         {
             anyhow::bail!("SANDBOX_MANAGER_NAMESPACE must be 1-32 characters of a-z, 0-9 and '-'");
         }
-        let driver = DockerDriver::new(settings.sandbox.clone(), settings.namespace.clone())?;
+        let driver: Arc<dyn SandboxDriver> = match settings.driver {
+            DriverKind::Docker => Arc::new(DockerDriver::new(
+                settings.sandbox.clone(),
+                settings.namespace.clone(),
+            )?),
+            DriverKind::Kubernetes => Arc::new(
+                KubernetesDriver::connect(
+                    settings.sandbox.clone(),
+                    settings.kubernetes.clone(),
+                    settings.namespace.clone(),
+                )
+                .await?,
+            ),
+        };
         let address = format!("{}:{}", settings.host, settings.port);
         let listener = TcpListener::bind(&address)
             .await
             .with_context(|| format!("binding {address}"))?;
-        let manager = Manager::new(Arc::new(settings), Arc::new(driver)).await?;
+        let manager = Manager::new(Arc::new(settings), driver).await?;
         let stopping = CancellationToken::new();
         manager.spawn_background(&stopping);
         Ok(Self {

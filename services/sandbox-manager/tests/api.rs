@@ -294,7 +294,7 @@ async fn a_missing_image_or_engine_is_a_503_and_the_manager_recovers() {
     let err = missing.client.create(&request("m-1", "alice")).await.unwrap_err();
     let message = err.to_string();
     assert_eq!(code(err), (503, ErrorCode::ImageMissing));
-    assert!(message.contains("sandbox-image/build.sh"), "{message}");
+    assert!(message.contains("./build.sh"), "{message}");
     assert!(missing
         .client
         .list(&ListQuery::default())

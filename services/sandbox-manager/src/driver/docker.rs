@@ -27,22 +27,16 @@ use futures::{StreamExt, TryStreamExt};
 use sandbox_manager_contract::{NetworkMode, StorageKind};
 use tokio::sync::{Mutex, OnceCell};
 
-use super::{DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec};
+use super::{
+    DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, HOME, LABEL_MANAGED,
+    LABEL_NAMESPACE, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT,
+    VNC_PORT,
+};
 use crate::config::{AddressMode, SandboxSettings};
 use crate::record::Endpoints;
 
-const LABEL_MANAGED: &str = "org.sandpiper.managed-by";
-const LABEL_NAMESPACE: &str = "org.sandpiper.manager";
-const LABEL_SANDBOX: &str = "org.sandpiper.sandbox";
-const LABEL_SESSION: &str = "org.sandpiper.session";
-const LABEL_OWNER: &str = "org.sandpiper.owner";
-const MANAGED_BY: &str = "sandpiper-sandbox-manager";
-
-const TOOL_API_PORT: u16 = 8080;
-const VNC_PORT: u16 = 5900;
 const TOOL_API_EXPOSED: &str = "8080/tcp";
 const VNC_EXPOSED: &str = "5900/tcp";
-const HOME: &str = "/home/sandbox";
 
 /// Docker's default seccomp profile plus what Chromium's own sandbox needs (see
 /// `sandbox-image/README.md`).
@@ -78,9 +72,8 @@ impl DockerDriver {
         } else {
             None
         };
-        // An empty variable counts as unset (compose passes unset ones on as empty).
-        let passed_env = std::env::vars()
-            .filter(|(name, value)| name.starts_with("SEARCH_") && !value.is_empty())
+        let passed_env = super::passed_env()
+            .into_iter()
             .map(|(name, value)| format!("{name}={value}"))
             .collect();
         Ok(Self {
@@ -170,7 +163,7 @@ impl DockerDriver {
                 tmpfs.insert(
                     HOME.into(),
                     format!(
-                        "rw,nosuid,nodev,exec,size={}m,uid=1000,gid=1000,mode=0700",
+                        "rw,nosuid,nodev,exec,size={}m,uid={SANDBOX_UID},gid={SANDBOX_UID},mode=0700",
                         s.home_size_mb
                     ),
                 );
@@ -205,7 +198,7 @@ impl DockerDriver {
         };
         ContainerCreateBody {
             image: Some(s.image.clone()),
-            user: Some("1000:1000".into()),
+            user: Some(format!("{SANDBOX_UID}:{SANDBOX_UID}")),
             env: Some(env),
             labels: Some(self.labels(spec)),
             exposed_ports: Some(vec![TOOL_API_EXPOSED.into(), VNC_EXPOSED.into()]),

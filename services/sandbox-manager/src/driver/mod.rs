@@ -1,14 +1,39 @@
 //! The port through which the manager runs sandboxes: a [`SandboxDriver`] creates, starts,
-//! lists and removes them on some engine. [`docker`] implements it with bollard; a
-//! Kubernetes driver would implement the same trait (one Pod per sandbox), which is why
-//! nothing here names containers, images or Docker.
+//! lists and removes them on some engine. [`docker`] implements it with bollard,
+//! [`kubernetes`] with kube (one Pod per sandbox), which is why nothing here names
+//! containers, Pods or Docker.
 
 pub mod docker;
+pub mod kubernetes;
 
 use futures::stream::BoxStream;
 use sandbox_manager_contract::{NetworkMode, ResourceLimits, StorageKind};
 
 use crate::record::{Endpoints, Secrets};
+
+// What marks a sandbox as ours on any engine (labels; on Kubernetes the session and owner
+// are annotations, as label values cannot hold every id or name).
+const LABEL_MANAGED: &str = "org.sandpiper.managed-by";
+const LABEL_NAMESPACE: &str = "org.sandpiper.manager";
+const LABEL_SANDBOX: &str = "org.sandpiper.sandbox";
+const LABEL_SESSION: &str = "org.sandpiper.session";
+const LABEL_OWNER: &str = "org.sandpiper.owner";
+const MANAGED_BY: &str = "sandpiper-sandbox-manager";
+
+// What the sandbox image serves and where its user's home is (`sandbox-image/`).
+const TOOL_API_PORT: u16 = 8080;
+const VNC_PORT: u16 = 5900;
+const HOME: &str = "/home/sandbox";
+/// The sandbox image's user and group.
+const SANDBOX_UID: i64 = 1000;
+
+/// Variables passed on to every sandbox: the web search configuration. An empty one counts
+/// as unset (Compose passes unset variables on as empty).
+fn passed_env() -> Vec<(String, String)> {
+    std::env::vars()
+        .filter(|(name, value)| name.starts_with("SEARCH_") && !value.is_empty())
+        .collect()
+}
 
 /// Everything a driver needs to start one sandbox.
 #[derive(Debug, Clone)]
@@ -49,8 +74,11 @@ pub enum DriverError {
     /// The engine does not answer (not running, socket missing, timed out).
     #[error("the container engine is not reachable: {0}")]
     EngineUnavailable(String),
-    /// The configured image is not on the engine.
-    #[error("the sandbox image {0} is not present; build it with sandbox-image/build.sh")]
+    /// The configured image is not on the engine (or, on Kubernetes, cannot be pulled).
+    #[error(
+        "the sandbox image {0} is not available; build it with ./build.sh (on Kubernetes, \
+         push it to a registry the nodes pull from)"
+    )]
     ImageMissing(String),
     /// The engine refused to create or start the sandbox.
     #[error("the engine could not start the sandbox: {0}")]

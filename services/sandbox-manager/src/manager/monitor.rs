@@ -218,7 +218,7 @@ impl Manager {
             Ok(Some(updated)) => self.events.publish(
                 LifecycleKind::Restarted,
                 &updated,
-                format!("{why} and was started again (its ports changed)"),
+                format!("{why} and was started again (at a new address)"),
             ),
             Ok(None) => {}
             Err(err) => tracing::error!(sandbox = id, %err, "recording a restart"),

@@ -59,7 +59,7 @@ impl Manager {
                 continue;
             }
             if self.registry.get(&o.sandbox_id).await.is_none() {
-                tracing::info!(sandbox = %o.sandbox_id, "removing an orphaned container");
+                tracing::info!(sandbox = %o.sandbox_id, "removing an orphaned sandbox");
                 self.driver.remove(&o.sandbox_id, None).await?;
                 done.orphans_removed += 1;
             }

@@ -4,6 +4,7 @@
 //! namespace on the engine.
 #![allow(dead_code)]
 
+pub mod fake_kube;
 #[path = "../../../tool-api/tests/support/sandbox.rs"]
 mod sandbox;
 

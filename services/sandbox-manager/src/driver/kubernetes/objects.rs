@@ -1,0 +1,267 @@
+//! The Kubernetes objects one sandbox is made of: a Pod hardened like the Docker driver's
+//! container, a Secret with its credentials (kept out of the Pod spec, which more people
+//! may read), and for sessions with a volume a PersistentVolumeClaim for its home.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::{
+    Capabilities, Container, ContainerPort, EmptyDirVolumeSource, EnvFromSource, EnvVar,
+    PersistentVolumeClaim, PersistentVolumeClaimSpec, PersistentVolumeClaimVolumeSource, Pod,
+    PodSecurityContext, PodSpec, ResourceRequirements, SeccompProfile, Secret, SecretEnvSource,
+    SecurityContext, Volume, VolumeMount, VolumeResourceRequirements,
+};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use sandbox_manager_contract::{NetworkMode, StorageKind};
+use sha2::{Digest, Sha256};
+
+use super::super::{
+    SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY,
+    SANDBOX_UID, TOOL_API_PORT, VNC_PORT,
+};
+use crate::config::{KubernetesSettings, SandboxSettings};
+
+/// The label NetworkPolicies select sandboxes by: `internet` or `offline`.
+pub const LABEL_NETWORK: &str = "org.sandpiper.network";
+/// The sandbox's one container.
+pub const CONTAINER: &str = "sandbox";
+/// The CPU a sandbox is guaranteed, in millicores, when its limit is higher: sandboxes
+/// idle most of the time, so reserving their whole limit would waste the nodes.
+const CPU_REQUEST_MILLIS: i64 = 250;
+
+/// Builds the objects of this manager's sandboxes.
+pub struct Objects {
+    pub sandbox: SandboxSettings,
+    pub kubernetes: KubernetesSettings,
+    pub namespace: String,
+    /// `SEARCH_*` variables passed on to every sandbox.
+    pub passed_env: Vec<(String, String)>,
+}
+
+impl Objects {
+    /// The name of a sandbox's Pod and of its Secret.
+    pub fn name(&self, sandbox_id: &str) -> String {
+        format!("sandpiper-{}-{sandbox_id}", self.namespace)
+    }
+
+    /// A session's volume claim. Session ids may hold upper case and `_`, which object
+    /// names may not, so the name carries a digest; the id itself is an annotation.
+    pub fn claim_name(&self, session_id: &str) -> String {
+        let digest = Sha256::digest(session_id.as_bytes());
+        let short: String = digest[..10].iter().map(|b| format!("{b:02x}")).collect();
+        format!("sandpiper-{}-home-{short}", self.namespace)
+    }
+
+    /// `org.sandpiper.manager=<namespace>`: everything of this manager.
+    pub fn selector(&self) -> String {
+        format!("{LABEL_NAMESPACE}={}", self.namespace)
+    }
+
+    fn metadata(&self, name: String, spec: &SandboxSpec) -> ObjectMeta {
+        let network = match spec.network {
+            NetworkMode::Internet => "internet",
+            NetworkMode::Offline => "offline",
+        };
+        let labels = BTreeMap::from([
+            (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
+            (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
+            (LABEL_SANDBOX.to_owned(), spec.sandbox_id.clone()),
+            (LABEL_NETWORK.to_owned(), network.to_owned()),
+        ]);
+        let annotations: BTreeMap<String, String> = [
+            (LABEL_SESSION, spec.session_id.as_ref()),
+            (LABEL_OWNER, spec.owner.as_ref()),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| Some((key.to_owned(), value?.clone())))
+        .collect();
+        ObjectMeta {
+            name: Some(name),
+            labels: Some(labels),
+            annotations: (!annotations.is_empty()).then_some(annotations),
+            ..Default::default()
+        }
+    }
+
+    pub fn secret(&self, spec: &SandboxSpec) -> Secret {
+        Secret {
+            metadata: self.metadata(self.name(&spec.sandbox_id), spec),
+            type_: Some("Opaque".into()),
+            string_data: Some(BTreeMap::from([
+                ("SANDBOX_TOKEN".to_owned(), spec.secrets.token.clone()),
+                ("VNC_PASSWORD".to_owned(), spec.secrets.vnc_password.clone()),
+            ])),
+            ..Default::default()
+        }
+    }
+
+    pub fn claim(&self, session_id: &str) -> PersistentVolumeClaim {
+        PersistentVolumeClaim {
+            metadata: ObjectMeta {
+                name: Some(self.claim_name(session_id)),
+                labels: Some(BTreeMap::from([
+                    (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
+                    (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
+                ])),
+                annotations: Some(BTreeMap::from([(
+                    LABEL_SESSION.to_owned(),
+                    session_id.to_owned(),
+                )])),
+                ..Default::default()
+            },
+            spec: Some(PersistentVolumeClaimSpec {
+                access_modes: Some(vec!["ReadWriteOnce".into()]),
+                storage_class_name: self.kubernetes.storage_class.clone(),
+                resources: Some(VolumeResourceRequirements {
+                    requests: Some(BTreeMap::from([(
+                        "storage".to_owned(),
+                        mebibytes(self.sandbox.home_size_mb),
+                    )])),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    pub fn pod(&self, spec: &SandboxSpec) -> Pod {
+        let name = self.name(&spec.sandbox_id);
+        let s = &self.sandbox;
+        let mut env: Vec<EnvVar> = self
+            .passed_env
+            .iter()
+            .map(|(name, value)| EnvVar {
+                name: name.clone(),
+                value: Some(value.clone()),
+                ..Default::default()
+            })
+            .collect();
+        if !s.browser_sandbox {
+            env.push(EnvVar {
+                name: "TOOL_API_DESKTOP__BROWSER_SANDBOX".into(),
+                value: Some("false".into()),
+                ..Default::default()
+            });
+        }
+        let memory = mebibytes(spec.limits.memory_mb);
+        let cpu_millis = (spec.limits.cpus * 1000.0).round() as i64;
+        let resources = ResourceRequirements {
+            limits: Some(BTreeMap::from([
+                ("memory".to_owned(), memory.clone()),
+                ("cpu".to_owned(), Quantity(format!("{cpu_millis}m"))),
+            ])),
+            requests: Some(BTreeMap::from([
+                ("memory".to_owned(), memory),
+                (
+                    "cpu".to_owned(),
+                    Quantity(format!("{}m", cpu_millis.min(CPU_REQUEST_MILLIS))),
+                ),
+            ])),
+            ..Default::default()
+        };
+        let memory_dir = |size_mb: u64| EmptyDirVolumeSource {
+            medium: Some("Memory".into()),
+            size_limit: Some(mebibytes(size_mb)),
+        };
+        let home = match (spec.storage, &spec.session_id) {
+            (StorageKind::Volume, Some(session)) => Volume {
+                name: "home".into(),
+                persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
+                    claim_name: self.claim_name(session),
+                    read_only: None,
+                }),
+                ..Default::default()
+            },
+            _ => Volume {
+                name: "home".into(),
+                empty_dir: Some(memory_dir(s.home_size_mb)),
+                ..Default::default()
+            },
+        };
+        let tmp = Volume {
+            name: "tmp".into(),
+            empty_dir: Some(memory_dir(s.tmp_size_mb)),
+            ..Default::default()
+        };
+        let port = |name: &str, port: u16| ContainerPort {
+            name: Some(name.into()),
+            container_port: i32::from(port),
+            protocol: Some("TCP".into()),
+            ..Default::default()
+        };
+        let mount = |name: &str, path: &str| VolumeMount {
+            name: name.into(),
+            mount_path: path.into(),
+            ..Default::default()
+        };
+        let seccomp = match &self.kubernetes.seccomp_profile {
+            Some(profile) => SeccompProfile {
+                type_: "Localhost".into(),
+                localhost_profile: Some(profile.clone()),
+            },
+            None => SeccompProfile {
+                type_: "RuntimeDefault".into(),
+                localhost_profile: None,
+            },
+        };
+        let container = Container {
+            name: CONTAINER.into(),
+            image: Some(s.image.clone()),
+            image_pull_policy: self.kubernetes.image_pull_policy.clone(),
+            env: (!env.is_empty()).then_some(env),
+            env_from: Some(vec![EnvFromSource {
+                secret_ref: Some(SecretEnvSource {
+                    name: name.clone(),
+                    optional: Some(false),
+                }),
+                ..Default::default()
+            }]),
+            ports: Some(vec![port("tool-api", TOOL_API_PORT), port("vnc", VNC_PORT)]),
+            resources: Some(resources),
+            security_context: Some(SecurityContext {
+                allow_privilege_escalation: Some(false),
+                capabilities: Some(Capabilities {
+                    drop: Some(vec!["ALL".into()]),
+                    add: None,
+                }),
+                read_only_root_filesystem: Some(true),
+                run_as_non_root: Some(true),
+                ..Default::default()
+            }),
+            volume_mounts: Some(vec![mount("tmp", "/tmp"), mount("home", HOME)]),
+            ..Default::default()
+        };
+        Pod {
+            metadata: self.metadata(name, spec),
+            spec: Some(PodSpec {
+                containers: vec![container],
+                // The manager restarts (re-creates) sandboxes itself and counts the restarts.
+                restart_policy: Some("Never".into()),
+                // The pause container becomes PID 1 and reaps orphans, as `--init` does
+                // for the Docker driver (the image has no init of its own).
+                share_process_namespace: Some(true),
+                automount_service_account_token: Some(false),
+                // No `<SERVICE>_HOST` variables: a sandbox learns nothing about the cluster.
+                enable_service_links: Some(false),
+                runtime_class_name: self.kubernetes.runtime_class.clone(),
+                termination_grace_period_seconds: Some(5),
+                security_context: Some(PodSecurityContext {
+                    run_as_user: Some(SANDBOX_UID),
+                    run_as_group: Some(SANDBOX_UID),
+                    fs_group: Some(SANDBOX_UID),
+                    run_as_non_root: Some(true),
+                    seccomp_profile: Some(seccomp),
+                    ..Default::default()
+                }),
+                volumes: Some(vec![tmp, home]),
+                ..Default::default()
+            }),
+            status: None,
+        }
+    }
+}
+
+fn mebibytes(mb: u64) -> Quantity {
+    Quantity(format!("{mb}Mi"))
+}

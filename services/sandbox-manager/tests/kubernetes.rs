@@ -1,0 +1,251 @@
+//! The Kubernetes driver: the real manager binary and its kube client against the
+//! Kubernetes API as `support::fake_kube` serves it, whose kubelet runs each Pod as a real
+//! container of the sandbox image. What the fake does not model (scheduling, admission,
+//! NetworkPolicies, graceful deletion) is not tested here.
+
+mod support;
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use sandbox_manager_client::contract::{
+    CreateSandbox, ErrorCode, LimitsRequest, NetworkMode, SandboxState, StorageKind,
+};
+use sandbox_manager_client::ClientError;
+use serde_json::{json, Value};
+use support::fake_kube::FakeCluster;
+use support::{docker, request, Manager};
+use tool_api_client::ToolApiClient;
+
+fn start(cluster: &FakeCluster, extra: &[(&str, &str)]) -> Manager {
+    let settings = cluster.settings();
+    let mut env: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.extend_from_slice(extra);
+    Manager::start(&env)
+}
+
+fn code(err: ClientError) -> (u16, ErrorCode) {
+    match err {
+        ClientError::Api { status, body } => (status, body.error.code),
+        other => panic!("expected an API error, got {other}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_outlives_its_pod() {
+    let cluster = FakeCluster::start().await;
+    let manager = start(&cluster, &[]);
+    let client = &manager.client;
+    // Upper case and '_' are fine in a session id, not in an object name.
+    let create = CreateSandbox {
+        storage: Some(StorageKind::Volume),
+        network: Some(NetworkMode::Offline),
+        limits: Some(LimitsRequest {
+            memory_mb: Some(1024),
+            cpus: Some(1.0),
+            pids: None,
+        }),
+        ..request("K8s_Session-1", "alice@example.com")
+    };
+    let sandbox = client.create(&create).await.unwrap();
+    assert_eq!(sandbox.state, SandboxState::Ready);
+    let name = manager.container_name(&sandbox.id);
+    let pod = cluster.get("pods", &name).expect("the sandbox's Pod");
+    let access = sandbox.tool_api.clone().unwrap();
+
+    // Reached at the Pod's IP.
+    let ip = pod["status"]["podIP"].as_str().unwrap();
+    assert_eq!(access.url, format!("http://{ip}:8080"));
+    assert_eq!(sandbox.vnc.as_ref().unwrap().address, format!("{ip}:5900"));
+
+    // Labels to find it by, annotations for what labels cannot hold.
+    let meta = &pod["metadata"];
+    assert_eq!(
+        meta["labels"]["org.sandpiper.manager"],
+        manager.namespace.as_str()
+    );
+    assert_eq!(meta["labels"]["org.sandpiper.sandbox"], sandbox.id.as_str());
+    assert_eq!(meta["labels"]["org.sandpiper.network"], "offline");
+    assert_eq!(meta["annotations"]["org.sandpiper.session"], "K8s_Session-1");
+    assert_eq!(meta["annotations"]["org.sandpiper.owner"], "alice@example.com");
+
+    // The hardening, as the spec asks for it and as the running sandbox shows it.
+    let spec = &pod["spec"];
+    let container = &spec["containers"][0];
+    assert_eq!(spec["restartPolicy"], "Never");
+    assert_eq!(spec["automountServiceAccountToken"], false);
+    assert_eq!(spec["enableServiceLinks"], false);
+    assert_eq!(spec["securityContext"]["runAsNonRoot"], true);
+    assert_eq!(
+        spec["securityContext"]["seccompProfile"]["type"],
+        "RuntimeDefault"
+    );
+    assert_eq!(container["securityContext"]["readOnlyRootFilesystem"], true);
+    assert_eq!(container["securityContext"]["allowPrivilegeEscalation"], false);
+    assert_eq!(
+        container["securityContext"]["capabilities"]["drop"],
+        json!(["ALL"])
+    );
+    assert_eq!(
+        container["resources"]["limits"],
+        json!({"memory": "1024Mi", "cpu": "1000m"})
+    );
+    assert_eq!(container["resources"]["requests"]["cpu"], "250m");
+    let tools = ToolApiClient::new(&access.url, &access.token);
+    let probe = "id -u; touch /etc/probe 2>/dev/null && echo writable || echo read-only";
+    let shown = support::sh(&tools, probe).await;
+    assert_eq!(
+        shown.split_whitespace().collect::<Vec<_>>(),
+        ["1000", "read-only"]
+    );
+
+    // The credentials are in the Secret, not in the Pod spec.
+    let secret = cluster.get("secrets", &name).expect("the sandbox's Secret");
+    let token = base64::engine::general_purpose::STANDARD
+        .decode(secret["data"]["SANDBOX_TOKEN"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(String::from_utf8(token).unwrap(), access.token);
+    assert!(!pod.to_string().contains(&access.token));
+
+    // The session's home is a claim named by digest, annotated with the session.
+    let claims = cluster.names("persistentvolumeclaims");
+    assert_eq!(claims.len(), 1, "{claims:?}");
+    let claim = cluster.get("persistentvolumeclaims", &claims[0]).unwrap();
+    assert_eq!(
+        claim["metadata"]["annotations"]["org.sandpiper.session"],
+        "K8s_Session-1"
+    );
+    assert_eq!(claim["spec"]["resources"]["requests"]["storage"], "2048Mi");
+    support::sh(&tools, "echo kept > notes.txt").await;
+
+    // Its output, through the Pod's log.
+    let logs = client.logs(&sandbox.id, Some(50)).await.unwrap();
+    assert!(!logs.trim().is_empty(), "no log lines");
+
+    // The Pod ends: the manager makes it anew, on the same claim, and says so.
+    docker(&["kill", &cluster.container(&name)]);
+    support::eventually(Duration::from_secs(90), "made anew", || async {
+        client
+            .get(&sandbox.id)
+            .await
+            .is_ok_and(|s| s.restarts == 1 && s.state == SandboxState::Ready)
+    })
+    .await;
+    let again = cluster.get("pods", &name).unwrap();
+    assert_ne!(again["metadata"]["uid"], pod["metadata"]["uid"]);
+    let access = client.get(&sandbox.id).await.unwrap().tool_api.unwrap();
+    let tools = ToolApiClient::new(&access.url, &access.token);
+    assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
+
+    // Deleting the sandbox deletes its Pod, its Secret and (it was the session's) its claim.
+    client.delete(&sandbox.id).await.unwrap();
+    assert!(cluster.names("pods").is_empty());
+    assert!(cluster.names("secrets").is_empty());
+    assert!(cluster.names("persistentvolumeclaims").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_image_the_nodes_cannot_pull_is_a_503_and_objects_nobody_recorded_are_removed() {
+    let cluster = FakeCluster::start().await;
+    let missing = "sandpiper-sandbox:not-in-any-registry";
+    let manager = start(&cluster, &[("SANDBOX__IMAGE", missing)]);
+    let err = manager.client.create(&request("k-2", "alice")).await.unwrap_err();
+    let message = err.to_string();
+    assert_eq!(code(err), (503, ErrorCode::ImageMissing));
+    assert!(message.contains(missing), "{message}");
+    assert!(cluster.names("pods").is_empty(), "the failed Pod was removed");
+    assert!(cluster.names("secrets").is_empty(), "and its Secret");
+
+    // Left by an earlier manager of this namespace: a Pod and a Secret without a Pod.
+    // Another namespace's Pod is not this manager's business.
+    let labels =
+        |namespace: &str, id: &str| json!({"org.sandpiper.manager": namespace, "org.sandpiper.sandbox": id});
+    let stray_pod = format!("sandpiper-{}-sbx-stray", manager.namespace);
+    let stray_secret = format!("sandpiper-{}-sbx-gone", manager.namespace);
+    cluster.create(
+        "pods",
+        json!({"metadata": {"name": stray_pod, "labels": labels(&manager.namespace, "sbx-stray")},
+               "spec": {"containers": [{"name": "sandbox", "image": missing}]}}),
+    );
+    cluster.create(
+        "secrets",
+        json!({"metadata": {"name": stray_secret, "labels": labels(&manager.namespace, "sbx-gone")}}),
+    );
+    cluster.create(
+        "pods",
+        json!({"metadata": {"name": "someone-else", "labels": labels("other", "sbx-other")},
+               "spec": {"containers": [{"name": "sandbox", "image": missing}]}}),
+    );
+    support::eventually(Duration::from_secs(30), "strays removed", || async {
+        cluster.names("pods") == ["someone-else"] && cluster.names("secrets").is_empty()
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_an_api_server_the_manager_serves_and_answers_503() {
+    let cluster = FakeCluster::start().await;
+    // The same kubeconfig, pointing at a port nobody listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed_url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let config = std::fs::read_to_string(cluster.kubeconfig.path()).unwrap();
+    let server = config
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("server: "))
+        .unwrap();
+    std::fs::write(cluster.kubeconfig.path(), config.replace(server, &closed_url)).unwrap();
+
+    let manager = start(&cluster, &[]);
+    let err = manager.client.create(&request("k-3", "alice")).await.unwrap_err();
+    assert_eq!(code(err), (503, ErrorCode::EngineUnavailable));
+    let health: Value = reqwest::get(format!("{}/health", manager.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (health["status"].as_str(), health["engine"].as_bool()),
+        (Some("degraded"), Some(false))
+    );
+}
+
+#[test]
+fn settings_that_cannot_work_stop_the_manager_with_a_message() {
+    let data = tempfile::tempdir().unwrap();
+    let run = |env: &[(&str, &str)]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sandbox-manager"))
+            .env("SANDBOX_MANAGER_TOKEN", support::TOKEN)
+            .env("SANDBOX_MANAGER_PORT", "0")
+            .env("SANDBOX_MANAGER_DATA_DIR", data.path())
+            .env("SANDBOX_MANAGER_DRIVER", "kubernetes")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // Chromium's sandbox needs a seccomp profile on the nodes.
+    let stderr = run(&[]);
+    assert!(
+        stderr.contains("SANDBOX_MANAGER_KUBERNETES__SECCOMP_PROFILE"),
+        "{stderr}"
+    );
+    let stderr = run(&[
+        ("SANDBOX_MANAGER_SANDBOX__BROWSER_SANDBOX", "false"),
+        ("SANDBOX_MANAGER_KUBERNETES__IMAGE_PULL_POLICY", "Sometimes"),
+    ]);
+    assert!(stderr.contains("IMAGE_PULL_POLICY must be Always"), "{stderr}");
+    let stderr = run(&[
+        ("SANDBOX_MANAGER_SANDBOX__BROWSER_SANDBOX", "false"),
+        (
+            "SANDBOX_MANAGER_KUBERNETES__KUBECONFIG",
+            "/nonexistent/kubeconfig",
+        ),
+    ]);
+    assert!(
+        stderr.contains("reading kubeconfig /nonexistent/kubeconfig"),
+        "{stderr}"
+    );
+}
