@@ -48,9 +48,10 @@ TEST_REDIS_URL="redis://127.0.0.1:$REDIS_TEST_PORT/" \
     npm run e2e
 )
 
-# The deployment: every image (./build.sh), the Compose stack brought up and walked
-# through its one published port, ./dev.sh started, used, reloaded and stopped with
-# Ctrl-C.
+# The deployment: the Kubernetes manifests checked, every image (./build.sh), the Compose
+# stack brought up and walked through its one published port, ./dev.sh started, used,
+# reloaded and stopped with Ctrl-C.
+deploy/checks/kubernetes.sh
 ./build.sh
 deploy/checks/compose.sh
 deploy/checks/dev.sh

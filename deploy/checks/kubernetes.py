@@ -1,0 +1,152 @@
+"""Checks deploy/kubernetes against what the services need and what an operator expects.
+
+Schema validation is kubernetes-validate's job (run by kubernetes.sh); this checks what a
+schema cannot: every workload has probes, resource requests, a memory limit and the
+hardening; every secret it reads is in secrets.env.example; the manager may do exactly
+what its driver does, in the namespace it is told to use, which enforces the restricted
+Pod Security Standard; the sandbox namespace denies traffic by default; the ingress
+suits event streams and WebSockets. Prints each failure and exits 1 if there is one.
+"""
+
+import pathlib
+import sys
+
+import yaml
+
+ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "deploy/kubernetes")
+failures = []
+
+
+def check(ok, message):
+    if not ok:
+        failures.append(message)
+
+
+kustomization = yaml.safe_load((ROOT / "kustomization.yaml").read_text())
+listed = set(kustomization["resources"])
+present = {p.name for p in ROOT.glob("*.yaml")} - {"kustomization.yaml"}
+check(listed == present, f"kustomization resources {sorted(listed)} != files {sorted(present)}")
+
+docs = [d for name in sorted(listed) for d in yaml.safe_load_all((ROOT / name).read_text()) if d]
+by_kind = {}
+for doc in docs:
+    by_kind.setdefault(doc["kind"], []).append(doc)
+
+
+def named(kind, name):
+    found = [d for d in by_kind.get(kind, []) if d["metadata"]["name"] == name]
+    check(len(found) == 1, f"expected one {kind} {name}, found {len(found)}")
+    return found[0] if found else {}
+
+
+secret_keys = {
+    line.split("=", 1)[0]
+    for line in (ROOT / "secrets.env.example").read_text().splitlines()
+    if line and not line.startswith("#")
+}
+generated = {g["name"] for g in kustomization.get("secretGenerator", [])}
+image_names = {i["name"] for i in kustomization.get("images", [])}
+
+for workload in by_kind.get("Deployment", []) + by_kind.get("StatefulSet", []):
+    name = workload["metadata"]["name"]
+    pod = workload["spec"]["template"]["spec"]
+    pod_security = pod.get("securityContext", {})
+    check(pod_security.get("runAsNonRoot") is True, f"{name}: runAsNonRoot")
+    check("seccompProfile" in pod_security, f"{name}: a seccomp profile")
+    check(
+        workload["spec"]["selector"]["matchLabels"].items()
+        <= workload["spec"]["template"]["metadata"]["labels"].items(),
+        f"{name}: the selector matches the template",
+    )
+    for container in pod["containers"]:
+        where = f"{name}/{container['name']}"
+        resources = container.get("resources", {})
+        check({"cpu", "memory"} <= set(resources.get("requests", {})), f"{where}: cpu and memory requests")
+        check("memory" in resources.get("limits", {}), f"{where}: a memory limit")
+        check("readinessProbe" in container and "livenessProbe" in container, f"{where}: probes")
+        security = container.get("securityContext", {})
+        check(security.get("allowPrivilegeEscalation") is False, f"{where}: allowPrivilegeEscalation false")
+        check("ALL" in security.get("capabilities", {}).get("drop", []), f"{where}: drops all capabilities")
+        image = container["image"]
+        check(
+            not image.startswith("sandpiper-") or image in image_names,
+            f"{where}: image {image} is not in kustomization images",
+        )
+        mounted = {m["name"] for m in container.get("volumeMounts", [])}
+        volumes = {v["name"] for v in pod.get("volumes", [])}
+        volumes |= {t["metadata"]["name"] for t in workload["spec"].get("volumeClaimTemplates", [])}
+        check(mounted <= volumes, f"{where}: mounts {sorted(mounted - volumes)} have no volume")
+        for var in container.get("env", []):
+            ref = var.get("valueFrom", {}).get("secretKeyRef")
+            if ref:
+                check(ref["name"] in generated, f"{where}: secret {ref['name']} is not generated")
+                check(ref["key"] in secret_keys, f"{where}: {ref['key']} is not in secrets.env.example")
+
+backend = named("Deployment", "backend-api")
+check(backend.get("spec", {}).get("replicas", 1) >= 2, "backend-api runs several replicas")
+
+manager = named("Deployment", "sandbox-manager")
+manager_pod = manager["spec"]["template"]["spec"]
+env = {v["name"]: v.get("value") for v in manager_pod["containers"][0].get("env", [])}
+check(env.get("SANDBOX_MANAGER_DRIVER") == "kubernetes", "the manager uses its Kubernetes driver")
+sandbox_ns = env.get("SANDBOX_MANAGER_KUBERNETES__NAMESPACE")
+check(manager["spec"].get("strategy", {}).get("type") == "Recreate", "one manager at a time on its records")
+check(
+    env.get("SANDBOX_MANAGER_SANDBOX__BROWSER_SANDBOX") == "false"
+    or "SANDBOX_MANAGER_KUBERNETES__SECCOMP_PROFILE" in env,
+    "the browser sandbox needs a seccomp profile on the nodes (or is off)",
+)
+
+namespace = named("Namespace", sandbox_ns or "")
+check(
+    namespace.get("metadata", {}).get("labels", {}).get("pod-security.kubernetes.io/enforce") == "restricted",
+    f"{sandbox_ns} enforces the restricted Pod Security Standard",
+)
+
+# What KubernetesDriver calls: create/get/list/watch/delete Pods, read their logs, and
+# create/get/list/delete Secrets and claims.
+needed = {
+    "pods": {"get", "list", "watch", "create", "delete"},
+    "pods/log": {"get"},
+    "secrets": {"get", "list", "create", "delete"},
+    "persistentvolumeclaims": {"get", "list", "create", "delete"},
+}
+role = named("Role", manager_pod["serviceAccountName"])
+check(role.get("metadata", {}).get("namespace") == sandbox_ns, "the manager's Role is in the sandbox namespace")
+granted = {}
+for rule in role.get("rules", []):
+    for resource in rule["resources"]:
+        granted.setdefault(resource, set()).update(rule["verbs"])
+check(granted == needed, f"the manager's Role grants {granted}, the driver needs {needed}")
+binding = named("RoleBinding", manager_pod["serviceAccountName"])
+check(
+    any(s["name"] == manager_pod["serviceAccountName"] for s in binding.get("subjects", [])),
+    "the RoleBinding names the manager's service account",
+)
+
+policies = [p for p in by_kind.get("NetworkPolicy", []) if p["metadata"]["namespace"] == sandbox_ns]
+check(
+    any(p["spec"]["podSelector"] == {} and set(p["spec"]["policyTypes"]) == {"Ingress", "Egress"} for p in policies),
+    "sandboxes are denied all traffic by default",
+)
+check(
+    any(p["spec"]["podSelector"].get("matchLabels") == {"org.sandpiper.network": "internet"} for p in policies),
+    "internet sandboxes (org.sandpiper.network=internet) may reach out",
+)
+
+ingress = named("Ingress", "sandpiper")
+notes = ingress.get("metadata", {}).get("annotations", {})
+check(int(notes.get("nginx.ingress.kubernetes.io/proxy-read-timeout", "60")) >= 3600, "long read timeouts")
+check(notes.get("nginx.ingress.kubernetes.io/proxy-buffering") == "off", "unbuffered responses for SSE")
+paths = {
+    p["path"]: p["backend"]["service"]["name"]
+    for rule in ingress.get("spec", {}).get("rules", [])
+    for p in rule["http"]["paths"]
+}
+check(paths.get("/api") == "backend-api" and paths.get("/") == "frontend", f"ingress paths {paths}")
+
+for failure in failures:
+    print(f"deploy/kubernetes: {failure}", file=sys.stderr)
+if failures:
+    sys.exit(1)
+print(f"deploy/kubernetes: {len(docs)} objects in {len(listed)} files pass the checks")
