@@ -8,17 +8,9 @@ use std::time::Duration;
 use sandbox_manager_client::contract::{
     CreateSandbox, ErrorCode, LimitsRequest, ListQuery, NetworkMode, SandboxState, StorageKind,
 };
-use sandbox_manager_client::ClientError;
 use serde_json::Value;
-use support::{docker, request, Manager};
+use support::{code, docker, request, Manager};
 use tool_api_client::ToolApiClient;
-
-fn code(err: ClientError) -> (u16, ErrorCode) {
-    match err {
-        ClientError::Api { status, body } => (status, body.error.code),
-        other => panic!("expected an API error, got {other}"),
-    }
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
@@ -269,12 +261,7 @@ async fn bad_input_gets_clear_errors_and_changes_nothing() {
         .unwrap();
     assert_eq!(wrong_method.status(), 405);
     // The health check and the document need no token.
-    let health: Value = reqwest::get(format!("{}/health", manager.base))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let health = manager.health().await;
     assert_eq!(health["status"], "ok");
     let doc: Value = reqwest::get(format!("{}/openapi.json", manager.base))
         .await
@@ -309,12 +296,7 @@ async fn a_missing_image_or_engine_is_a_503_and_the_manager_recovers() {
     let manager = Manager::start_with(&[], &[("DOCKER_HOST", &docker_host)]);
     let err = manager.client.create(&request("e-1", "alice")).await.unwrap_err();
     assert_eq!(code(err), (503, ErrorCode::EngineUnavailable));
-    let health: Value = reqwest::get(format!("{}/health", manager.base))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let health = manager.health().await;
     assert_eq!(health["status"], "degraded");
     std::os::unix::fs::symlink("/var/run/docker.sock", &socket).unwrap();
     let sandbox = manager.client.create(&request("e-1", "alice")).await.unwrap();

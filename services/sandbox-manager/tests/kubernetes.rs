@@ -11,10 +11,9 @@ use base64::Engine as _;
 use sandbox_manager_client::contract::{
     CreateSandbox, ErrorCode, LimitsRequest, NetworkMode, SandboxState, StorageKind,
 };
-use sandbox_manager_client::ClientError;
-use serde_json::{json, Value};
+use serde_json::json;
 use support::fake_kube::FakeCluster;
-use support::{docker, request, Manager};
+use support::{code, docker, request, Manager};
 use tool_api_client::ToolApiClient;
 
 fn start(cluster: &FakeCluster, extra: &[(&str, &str)]) -> Manager {
@@ -22,13 +21,6 @@ fn start(cluster: &FakeCluster, extra: &[(&str, &str)]) -> Manager {
     let mut env: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
     env.extend_from_slice(extra);
     Manager::start(&env)
-}
-
-fn code(err: ClientError) -> (u16, ErrorCode) {
-    match err {
-        ClientError::Api { status, body } => (status, body.error.code),
-        other => panic!("expected an API error, got {other}"),
-    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -145,6 +137,39 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn the_warm_pool_keeps_a_pod_ready_and_hands_it_to_a_session() {
+    let cluster = FakeCluster::start().await;
+    let manager = start(&cluster, &[("POOL__SIZE", "1")]);
+    support::eventually(Duration::from_secs(60), "pool filled", || async {
+        manager.health().await["pool"]["ready"] == 1
+    })
+    .await;
+    let pooled = cluster.names("pods");
+    assert_eq!(pooled.len(), 1);
+    // A pooled Pod belongs to no session yet.
+    let pod = cluster.get("pods", &pooled[0]).unwrap();
+    assert!(pod["metadata"]["annotations"].is_null(), "{}", pod["metadata"]);
+
+    let sandbox = manager.client.create(&request("k-pool", "alice")).await.unwrap();
+    assert_eq!(
+        manager.container_name(&sandbox.id),
+        pooled[0],
+        "the pooled Pod was handed out"
+    );
+    let access = sandbox.tool_api.unwrap();
+    assert_eq!(
+        support::sh(&ToolApiClient::new(&access.url, &access.token), "id -un")
+            .await
+            .trim(),
+        "sandbox"
+    );
+    support::eventually(Duration::from_secs(60), "pool refilled", || async {
+        cluster.names("pods").len() == 2 && manager.health().await["pool"]["ready"] == 1
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_image_the_nodes_cannot_pull_is_a_503_and_objects_nobody_recorded_are_removed() {
     let cluster = FakeCluster::start().await;
     let missing = "sandpiper-sandbox:not-in-any-registry";
@@ -199,12 +224,7 @@ async fn without_an_api_server_the_manager_serves_and_answers_503() {
     let manager = start(&cluster, &[]);
     let err = manager.client.create(&request("k-3", "alice")).await.unwrap_err();
     assert_eq!(code(err), (503, ErrorCode::EngineUnavailable));
-    let health: Value = reqwest::get(format!("{}/health", manager.base))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let health = manager.health().await;
     assert_eq!(
         (health["status"].as_str(), health["engine"].as_bool()),
         (Some("degraded"), Some(false))

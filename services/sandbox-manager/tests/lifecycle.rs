@@ -7,17 +7,11 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use sandbox_manager_client::contract::{CreateSandbox, LifecycleKind, LimitsRequest, SandboxState};
-use serde_json::Value;
 use support::{docker, expect_event, request, Manager};
 use tool_api_client::ToolApiClient;
 
 async fn pool_ready(manager: &Manager) -> u64 {
-    let health: Value = reqwest::get(format!("{}/health", manager.base))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let health = manager.health().await;
     health["pool"]["ready"].as_u64().unwrap()
 }
 

@@ -558,6 +558,9 @@ async fn run_pod(cluster: Arc<Cluster>, pod: Value) {
     {
         args.extend(["--cpus".into(), format!("{}", cpu / 1000.0)]);
     }
+    // An emptyDir is writable by every user of the Pod (0777, group fsGroup); on a tmpfs
+    // the engine shows that by giving it to the Pod's user.
+    let owner = pod_security["runAsUser"].as_i64().unwrap_or(0);
     let fs_group = pod_security["fsGroup"].as_i64().unwrap_or(0);
     for mount in c["volumeMounts"].as_array().into_iter().flatten() {
         let path = mount["mountPath"].as_str().unwrap_or_default();
@@ -571,7 +574,7 @@ async fn run_pod(cluster: Arc<Cluster>, pod: Value) {
         if let Some(size) = mebibytes(&volume["emptyDir"]["sizeLimit"]) {
             args.extend([
                 "--tmpfs".into(),
-                format!("{path}:rw,nosuid,nodev,exec,size={size}m,gid={fs_group},mode=1777"),
+                format!("{path}:rw,nosuid,nodev,exec,size={size}m,uid={owner},gid={fs_group},mode=0770"),
             ]);
         } else if let Some(claim) = volume["persistentVolumeClaim"]["claimName"].as_str() {
             if cluster.get("persistentvolumeclaims", claim).is_none() {

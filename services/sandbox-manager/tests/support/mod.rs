@@ -14,8 +14,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use sandbox_manager_client::contract::{CreateSandbox, LifecycleEvent, LifecycleKind};
-use sandbox_manager_client::SandboxManagerClient;
+use sandbox_manager_client::contract::{CreateSandbox, ErrorCode, LifecycleEvent, LifecycleKind};
+use sandbox_manager_client::{ClientError, SandboxManagerClient};
 
 pub use sandbox::docker;
 
@@ -114,6 +114,16 @@ impl Manager {
         out.lines().map(str::to_owned).filter(|l| !l.is_empty()).collect()
     }
 
+    /// `GET /health` (no token needed).
+    pub async fn health(&self) -> serde_json::Value {
+        reqwest::get(format!("{}/health", self.base))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
     pub fn container_name(&self, sandbox_id: &str) -> String {
         format!("sandpiper-{}-{sandbox_id}", self.namespace)
     }
@@ -188,6 +198,14 @@ pub fn request(session: &str, owner: &str) -> CreateSandbox {
         session_id: session.into(),
         owner: owner.into(),
         ..Default::default()
+    }
+}
+
+/// The status and code of an API error.
+pub fn code(err: ClientError) -> (u16, ErrorCode) {
+    match err {
+        ClientError::Api { status, body } => (status, body.error.code),
+        other => panic!("expected an API error, got {other}"),
     }
 }
 
