@@ -59,7 +59,7 @@ pub enum DriverKind {
 /// browser sandbox) apply as well. The address mode and the Docker network names do not:
 /// a Pod is reached at its IP, and NetworkPolicies (`deploy/kubernetes/`) do what the
 /// two Docker networks do, keyed on the Pod's `org.sandpiper.network` label.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
 pub struct KubernetesSettings {
     /// A kubeconfig file; without it the usual places are tried (the Pod's service account
@@ -78,6 +78,24 @@ pub struct KubernetesSettings {
     pub storage_class: Option<String>,
     /// `IfNotPresent` (default), `Always` or `Never`.
     pub image_pull_policy: Option<String>,
+    /// How long a Pod may take to run, seconds: scheduling, a new claim and the first
+    /// pull of the image on a node come before the sandbox's own start
+    /// (`sandbox.ready_timeout_secs`, which follows).
+    pub start_timeout_secs: u64,
+}
+
+impl Default for KubernetesSettings {
+    fn default() -> Self {
+        Self {
+            kubeconfig: None,
+            namespace: None,
+            runtime_class: None,
+            seccomp_profile: None,
+            storage_class: None,
+            image_pull_policy: None,
+            start_timeout_secs: 300,
+        }
+    }
 }
 
 /// How backend-api (and the manager's own health checks) reach a sandbox.

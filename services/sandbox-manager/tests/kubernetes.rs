@@ -16,6 +16,7 @@ use support::fake_kube::FakeCluster;
 use support::{code, docker, request, Manager};
 use tool_api_client::ToolApiClient;
 
+/// A manager whose driver is the fake cluster's, with `extra` settings.
 fn start(cluster: &FakeCluster, extra: &[(&str, &str)]) -> Manager {
     let settings = cluster.settings();
     let mut env: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -26,7 +27,9 @@ fn start(cluster: &FakeCluster, extra: &[(&str, &str)]) -> Manager {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_outlives_its_pod() {
     let cluster = FakeCluster::start().await;
-    let manager = start(&cluster, &[]);
+    let settings = cluster.settings();
+    let env: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let manager = Manager::start_with(&env, &[("SEARCH_URL", "http://search.invalid")]);
     let client = &manager.client;
     // Upper case and '_' are fine in a session id, not in an object name.
     let create = CreateSandbox {
@@ -97,7 +100,16 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
         .decode(secret["data"]["SANDBOX_TOKEN"].as_str().unwrap())
         .unwrap();
     assert_eq!(String::from_utf8(token).unwrap(), access.token);
+    assert!(
+        secret["data"]["SEARCH_URL"].is_string(),
+        "the search settings go there too"
+    );
     assert!(!pod.to_string().contains(&access.token));
+    assert!(!pod.to_string().contains("search.invalid"));
+    assert_eq!(
+        support::sh(&tools, "echo $SEARCH_URL").await.trim(),
+        "http://search.invalid"
+    );
 
     // The session's home is a claim named by digest, annotated with the session.
     let claims = cluster.names("persistentvolumeclaims");
@@ -125,6 +137,19 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
     .await;
     let again = cluster.get("pods", &name).unwrap();
     assert_ne!(again["metadata"]["uid"], pod["metadata"]["uid"]);
+    let access = client.get(&sandbox.id).await.unwrap().tool_api.unwrap();
+    let tools = ToolApiClient::new(&access.url, &access.token);
+    assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
+
+    // The cluster evicts it and deletes the Pod: it is made again from its Secret.
+    cluster.evict(&name).await;
+    support::eventually(Duration::from_secs(90), "made anew after eviction", || async {
+        client
+            .get(&sandbox.id)
+            .await
+            .is_ok_and(|s| s.restarts == 2 && s.state == SandboxState::Ready)
+    })
+    .await;
     let access = client.get(&sandbox.id).await.unwrap().tool_api.unwrap();
     let tools = ToolApiClient::new(&access.url, &access.token);
     assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");

@@ -96,7 +96,7 @@ impl DockerDriver {
     }
 
     fn container_name(&self, sandbox_id: &str) -> String {
-        format!("sandpiper-{}-{sandbox_id}", self.namespace)
+        super::sandbox_name(&self.namespace, sandbox_id)
     }
 
     fn volume_name(&self, session_id: &str) -> String {

@@ -27,6 +27,11 @@ const HOME: &str = "/home/sandbox";
 /// The sandbox image's user and group.
 const SANDBOX_UID: i64 = 1000;
 
+/// The name of a sandbox's container or Pod (and of its Kubernetes Secret).
+fn sandbox_name(namespace: &str, sandbox_id: &str) -> String {
+    format!("sandpiper-{namespace}-{sandbox_id}")
+}
+
 /// Variables passed on to every sandbox: the web search configuration. An empty one counts
 /// as unset (Compose passes unset variables on as empty).
 fn passed_env() -> Vec<(String, String)> {

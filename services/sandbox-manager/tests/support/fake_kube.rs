@@ -9,7 +9,10 @@
 //! Pod IP and its exit (with OOMKilled) as the Pod's status.
 //!
 //! Not modelled: scheduling, admission, NetworkPolicies, graceful deletion (objects go at
-//! once), seccomp profiles other than the runtime's default, paging and bookmarks.
+//! once; [`FakeCluster::evict`] plays an eviction), seccomp profiles other than the
+//! runtime's default, paging and bookmarks. A claim is a Docker volume, which starts with
+//! the image's files where a real claim starts empty; an emptyDir is the Pod user's where
+//! a real one is root's with mode 0777.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -133,9 +136,45 @@ impl FakeCluster {
         self.cluster.create(resource, object).unwrap()
     }
 
+    /// Evicts a Pod as the kubelet does under node pressure: marks it as a disruption
+    /// target being deleted, stops its container, then deletes it.
+    pub async fn evict(&self, name: &str) {
+        let uid = self.get("pods", name).unwrap()["metadata"]["uid"].clone();
+        {
+            let cluster = &self.cluster;
+            let mut objects = cluster.objects.lock().unwrap();
+            objects.version += 1;
+            let version = objects.version;
+            let pod = objects
+                .items
+                .get_mut(&("pods".to_owned(), name.to_owned()))
+                .unwrap();
+            pod["metadata"]["deletionTimestamp"] = json!(now());
+            pod["metadata"]["resourceVersion"] = json!(version.to_string());
+            pod["status"]["conditions"] = json!([{
+                "type": "DisruptionTarget", "status": "True", "reason": "TerminationByKubelet",
+                "message": "The node was low on resource: memory.",
+            }]);
+            let pod = pod.clone();
+            cluster.record(&mut objects, "pods", "MODIFIED", pod);
+        }
+        let _ = Command::new("docker")
+            .args(["stop", "-t", "1", &self.container(name)])
+            .output()
+            .await;
+        // That Pod, not one made anew meanwhile.
+        if self
+            .get("pods", name)
+            .is_some_and(|pod| pod["metadata"]["uid"] == uid)
+        {
+            self.cluster.delete("pods", name);
+        }
+    }
+
     /// The engine container running a Pod.
     pub fn container(&self, pod: &str) -> String {
-        format!("{}-{pod}", self.cluster.id)
+        let pod = self.get("pods", pod).expect("the Pod exists");
+        self.cluster.container(&pod)
     }
 }
 
@@ -162,6 +201,16 @@ impl Drop for FakeCluster {
 }
 
 impl Cluster {
+    /// The engine container of one Pod object: a Pod made anew under the same name gets
+    /// its own while the old one is still going.
+    fn container(&self, pod: &Value) -> String {
+        format!(
+            "{}-{}",
+            self.id,
+            pod["metadata"]["uid"].as_str().unwrap_or_default()
+        )
+    }
+
     fn get(&self, resource: &str, name: &str) -> Option<Value> {
         let objects = self.objects.lock().unwrap();
         objects
@@ -410,7 +459,10 @@ async fn logs(
     Query(params): Params,
 ) -> Response {
     let tail = params.get("tailLines").cloned().unwrap_or_else(|| "all".into());
-    let container = format!("{}-{name}", cluster.id);
+    let Some(pod) = cluster.get("pods", &name) else {
+        return status(404, "NotFound", &format!("pods \"{name}\" not found"));
+    };
+    let container = cluster.container(&pod);
     match Command::new("docker")
         .args(["logs", "--tail", &tail, &container])
         .output()
@@ -432,11 +484,7 @@ async fn kubelet(cluster: Arc<Cluster>) {
         if change.resource != "pods" {
             continue;
         }
-        let name = change.object["metadata"]["name"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        let container = format!("{}-{name}", cluster.id);
+        let container = cluster.container(&change.object);
         match change.kind {
             "ADDED" => {
                 tokio::spawn(run_pod(cluster.clone(), change.object));
@@ -485,7 +533,7 @@ async fn run_pod(cluster: Arc<Cluster>, pod: Value) {
     let spec = &pod["spec"];
     let c = &spec["containers"][0];
     let image = c["image"].as_str().unwrap_or_default().to_owned();
-    let container = format!("{}-{name}", cluster.id);
+    let container = cluster.container(&pod);
     if docker(&["image".into(), "inspect".into(), image.clone()])
         .await
         .is_err()

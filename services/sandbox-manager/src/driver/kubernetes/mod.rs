@@ -5,9 +5,9 @@
 //! the same name, and for volume sessions a claim for its home. backend-api reaches it at
 //! the Pod's IP; NetworkPolicies keyed on its labels decide who else may
 //! (`deploy/kubernetes/`). Pods never restart by themselves (`restartPolicy: Never`): as
-//! with Docker, the manager notices a Pod ended (a watch) and starts it again, here by
-//! making the Pod anew from the old one's spec. Labels name everything as ours, so a
-//! restarted manager finds what it left.
+//! with Docker, the manager notices a Pod ended (a watch: it exited, or the cluster
+//! evicted it) and starts it again, here by making the Pod anew as the Secret keeps it.
+//! Labels name everything as ours, so a restarted manager finds what it left.
 
 mod objects;
 mod status;
@@ -17,8 +17,7 @@ use std::time::{Duration, Instant};
 
 use futures::stream::BoxStream;
 use futures::StreamExt;
-use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod, PodSpec, Secret};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod, Secret};
 use kube::api::{DeleteParams, ListParams, LogParams, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::runtime::watcher;
@@ -37,6 +36,7 @@ use crate::record::Endpoints;
 /// How often a starting or disappearing Pod is looked at.
 const POLL: Duration = Duration::from_millis(500);
 
+/// Runs sandboxes as Pods in one Kubernetes namespace, through one client.
 pub struct KubernetesDriver {
     client: Client,
     pods: Api<Pod>,
@@ -104,10 +104,12 @@ impl KubernetesDriver {
 
     async fn create_and_wait(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
         let post = PostParams::default();
-        self.secrets
-            .create(&post, &self.objects.secret(spec))
-            .await
-            .map_err(refused)?;
+        let pod = self.objects.pod(spec);
+        let secret = self
+            .objects
+            .secret(spec, &pod)
+            .map_err(|err| DriverError::StartFailed(format!("keeping the Pod spec: {err}")))?;
+        self.secrets.create(&post, &secret).await.map_err(refused)?;
         if let (StorageKind::Volume, Some(session)) = (spec.storage, &spec.session_id) {
             match self.claims.create(&post, &self.objects.claim(session)).await {
                 Ok(_) => {}
@@ -116,16 +118,17 @@ impl KubernetesDriver {
                 Err(err) => return Err(refused(err)),
             }
         }
-        self.pods
-            .create(&post, &self.objects.pod(spec))
-            .await
-            .map_err(refused)?;
+        self.pods.create(&post, &pod).await.map_err(refused)?;
         self.wait_running(&self.objects.name(&spec.sandbox_id)).await
+    }
+
+    fn start_timeout(&self) -> Duration {
+        Duration::from_secs(self.objects.kubernetes.start_timeout_secs)
     }
 
     /// Waits until the Pod runs and has an IP, or cannot start.
     async fn wait_running(&self, name: &str) -> DriverResult<Endpoints> {
-        let timeout = Duration::from_secs(self.objects.sandbox.ready_timeout_secs);
+        let timeout = self.start_timeout();
         let deadline = Instant::now() + timeout;
         loop {
             let pod = self.pods.get(name).await.map_err(classify)?;
@@ -138,8 +141,8 @@ impl KubernetesDriver {
                     })
                 }
                 Progress::ImageMissing(why) => {
-                    tracing::warn!(pod = name, %why, "the sandbox image cannot be pulled");
-                    return Err(DriverError::ImageMissing(self.objects.sandbox.image.clone()));
+                    let image = &self.objects.sandbox.image;
+                    return Err(DriverError::ImageMissing(format!("{image} ({why})")));
                 }
                 Progress::Failed(why) => return Err(DriverError::StartFailed(why)),
                 Progress::Pending(why) if Instant::now() >= deadline => {
@@ -155,7 +158,7 @@ impl KubernetesDriver {
 
     /// Waits until the Pod is gone from the API (its containers stopped).
     async fn wait_gone(&self, name: &str) -> DriverResult<()> {
-        let deadline = Instant::now() + Duration::from_secs(self.objects.sandbox.ready_timeout_secs);
+        let deadline = Instant::now() + self.start_timeout();
         while self.pods.get_opt(name).await.map_err(classify)?.is_some() {
             if Instant::now() >= deadline {
                 return Err(DriverError::StartFailed(format!(
@@ -194,30 +197,20 @@ impl SandboxDriver for KubernetesDriver {
 
     async fn restart(&self, sandbox_id: &str) -> DriverResult<Endpoints> {
         let name = self.objects.name(sandbox_id);
-        let old = self
-            .pods
+        let secret = self
+            .secrets
             .get_opt(&name)
             .await
             .map_err(classify)?
-            .ok_or_else(|| DriverError::StartFailed(format!("its Pod {name} is gone")))?;
+            .ok_or_else(|| DriverError::StartFailed(format!("its Secret {name} is gone")))?;
+        let pod = Objects::kept_pod(&secret).ok_or_else(|| {
+            DriverError::StartFailed(format!("its Secret {name} keeps no Pod to make again"))
+        })?;
         // A Pod cannot run again once ended: the same Pod is made anew, on any node.
-        let fresh = Pod {
-            metadata: ObjectMeta {
-                name: Some(name.clone()),
-                labels: old.metadata.labels,
-                annotations: old.metadata.annotations,
-                ..Default::default()
-            },
-            spec: old.spec.map(|spec| PodSpec {
-                node_name: None,
-                ..spec
-            }),
-            status: None,
-        };
         delete_if_there(&self.pods, &name).await?;
         self.wait_gone(&name).await?;
         self.pods
-            .create(&PostParams::default(), &fresh)
+            .create(&PostParams::default(), &pod)
             .await
             .map_err(refused)?;
         self.wait_running(&name).await
@@ -310,8 +303,7 @@ impl SandboxDriver for KubernetesDriver {
                         break;
                     }
                 };
-                // A Pod being deleted was removed on purpose.
-                if pod.metadata.deletion_timestamp.is_some() || !status::is_stopped(&pod) {
+                if !status::has_ended(&pod) {
                     continue;
                 }
                 let Some(sandbox_id) = pod.metadata.labels.as_ref().and_then(|l| l.get(LABEL_SANDBOX)).cloned() else {
@@ -355,13 +347,22 @@ fn refused(err: kube::Error) -> DriverError {
     }
 }
 
-/// Sorts kube's errors into what the manager can tell its clients.
+/// Sorts kube's errors into what the manager can tell its clients: an API server that
+/// is away, throttling or failing for now is unavailable (worth a retry).
 fn classify(err: kube::Error) -> DriverError {
     match err {
         kube::Error::Api(status) => {
-            DriverError::Engine(format!("{} {}: {}", status.code, status.reason, status.message))
+            let text = format!("{} {}: {}", status.code, status.reason, status.message);
+            match status.code {
+                429 | 500..=504 => DriverError::EngineUnavailable(text),
+                403 => DriverError::Engine(format!(
+                    "{text} (the manager's service account needs the Role in \
+                     deploy/kubernetes/sandbox-manager.yaml, in the sandbox namespace)"
+                )),
+                _ => DriverError::Engine(text),
+            }
         }
-        kube::Error::HyperError(_) | kube::Error::Service(_) => {
+        kube::Error::HyperError(_) | kube::Error::Service(_) | kube::Error::Auth(_) => {
             DriverError::EngineUnavailable(err.to_string())
         }
         other => DriverError::Engine(other.to_string()),

@@ -1,6 +1,7 @@
 //! The Kubernetes objects one sandbox is made of: a Pod hardened like the Docker driver's
-//! container, a Secret with its credentials (kept out of the Pod spec, which more people
-//! may read), and for sessions with a volume a PersistentVolumeClaim for its home.
+//! container, a Secret with its credentials and the search settings (kept out of the Pod
+//! spec, which more people may read) that also keeps the Pod as it was first made, and
+//! for sessions with a volume a PersistentVolumeClaim for its home.
 
 use std::collections::BTreeMap;
 
@@ -16,13 +17,16 @@ use sandbox_manager_contract::{NetworkMode, StorageKind};
 use sha2::{Digest, Sha256};
 
 use super::super::{
-    SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY,
-    SANDBOX_UID, TOOL_API_PORT, VNC_PORT,
+    sandbox_name, SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_OWNER, LABEL_SANDBOX,
+    LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT, VNC_PORT,
 };
 use crate::config::{KubernetesSettings, SandboxSettings};
 
 /// The label NetworkPolicies select sandboxes by: `internet` or `offline`.
-pub const LABEL_NETWORK: &str = "org.sandpiper.network";
+const LABEL_NETWORK: &str = "org.sandpiper.network";
+/// The Secret's annotation that keeps the Pod as first made: a restart makes it again
+/// from this, whatever became of the old Pod (evicted, deleted, changed).
+const ANNOTATION_POD: &str = "org.sandpiper.pod";
 /// The sandbox's one container.
 pub const CONTAINER: &str = "sandbox";
 /// The CPU a sandbox is guaranteed, in millicores, when its limit is higher: sandboxes
@@ -41,7 +45,7 @@ pub struct Objects {
 impl Objects {
     /// The name of a sandbox's Pod and of its Secret.
     pub fn name(&self, sandbox_id: &str) -> String {
-        format!("sandpiper-{}-{sandbox_id}", self.namespace)
+        sandbox_name(&self.namespace, sandbox_id)
     }
 
     /// A session's volume claim. Session ids may hold upper case and `_`, which object
@@ -83,16 +87,30 @@ impl Objects {
         }
     }
 
-    pub fn secret(&self, spec: &SandboxSpec) -> Secret {
-        Secret {
-            metadata: self.metadata(self.name(&spec.sandbox_id), spec),
+    /// The Secret the Pod's environment comes from, keeping `pod` for restarts.
+    pub fn secret(&self, spec: &SandboxSpec, pod: &Pod) -> serde_json::Result<Secret> {
+        let mut metadata = self.metadata(self.name(&spec.sandbox_id), spec);
+        metadata
+            .annotations
+            .get_or_insert_with(BTreeMap::new)
+            .insert(ANNOTATION_POD.to_owned(), serde_json::to_string(pod)?);
+        let mut data = BTreeMap::from([
+            ("SANDBOX_TOKEN".to_owned(), spec.secrets.token.clone()),
+            ("VNC_PASSWORD".to_owned(), spec.secrets.vnc_password.clone()),
+        ]);
+        data.extend(self.passed_env.iter().cloned());
+        Ok(Secret {
+            metadata,
             type_: Some("Opaque".into()),
-            string_data: Some(BTreeMap::from([
-                ("SANDBOX_TOKEN".to_owned(), spec.secrets.token.clone()),
-                ("VNC_PASSWORD".to_owned(), spec.secrets.vnc_password.clone()),
-            ])),
+            string_data: Some(data),
             ..Default::default()
-        }
+        })
+    }
+
+    /// The Pod a Secret keeps, if it keeps one.
+    pub fn kept_pod(secret: &Secret) -> Option<Pod> {
+        let kept = secret.metadata.annotations.as_ref()?.get(ANNOTATION_POD)?;
+        serde_json::from_str(kept).ok()
     }
 
     pub fn claim(&self, session_id: &str) -> PersistentVolumeClaim {
@@ -128,22 +146,13 @@ impl Objects {
     pub fn pod(&self, spec: &SandboxSpec) -> Pod {
         let name = self.name(&spec.sandbox_id);
         let s = &self.sandbox;
-        let mut env: Vec<EnvVar> = self
-            .passed_env
-            .iter()
-            .map(|(name, value)| EnvVar {
-                name: name.clone(),
-                value: Some(value.clone()),
-                ..Default::default()
-            })
-            .collect();
-        if !s.browser_sandbox {
-            env.push(EnvVar {
+        let env = (!s.browser_sandbox).then(|| {
+            vec![EnvVar {
                 name: "TOOL_API_DESKTOP__BROWSER_SANDBOX".into(),
                 value: Some("false".into()),
                 ..Default::default()
-            });
-        }
+            }]
+        });
         let memory = mebibytes(spec.limits.memory_mb);
         let cpu_millis = (spec.limits.cpus * 1000.0).round() as i64;
         let resources = ResourceRequirements {
@@ -209,7 +218,7 @@ impl Objects {
             name: CONTAINER.into(),
             image: Some(s.image.clone()),
             image_pull_policy: self.kubernetes.image_pull_policy.clone(),
-            env: (!env.is_empty()).then_some(env),
+            env,
             env_from: Some(vec![EnvFromSource {
                 secret_ref: Some(SecretEnvSource {
                     name: name.clone(),
@@ -250,6 +259,8 @@ impl Objects {
                     run_as_user: Some(SANDBOX_UID),
                     run_as_group: Some(SANDBOX_UID),
                     fs_group: Some(SANDBOX_UID),
+                    // A session's claim is chowned once, not on every start.
+                    fs_group_change_policy: Some("OnRootMismatch".into()),
                     run_as_non_root: Some(true),
                     seccomp_profile: Some(seccomp),
                     ..Default::default()
