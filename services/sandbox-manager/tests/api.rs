@@ -336,16 +336,7 @@ async fn volume_storage_keeps_files_across_a_restart_and_delete_removes_it() {
 
     // The engine stops it; the manager starts it again and the file is still there.
     docker(&["kill", &manager.container_name(&sandbox.id)]);
-    support::eventually(Duration::from_secs(60), "restarted", || async {
-        client
-            .get(&sandbox.id)
-            .await
-            .is_ok_and(|s| s.restarts == 1 && s.state == SandboxState::Ready)
-    })
-    .await;
-    let restarted = client.get(&sandbox.id).await.unwrap();
-    let access = restarted.tool_api.unwrap();
-    let tools = ToolApiClient::new(&access.url, &access.token);
+    let tools = support::restarted(client, &sandbox.id, 1, Duration::from_secs(60)).await;
     assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
 
     client.delete(&sandbox.id).await.unwrap();

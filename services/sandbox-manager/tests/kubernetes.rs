@@ -18,18 +18,21 @@ use tool_api_client::ToolApiClient;
 
 /// A manager whose driver is the fake cluster's, with `extra` settings.
 fn start(cluster: &FakeCluster, extra: &[(&str, &str)]) -> Manager {
+    start_with(cluster, extra, &[])
+}
+
+/// Like [`start`], with `raw` variables passed as they are.
+fn start_with(cluster: &FakeCluster, extra: &[(&str, &str)], raw: &[(&str, &str)]) -> Manager {
     let settings = cluster.settings();
     let mut env: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
     env.extend_from_slice(extra);
-    Manager::start(&env)
+    Manager::start_with(&env, raw)
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_outlives_its_pod() {
     let cluster = FakeCluster::start().await;
-    let settings = cluster.settings();
-    let env: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let manager = Manager::start_with(&env, &[("SEARCH_URL", "http://search.invalid")]);
+    let manager = start_with(&cluster, &[], &[("SEARCH_URL", "http://search.invalid")]);
     let client = &manager.client;
     // Upper case and '_' are fine in a session id, not in an object name.
     let create = CreateSandbox {
@@ -128,30 +131,14 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
 
     // The Pod ends: the manager makes it anew, on the same claim, and says so.
     docker(&["kill", &cluster.container(&name)]);
-    support::eventually(Duration::from_secs(90), "made anew", || async {
-        client
-            .get(&sandbox.id)
-            .await
-            .is_ok_and(|s| s.restarts == 1 && s.state == SandboxState::Ready)
-    })
-    .await;
+    let tools = support::restarted(client, &sandbox.id, 1, Duration::from_secs(90)).await;
     let again = cluster.get("pods", &name).unwrap();
     assert_ne!(again["metadata"]["uid"], pod["metadata"]["uid"]);
-    let access = client.get(&sandbox.id).await.unwrap().tool_api.unwrap();
-    let tools = ToolApiClient::new(&access.url, &access.token);
     assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
 
     // The cluster evicts it and deletes the Pod: it is made again from its Secret.
     cluster.evict(&name).await;
-    support::eventually(Duration::from_secs(90), "made anew after eviction", || async {
-        client
-            .get(&sandbox.id)
-            .await
-            .is_ok_and(|s| s.restarts == 2 && s.state == SandboxState::Ready)
-    })
-    .await;
-    let access = client.get(&sandbox.id).await.unwrap().tool_api.unwrap();
-    let tools = ToolApiClient::new(&access.url, &access.token);
+    let tools = support::restarted(client, &sandbox.id, 2, Duration::from_secs(90)).await;
     assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
 
     // Deleting the sandbox deletes its Pod, its Secret and (it was the session's) its claim.

@@ -333,16 +333,8 @@ impl SandboxDriver for DockerDriver {
         &self.settings.image
     }
 
-    async fn start(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
-        let docker = self.docker().await?;
-        let started = self.create_and_start(docker, spec).await;
-        if started.is_err() {
-            // Nothing half-made stays behind; the session's volume is the session's.
-            if let Err(err) = self.remove(&spec.sandbox_id, None).await {
-                tracing::warn!(sandbox = %spec.sandbox_id, %err, "cleaning up a failed start");
-            }
-        }
-        started
+    async fn create(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
+        self.create_and_start(self.docker().await?, spec).await
     }
 
     async fn restart(&self, sandbox_id: &str) -> DriverResult<Endpoints> {

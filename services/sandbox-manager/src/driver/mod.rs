@@ -103,9 +103,21 @@ pub trait SandboxDriver: Send + Sync + 'static {
     /// The image reference sandboxes run.
     fn image(&self) -> &str;
 
-    /// Creates and starts a sandbox; returns where its ports were published. On failure
-    /// nothing of it is left behind.
-    async fn start(&self, spec: &SandboxSpec) -> DriverResult<Endpoints>;
+    /// Creates and starts a sandbox; returns where it is reached. A failure may leave
+    /// parts of it behind: callers use [`SandboxDriver::start`].
+    async fn create(&self, spec: &SandboxSpec) -> DriverResult<Endpoints>;
+
+    /// [`SandboxDriver::create`], removing whatever it made when it fails (the session's
+    /// volume is the session's, and stays).
+    async fn start(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
+        let started = self.create(spec).await;
+        if started.is_err() {
+            if let Err(err) = self.remove(&spec.sandbox_id, None).await {
+                tracing::warn!(sandbox = %spec.sandbox_id, %err, "cleaning up a failed start");
+            }
+        }
+        started
+    }
 
     /// Starts a stopped sandbox again; its ports may change.
     async fn restart(&self, sandbox_id: &str) -> DriverResult<Endpoints>;

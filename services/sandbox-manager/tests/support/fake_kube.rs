@@ -140,24 +140,14 @@ impl FakeCluster {
     /// target being deleted, stops its container, then deletes it.
     pub async fn evict(&self, name: &str) {
         let uid = self.get("pods", name).unwrap()["metadata"]["uid"].clone();
-        {
-            let cluster = &self.cluster;
-            let mut objects = cluster.objects.lock().unwrap();
-            objects.version += 1;
-            let version = objects.version;
-            let pod = objects
-                .items
-                .get_mut(&("pods".to_owned(), name.to_owned()))
-                .unwrap();
+        let marked = self.cluster.modify_pod(name, &uid, |pod| {
             pod["metadata"]["deletionTimestamp"] = json!(now());
-            pod["metadata"]["resourceVersion"] = json!(version.to_string());
             pod["status"]["conditions"] = json!([{
                 "type": "DisruptionTarget", "status": "True", "reason": "TerminationByKubelet",
                 "message": "The node was low on resource: memory.",
             }]);
-            let pod = pod.clone();
-            cluster.record(&mut objects, "pods", "MODIFIED", pod);
-        }
+        });
+        assert!(marked, "no Pod {name} to evict");
         let _ = Command::new("docker")
             .args(["stop", "-t", "1", &self.container(name)])
             .output()
@@ -276,22 +266,28 @@ impl Cluster {
     }
 
     /// Changes a Pod's status, if that Pod (that very one: `uid`) still exists.
-    fn set_pod_status(&self, name: &str, uid: &str, status: Value) {
+    fn set_pod_status(&self, name: &str, uid: &Value, status: Value) {
+        self.modify_pod(name, uid, |pod| pod["status"] = status);
+    }
+
+    /// Changes a Pod, if that Pod (that very one: `uid`) still exists; says whether it did.
+    fn modify_pod(&self, name: &str, uid: &Value, change: impl FnOnce(&mut Value)) -> bool {
         let mut objects = self.objects.lock().unwrap();
         let version = objects.version + 1;
         let key = ("pods".to_owned(), name.to_owned());
         let Some(pod) = objects
             .items
             .get_mut(&key)
-            .filter(|p| p["metadata"]["uid"] == uid)
+            .filter(|p| p["metadata"]["uid"] == *uid)
         else {
-            return;
+            return false;
         };
-        pod["status"] = status;
+        change(pod);
         pod["metadata"]["resourceVersion"] = json!(version.to_string());
         let pod = pod.clone();
         objects.version = version;
         self.record(&mut objects, "pods", "MODIFIED", pod);
+        true
     }
 }
 
@@ -529,7 +525,7 @@ fn mebibytes(quantity: &Value) -> Option<u64> {
 
 async fn run_pod(cluster: Arc<Cluster>, pod: Value) {
     let name = pod["metadata"]["name"].as_str().unwrap_or_default().to_owned();
-    let uid = pod["metadata"]["uid"].as_str().unwrap_or_default().to_owned();
+    let uid = pod["metadata"]["uid"].clone();
     let spec = &pod["spec"];
     let c = &spec["containers"][0];
     let image = c["image"].as_str().unwrap_or_default().to_owned();

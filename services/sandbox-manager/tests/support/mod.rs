@@ -14,7 +14,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use sandbox_manager_client::contract::{CreateSandbox, ErrorCode, LifecycleEvent, LifecycleKind};
+use sandbox_manager_client::contract::{
+    CreateSandbox, ErrorCode, LifecycleEvent, LifecycleKind, SandboxState,
+};
 use sandbox_manager_client::{ClientError, SandboxManagerClient};
 
 pub use sandbox::docker;
@@ -232,6 +234,25 @@ pub async fn expect_event(
         Ok(None) => panic!("the event stream ended before {kind:?} of {sandbox_id}"),
         Err(_) => panic!("no {kind:?} event for {sandbox_id} within {within:?}"),
     }
+}
+
+/// Waits until the sandbox was started again `restarts` times in all and is ready, up to
+/// `within`; returns a client of its tool-api (its address may have changed).
+pub async fn restarted(
+    client: &SandboxManagerClient,
+    id: &str,
+    restarts: u32,
+    within: Duration,
+) -> tool_api_client::ToolApiClient {
+    eventually(within, &format!("restart {restarts} of {id}"), || async {
+        client
+            .get(id)
+            .await
+            .is_ok_and(|s| s.restarts == restarts && s.state == SandboxState::Ready)
+    })
+    .await;
+    let access = client.get(id).await.unwrap().tool_api.unwrap();
+    tool_api_client::ToolApiClient::new(&access.url, &access.token)
 }
 
 /// Polls `check` until it holds, up to `within`.

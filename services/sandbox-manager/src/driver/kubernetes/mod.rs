@@ -102,26 +102,6 @@ impl KubernetesDriver {
         ListParams::default().labels(&self.objects.selector())
     }
 
-    async fn create_and_wait(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
-        let post = PostParams::default();
-        let pod = self.objects.pod(spec);
-        let secret = self
-            .objects
-            .secret(spec, &pod)
-            .map_err(|err| DriverError::StartFailed(format!("keeping the Pod spec: {err}")))?;
-        self.secrets.create(&post, &secret).await.map_err(refused)?;
-        if let (StorageKind::Volume, Some(session)) = (spec.storage, &spec.session_id) {
-            match self.claims.create(&post, &self.objects.claim(session)).await {
-                Ok(_) => {}
-                // The session's home from an earlier sandbox.
-                Err(kube::Error::Api(status)) if status.is_already_exists() => {}
-                Err(err) => return Err(refused(err)),
-            }
-        }
-        self.pods.create(&post, &pod).await.map_err(refused)?;
-        self.wait_running(&self.objects.name(&spec.sandbox_id)).await
-    }
-
     fn start_timeout(&self) -> Duration {
         Duration::from_secs(self.objects.kubernetes.start_timeout_secs)
     }
@@ -184,15 +164,24 @@ impl SandboxDriver for KubernetesDriver {
         &self.objects.sandbox.image
     }
 
-    async fn start(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
-        let started = self.create_and_wait(spec).await;
-        if started.is_err() {
-            // Nothing half-made stays behind; the session's volume is the session's.
-            if let Err(err) = self.remove(&spec.sandbox_id, None).await {
-                tracing::warn!(sandbox = %spec.sandbox_id, %err, "cleaning up a failed start");
+    async fn create(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
+        let post = PostParams::default();
+        let pod = self.objects.pod(spec);
+        let secret = self
+            .objects
+            .secret(spec, &pod)
+            .map_err(|err| DriverError::StartFailed(format!("keeping the Pod spec: {err}")))?;
+        self.secrets.create(&post, &secret).await.map_err(refused)?;
+        if let (StorageKind::Volume, Some(session)) = (spec.storage, &spec.session_id) {
+            match self.claims.create(&post, &self.objects.claim(session)).await {
+                Ok(_) => {}
+                // The session's home from an earlier sandbox.
+                Err(kube::Error::Api(status)) if status.is_already_exists() => {}
+                Err(err) => return Err(refused(err)),
             }
         }
-        started
+        self.pods.create(&post, &pod).await.map_err(refused)?;
+        self.wait_running(&self.objects.name(&spec.sandbox_id)).await
     }
 
     async fn restart(&self, sandbox_id: &str) -> DriverResult<Endpoints> {
