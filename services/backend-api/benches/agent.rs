@@ -13,7 +13,7 @@
 //! Run with `cargo bench -p backend-api --bench agent`. Targets: tool-step overhead
 //! p50 ≤ 10 ms; first tool result ≤ 300 ms with a warm pool; relay ≥ 100 MB/s.
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/integration/support/mod.rs"]
 mod support;
 
 use std::time::{Duration, Instant};

@@ -5,7 +5,7 @@
 //!
 //! `cargo bench -p sandbox-manager --bench manager` (`CYCLES=50` for a shorter churn).
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/integration/support/mod.rs"]
 mod support;
 
 use std::time::{Duration, Instant};

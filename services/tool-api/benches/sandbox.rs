@@ -9,7 +9,7 @@
 //! ready-for-tools p50 ≤ 1.5 s, desktop fully ready ≤ 2.5 s, idle memory ≤ 250 MiB,
 //! navigate + view ≤ 500 ms.
 
-#[path = "../tests/support/sandbox.rs"]
+#[path = "../tests/integration/support/sandbox.rs"]
 mod sandbox;
 
 use std::time::{Duration, Instant};

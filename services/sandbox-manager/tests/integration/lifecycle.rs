@@ -1,7 +1,7 @@
 //! Lifecycle against the real engine: the warm pool, reaping, health, restarts, OOM kills,
 //! and the event stream that reports them.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! workspace: read, write, replace, find, search, list, stat, mkdir, move, delete, watch.
 //! Transfers (upload, download, archive) are in `files_transfer.rs`.
 
-mod support;
+use crate::support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::sync::atomic::{AtomicBool, Ordering};

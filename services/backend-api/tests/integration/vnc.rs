@@ -6,7 +6,7 @@
 //! modes, a click that reaches the page only in control mode, and the agent paused while
 //! the person has the desktop; removing the sandbox closes the browser's side.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -6,7 +6,7 @@
 //! Needs the Docker engine and the sandbox-manager binary (built by `cargo test
 //! --workspace`, or `cargo build -p sandbox-manager`).
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The built front end served by the backend (`FRONTEND_DIR`): files, the app's own
 //! routes falling back to `index.html`, cache headers, and the API untouched by it.
 
-mod support;
+use crate::support;
 
 use reqwest::{Method, StatusCode};
 use support::TestApp;

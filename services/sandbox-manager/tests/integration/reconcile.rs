@@ -2,7 +2,7 @@
 //! exactly the containers its records explain; records of containers that vanished while
 //! it was down are marked lost; foreign containers of its namespace are removed.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Sessions over HTTP: the lifecycle, paging, privacy between users, sharing, bad input,
 //! and the system routes.
 
-mod support;
+use crate::support;
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;

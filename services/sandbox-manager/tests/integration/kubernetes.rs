@@ -3,7 +3,7 @@
 //! container of the sandbox image. What the fake does not model (scheduling, admission,
 //! NetworkPolicies, graceful deletion) is not tested here.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 pub mod fake_kube;
-#[path = "../../../tool-api/tests/support/sandbox.rs"]
+#[path = "../../../../tool-api/tests/integration/support/sandbox.rs"]
 mod sandbox;
 
 use std::net::TcpListener;

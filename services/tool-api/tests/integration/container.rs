@@ -2,7 +2,7 @@
 //! flag, reached only through ports published on 127.0.0.1. Needs a Docker engine (CI
 //! starts one) and builds the image first when it is missing (`sandbox-image/build.sh`).
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

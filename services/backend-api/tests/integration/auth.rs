@@ -2,7 +2,7 @@
 //! revoked), refresh rotation and reuse, rate limits, roles, the three modes, and the
 //! production secret check.
 
-mod support;
+use crate::support;
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! The tool-api binary as the sandbox runs it: children are reaped while it serves, and a
 //! SIGTERM kills every process group it started before it exits.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

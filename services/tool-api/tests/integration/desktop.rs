@@ -1,7 +1,7 @@
 //! The desktop and the browser tools on real Xvfb, x11vnc and Chromium. One desktop serves
 //! the whole sequence (a Chromium per test would only slow the suite down).
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

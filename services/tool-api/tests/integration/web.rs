@@ -1,8 +1,8 @@
 //! Web search and page fetch, through HTTP against the real server, with fake providers
 //! and sites on 127.0.0.1 that speak the real wire formats and check what they are sent.
 
-mod fakes;
-mod support;
+use crate::fakes;
+use crate::support;
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

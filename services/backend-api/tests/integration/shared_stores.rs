@@ -4,7 +4,7 @@
 //! goes away makes requests fail with 503 and a JSON body, and the backend recovers by
 //! itself when it returns, with nothing stored lost.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

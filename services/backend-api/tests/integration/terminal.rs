@@ -4,7 +4,7 @@
 //! holds the agent while any terminal is open (until its shell exits or the browser
 //! leaves), and reports its exit status.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! The interactive terminal: a real bash on a real PTY, over a real WebSocket.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -10,7 +10,7 @@ use sandbox_manager_client::contract::ListQuery;
 use sandbox_manager_client::SandboxManagerClient;
 use tool_api_client::ToolApiClient;
 
-#[path = "../../../tool-api/tests/support/sandbox.rs"]
+#[path = "../../../../tool-api/tests/integration/support/sandbox.rs"]
 pub mod sandbox;
 
 pub const TOKEN: &str = "backend-test-manager-token-0123";

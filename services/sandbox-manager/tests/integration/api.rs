@@ -1,7 +1,7 @@
 //! The API against the real engine: create-or-get, access through the returned URL,
 //! hardening, delete, quotas and bad input.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! waits for the person, stop in the middle of a model request, no model configured.
 //! (Tools in a real sandbox: `agent_sandbox.rs`.)
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

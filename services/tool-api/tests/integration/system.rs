@@ -1,6 +1,6 @@
 //! Health, authentication, the OpenAPI document, info, and the error body on bad requests.
 
-mod support;
+use crate::support;
 
 use reqwest::{Method, StatusCode};
 use support::{spawn_app, TOKEN};

@@ -2,7 +2,7 @@
 //! points while events keep coming, resume across a restart, heartbeats, the live list
 //! of sessions, and a client too slow to keep up being cut off instead of buffered.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Upload, download and archive through HTTP against the real server: streamed in both
 //! directions, with size limits, byte ranges, and clients that go away halfway.
 
-mod support;
+use crate::support;
 
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;

@@ -1,6 +1,6 @@
 //! Shell sessions through HTTP against the real server and real processes.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -1,0 +1,17 @@
+//! backend-api's integration tests, one binary with a module per area: the real server
+//! (`Application::build` on port 0) over HTTP, SSE and WebSockets, with real sandboxes
+//! from the sandbox-manager binary where a test needs one, and scripted model servers.
+//! One binary links the service once and lets the modules share what they start.
+//! Run one area with `cargo test -p backend-api --test integration agent::`.
+
+mod agent;
+mod agent_sandbox;
+mod auth;
+mod events;
+mod files;
+mod frontend;
+mod sessions;
+mod shared_stores;
+mod support;
+mod terminal;
+mod vnc;

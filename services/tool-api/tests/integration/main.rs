@@ -1,0 +1,15 @@
+//! tool-api's integration tests, one binary with a module per area: the real server on
+//! real files, processes, PTYs and a real desktop, and the sandbox image as a container.
+//! Run one area with `cargo test -p tool-api --test integration shell::`.
+
+mod container;
+mod desktop;
+mod fakes;
+mod files;
+mod files_transfer;
+mod lifecycle;
+mod shell;
+mod support;
+mod system;
+mod terminal;
+mod web;
