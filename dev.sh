@@ -13,7 +13,8 @@
 #  4. Hot reload: Vite reloads the app as you edit frontend/; a change under services/
 #     or crates/ rebuilds the services and restarts the ones that changed.
 #  5. Ctrl-C stops everything it started and removes the sandboxes, their volumes and
-#     networks (namespace "dev"): nothing is left running.
+#     networks (namespace "dev"): nothing is left running but a Docker engine it had to
+#     start, which it leaves running for the next start and says so.
 #
 # The model: export LLM_BASE_URL, LLM_API_KEY and LLM_MODEL, or put them in .env.dev
 # (read when present, never committed). Ports: DEV_PORT (app, 5173), DEV_BACKEND_PORT
@@ -27,61 +28,18 @@ backend_port="${DEV_BACKEND_PORT:-8000}"
 manager_port="${DEV_MANAGER_PORT:-8090}"
 namespace=dev
 state="$root/.dev"
-min_node=20.19.0
 
 log() { printf '\033[1mdev.sh:\033[0m %s\n' "$*" >&2; }
 die() { printf 'dev.sh: error: %s\n' "$*" >&2; exit 1; }
-version_ge() { [[ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" == "$2" ]]; }
-is_root() { [[ "$(id -u)" == 0 ]]; }
 [[ -f .env.dev ]] && { set -a; . ./.env.dev; set +a; }
 
 # --- 1. Prerequisites -------------------------------------------------------------------
-missing_packages=()
-for tool in docker:docker.io dockerd:docker.io cc:build-essential pkg-config:pkg-config \
-    curl:curl git:git debootstrap:debootstrap; do
-    command -v "${tool%%:*}" >/dev/null 2>&1 || missing_packages+=("${tool#*:}")
-done
-node_ok() { command -v node >/dev/null && version_ge "$(node --version | tr -d v)" "$min_node" && command -v npm >/dev/null; }
-if ! node_ok && command -v apt-cache >/dev/null; then
-    candidate="$(apt-cache policy nodejs 2>/dev/null | sed -n 's/^ *Candidate: \([0-9.]*\).*/\1/p')"
-    if [[ -n "$candidate" ]] && version_ge "$candidate" "$min_node"; then
-        missing_packages+=(nodejs npm)
-    fi
-fi
-if ((${#missing_packages[@]})); then
-    mapfile -t missing_packages < <(printf '%s\n' "${missing_packages[@]}" | sort -u)
-    if is_root; then
-        log "installing ${missing_packages[*]}"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq
-        apt-get install -y -qq --no-install-recommends ca-certificates "${missing_packages[@]}"
-    else
-        die "missing: ${missing_packages[*]}; install them with
-    sudo apt-get install -y ${missing_packages[*]}
-or run ./dev.sh as root once"
-    fi
-fi
-if ! command -v cargo >/dev/null; then
-    [[ -x "$HOME/.cargo/bin/cargo" ]] || {
-        log "installing Rust with rustup (minimal profile)"
-        curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal ||
-            die "could not install Rust; install it from https://rustup.rs and run ./dev.sh again"
-    }
-    export PATH="$HOME/.cargo/bin:$PATH"
-fi
-node_ok || die "Node.js $min_node or newer is needed (this machine has $(node --version 2>/dev/null || echo none), and
-its package manager offers no new enough one): install it from https://nodejs.org, then run ./dev.sh again"
-
-if ! docker info >/dev/null 2>&1; then
-    is_root || die "the Docker engine does not answer; start it (sudo systemctl start docker) and add
-yourself to the docker group (sudo usermod -aG docker \$USER, then log in again)"
-    log "starting the Docker engine"
-    if command -v systemctl >/dev/null && systemctl start docker 2>/dev/null; then :; else
-        setsid dockerd >/var/log/dockerd.log 2>&1 </dev/null &
-    fi
-    for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
-    docker info >/dev/null 2>&1 || die "dockerd did not start; see /var/log/dockerd.log"
-fi
+. scripts/prerequisites.sh
+need_packages docker:docker.io dockerd:docker.io cc:build-essential pkg-config:pkg-config \
+    curl:curl git:git debootstrap:debootstrap
+need_rust
+need_node
+need_docker_engine
 
 for port in "$app_port" "$backend_port" "$manager_port"; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -118,14 +76,14 @@ start_manager() {
         SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK="sandpiper-$namespace-internet" \
         SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK="sandpiper-$namespace-offline" \
         SANDBOX_MANAGER_POOL__SIZE="${DEV_POOL_SIZE:-1}" \
-        "$(binary sandbox-manager)" >>"$state/logs/sandbox-manager.log" 2>&1 &
+        setsid "$(binary sandbox-manager)" >>"$state/logs/sandbox-manager.log" 2>&1 &
     pids[sandbox-manager]=$!
 }
 start_backend() {
     BACKEND_PORT="$backend_port" BACKEND_DATA_DIR="$state/backend" \
         SANDBOX_MANAGER_URL="http://127.0.0.1:$manager_port" SANDBOX_MANAGER_TOKEN="$manager_token" \
         MONGODB_URI='' REDIS_URL='' \
-        "$(binary backend-api)" >>"$state/logs/backend-api.log" 2>&1 &
+        setsid "$(binary backend-api)" >>"$state/logs/backend-api.log" 2>&1 &
     pids[backend-api]=$!
 }
 wait_http() { # url, name, pid
@@ -151,7 +109,8 @@ stop_all() {
         while kill -0 "${pids[$name]}" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
         kill -KILL "${pids[$name]}" 2>/dev/null
     done
-    wait 2>/dev/null
+    # Only our services: a bare `wait` would also wait for a Docker engine started above.
+    ((${#pids[@]} == 0)) || wait "${pids[@]}" 2>/dev/null
     # Sandboxes of sessions outlive a manager on purpose (it reconciles them on start);
     # a development run removes them with everything else.
     local containers volumes
@@ -167,15 +126,18 @@ stop_all() {
     else
         log "stopped; nothing left running"
     fi
+    if $PREREQ_STARTED_DOCKERD; then
+        log "the Docker engine dev.sh started keeps running (stop it with: pkill dockerd)"
+    fi
 }
-trap 'stop_all; exit 130' INT TERM
+trap 'stop_all; exit 130' INT TERM HUP
 trap stop_all EXIT
 
 start_manager
 wait_http "http://127.0.0.1:$manager_port/health" sandbox-manager "${pids[sandbox-manager]}"
 start_backend
 wait_http "http://127.0.0.1:$backend_port/health" backend-api "${pids[backend-api]}"
-(cd frontend && BACKEND_URL="http://127.0.0.1:$backend_port" exec node node_modules/vite/bin/vite.js \
+(cd frontend && BACKEND_URL="http://127.0.0.1:$backend_port" exec setsid node node_modules/vite/bin/vite.js \
     --host 127.0.0.1 --port "$app_port" --strictPort >>"$state/logs/frontend.log" 2>&1) &
 pids[frontend]=$!
 wait_http "http://127.0.0.1:$app_port/" frontend "${pids[frontend]}"

@@ -2,8 +2,12 @@
 # Checks ./dev.sh the way a developer uses it: start it, wait for its URL, walk the app
 # through the Vite dev server (its proxy passes the API and WebSockets on to backend-api;
 # the walk starts a sandbox), change a service's source and see it rebuilt and restarted,
-# then Ctrl-C (SIGINT to its process group) and check nothing is left: no process on its
-# ports, no container, volume or network of the "dev" namespace.
+# then Ctrl-C (SIGINT to its process group) and check it stops cleanly and leaves nothing:
+# no process on its ports, no container, volume or network of the "dev" namespace.
+#
+# DEV_CHECK_COLD_ENGINE=1 (root, no systemd) first stops the Docker engine, so dev.sh
+# has to start it as on a fresh machine: its Ctrl-C must then neither wait for the
+# engine nor stop it, and must say that it keeps running.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/checks/lib.sh
@@ -13,6 +17,15 @@ fail() { log "FAILED: $*"; [[ -f "$output" ]] && tail -n 30 "$output" >&2; exit 
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 export DEV_PORT="$(free_port)" DEV_BACKEND_PORT="$(free_port)" DEV_MANAGER_PORT="$(free_port)"
 output="$(mktemp "${TMPDIR:-/tmp}/sandpiper-dev-check.XXXXXX")"
+
+cold_engine=false
+if [[ "${DEV_CHECK_COLD_ENGINE:-}" == 1 ]]; then
+    log "stopping the Docker engine, so dev.sh starts it"
+    pkill -x dockerd || true
+    for _ in $(seq 1 120); do pgrep -x dockerd >/dev/null || break; sleep 0.5; done
+    pgrep -x dockerd >/dev/null && fail "the Docker engine did not stop"
+    cold_engine=true
+fi
 
 log "starting ./dev.sh (app on $DEV_PORT)"
 setsid ./dev.sh </dev/null >"$output" 2>&1 &
@@ -44,6 +57,13 @@ kill -INT -- "-$pid"
 for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
 kill -0 "$pid" 2>/dev/null && fail "dev.sh still runs 60 s after Ctrl-C"
 grep -q "nothing left running" "$output" || fail "dev.sh did not clean up"
+grep -q "dev.sh: error" "$output" && fail "dev.sh reported an error on a clean stop"
+if $cold_engine; then
+    grep -q "starting the Docker engine" "$output" || fail "dev.sh did not start the engine"
+    grep -q "Docker engine dev.sh started keeps running" "$output" ||
+        fail "dev.sh did not say that the engine it started keeps running"
+    docker info >/dev/null 2>&1 || fail "the engine dev.sh started did not outlive it"
+fi
 for port in "$DEV_PORT" "$DEV_BACKEND_PORT" "$DEV_MANAGER_PORT"; do
     answers "$port" && fail "something still listens on $port"
 done
