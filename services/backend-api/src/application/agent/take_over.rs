@@ -1,7 +1,7 @@
 //! A person holding the desktop: while anyone has a session's desktop in control mode,
 //! that session's run waits before its next model request or tool call, so the agent
-//! and the person never fight over the mouse. Held in this process (see the README's
-//! note on several replicas).
+//! and the person never fight over the mouse. Held in this process (see "Several
+//! replicas" in backend-api's README).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
