@@ -28,9 +28,16 @@ if [[ "${DEV_CHECK_COLD_ENGINE:-}" == 1 ]]; then
 fi
 
 log "starting ./dev.sh (app on $DEV_PORT)"
-setsid ./dev.sh </dev/null >"$output" 2>&1 &
+# As a terminal runs a foreground command: in a process group of its own, which Ctrl-C
+# signals as a whole, and with SIGINT at its default (a script's plain `&`, or a caller
+# started in the background, would leave it ignored, and a shell cannot trap a signal
+# it started with ignored).
+set -m
+env --default-signal=INT ./dev.sh </dev/null >"$output" 2>&1 &
+set +m
 pid=$!
-trap 'kill -INT -- -$pid 2>/dev/null || true; rm -f "$output"' EXIT
+# A dev.sh that did not stop is stopped with TERM, which it also cleans up after.
+trap 'kill -TERM -- -$pid 2>/dev/null || true; rm -f "$output"' EXIT
 for _ in $(seq 1 1200); do
     grep -q "Sandpiper is running at" "$output" && break
     kill -0 "$pid" 2>/dev/null || fail "dev.sh exited before it was ready"
