@@ -1,13 +1,18 @@
 //! Benchmark of the tool-api binary as a sandbox runs it (release build, separate process,
 //! so its memory is measured alone). Prints:
 //! - `echo hi` exec round trip p50/p99 and execs/s with 32 concurrent clients;
-//! - 4 KiB file write + read round trip p50/p99;
-//! - 200 MB download throughput;
+//! - 4 KiB file write + read round trip p50/p99, and the server's CPU time per pair;
+//! - 200 MB download throughput, and the server's CPU time per MB sent;
 //! - the server's RSS when idle and at its peak during the transfer.
+//!
+//! Server CPU time is utime + stime from `/proc/<pid>/stat`, read before and after.
 //!
 //! Run with `cargo bench -p tool-api --bench tool_api`. Targets (2-core machine): exec p50
 //! ≤ 2 ms, ≥ 2,000 execs/s, idle RSS ≤ 15 MB, download ≥ 500 MB/s, RSS < 64 MB during
-//! the transfer.
+//! the transfer, ≤ 0.2 ms of server CPU per 4 KiB write + read pair.
+//!
+//! `TOOL_API_BIN=/path/to/tool-api` benchmarks another build of the server (an older one,
+//! say) with the same client.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
@@ -37,7 +42,8 @@ impl Drop for Server {
 }
 
 fn start_server(workspace: &std::path::Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-api"))
+    let binary = std::env::var_os("TOOL_API_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_tool-api").into());
+    let mut child = Command::new(binary)
         .env("SANDBOX_TOKEN", TOKEN)
         .env("TOOL_API_HOST", "127.0.0.1")
         .env("TOOL_API_PORT", "0")
@@ -163,9 +169,11 @@ async fn bench_exec(http: &reqwest::Client, server: &Server) {
     );
 }
 
-async fn bench_file_round_trip(http: &reqwest::Client, base: &str) {
+async fn bench_file_round_trip(http: &reqwest::Client, server: &Server) {
+    let base = &server.base;
     let content = "x".repeat(4096);
     let mut latencies = Vec::with_capacity(FILE_ROUNDS);
+    let cpu_before = cpu_seconds(server.child.id());
     for _ in 0..FILE_ROUNDS {
         let sent = Instant::now();
         let write = http
@@ -189,11 +197,16 @@ async fn bench_file_round_trip(http: &reqwest::Client, base: &str) {
         assert_eq!(read["content"].as_str().map(str::len), Some(4096));
         latencies.push(sent.elapsed());
     }
+    let cpu = cpu_seconds(server.child.id()) - cpu_before;
     latencies.sort();
     println!(
         "4 KiB write + read round trip: p50 {}, p99 {}",
         ms(percentile(&latencies, 0.5)),
         ms(percentile(&latencies, 0.99))
+    );
+    println!(
+        "  tool-api CPU per write + read pair: {:.3} ms",
+        cpu * 1000.0 / FILE_ROUNDS as f64
     );
 }
 
@@ -218,6 +231,7 @@ async fn bench_download(http: &reqwest::Client, server: &Server, workspace: &std
             }
         })
     };
+    let cpu_before = cpu_seconds(pid);
     let started = Instant::now();
     let response = http
         .get(format!("{}/v1/files/download?path=big.bin", server.base))
@@ -232,6 +246,7 @@ async fn bench_download(http: &reqwest::Client, server: &Server, workspace: &std
         received += chunk.expect("download chunk").len();
     }
     let elapsed = started.elapsed();
+    let cpu = cpu_seconds(pid) - cpu_before;
     sampling.store(false, Ordering::Relaxed);
     sampler.join().expect("sampler");
     assert_eq!(received, DOWNLOAD_BYTES);
@@ -240,6 +255,12 @@ async fn bench_download(http: &reqwest::Client, server: &Server, workspace: &std
         elapsed.as_secs_f64(),
         received as f64 / elapsed.as_secs_f64() / 1e6,
         peak.load(Ordering::Relaxed) as f64 / 1024.0
+    );
+    println!(
+        "  tool-api CPU during it: {:.3} s = {:.2} ms per MB ({:.0} % of one core)",
+        cpu,
+        cpu * 1000.0 / (received as f64 / 1e6),
+        cpu * 100.0 / elapsed.as_secs_f64()
     );
 }
 
@@ -270,7 +291,7 @@ fn main() {
         println!("idle RSS: {:.1} MB", rss_kib(server.child.id()) as f64 / 1024.0);
         bench_exec_latency(&http, &server.base).await;
         bench_exec(&http, &server).await;
-        bench_file_round_trip(&http, &server.base).await;
+        bench_file_round_trip(&http, &server).await;
         bench_download(&http, &server, workspace.path()).await;
         println!(
             "RSS after the run: {:.1} MB",

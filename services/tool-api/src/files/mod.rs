@@ -3,7 +3,8 @@
 //!
 //! Every operation takes the client's path strings and resolves them through the
 //! [`Workspace`](crate::paths::Workspace); the paths it answers with are absolute. Blocking
-//! filesystem work runs on tokio's blocking pool. Nothing here knows about HTTP.
+//! filesystem work runs on tokio's blocking pool, except the small reads and writes an
+//! agent makes most (see [`INLINE_MAX_BYTES`]). Nothing here knows about HTTP.
 
 mod archive;
 mod download;
@@ -43,6 +44,12 @@ pub use write::write;
 
 use crate::config::Limits;
 use crate::error::{ToolError, ToolResult};
+
+/// Writes of up to this much content, and reads of files up to this size, run on the
+/// request's own task. They are a handful of system calls on the page cache, a few
+/// microseconds; handing them to the blocking pool and back costs more than the work
+/// (two thread wake-ups and context switches per request) and was most of their CPU time.
+const INLINE_MAX_BYTES: u64 = 64 << 10;
 
 /// Runs blocking filesystem work on tokio's blocking pool.
 async fn blocking<T, F>(work: F) -> ToolResult<T>

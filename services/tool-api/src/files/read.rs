@@ -4,14 +4,14 @@
 //! file's size. A range that starts past the end of the file is not an error: the answer is
 //! empty, with `start_line`/`end_line` 0 and `total_lines` saying how long the file is.
 
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::path::Path;
 
 use tool_api_contract::files::{ReadFileRequest, ReadFileResponse};
 
 use super::lines::Lines;
 use super::text::{decode, sniff, Sniffed};
-use super::{blocking, display, metadata, require_file};
+use super::{blocking, display, metadata, require_file, INLINE_MAX_BYTES};
 use crate::config::Limits;
 use crate::error::{ToolError, ToolResult};
 use crate::paths::Workspace;
@@ -30,7 +30,13 @@ pub async fn read(
     let range = LineRange::new(request.start_line, request.end_line)?;
     let max_bytes = request.max_bytes.unwrap_or(u64::MAX).min(limits.read_max_bytes);
     let max_bytes = usize::try_from(max_bytes).unwrap_or(usize::MAX);
-    blocking(move || read_lines(&path, range, max_bytes)).await
+    let meta = metadata(&path)?;
+    require_file(&meta, &path)?;
+    if meta.len() <= INLINE_MAX_BYTES {
+        read_lines(&path, &meta, range, max_bytes)
+    } else {
+        blocking(move || read_lines(&path, &meta, range, max_bytes)).await
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -59,9 +65,13 @@ impl LineRange {
     }
 }
 
-fn read_lines(path: &Path, range: LineRange, max_bytes: usize) -> ToolResult<ReadFileResponse> {
-    let meta = metadata(path)?;
-    require_file(&meta, path)?;
+/// Reads `path`, a regular file whose metadata is `meta`.
+fn read_lines(
+    path: &Path,
+    meta: &Metadata,
+    range: LineRange,
+    max_bytes: usize,
+) -> ToolResult<ReadFileResponse> {
     let io_error = |err| ToolError::io(err, path);
     let file = File::open(path).map_err(io_error)?;
     let mut response = ReadFileResponse {
@@ -75,7 +85,7 @@ fn read_lines(path: &Path, range: LineRange, max_bytes: usize) -> ToolResult<Rea
         total_lines: None,
         truncated: false,
     };
-    let mut lines = match sniff(file).map_err(io_error)? {
+    let mut lines = match sniff(file, meta.len()).map_err(io_error)? {
         Sniffed::Binary => {
             response.binary = true;
             return Ok(response);
@@ -120,7 +130,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.txt");
         std::fs::write(&path, content).unwrap();
-        read_lines(&path, LineRange::new(start, end).unwrap(), max).unwrap()
+        let meta = metadata(&path).unwrap();
+        read_lines(&path, &meta, LineRange::new(start, end).unwrap(), max).unwrap()
     }
 
     #[test]

@@ -69,7 +69,7 @@ impl Search {
     /// read (gone, no permission) is passed over like a binary one.
     fn file(&mut self, path: &Path) -> bool {
         self.response.files_scanned += 1;
-        let Ok(Ok(Sniffed::Text(reader))) = File::open(path).map(sniff) else {
+        let Ok(Ok(Sniffed::Text(reader))) = File::open(path).map(|file| sniff(file, u64::MAX)) else {
             return true;
         };
         let mut lines = Lines::new(reader);

@@ -8,6 +8,7 @@
 
 use std::ffi::OsStr;
 use std::fs::{File, Permissions};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -50,11 +51,19 @@ impl Staged {
     /// the permission bits of the one it replaces. When `path` is a symlink, the file it
     /// points to is replaced and the link stays.
     pub fn create(path: &Path) -> ToolResult<Self> {
-        let destination = match std::fs::canonicalize(path) {
-            Ok(real) => real,
-            Err(_) => path.to_path_buf(),
+        // One `lstat` answers the common cases: a regular file (replaced where it is) or
+        // nothing yet. Only a symlink needs resolving, to replace the file it points to.
+        let (destination, found) = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let destination = match std::fs::canonicalize(path) {
+                    Ok(real) => real,
+                    Err(_) => path.to_path_buf(),
+                };
+                (destination.clone(), std::fs::metadata(&destination))
+            }
+            found => (path.to_path_buf(), found),
         };
-        let existing_mode = match std::fs::metadata(&destination) {
+        let existing_mode = match found {
             Ok(meta) => {
                 require_file(&meta, path)?;
                 Some(meta.permissions().mode() & 0o7777)
@@ -62,7 +71,10 @@ impl Staged {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
             Err(err) => return Err(ToolError::io(err, path)),
         };
-        create_parents(&destination)?;
+        if existing_mode.is_none() {
+            // An existing file's directory exists.
+            create_parents(&destination)?;
+        }
         let dir = destination.parent().unwrap_or(Path::new("/"));
         let temp = tempfile::Builder::new()
             .prefix(PREFIX)
@@ -85,6 +97,26 @@ impl Staged {
 
     pub fn file(&self) -> &File {
         self.temp.as_file()
+    }
+
+    /// Allocates room for `len` bytes of content before it is written, when the filesystem
+    /// can. Besides the usual benefit (the file is laid out in one piece), this keeps ext4
+    /// from writing the data out to disk during [`Staged::commit`]: renaming a file whose
+    /// blocks are not yet allocated over another makes it start that write at once (its
+    /// `auto_da_alloc` safeguard for programs that replace files without fsync), and that
+    /// was the largest part of a small write's CPU time. Durability stays as described in
+    /// the module documentation; the content is the same either way.
+    pub fn preallocate(&self, len: u64) {
+        let Ok(len) = i64::try_from(len) else { return };
+        if len > 0 {
+            // Best effort: a filesystem without fallocate(2) simply allocates on write.
+            let _ = nix::fcntl::fallocate(
+                self.temp.as_file().as_raw_fd(),
+                nix::fcntl::FallocateFlags::empty(),
+                0,
+                len,
+            );
+        }
     }
 
     /// Moves the new content into place. Without `overwrite`, an existing destination is an

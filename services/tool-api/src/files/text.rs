@@ -14,9 +14,13 @@ pub enum Sniffed {
     Text(Chain<Cursor<Vec<u8>>, File>),
 }
 
-/// Reads the start of `file` to decide whether it is text.
-pub fn sniff(mut file: File) -> io::Result<Sniffed> {
-    let mut head = Vec::new();
+/// Reads the start of `file` (`len` bytes long, as far as its metadata said) to decide
+/// whether it is text.
+pub fn sniff(mut file: File, len: u64) -> io::Result<Sniffed> {
+    // Room for the whole head and one byte more, so a short file is read in one call and
+    // its end seen in a second, without the probing reads of an empty vector.
+    let capacity = usize::try_from(len.min(SNIFF_BYTES)).unwrap_or(0) + 1;
+    let mut head = Vec::with_capacity(capacity);
     (&mut file).take(SNIFF_BYTES).read_to_end(&mut head)?;
     if memchr::memchr(0, &head).is_some() {
         return Ok(Sniffed::Binary);

@@ -7,31 +7,37 @@ use std::path::Path;
 use tool_api_contract::files::{WriteFileRequest, WriteFileResponse};
 
 use super::staging::{create_parents, Staged};
-use super::{blocking, display};
+use super::{blocking, display, INLINE_MAX_BYTES};
 use crate::error::{ToolError, ToolResult};
 use crate::paths::Workspace;
 
 pub async fn write(workspace: &Workspace, request: WriteFileRequest) -> ToolResult<WriteFileResponse> {
     let path = workspace.resolve(&request.path)?;
-    blocking(move || {
-        let bytes = request.content.as_bytes();
-        let size = if request.append {
-            append(&path, bytes)?
-        } else {
-            replace_contents(&path, bytes)?
-        };
-        Ok(WriteFileResponse {
-            path: display(&path),
-            bytes_written: bytes.len() as u64,
-            size,
-        })
+    if request.content.len() as u64 <= INLINE_MAX_BYTES {
+        write_now(&path, &request)
+    } else {
+        blocking(move || write_now(&path, &request)).await
+    }
+}
+
+fn write_now(path: &Path, request: &WriteFileRequest) -> ToolResult<WriteFileResponse> {
+    let bytes = request.content.as_bytes();
+    let size = if request.append {
+        append(path, bytes)?
+    } else {
+        replace_contents(path, bytes)?
+    };
+    Ok(WriteFileResponse {
+        path: display(path),
+        bytes_written: bytes.len() as u64,
+        size,
     })
-    .await
 }
 
 /// Makes `bytes` the content of `path` (see [`super::staging`]). Returns the new size.
 pub fn replace_contents(path: &Path, bytes: &[u8]) -> ToolResult<u64> {
     let staged = Staged::create(path)?;
+    staged.preallocate(bytes.len() as u64);
     staged
         .file()
         .write_all(bytes)

@@ -226,7 +226,7 @@ async fn download(
             response_headers.insert(CONTENT_RANGE, value);
         }
     }
-    let body = Body::from_stream(download.into_stream(first, len).await?);
+    let body = Body::from_stream(download.into_stream(first, len));
     Ok((status, response_headers, body).into_response())
 }
 
