@@ -110,7 +110,10 @@ need_pip_tool kubernetes-validate "kubernetes-validate==1.37.0"
 need_docker_engine
 
 step "sandbox image"
-sandbox-image/build.sh
+# The tests use this image rather than each asking build.sh, which would wait behind the
+# release build that runs beside them.
+SANDBOX_TEST_IMAGE="$(sandbox-image/build.sh --print-tag)"
+export SANDBOX_TEST_IMAGE
 
 # Test-only MongoDB-wire and Redis servers on their own ports, started when not running.
 MONGODB_TEST_PORT="${MONGODB_TEST_PORT:-27117}"

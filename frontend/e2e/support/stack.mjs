@@ -83,7 +83,9 @@ function docker(args) {
 }
 
 export async function startStack() {
-  const image = execFileSync(path.join(repo, 'sandbox-image/build.sh'), ['--print-tag'], { encoding: 'utf8' }).trim().split('\n').pop()
+  // test.sh names the image it built for these sources; otherwise build it (when missing).
+  const image = process.env.SANDBOX_TEST_IMAGE ??
+    execFileSync(path.join(repo, 'sandbox-image/build.sh'), ['--print-tag'], { encoding: 'utf8' }).trim().split('\n').pop()
   const data = mkdtempSync(path.join(os.tmpdir(), 'sandpiper-e2e-'))
   const namespace = `e2e${process.pid}`
   const llm = await startFakeLlm()
