@@ -40,9 +40,9 @@ sandbox_image="$(DOCKER="$docker_cli" sandbox-image/build.sh --print-tag "${refr
 base="$(docker image inspect -f '{{index .Config.Labels "org.sandpiper.sandbox.base"}}' "$sandbox_image")"
 [[ -n "$base" ]] || die "$sandbox_image does not name its base image"
 
-log "cargo build --release -p backend-api -p sandbox-manager"
+log "cargo build --release --workspace --bin backend-api --bin sandbox-manager"
 # Cargo's artifact messages name each executable wherever the target directory is.
-binaries="$(cargo build --release --locked -p backend-api -p sandbox-manager \
+binaries="$(cargo build --release --locked --workspace --bin backend-api --bin sandbox-manager \
     --message-format=json-render-diagnostics |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')" || die "cargo build failed"
 binary() { grep "/$1\$" <<<"$binaries" | tail -n 1; }

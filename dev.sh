@@ -55,7 +55,7 @@ log "sandbox image"
 sandbox-image/build.sh
 log "building the services"
 build_services() {
-    cargo build --locked -p backend-api -p sandbox-manager --message-format=json-render-diagnostics |
+    cargo build --locked --workspace --bin backend-api --bin sandbox-manager --message-format=json-render-diagnostics |
         sed -n 's/.*"executable":"\([^"]*\)".*/\1/p'
 }
 binaries="$(build_services)" || die "cargo build failed"

@@ -181,7 +181,7 @@ running[backend-api]=$!
 suite backend-api-shared-stores on_shared_stores run_tests integration services/backend-api \
     auth:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: &
 running[backend-api-shared-stores]=$!
-suite release-build nice -n 19 cargo build --release --locked -p backend-api -p sandbox-manager &
+suite release-build nice -n 19 cargo build --release --locked --workspace --bin backend-api --bin sandbox-manager &
 running[release-build]=$!
 failed=()
 for name in tool-api sandbox-manager backend-api backend-api-shared-stores release-build; do

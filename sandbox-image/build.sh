@@ -7,7 +7,8 @@
 #   sandbox-image/build.sh --refresh     rebuild without Docker's layer cache, to pick up
 #                                        new Debian (security) updates for the same inputs
 #
-# Steps: `cargo build --release -p tool-api` (CARGO_TARGET_DIR and cargo config honoured),
+# Steps: `cargo build --release --workspace --bin tool-api` (CARGO_TARGET_DIR and cargo
+# config honoured; the workspace's features, so the services' builds share its dependencies),
 # then a content hash over every input (Dockerfile, the tool-api binary, these scripts).
 # The first 12 hex digits are the tag; when that tag exists, nothing is built. Otherwise
 # the base is `debian:bookworm-slim` (present or pullable) or else the locally
@@ -84,11 +85,11 @@ else
         [[ -x "$HOME/.cargo/bin/cargo" ]] || die "cargo not found (install Rust, or set SANDBOX_TOOL_API_BIN)"
         cargo_cli="$HOME/.cargo/bin/cargo"
     fi
-    log "cargo build --release -p tool-api"
+    log "cargo build --release --workspace --bin tool-api"
     # The artifact message names the executable wherever the target dir is.
     binary="$(
         cd "$repo_root" &&
-            "$cargo_cli" build --release --locked -p tool-api --bin tool-api \
+            "$cargo_cli" build --release --locked --workspace --bin tool-api \
                 --message-format=json-render-diagnostics |
             sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1
     )" || die "cargo build of tool-api failed"
