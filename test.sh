@@ -111,8 +111,10 @@ need_docker_engine
 
 step "sandbox image"
 # The tests use this image rather than each asking build.sh, which would wait behind the
-# release build that runs beside them.
-SANDBOX_TEST_IMAGE="$(sandbox-image/build.sh --print-tag)"
+# release build that runs beside them. A caller that built it already may name it.
+if [[ -z "${SANDBOX_TEST_IMAGE:-}" ]]; then
+    SANDBOX_TEST_IMAGE="$(sandbox-image/build.sh --print-tag)"
+fi
 export SANDBOX_TEST_IMAGE
 
 # Test-only MongoDB-wire and Redis servers on their own ports, started when not running.
