@@ -32,6 +32,7 @@ die() { printf 'build.sh: error: %s\n' "$*" >&2; exit 1; }
 docker_cli="${DOCKER:-$(command -v /usr/bin/docker || command -v docker || true)}"
 [[ -n "$docker_cli" ]] || die "docker is not installed (./dev.sh installs it when run as root)"
 docker() { DOCKER_BUILDKIT=0 command "$docker_cli" "$@"; }
+. scripts/prerequisites.sh
 command -v cargo >/dev/null || die "cargo is required (install Rust with rustup)"
 command -v npm >/dev/null || die "Node.js 20.19+ and npm are required to build the front end"
 
@@ -48,14 +49,10 @@ binaries="$(cargo build --release --locked --workspace --bin backend-api --bin s
 binary() { grep "/$1\$" <<<"$binaries" | tail -n 1; }
 
 log "front end (npm ci, npm run build)"
-(
-    cd frontend
-    # A fresh install only when the lock file changed since the last one.
-    if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
-        npm ci --no-audit --no-fund --loglevel=error
-    fi
-    npm run build --silent
-) >&2
+{
+    need_frontend_packages
+    (cd frontend && npm run build --silent)
+} >&2
 
 # One image from deploy/docker/<name>.Dockerfile and the files named after it, staged in a
 # temporary context so nothing else of this tree is sent to the engine.

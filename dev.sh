@@ -61,9 +61,7 @@ build_services() {
 binaries="$(build_services)" || die "cargo build failed"
 binary() { grep "/$1\$" <<<"$binaries" | tail -n 1; }
 log "front end dependencies"
-if [[ ! -f frontend/node_modules/.package-lock.json || frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]]; then
-    (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
-fi
+need_frontend_packages
 
 # --- 3. Run -----------------------------------------------------------------------------
 mkdir -p "$state/logs"

@@ -39,14 +39,6 @@ esac
 need_rust
 need_node
 
-# The front end's dependencies, installed afresh only when the lock file changed.
-frontend_deps() {
-    if [[ ! -f frontend/node_modules/.package-lock.json ||
-        frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]]; then
-        (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
-    fi
-}
-
 # Every test is built by one `cargo test --workspace --no-run`, and the steps below run the
 # executables it lists, from their package's directory as cargo would. A `cargo test -p X`
 # would resolve X's features alone and build its dependencies once more, and would wait
@@ -87,7 +79,7 @@ if [[ $mode == quick ]]; then
     step "tool-api: in-process areas"
     run_tests integration services/tool-api "${tool_api_quick_areas[@]}"
     step "front end: component tests"
-    frontend_deps
+    need_frontend_packages
     (cd frontend && npm test)
     exit 0
 fi
@@ -164,9 +156,7 @@ suite() { # name, command...
     local name="$1" started=$SECONDS status=0
     shift
     "$@" >"$logs/$name.log" 2>&1 || status=$?
-    if [[ -n "${SANDPIPER_TIMINGS:-}" ]]; then
-        printf '%s\t%d\n' "$name (side by side)" $((SECONDS - started)) >>"$SANDPIPER_TIMINGS"
-    fi
+    record_time "$name (side by side)" $((SECONDS - started))
     return "$status"
 }
 mapfile -t backend_rest < <(skipping "${backend_quick_areas[@]}")

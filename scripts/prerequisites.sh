@@ -68,6 +68,17 @@ need_node() {
 its package manager offers no new enough one): install it from https://nodejs.org, then run this again"
 }
 
+# The front end's packages (frontend/node_modules), installed afresh only when the lock
+# file changed since the last install.
+need_frontend_packages() {
+    local root
+    root="$(dirname "${BASH_SOURCE[0]}")/../frontend"
+    if [[ ! -f "$root/node_modules/.package-lock.json" ||
+        "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]]; then
+        (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+}
+
 # A Docker engine that answers. When none does and we are root, it is started — by
 # systemd where there is one, else as a daemon of its own session — and
 # PREREQ_STARTED_DOCKERD is set so the caller can say that it is left running.

@@ -11,8 +11,12 @@ step() {
     log "$1"
 }
 step_end() {
-    if [[ -n "$step_name" && -n "${SANDPIPER_TIMINGS:-}" ]]; then
-        printf '%s\t%d\n' "$step_name" $((SECONDS - step_started)) >>"$SANDPIPER_TIMINGS"
-    fi
+    [[ -z "$step_name" ]] || record_time "$step_name" $((SECONDS - step_started))
     step_name=""
+}
+# One line of the table: a name and its seconds (also for work timed some other way).
+record_time() {
+    if [[ -n "${SANDPIPER_TIMINGS:-}" ]]; then
+        printf '%s\t%d\n' "$1" "$2" >>"$SANDPIPER_TIMINGS"
+    fi
 }
