@@ -29,7 +29,15 @@ async fn a_killed_manager_restarts_into_a_consistent_state() {
         let id = deleted.id.clone();
         tokio::spawn(async move { client.delete(&id).await })
     };
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Killed once the delete is on record (so its finishing is owed), which under load
+    // can take longer than the creates need to get going.
+    support::eventually(Duration::from_secs(30), "the delete recorded", || async {
+        client
+            .get(&deleted.id)
+            .await
+            .map_or(true, |s| s.state == SandboxState::Removing)
+    })
+    .await;
     manager.kill();
     // Whatever they answered (a pool claim may have finished), the state must add up.
     let mut finished = Vec::new();
@@ -54,12 +62,14 @@ async fn a_killed_manager_restarts_into_a_consistent_state() {
         support::image(),
     ]);
 
-    // Containers no record can explain: the old pool's and the stray.
-    // (Interrupted creates have records in `creating`: they must go as well.)
+    // Containers no answered create explains: the old pool's, the stray and those of
+    // interrupted creates. An interrupted create may still have recorded its sandbox as
+    // ready before the kill (only the answer was lost); that one is kept, so which of
+    // these must go is decided against the records after the restart.
     let mut explained = vec![kept.id.clone(), vanishing.id.clone(), deleted.id.clone()];
     explained.extend(finished);
-    let mut orphans: Vec<String> = manager.containers();
-    orphans.retain(|c| !explained.contains(c));
+    let mut unanswered: Vec<String> = manager.containers();
+    unanswered.retain(|c| !explained.contains(c));
 
     manager.restart();
     let client = manager.client.clone();
@@ -82,7 +92,9 @@ async fn a_killed_manager_restarts_into_a_consistent_state() {
             && records
                 .iter()
                 .all(|r| r.state != SandboxState::Creating && r.state != SandboxState::Removing)
-            && orphans.iter().all(|o| !containers.contains(o))
+            && unanswered
+                .iter()
+                .all(|c| live.contains(c) || !containers.contains(c))
     })
     .await;
 
@@ -91,7 +103,8 @@ async fn a_killed_manager_restarts_into_a_consistent_state() {
     assert_eq!(state_of(&kept.id), Some(SandboxState::Ready));
     assert_eq!(state_of(&vanishing.id), Some(SandboxState::Lost));
     assert_eq!(state_of(&deleted.id), None, "the interrupted delete was finished");
-    assert!(orphans.contains(&"sbx-stray".to_owned()));
+    assert!(unanswered.contains(&"sbx-stray".to_owned()));
+    assert!(!manager.containers().contains(&"sbx-stray".to_owned()));
     // The survivor still answers with its old token.
     let access = client.get(&kept.id).await.unwrap().tool_api.unwrap();
     assert!(tool_api_client::ToolApiClient::new(&access.url, &access.token)
