@@ -16,7 +16,7 @@ use futures::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::config::LlmConfig;
 use crate::domain::agent::{ChatMessage, Completion, LlmClient, TokenUsage, ToolCallRequest, ToolSpec};
@@ -128,12 +128,30 @@ impl OpenAiClient {
     }
 }
 
+/// A message in the chat-completions shape, which providers insist on: tool calls as
+/// `{id, type: "function", function: {name, arguments}}`.
+fn wire_message(message: &ChatMessage) -> Value {
+    let mut wire = json!({ "role": message.role, "content": message.content });
+    if !message.tool_calls.is_empty() {
+        let calls: Vec<Value> = message
+            .tool_calls
+            .iter()
+            .map(|c| json!({ "id": c.id, "type": "function", "function": { "name": c.name, "arguments": c.arguments } }))
+            .collect();
+        wire["tool_calls"] = json!(calls);
+    }
+    if let Some(id) = &message.tool_call_id {
+        wire["tool_call_id"] = json!(id);
+    }
+    wire
+}
+
 #[async_trait::async_trait]
 impl LlmClient for OpenAiClient {
     async fn complete(&self, messages: &[ChatMessage], tools: &[ToolSpec]) -> DomainResult<Completion> {
         let mut body = json!({
             "model": self.model,
-            "messages": messages,
+            "messages": messages.iter().map(wire_message).collect::<Vec<_>>(),
             "stream": true,
             "stream_options": { "include_usage": true },
         });

@@ -94,6 +94,42 @@ fn chunk(delta: Value) -> String {
     )
 }
 
+/// What a provider refuses in `messages`, as OpenAI does: tool calls not in the
+/// `{id, type: "function", function: {name, arguments}}` shape, and calls not answered
+/// by `tool` messages right after them (or answers to no call).
+fn invalid_conversation(body: &Value) -> Option<String> {
+    let messages = body["messages"].as_array()?;
+    let mut open: Vec<&str> = Vec::new();
+    for (i, message) in messages.iter().enumerate() {
+        if message["role"] == "tool" {
+            let id = message["tool_call_id"].as_str().unwrap_or_default();
+            let Some(at) = open.iter().position(|c| *c == id) else {
+                return Some(format!(
+                    "messages[{i}]: a tool message must answer a preceding tool call"
+                ));
+            };
+            open.remove(at);
+            continue;
+        }
+        if !open.is_empty() {
+            return Some(format!(
+                "messages[{i}]: tool calls {open:?} have no tool messages"
+            ));
+        }
+        for (j, call) in message["tool_calls"].as_array().into_iter().flatten().enumerate() {
+            let function = &call["function"];
+            if call["type"] != "function"
+                || !function["name"].is_string()
+                || !function["arguments"].is_string()
+            {
+                return Some(format!("messages[{i}].tool_calls[{j}]: missing type or function"));
+            }
+            open.push(call["id"].as_str().unwrap_or_default());
+        }
+    }
+    None
+}
+
 /// A text answer in two chunks.
 fn answer(stream: &mut String, text: &str) {
     let (a, b) = text.split_at(text.len() / 2);
@@ -107,6 +143,11 @@ async fn complete(
     Json(body): Json<Value>,
 ) -> Response {
     assert_eq!(headers["authorization"], "Bearer test-key");
+    if let Some(problem) = invalid_conversation(&body) {
+        script.lock().unwrap().requests.push(body);
+        let error = json!({ "error": { "message": problem, "type": "invalid_request_error" } });
+        return (StatusCode::BAD_REQUEST, Json(error)).into_response();
+    }
     let reply = {
         let mut script = script.lock().unwrap();
         script.requests.push(body);
