@@ -66,6 +66,8 @@ export type AgentEvent =
   | { type: 'error'; message: string }
   | { type: 'status'; status: SessionStatus }
   | { type: 'usage'; prompt_tokens: number; completion_tokens: number }
+  /** The agent's working memory of one model request; not shown. */
+  | { type: 'memory'; after: number; messages: unknown[] }
 
 export interface StoredEvent {
   session_id: string

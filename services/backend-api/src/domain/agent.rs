@@ -3,12 +3,13 @@
 //! sandbox-manager and the sandbox's tools.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use super::error::DomainResult;
 use super::session::SessionId;
 use super::user::UserId;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChatRole {
     System,
@@ -18,7 +19,7 @@ pub enum ChatRole {
 }
 
 /// One message of the conversation as chat-completion APIs know it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ChatMessage {
     pub role: ChatRole,
     pub content: Option<String>,
@@ -52,7 +53,7 @@ impl ChatMessage {
 
 /// A tool call as the model wrote it: `arguments` is its raw JSON text, which may not
 /// parse (the run feeds the error back).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ToolCallRequest {
     pub id: String,
     pub name: String,
@@ -69,7 +70,7 @@ pub struct ToolSpec {
 }
 
 /// Tokens the model provider counted (and bills).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct TokenUsage {
     pub prompt_tokens: u64,
     pub completion_tokens: u64,

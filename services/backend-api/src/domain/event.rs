@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::agent::ChatMessage;
 use super::session::{SessionId, SessionStatus};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -57,6 +58,15 @@ pub enum AgentEvent {
         prompt_tokens: u64,
         completion_tokens: u64,
     },
+    /// The agent's working memory of one model request: its answer with the tool calls
+    /// and each call's result as the model saw it. Later turns, and a restarted backend,
+    /// rebuild the conversation from these; the UI shows the other events instead.
+    Memory {
+        /// The log had been read up to here when the request was made: person messages
+        /// after it reached the model after these messages.
+        after: u64,
+        messages: Vec<ChatMessage>,
+    },
 }
 
 impl AgentEvent {
@@ -73,6 +83,7 @@ impl AgentEvent {
             Self::Error { .. } => "error",
             Self::Status { .. } => "status",
             Self::Usage { .. } => "usage",
+            Self::Memory { .. } => "memory",
         }
     }
 }

@@ -26,10 +26,14 @@ fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
 }
 
 /// What the person sees of a run: its events without the `usage` one that ends each
-/// turn (checked on its own, through the session's totals).
+/// turn (checked on its own, through the session's totals) and the agent's `memory`
+/// (checked through what later model requests carry).
 async fn seen(stream: &mut SseStream, last: impl Fn(&Value) -> bool) -> Vec<Value> {
     let events = stream.until(WAIT, last).await;
-    events.into_iter().filter(|e| e["type"] != "usage").collect()
+    events
+        .into_iter()
+        .filter(|e| e["type"] != "usage" && e["type"] != "memory")
+        .collect()
 }
 
 fn kinds(events: &[Value]) -> Vec<String> {
@@ -178,16 +182,22 @@ async fn asking_the_person_waits_and_the_reply_continues_the_run() {
     app.post_message(&token, &id, "Paris").await;
     let events = seen(&mut stream, status_is("completed")).await;
     assert_eq!(kinds(&events), ["message", "status", "message", "done", "status"]);
+    // The reply's request holds the question as the call that asked it, answered.
     let last = llm.requests().pop().unwrap();
     let said: Vec<(&str, &str)> = last["messages"].as_array().unwrap()[1..]
         .iter()
-        .map(|m| (m["role"].as_str().unwrap(), m["content"].as_str().unwrap_or("")))
+        .map(|m| {
+            let call = &m["tool_calls"][0]["function"];
+            let text = m["content"].as_str().or(call["arguments"].as_str());
+            (m["role"].as_str().unwrap(), text.unwrap_or(""))
+        })
         .collect();
     assert_eq!(
         said,
         [
             ("user", "Book a trip"),
-            ("assistant", "Which city?"),
+            ("assistant", r#"{"question":"Which city?","take_over":false}"#),
+            ("tool", "asked; the person's reply comes as their next message"),
             ("user", "Paris")
         ]
     );

@@ -7,6 +7,7 @@
 //! waits for it to end, so the log is consistent when stop answers.
 
 mod context;
+mod memory;
 mod prompt;
 mod run;
 mod take_over;

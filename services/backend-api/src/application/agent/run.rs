@@ -1,7 +1,8 @@
 //! One session's run: the loop of model requests and tool calls, and every event it
 //! leaves in the log. A turn ends when the model answers without calling a tool, asks
 //! the person, fails, runs out of budget, or is cancelled; the run then waits to be
-//! woken by the next message (see the service).
+//! woken by the next message (see the service). Each model request leaves its part of
+//! the working memory in the log (see [`memory`]), from which later turns start.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,6 +14,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::context::{compact, truncate_for_model};
+use super::memory;
 use super::prompt::{self, AskArgs, NotifyArgs, PlanArgs, StepArgs, TitleArgs};
 use super::Dependencies;
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest, ToolSpec};
@@ -49,7 +51,7 @@ pub struct Run {
     session: Session,
     /// The log is read up to here.
     seen: u64,
-    /// Events up to here are earlier turns (both sides of the chat are taken from them);
+    /// Events up to here are earlier turns (the working memory is rebuilt from them);
     /// later ones are this run's own, of which only the person's messages are new.
     history_until: u64,
     conversation: Vec<ChatMessage>,
@@ -141,20 +143,9 @@ impl Run {
         // Moved on by the time a person holds the desktop: that is not the run's time.
         let mut started = Instant::now();
         let budgets = self.deps.budgets.clone();
-        let out_of_time = || {
-            let secs = budgets.max_run.as_secs();
-            let budget = if secs < 120 {
-                format!("{secs} s")
-            } else {
-                format!("{} min", secs / 60)
-            };
-            TurnEnd::Failed(format!(
-                "The run reached its time budget ({budget}) and stopped; send a message to continue."
-            ))
-        };
         for _ in 0..budgets.max_steps {
             if started.elapsed() > budgets.max_run {
-                return out_of_time();
+                return self.out_of_time();
             }
             if let Err(err) = self.catch_up().await {
                 return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
@@ -165,9 +156,10 @@ impl Run {
                 None => return TurnEnd::Cancelled,
             }
             let deadline = tokio::time::Instant::from_std(started + budgets.max_run);
+            let read_up_to = self.seen;
             let completion = tokio::select! {
                 _ = self.cancel.cancelled() => return TurnEnd::Cancelled,
-                _ = tokio::time::sleep_until(deadline) => return out_of_time(),
+                _ = tokio::time::sleep_until(deadline) => return self.out_of_time(),
                 answer = llm.complete(&self.conversation, &self.tools) => answer,
             };
             let completion = match completion {
@@ -177,6 +169,7 @@ impl Run {
             metrics::counter!("llm_prompt_tokens").increment(completion.usage.prompt_tokens);
             metrics::counter!("llm_completion_tokens").increment(completion.usage.completion_tokens);
             self.usage.add(completion.usage);
+            let step_start = self.conversation.len();
             self.conversation.push(ChatMessage {
                 role: ChatRole::Assistant,
                 content: completion.content.clone(),
@@ -186,40 +179,15 @@ impl Run {
             if let Some(text) = completion.content {
                 self.say(text).await;
             }
-            if completion.tool_calls.is_empty() {
-                if self.has_unseen_messages().await {
-                    continue;
-                }
+            let answered = completion.tool_calls.is_empty();
+            let ended = self.act(completion.tool_calls, &mut started).await;
+            self.remember(step_start, read_up_to).await;
+            if let Some(end) = ended {
+                return end;
+            }
+            if answered && !self.has_unseen_messages().await {
                 self.emit(AgentEvent::Done {}).await;
                 return TurnEnd::Answered;
-            }
-            let cancel = self.cancel.clone();
-            for call in completion.tool_calls {
-                match self.wait_for_desktop().await {
-                    Some(paused) => started += paused,
-                    None => return TurnEnd::Cancelled,
-                }
-                let deadline = tokio::time::Instant::from_std(started + budgets.max_run);
-                let next = tokio::select! {
-                    _ = cancel.cancelled() => None,
-                    _ = tokio::time::sleep_until(deadline) => Some(Err(Interrupted::OutOfTime)),
-                    next = self.handle(&call) => Some(next.map_err(Interrupted::Failed)),
-                };
-                match next {
-                    None => {
-                        self.interrupt_shell().await;
-                        self.close_open_call("stopped").await;
-                        return TurnEnd::Cancelled;
-                    }
-                    Some(Err(Interrupted::OutOfTime)) => {
-                        self.interrupt_shell().await;
-                        self.close_open_call("the run's time budget ended").await;
-                        return out_of_time();
-                    }
-                    Some(Err(Interrupted::Failed(message))) => return TurnEnd::Failed(message),
-                    Some(Ok(Next::WaitForPerson)) => return TurnEnd::Waiting,
-                    Some(Ok(Next::Continue)) => {}
-                }
             }
         }
         TurnEnd::Failed(format!(
@@ -230,11 +198,73 @@ impl Run {
 }
 
 impl Run {
-    /// Adds what the log holds beyond `seen` to the conversation. A wake-up rung
-    /// before this read is spent here, since the read sees its message: one still
-    /// pending when the turn ends means a message came after the last read.
+    /// Runs the tool calls of one model answer in order; how the turn ends, if one of
+    /// them ends it.
+    async fn act(&mut self, calls: Vec<ToolCallRequest>, started: &mut Instant) -> Option<TurnEnd> {
+        let max_run = self.deps.budgets.max_run;
+        let cancel = self.cancel.clone();
+        for call in calls {
+            match self.wait_for_desktop().await {
+                Some(paused) => *started += paused,
+                None => return Some(TurnEnd::Cancelled),
+            }
+            let deadline = tokio::time::Instant::from_std(*started + max_run);
+            let next = tokio::select! {
+                _ = cancel.cancelled() => None,
+                _ = tokio::time::sleep_until(deadline) => Some(Err(Interrupted::OutOfTime)),
+                next = self.handle(&call) => Some(next.map_err(Interrupted::Failed)),
+            };
+            match next {
+                None => {
+                    self.interrupt_shell().await;
+                    self.close_open_call("stopped").await;
+                    return Some(TurnEnd::Cancelled);
+                }
+                Some(Err(Interrupted::OutOfTime)) => {
+                    self.interrupt_shell().await;
+                    self.close_open_call("the run's time budget ended").await;
+                    return Some(self.out_of_time());
+                }
+                Some(Err(Interrupted::Failed(message))) => return Some(TurnEnd::Failed(message)),
+                Some(Ok(Next::WaitForPerson)) => return Some(TurnEnd::Waiting),
+                Some(Ok(Next::Continue)) => {}
+            }
+        }
+        None
+    }
+
+    fn out_of_time(&self) -> TurnEnd {
+        let secs = self.deps.budgets.max_run.as_secs();
+        let budget = if secs < 120 {
+            format!("{secs} s")
+        } else {
+            format!("{} min", secs / 60)
+        };
+        TurnEnd::Failed(format!(
+            "The run reached its time budget ({budget}) and stopped; send a message to continue."
+        ))
+    }
+
+    /// Records what the request begun at `from` added to the conversation (calls a
+    /// stop or failure left unrun answered as such), for the turns after this one.
+    async fn remember(&mut self, from: usize, read_up_to: u64) {
+        let mut messages = self.conversation.split_off(from);
+        memory::answer_unanswered(&mut messages);
+        self.conversation.extend(messages.iter().cloned());
+        self.emit(AgentEvent::Memory {
+            after: read_up_to,
+            messages,
+        })
+        .await;
+    }
+
+    /// Adds what the log holds beyond `seen` to the conversation: the working memory of
+    /// earlier turns, then the person's new messages. A wake-up rung before this read is
+    /// spent here, since the read sees its message: one still pending when the turn ends
+    /// means a message came after the last read.
     async fn catch_up(&mut self) -> Result<(), DomainError> {
         let _ = self.wake.notified().now_or_never();
+        let mut new = Vec::new();
         loop {
             let page = self
                 .deps
@@ -243,42 +273,31 @@ impl Run {
                 .await
                 .map_err(|err| DomainError::Internal(anyhow::anyhow!("{err}")))?;
             let full = page.len() == PAGE;
-            for stored in page {
-                self.seen = stored.seq;
-                let earlier = stored.seq <= self.history_until;
-                match stored.event {
-                    AgentEvent::Message {
-                        role: MessageRole::User,
-                        content,
-                        attachments,
-                    } => {
-                        self.conversation.push(ChatMessage::text(
-                            ChatRole::User,
-                            prompt::with_attachments(content, &attachments),
-                        ));
-                    }
-                    AgentEvent::Message {
-                        role: MessageRole::Assistant,
-                        content,
-                        ..
-                    } if earlier => {
-                        self.conversation
-                            .push(ChatMessage::text(ChatRole::Assistant, content));
-                    }
-                    AgentEvent::Wait {
-                        prompt: Some(question),
-                        ..
-                    } if earlier => {
-                        self.conversation
-                            .push(ChatMessage::text(ChatRole::Assistant, question));
-                    }
-                    _ => {}
-                }
+            if let Some(last) = page.last() {
+                self.seen = last.seq;
             }
+            new.extend(page);
             if !full {
-                return Ok(());
+                break;
             }
         }
+        let history_until = self.history_until;
+        let (earlier, later): (Vec<_>, Vec<_>) = new.into_iter().partition(|e| e.seq <= history_until);
+        self.conversation.extend(memory::rebuild(&earlier));
+        for stored in later {
+            if let AgentEvent::Message {
+                role: MessageRole::User,
+                content,
+                attachments,
+            } = stored.event
+            {
+                self.conversation.push(ChatMessage::text(
+                    ChatRole::User,
+                    prompt::with_attachments(content, &attachments),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Waits while the person has taken over the desktop; how long it waited, or `None`
@@ -472,6 +491,7 @@ impl Run {
                     Some(json!({ "kind": "error", "message": message })),
                 )
                 .await;
+                self.answer(call, message.clone());
                 Err(message)
             }
         }
@@ -517,11 +537,12 @@ impl Run {
     }
 
     /// Ends the log's open tool call, if any (its call was stopped, ran out of time, or
-    /// found no sandbox), so every `calling` has its `called`.
+    /// found no sandbox), so every `calling` has its `called` and the model learns why.
     async fn close_open_call(&mut self, why: &str) {
         if let Some((call, args)) = self.open_call.take() {
             let view = json!({ "kind": "error", "message": why });
             self.tool_event(&call, ToolStatus::Called, args, Some(view)).await;
+            self.answer(&call, format!("[{why}]"));
         }
     }
 
