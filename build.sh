@@ -50,7 +50,7 @@ binary() { grep "/$1\$" <<<"$binaries" | tail -n 1; }
 
 log "front end (npm ci, npm run build)"
 {
-    need_frontend_packages
+    need_npm_packages frontend
     (cd frontend && npm run build --silent)
 } >&2
 

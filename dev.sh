@@ -61,7 +61,7 @@ build_services() {
 binaries="$(build_services)" || die "cargo build failed"
 binary() { grep "/$1\$" <<<"$binaries" | tail -n 1; }
 log "front end dependencies"
-need_frontend_packages
+need_npm_packages frontend
 
 # --- 3. Run -----------------------------------------------------------------------------
 mkdir -p "$state/logs"

@@ -79,7 +79,7 @@ if [[ $mode == quick ]]; then
     step "tool-api: in-process areas"
     run_tests integration services/tool-api "${tool_api_quick_areas[@]}"
     step "front end: component tests"
-    need_frontend_packages
+    need_npm_packages frontend
     (cd frontend && npm test)
     exit 0
 fi

@@ -68,11 +68,11 @@ need_node() {
 its package manager offers no new enough one): install it from https://nodejs.org, then run this again"
 }
 
-# The front end's packages (frontend/node_modules), installed afresh only when the lock
-# file changed since the last install.
-need_frontend_packages() {
+# The npm packages of a folder of the repository (e.g. frontend), installed afresh only
+# when its lock file changed since the last install.
+need_npm_packages() {
     local root
-    root="$(dirname "${BASH_SOURCE[0]}")/../frontend"
+    root="$(dirname "${BASH_SOURCE[0]}")/../$1"
     if [[ ! -f "$root/node_modules/.package-lock.json" ||
         "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]]; then
         (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
