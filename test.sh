@@ -99,6 +99,8 @@ need_packages bash:bash stty:coreutils ps:procps git:git curl:curl cc:build-esse
 # schemas the manifests in deploy/kubernetes are validated against.
 need_pip_tool secantusd-py "SecantusDB==0.7.0b3"
 need_pip_tool kubernetes-validate "kubernetes-validate==1.37.0"
+# Published MCP reference servers the MCP tests (backend-api's, end to end) talk to.
+need_npm_packages tests/mcp-servers
 need_docker_engine
 
 step "sandbox image"

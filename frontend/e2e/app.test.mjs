@@ -164,6 +164,20 @@ describe('Sandpiper in a browser', () => {
       assert.notEqual(await page.locator('[data-test=chat-status]').innerText(), 'Working')
     }))
 
+  test("an MCP server's tool runs and its image shows in the tool view", { timeout: 60_000 }, () =>
+    onPage('mcp', {}, async (page) => {
+      await signIn(page)
+      await page.fill('[data-test=composer]', 'Show me the logo')
+      await page.keyboard.press('Enter')
+      const line = page.locator('[data-test=tool-line][data-tool="mcp__everything__get-tiny-image"][data-state=done]')
+      await line.waitFor(SLOW)
+      await page.locator('[data-test=message-assistant]', { hasText: 'That is the MCP logo.' }).waitFor()
+      await line.click()
+      await page.locator('[data-test=tool-view][data-kind=mcp] header', { hasText: 'get-tiny-image (everything)' }).waitFor()
+      await page.waitForFunction(() => document.querySelector('[data-test=tool-view] img')?.naturalWidth > 0)
+      await snap(page, '08-mcp-tool')
+    }))
+
   test('a shared chat replays without signing in', { timeout: 60_000 }, () => {
     assert.ok(shareLink, 'the first test shared its chat')
     return onPage('replay', {}, async (page) => {

@@ -64,6 +64,8 @@ export const strings = {
     stillRunning: 'still running',
     noOutput: '(no output)',
     noResults: 'No results',
+    mcpError: 'The tool reported an error:',
+    mcpImageAlt: (tool: string) => `An image from ${tool}`,
     screenshotAlt: (title: string) => `Screenshot of ${title}`,
     open: (what: string) => `Open ${what}`,
     labels: {

@@ -4,6 +4,7 @@ import Composer from '../src/components/Composer.vue'
 import PlanCard from '../src/components/PlanCard.vue'
 import ToolLine from '../src/components/ToolLine.vue'
 import FileView from '../src/components/tools/FileView.vue'
+import ToolView from '../src/components/ToolView.vue'
 import TimelineList from '../src/components/TimelineList.vue'
 
 /** A composer whose sends are recorded and answered with `accepted`. */
@@ -111,6 +112,30 @@ describe('FileView', () => {
   it('highlights content for its language', () => {
     const wrapper = mount(FileView, { props: { view: { path: 'main.rs', content: 'fn main() {}' } } })
     expect(wrapper.find('[data-test=file-content] .hljs-keyword').text()).toBe('fn')
+  })
+})
+
+describe('ToolView of an MCP tool', () => {
+  it('names the server and shows texts, images and resources in order', () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo='
+    const view = {
+      kind: 'mcp' as const,
+      server: 'everything',
+      tool: 'get-tiny-image',
+      is_error: false,
+      content: [
+        { type: 'text', text: 'Here it is:' },
+        { type: 'image', mime_type: 'image/png', src: png },
+        { type: 'resource', uri: 'test://static/1', text: null },
+      ],
+    }
+    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'mcp__everything__get-tiny-image', args: {}, running: false, view }
+    const wrapper = mount(ToolView, { props: { item } })
+    expect(wrapper.get('header strong').text()).toBe('get-tiny-image (everything)')
+    expect(wrapper.get('pre').text()).toBe('Here it is:')
+    expect(wrapper.get('img').attributes('src')).toBe(png)
+    expect(wrapper.get('.resource code').text()).toBe('test://static/1')
+    expect(wrapper.find('[role=alert]').exists()).toBe(false)
   })
 })
 

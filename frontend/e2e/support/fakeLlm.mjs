@@ -33,6 +33,7 @@ const scenarios = {
     'The long job finished.',
   ],
   ask: [[['message_ask_user', { question: 'Which format do you want, CSV or JSON?' }]], 'Noted.'],
+  logo: [[['mcp__everything__get-tiny-image', {}]], 'That is the MCP logo.'],
 }
 
 let callCounter = 0

@@ -1,9 +1,10 @@
 // The real stack for the end-to-end tests: the sandbox-manager (Docker, the sandbox
 // image, a pool of one), backend-api on the embedded store serving the built front end,
-// and the scripted model. Everything listens on 127.0.0.1 on free ports; `stop()` kills
+// the scripted model, and the published MCP reference server (`server-everything`, over
+// Streamable HTTP) as the deployment's MCP server. Everything listens on 127.0.0.1 on free ports; `stop()` kills
 // the processes and removes this run's containers and volumes.
 import { spawn, execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, existsSync } from 'node:fs'
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -43,12 +44,12 @@ async function waitFor(url, what, seconds) {
   throw new Error(`${what} did not answer ${url} within ${seconds} s`)
 }
 
-function start(program, env, name) {
+function start([program, ...args], env, name) {
   const environment = { ...process.env, ...env }
   // The embedded store: not the MongoDB and Redis the Rust suites may point at.
   delete environment.MONGODB_URI
   delete environment.REDIS_URL
-  const child = spawn(program, [], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(program, args, { env: environment, stdio: ['ignore', 'pipe', 'pipe'] })
   const log = []
   const keep = (data) => {
     log.push(data.toString())
@@ -90,7 +91,7 @@ export async function startStack() {
   const namespace = `e2e${process.pid}`
   const llm = await startFakeLlm()
   const managerPort = await freePort()
-  const manager = start(binary('sandbox-manager'), {
+  const manager = start([binary('sandbox-manager')], {
     SANDBOX_MANAGER_TOKEN: MANAGER_TOKEN,
     SANDBOX_MANAGER_PORT: String(managerPort),
     SANDBOX_MANAGER_DATA_DIR: path.join(data, 'manager'),
@@ -100,8 +101,13 @@ export async function startStack() {
     SANDBOX_IMAGE: image,
   }, 'sandbox-manager')
   await waitFor(`http://127.0.0.1:${managerPort}/health`, 'the sandbox-manager', 30)
+  const mcpPort = await freePort()
+  const everything = path.join(repo, 'tests/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js')
+  const mcp = start(['node', everything, 'streamableHttp'], { PORT: String(mcpPort) }, 'server-everything')
+  const mcpConfig = path.join(data, 'mcp.json')
+  writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { everything: { url: `http://127.0.0.1:${mcpPort}/mcp` } } }))
   const backendPort = await freePort()
-  const backend = start(binary('backend-api'), {
+  const backend = start([binary('backend-api')], {
     BACKEND_PORT: String(backendPort),
     BACKEND_DATA_DIR: path.join(data, 'backend'),
     FRONTEND_DIR: path.resolve(here, '../../dist'),
@@ -110,10 +116,11 @@ export async function startStack() {
     LLM_BASE_URL: llm.baseUrl,
     LLM_API_KEY: 'e2e-key',
     LLM_MODEL: 'scripted',
+    MCP_CONFIG: mcpConfig,
   }, 'backend-api')
   await waitFor(`http://127.0.0.1:${backendPort}/ready`, 'backend-api', 30)
   const stop = async () => {
-    await Promise.all([exited(backend.child), exited(manager.child)])
+    await Promise.all([exited(backend.child), exited(manager.child), exited(mcp.child)])
     await llm.close()
     // Whatever the manager left (it may have been killed mid-way) goes too.
     const filter = `label=org.sandpiper.manager=${namespace}`

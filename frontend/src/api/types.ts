@@ -44,7 +44,7 @@ export interface PlanStep {
 }
 
 export interface ToolView {
-  kind: 'shell' | 'file' | 'browser' | 'search' | 'result' | 'error'
+  kind: 'shell' | 'file' | 'browser' | 'search' | 'mcp' | 'result' | 'error'
   [field: string]: unknown
 }
 

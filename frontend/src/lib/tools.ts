@@ -2,6 +2,12 @@
 // what it did (the command, the file, the address, the query).
 import { strings } from '../strings'
 
+/** The server and tool an MCP tool's name (`mcp__<server>__<tool>`) stands for. */
+export function mcpParts(name: string): { server: string; tool: string } | null {
+  const match = /^mcp__(.+?)__(.+)$/.exec(name)
+  return match ? { server: match[1], tool: match[2] } : null
+}
+
 export function toolIcon(name: string): string {
   if (name.startsWith('shell_')) return 'terminal'
   if (name.startsWith('file_')) return name === 'file_replace' || name === 'file_write' ? 'edit' : 'file'
@@ -15,6 +21,8 @@ export function toolLabel(name: string): string {
   if (labels[name]) return labels[name]
   if (name.startsWith('shell_')) return labels.shell
   if (name.startsWith('browser_')) return labels.browser
+  const mcp = mcpParts(name)
+  if (mcp) return `${mcp.tool} (${mcp.server})`
   return name.replace(/_/g, ' ')
 }
 
@@ -28,6 +36,10 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
     return ''
   }
   if (name === 'browser_click' || name === 'browser_input') return pick('index', 'text')
+  if (mcpParts(name)) {
+    const all = Object.keys(args).length ? JSON.stringify(args) : ''
+    return all.length > 80 ? `${all.slice(0, 79)}…` : all
+  }
   return pick('command', 'path', 'url', 'query', 'pattern', 'text', 'key')
 }
 

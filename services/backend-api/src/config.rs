@@ -13,6 +13,7 @@
 //! | `FRONTEND_DIR` | the built front end, served at `/` |
 //! | `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` | the OpenAI-compatible model provider |
 //! | `SANDBOX_MANAGER_URL`, `SANDBOX_MANAGER_TOKEN` | the sandbox-manager |
+//! | `MCP_CONFIG` | an `mcp.json` file of MCP servers whose tools the agent gets |
 
 use std::path::PathBuf;
 
@@ -53,6 +54,8 @@ pub struct Settings {
     pub sandbox: SandboxConfig,
     #[serde(default)]
     pub agent: AgentConfig,
+    #[serde(default)]
+    pub mcp: McpConfig,
 }
 
 /// The model provider: any OpenAI-compatible chat-completions API.
@@ -126,6 +129,31 @@ impl Default for AgentConfig {
             max_run_secs: 30 * 60,
             tool_output_chars: 12_000,
             context_chars: 200_000,
+        }
+    }
+}
+
+/// MCP servers: the file that lists them and how long they may take.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct McpConfig {
+    /// An `mcp.json` file (`{"mcpServers": {...}}`); none means no MCP tools.
+    pub config_file: Option<PathBuf>,
+    /// Connecting to a server and listing its tools, each.
+    pub connect_timeout_secs: u64,
+    /// One tool call.
+    pub call_timeout_secs: u64,
+    /// How long a server's tool list (or its failure) is reused by later runs.
+    pub cache_secs: u64,
+}
+
+impl Default for McpConfig {
+    fn default() -> Self {
+        Self {
+            config_file: None,
+            connect_timeout_secs: 10,
+            call_timeout_secs: 120,
+            cache_secs: 60,
         }
     }
 }
@@ -276,6 +304,7 @@ impl Settings {
             .set_override_option("llm.model", env("LLM_MODEL"))?
             .set_override_option("sandbox.manager_url", env("SANDBOX_MANAGER_URL"))?
             .set_override_option("sandbox.manager_token", env("SANDBOX_MANAGER_TOKEN"))?
+            .set_override_option("mcp.config_file", env("MCP_CONFIG"))?
             .build()?
             .try_deserialize()
     }

@@ -22,7 +22,9 @@ use crate::config::{
     MIN_PRODUCTION_SECRET_BYTES,
 };
 use crate::domain::agent::{LlmClient, SandboxGateway};
+use crate::domain::mcp::McpServers;
 use crate::infrastructure::llm::OpenAiClient;
+use crate::infrastructure::mcp::{config as mcp_config, McpHub};
 use crate::infrastructure::password::Argon2Hasher;
 use crate::infrastructure::sandbox_files::ToolApiFiles;
 use crate::infrastructure::sandbox_gateway::{ManagedSandboxes, NoSandboxes};
@@ -90,6 +92,11 @@ impl Application {
                 "no model configured (LLM_BASE_URL, LLM_MODEL): messages get an error event saying so"
             );
         }
+        let mcp_servers = match &settings.mcp.config_file {
+            Some(path) => mcp_config::load(path).map_err(anyhow::Error::msg)?,
+            None => Vec::new(),
+        };
+        let mcp: Arc<dyn McpServers> = Arc::new(McpHub::new(mcp_servers, settings.mcp.clone()));
         let agent = Arc::new(AgentService::new(
             sessions.clone(),
             stores.sessions.clone(),
@@ -106,6 +113,7 @@ impl Application {
                 },
                 take_over: Arc::default(),
                 screenshots: stores.screenshots.clone(),
+                mcp: mcp.clone(),
             },
             settings.agent.enabled,
         ));
@@ -147,6 +155,7 @@ impl Application {
                 cache: stores.kv.clone(),
                 cache_name: stores.cache_name,
             }),
+            mcp,
             stopping: stopping.clone(),
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
             trust_forwarded_for: settings.http.trust_forwarded_for,

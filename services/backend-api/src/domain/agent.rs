@@ -64,8 +64,8 @@ pub struct ToolCallRequest {
 /// arguments.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolSpec {
-    pub name: &'static str,
-    pub description: &'static str,
+    pub name: String,
+    pub description: String,
     pub parameters: serde_json::Value,
 }
 

@@ -6,6 +6,7 @@ pub mod agent;
 pub mod error;
 pub mod event;
 pub mod files;
+pub mod mcp;
 pub mod ports;
 pub mod screenshot;
 pub mod session;

@@ -4,6 +4,7 @@
 pub mod embedded;
 pub mod llm;
 pub mod local_bus;
+pub mod mcp;
 pub mod mongo;
 pub mod password;
 pub mod redis;

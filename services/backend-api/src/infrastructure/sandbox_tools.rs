@@ -206,8 +206,8 @@ impl SandboxTools for ToolApiTools {
         self.routes
             .iter()
             .map(|r| ToolSpec {
-                name: r.name,
-                description: r.description,
+                name: r.name.into(),
+                description: r.description.into(),
                 parameters: (r.parameters)(),
             })
             .collect()

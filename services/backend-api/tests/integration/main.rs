@@ -10,6 +10,7 @@ mod auth;
 mod events;
 mod files;
 mod frontend;
+mod mcp;
 mod sessions;
 mod shared_stores;
 mod support;

@@ -124,6 +124,10 @@ mod tests {
         }
     }
 
+    fn memory(after: u64, messages: Vec<ChatMessage>) -> AgentEvent {
+        AgentEvent::Memory { after, messages }
+    }
+
     fn call(id: &str) -> ChatMessage {
         ChatMessage {
             role: ChatRole::Assistant,
@@ -151,18 +155,12 @@ mod tests {
             stored(2, assistant("Reading it.")),
             stored(
                 3,
-                AgentEvent::Memory {
-                    after: 1,
-                    messages: vec![call("c1"), ChatMessage::tool_result("c1", "alpha")],
-                },
+                memory(1, vec![call("c1"), ChatMessage::tool_result("c1", "alpha")]),
             ),
             stored(4, assistant("It says alpha.")),
             stored(
                 5,
-                AgentEvent::Memory {
-                    after: 3,
-                    messages: vec![ChatMessage::text(ChatRole::Assistant, "It says alpha.")],
-                },
+                memory(3, vec![ChatMessage::text(ChatRole::Assistant, "It says alpha.")]),
             ),
         ];
         let rebuilt = rebuild(&events);
@@ -186,10 +184,7 @@ mod tests {
             stored(2, person("and then b.txt")),
             stored(
                 3,
-                AgentEvent::Memory {
-                    after: 1,
-                    messages: vec![call("c1"), ChatMessage::tool_result("c1", "alpha")],
-                },
+                memory(1, vec![call("c1"), ChatMessage::tool_result("c1", "alpha")]),
             ),
         ];
         let rebuilt = rebuild(&events);

@@ -7,6 +7,7 @@
 //! waits for it to end, so the log is consistent when stop answers.
 
 mod context;
+mod mcp;
 mod memory;
 mod prompt;
 mod run;
@@ -27,6 +28,7 @@ use super::events::EventService;
 use super::sessions::SessionService;
 use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools};
 use crate::domain::event::{AgentEvent, StoredEvent};
+use crate::domain::mcp::McpServers;
 use crate::domain::ports::{ScreenshotStore, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
@@ -52,6 +54,7 @@ pub struct Dependencies {
     pub budgets: Budgets,
     pub take_over: Arc<TakeOver>,
     pub screenshots: Arc<dyn ScreenshotStore>,
+    pub mcp: Arc<dyn McpServers>,
 }
 
 struct RunHandle {

@@ -84,8 +84,8 @@ pub fn own_tools() -> Vec<ToolSpec> {
     let status = json!({ "type": "string", "enum": ["pending", "running", "completed", "failed"] });
     vec![
         ToolSpec {
-            name: PLAN_UPDATE,
-            description: "Set (or replace) the plan: its steps in order.",
+            name: PLAN_UPDATE.into(),
+            description: "Set (or replace) the plan: its steps in order.".into(),
             parameters: json!({
                 "type": "object",
                 "properties": { "steps": { "type": "array", "items": {
@@ -97,8 +97,8 @@ pub fn own_tools() -> Vec<ToolSpec> {
             }),
         },
         ToolSpec {
-            name: STEP_UPDATE,
-            description: "Mark a plan step running, completed or failed.",
+            name: STEP_UPDATE.into(),
+            description: "Mark a plan step running, completed or failed.".into(),
             parameters: json!({
                 "type": "object",
                 "properties": { "step_id": { "type": "string" }, "status": status, "description": { "type": "string" } },
@@ -106,18 +106,18 @@ pub fn own_tools() -> Vec<ToolSpec> {
             }),
         },
         ToolSpec {
-            name: SET_TITLE,
-            description: "Name the session (a few words).",
+            name: SET_TITLE.into(),
+            description: "Name the session (a few words).".into(),
             parameters: json!({ "type": "object", "properties": { "title": { "type": "string" } }, "required": ["title"] }),
         },
         ToolSpec {
-            name: NOTIFY_USER,
-            description: "Tell the person something without waiting for an answer.",
+            name: NOTIFY_USER.into(),
+            description: "Tell the person something without waiting for an answer.".into(),
             parameters: json!({ "type": "object", "properties": { "text": { "type": "string" } }, "required": ["text"] }),
         },
         ToolSpec {
-            name: ASK_USER,
-            description: "Ask the person and wait for the reply (ends this turn).",
+            name: ASK_USER.into(),
+            description: "Ask the person and wait for the reply (ends this turn).".into(),
             parameters: json!({
                 "type": "object",
                 "properties": { "question": { "type": "string" }, "take_over": { "type": "boolean" } },

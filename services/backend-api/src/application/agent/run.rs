@@ -4,6 +4,7 @@
 //! woken by the next message (see the service). Each model request leaves its part of
 //! the working memory in the log (see [`memory`]), from which later turns start.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,11 +15,12 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::context::{compact, truncate_for_model};
-use super::memory;
 use super::prompt::{self, AskArgs, NotifyArgs, PlanArgs, StepArgs, TitleArgs};
 use super::Dependencies;
+use super::{mcp, memory};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest, ToolSpec};
 use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
+use crate::domain::mcp::{qualified_name, split_qualified};
 use crate::domain::screenshot::ScreenshotId;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::DomainError;
@@ -55,7 +57,11 @@ pub struct Run {
     /// later ones are this run's own, of which only the person's messages are new.
     history_until: u64,
     conversation: Vec<ChatMessage>,
+    /// The run's own and the sandbox's tools, then the MCP servers' (listed per turn).
     tools: Vec<ToolSpec>,
+    built_in_tools: usize,
+    /// MCP servers whose failure the person has been told of in this run.
+    mcp_reported: HashSet<String>,
     sandbox: Option<SandboxAccess>,
     /// The model's tokens in this turn, recorded when it ends.
     usage: TokenUsage,
@@ -76,6 +82,7 @@ impl Run {
     ) -> Self {
         let mut tools = prompt::own_tools();
         tools.extend(deps.tools.specs());
+        let built_in_tools = tools.len();
         Self {
             deps,
             session,
@@ -83,6 +90,8 @@ impl Run {
             history_until: seen_before,
             conversation: vec![ChatMessage::text(ChatRole::System, prompt::SYSTEM_PROMPT)],
             tools,
+            built_in_tools,
+            mcp_reported: HashSet::new(),
             sandbox: None,
             usage: TokenUsage::default(),
             open_call: None,
@@ -140,6 +149,7 @@ impl Run {
             status: SessionStatus::Running,
         })
         .await;
+        self.offer_mcp_tools().await;
         // Moved on by the time a person holds the desktop: that is not the run's time.
         let mut started = Instant::now();
         let budgets = self.deps.budgets.clone();
@@ -424,9 +434,86 @@ impl Run {
                 .await;
                 return Ok(Next::WaitForPerson);
             }
-            _ => self.sandbox_tool(call, args).await?,
+            name => match split_qualified(name) {
+                Some((server, tool)) if self.offers(name) => {
+                    let (server, tool) = (server.to_owned(), tool.to_owned());
+                    self.mcp_tool(call, &server, &tool, args).await;
+                }
+                _ => self.sandbox_tool(call, args).await?,
+            },
         }
         Ok(Next::Continue)
+    }
+
+    fn offers(&self, name: &str) -> bool {
+        self.tools[self.built_in_tools..].iter().any(|t| t.name == name)
+    }
+
+    /// Offers the MCP servers' tools for this turn. A server that has none (it failed to
+    /// start or answer) is told to the person once per run, and the run goes on.
+    async fn offer_mcp_tools(&mut self) {
+        self.tools.truncate(self.built_in_tools);
+        for server in self.deps.mcp.status().await {
+            if let Some(error) = server.error {
+                if self.mcp_reported.insert(server.name.clone()) {
+                    let message = format!(
+                        "The MCP server {:?} is unavailable ({error}); the agent works without its tools.",
+                        server.name
+                    );
+                    self.emit(AgentEvent::Error { message }).await;
+                }
+                continue;
+            }
+            for tool in server.tools {
+                match qualified_name(&server.name, &tool.name) {
+                    Some(name) => self.tools.push(ToolSpec {
+                        name,
+                        description: tool.description,
+                        parameters: tool.input_schema,
+                    }),
+                    None => tracing::warn!(
+                        server = server.name,
+                        tool = tool.name,
+                        "an MCP tool name models refuse; left out"
+                    ),
+                }
+            }
+        }
+    }
+
+    /// Calls a tool of an MCP server. A server that fails gives the model an error to
+    /// work with; the turn goes on.
+    async fn mcp_tool(&mut self, call: &ToolCallRequest, server: &str, tool: &str, args: Value) {
+        self.tool_event(call, ToolStatus::Calling, args.clone(), None)
+            .await;
+        let arguments = match &args {
+            Value::Object(fields) => fields.clone(),
+            Value::Null => serde_json::Map::new(),
+            _ => {
+                let problem = format!("the arguments of {} must be a JSON object", call.name);
+                self.fail_call(call, args, problem).await;
+                return;
+            }
+        };
+        match self.deps.mcp.call(server, tool, arguments).await {
+            Ok(result) => {
+                let (view, text) = mcp::present(server, tool, &result);
+                self.tool_event(call, ToolStatus::Called, args, Some(view)).await;
+                let text = truncate_for_model(&text, self.deps.budgets.tool_output_chars);
+                self.answer(call, text);
+            }
+            Err(reason) => {
+                let problem = format!("The MCP server {server:?} gave no result: {reason}");
+                self.fail_call(call, args, problem).await;
+            }
+        }
+    }
+
+    /// Ends an open call with an error both the person and the model see.
+    async fn fail_call(&mut self, call: &ToolCallRequest, args: Value, problem: String) {
+        let view = json!({ "kind": "error", "message": problem });
+        self.tool_event(call, ToolStatus::Called, args, Some(view)).await;
+        self.answer(call, problem);
     }
 
     /// Arguments of one of the run's own tools; wrong ones are told to the model, which

@@ -13,6 +13,7 @@ mod extract;
 mod files;
 mod frontend;
 mod live;
+mod mcp;
 pub mod metrics;
 mod screenshots;
 mod sessions;
@@ -41,6 +42,7 @@ use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::live::LiveService;
 use crate::application::sessions::SessionService;
+use crate::domain::mcp::McpServers;
 use crate::domain::ports::{KeyValueStore, UserRepository};
 
 pub use error::{ApiError, ErrorBody};
@@ -63,6 +65,7 @@ pub struct AppState {
     /// The desktop and terminal relays.
     pub live: Arc<LiveService>,
     pub stores: Arc<Stores>,
+    pub mcp: Arc<dyn McpServers>,
     /// Cancelled on shutdown; SSE streams end when it is.
     pub stopping: CancellationToken,
     pub sse_heartbeat_secs: u64,
@@ -102,6 +105,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(vnc::router())
         .merge(terminal::router())
         .merge(screenshots::router())
+        .merge(mcp::router())
         .split_for_parts()
 }
 

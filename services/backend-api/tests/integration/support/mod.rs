@@ -11,6 +11,7 @@
 pub mod fake_llm;
 pub mod live;
 pub mod manager;
+pub mod mcp_servers;
 pub mod servers;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,111 @@
+//! MCP servers for the tests: the published reference server (`server-everything`, from
+//! the repository's `tests/mcp-servers`, installed by `./test.sh`) over Streamable HTTP, and three broken
+//! ones — nothing listening, an HTTP server that answers with a web page, and one that
+//! accepts connections and never answers.
+
+use std::net::TcpListener as StdListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+
+/// The reference server, killed on drop.
+pub struct Everything {
+    child: Child,
+    pub url: String,
+}
+
+impl Everything {
+    pub async fn start() -> Self {
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+            "../../tests/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+        );
+        assert!(
+            script.exists(),
+            "{} is missing: run ./test.sh --prepare (or npm ci in tests/mcp-servers)",
+            script.display()
+        );
+        let port = free_port();
+        let child = Command::new("node")
+            .arg(&script)
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("node runs");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "server-everything did not listen"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Self {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        }
+    }
+}
+
+impl Drop for Everything {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// An address where nothing listens.
+pub fn refusing() -> String {
+    format!("http://127.0.0.1:{}/mcp", free_port())
+}
+
+/// An HTTP server that answers everything with a web page.
+pub async fn answering_garbage() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let page = || async {
+        (
+            [("content-type", "text/html")],
+            "<html><body>not MCP</body></html>",
+        )
+    };
+    let app = axum::Router::new().fallback(page);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}/mcp")
+}
+
+/// A server that accepts connections and never answers.
+pub async fn hanging() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    format!("http://{address}/mcp")
+}
+
+/// An `mcp.json` naming `servers` (name → entry), written into `dir`; its path.
+pub fn config_file(dir: &std::path::Path, servers: &[(&str, Value)]) -> String {
+    let entries: serde_json::Map<String, Value> = servers
+        .iter()
+        .map(|(name, entry)| ((*name).to_owned(), entry.clone()))
+        .collect();
+    let path = dir.join("mcp.json");
+    std::fs::write(&path, json!({ "mcpServers": entries }).to_string()).unwrap();
+    path.to_str().unwrap().to_owned()
+}
