@@ -22,6 +22,23 @@ const CONSOLE_CAPACITY: usize = 500;
 
 pub type Console = Arc<Mutex<VecDeque<ConsoleMessage>>>;
 
+/// The browser's DevTools WebSocket address, asked with this service's HTTP client:
+/// given an `http://` address, chromiumoxide would build an HTTP client of its own, whose
+/// TLS set-up needs a process-wide provider this service has no use for.
+async fn debugger_url(port: u16) -> anyhow::Result<String> {
+    #[derive(serde::Deserialize)]
+    struct Version {
+        #[serde(rename = "webSocketDebuggerUrl")]
+        url: String,
+    }
+    let version: Version = reqwest::get(format!("http://127.0.0.1:{port}/json/version"))
+        .await?
+        .error_for_status()?
+        .json()
+        .await?;
+    Ok(version.url)
+}
+
 pub struct Connection {
     /// The desktop's browser generation this connection was made to.
     generation: u32,
@@ -43,11 +60,14 @@ impl Connection {
         tab: Option<&TargetId>,
     ) -> anyhow::Result<Self> {
         let deadline = Instant::now() + patience;
-        let url = format!("http://127.0.0.1:{port}");
         let (browser, mut handler) = loop {
-            match Browser::connect(&url).await {
+            let connected = match debugger_url(port).await {
+                Ok(url) => Browser::connect(url).await.map_err(anyhow::Error::from),
+                Err(err) => Err(err),
+            };
+            match connected {
                 Ok(connected) => break connected,
-                Err(err) if Instant::now() >= deadline => return Err(err.into()),
+                Err(err) if Instant::now() >= deadline => return Err(err),
                 Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
             }
         };

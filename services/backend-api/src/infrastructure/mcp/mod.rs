@@ -44,6 +44,9 @@ pub struct McpHub {
 
 impl McpHub {
     pub fn new(servers: Vec<McpServer>, settings: McpConfig) -> Self {
+        // rmcp's HTTP client takes TLS from the process-wide rustls provider; ring is the
+        // one the backend's other clients use. Already installed is fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         Self {
             servers: servers.into_iter().map(|s| (s, Mutex::default())).collect(),
             settings,
