@@ -164,7 +164,7 @@ describe('Sandpiper in a browser', () => {
       assert.notEqual(await page.locator('[data-test=chat-status]').innerText(), 'Working')
     }))
 
-  test("an MCP server's tool runs and its image shows in the tool view", { timeout: 60_000 }, () =>
+  test("an MCP server's tool runs, its image shows in the tool view, the Tools tab lists it", { timeout: 60_000 }, () =>
     onPage('mcp', {}, async (page) => {
       await signIn(page)
       await page.fill('[data-test=composer]', 'Show me the logo')
@@ -176,6 +176,10 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=tool-view][data-kind=mcp] header', { hasText: 'get-tiny-image (everything)' }).waitFor()
       await page.waitForFunction(() => document.querySelector('[data-test=tool-view] img')?.naturalWidth > 0)
       await snap(page, '08-mcp-tool')
+      // The Tools tab lists the server and its tools.
+      await page.click('[data-test=tab-tools]')
+      await page.locator('[data-test=mcp-server][data-name=everything] li', { hasText: 'get-sum' }).waitFor()
+      await snap(page, '09-tools-panel')
     }))
 
   test('a shared chat replays without signing in', { timeout: 60_000 }, () => {

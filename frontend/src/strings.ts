@@ -87,6 +87,13 @@ export const strings = {
     desktop: 'Desktop',
     files: 'Files',
     terminal: 'Terminal',
+    tools: 'Tools',
+  },
+  toolsPanel: {
+    intro: 'Besides its own tools and the sandbox’s, the agent gets these from the deployment’s MCP servers.',
+    refresh: 'Refresh',
+    loading: 'Asking the servers…',
+    none: 'No MCP servers are configured (MCP_CONFIG).',
   },
   desktop: {
     connecting: 'Connecting to the desktop…',

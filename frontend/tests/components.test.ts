@@ -1,10 +1,11 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import Composer from '../src/components/Composer.vue'
 import PlanCard from '../src/components/PlanCard.vue'
 import ToolLine from '../src/components/ToolLine.vue'
 import FileView from '../src/components/tools/FileView.vue'
 import ToolView from '../src/components/ToolView.vue'
+import ToolsPanel from '../src/components/ToolsPanel.vue'
 import TimelineList from '../src/components/TimelineList.vue'
 
 /** A composer whose sends are recorded and answered with `accepted`. */
@@ -136,6 +137,29 @@ describe('ToolView of an MCP tool', () => {
     expect(wrapper.get('img').attributes('src')).toBe(png)
     expect(wrapper.get('.resource code').text()).toBe('test://static/1')
     expect(wrapper.find('[role=alert]').exists()).toBe(false)
+  })
+})
+
+describe('ToolsPanel', () => {
+  afterEach(() => vi.unstubAllGlobals())
+
+  it('lists each server with its tools or the reason it has none', async () => {
+    const servers = [
+      { name: 'everything', transport: 'http', url: 'http://127.0.0.1:3001/mcp', tools: [{ name: 'get-sum', description: 'Adds' }] },
+      { name: 'broken', transport: 'http', url: 'http://127.0.0.1:1/mcp', tools: [], error: 'could not connect' },
+    ]
+    const asked: string[] = []
+    vi.stubGlobal('fetch', async (path: string) => {
+      asked.push(path)
+      return new Response(JSON.stringify(servers), { status: 200, headers: { 'Content-Type': 'application/json' } })
+    })
+    const wrapper = mount(ToolsPanel)
+    await flushPromises()
+    expect(asked).toEqual(['/api/v1/mcp/servers'])
+    const shown = wrapper.findAll('[data-test=mcp-server]')
+    expect(shown.map((s) => s.attributes('data-name'))).toEqual(['everything', 'broken'])
+    expect(shown[0].text()).toContain('get-sum')
+    expect(shown[1].get('.error-text').text()).toBe('could not connect')
   })
 })
 

@@ -69,6 +69,15 @@ export type AgentEvent =
   /** The agent's working memory of one model request; not shown. */
   | { type: 'memory'; after: number; messages: unknown[] }
 
+/** An MCP server of the deployment as `/api/v1/mcp/servers` gives it (no secrets). */
+export interface McpServer {
+  name: string
+  transport: 'http' | 'stdio'
+  url?: string
+  tools: { name: string; description: string }[]
+  error?: string
+}
+
 export interface StoredEvent {
   session_id: string
   seq: number
