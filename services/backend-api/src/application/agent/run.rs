@@ -373,14 +373,7 @@ impl Run {
                     "the arguments of {} are not valid JSON ({err}); call it again with a JSON object",
                     call.name
                 );
-                self.tool_event(
-                    call,
-                    ToolStatus::Called,
-                    json!({}),
-                    Some(json!({ "kind": "error", "message": problem })),
-                )
-                .await;
-                self.answer(call, problem);
+                self.fail_call(call, json!({}), problem).await;
                 return Ok(Next::Continue);
             }
         };
@@ -571,14 +564,7 @@ impl Run {
                 self.sandbox = None;
                 let message =
                     format!("The sandbox stopped answering ({err}); a new one is made on your next message.");
-                self.tool_event(
-                    call,
-                    ToolStatus::Called,
-                    args,
-                    Some(json!({ "kind": "error", "message": message })),
-                )
-                .await;
-                self.answer(call, message.clone());
+                self.fail_call(call, args, message.clone()).await;
                 Err(message)
             }
         }
