@@ -83,11 +83,7 @@ impl McpHub {
 
     async fn list(&self, server: &McpServer, slot: &mut Slot) -> Result<Vec<McpTool>, String> {
         let peer = self.peer(server, slot).await?;
-        let within = Duration::from_secs(
-            self.settings
-                .call_timeout_secs
-                .min(self.settings.connect_timeout_secs),
-        );
+        let within = Duration::from_secs(self.settings.connect_timeout_secs);
         let tools = match tokio::time::timeout(within, peer.list_all_tools()).await {
             Ok(Ok(tools)) => tools,
             Ok(Err(err)) => return Err(format!("listing its tools failed: {}", plain(err))),
