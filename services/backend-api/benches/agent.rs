@@ -71,6 +71,22 @@ async fn called(stream: &mut SseStream) -> Instant {
     Instant::now()
 }
 
+/// Sends `message` to the session (whose last run has ended) and measures the time
+/// between `n + 1` consecutive `tool called` events of the run it starts.
+async fn step_times(app: &TestApp, token: &str, session: &str, message: &str, n: usize) -> Vec<Duration> {
+    // Followed from the message on: the log before it holds earlier runs' steps.
+    let seq = app.post_message(token, session, message).await;
+    let mut stream = app.events(token, session, Some(seq)).await;
+    let mut last = called(&mut stream).await;
+    let mut steps = Vec::new();
+    for _ in 0..n {
+        let now = called(&mut stream).await;
+        steps.push(now - last);
+        last = now;
+    }
+    steps
+}
+
 async fn wait_for_warm_pool(manager: &Manager) {
     let deadline = Instant::now() + Duration::from_secs(180);
     loop {
@@ -141,20 +157,7 @@ async fn main() {
 
     // A run of echo steps in a sandbox that is already the session's.
     let id = &sessions[0];
-    let mut stream = app.events(&token, id, None).await;
-    stream
-        .until(Duration::from_secs(5), |e| {
-            e["type"] == "status" && e["status"] == "completed"
-        })
-        .await;
-    app.post_message(&token, id, "echo many times").await;
-    let mut last = called(&mut stream).await;
-    let mut steps = Vec::new();
-    for _ in 0..STEPS {
-        let now = called(&mut stream).await;
-        steps.push(now - last);
-        last = now;
-    }
+    let mut steps = step_times(&app, &token, id, "echo many times", STEPS).await;
     let sandbox = manager.tool_api(id).await;
     let mut direct = Vec::new();
     let echo = ExecRequest {
@@ -210,16 +213,7 @@ async fn mcp(app: &TestApp, token: &str, session: &str, everything: &Everything)
         hub.call("everything", "echo", message.clone()).await.unwrap();
         direct.push(started.elapsed());
     }
-    // Followed from the new message on: the log before it holds the shell steps.
-    let seq = app.post_message(token, session, "echo through MCP").await;
-    let mut stream = app.events(token, session, Some(seq)).await;
-    let mut last = called(&mut stream).await;
-    let mut steps = Vec::new();
-    for _ in 0..MCP_CALLS {
-        let now = called(&mut stream).await;
-        steps.push(now - last);
-        last = now;
-    }
+    let mut steps = step_times(app, token, session, "echo through MCP", MCP_CALLS).await;
     let (step, call) = (percentile(&mut steps, 0.5), percentile(&mut direct, 0.5));
     println!(
         "MCP list tools (HTTP):           first {:.1} ms (connect + list), then p50 {:.3} ms (cached)",
