@@ -163,6 +163,7 @@ pub enum ScrollDirection {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 pub struct ScrollRequest {
     #[serde(default)]
+    #[schema(inline)]
     pub direction: ScrollDirection,
     /// Scroll all the way to the top or bottom instead of one screen.
     #[serde(default)]

@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::error::DomainResult;
+use super::sandbox_call::SandboxCall;
 use super::session::SessionId;
+use super::tool::{ToolSpec, ToolView};
 use super::user::UserId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -58,15 +60,6 @@ pub struct ToolCallRequest {
     pub id: String,
     pub name: String,
     pub arguments: String,
-}
-
-/// A tool offered to the model: its name, what it does and a JSON schema of its
-/// arguments.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolSpec {
-    pub name: String,
-    pub description: String,
-    pub parameters: serde_json::Value,
 }
 
 /// Tokens the model provider counted (and bills).
@@ -126,24 +119,18 @@ pub trait SandboxGateway: Send + Sync {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutcome {
     pub text: String,
-    pub view: serde_json::Value,
-    pub failed: bool,
-    /// What the browser showed afterwards (JPEG), for browser tools.
+    pub view: ToolView,
+    /// What the browser showed afterwards (JPEG), for browser tools; the run stores it
+    /// and puts its address into the view.
     pub screenshot: Option<Vec<u8>>,
 }
 
 /// The tools that act inside a sandbox (shell, files, browser, web).
 #[async_trait::async_trait]
 pub trait SandboxTools: Send + Sync {
-    fn specs(&self) -> Vec<ToolSpec>;
-    /// Runs one call; a failure of the tool itself is an outcome with `failed`, an `Err`
-    /// means the sandbox could not be reached.
-    async fn call(
-        &self,
-        sandbox: &SandboxAccess,
-        name: &str,
-        args: &serde_json::Value,
-    ) -> DomainResult<ToolOutcome>;
+    /// Runs one call; a failure of the tool itself is an outcome with an error view, an
+    /// `Err` means the sandbox could not be reached.
+    async fn call(&self, sandbox: &SandboxAccess, call: &SandboxCall) -> DomainResult<ToolOutcome>;
     /// Ends whatever command the agent's shell is running (on stop).
     async fn interrupt(&self, sandbox: &SandboxAccess) -> DomainResult<()>;
 }

@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use super::agent::ChatMessage;
 use super::session::{SessionId, SessionStatus};
+use super::tool::ToolView;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -32,11 +33,17 @@ pub enum AgentEvent {
         call_id: String,
         name: String,
         status: ToolStatus,
+        /// The arguments as the model wrote them (`{}` when they were not JSON).
         #[serde(default)]
+        #[schema(value_type = Object)]
         args: serde_json::Value,
-        /// What the UI shows for it (shell console, file content, screenshot, results).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        view: Option<serde_json::Value>,
+        /// What the UI shows for it, once `called`.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "ToolView::lenient"
+        )]
+        view: Option<ToolView>,
     },
     /// The session's title was set.
     Title { title: String },

@@ -1,6 +1,7 @@
 //! The domain: users, sessions and agent events, the rules on them, and the ports
 //! (traits) the application needs from the outside world. Nothing here knows HTTP,
-//! MongoDB, Redis or any other adapter.
+//! MongoDB, Redis or any other adapter; the sandbox's tools are named by the tool-api
+//! contract's request types, which are plain data shared with the sandbox.
 
 pub mod agent;
 pub mod error;
@@ -8,10 +9,12 @@ pub mod event;
 pub mod files;
 pub mod mcp;
 pub mod ports;
+pub mod sandbox_call;
 pub mod screenshot;
 pub mod session;
 pub mod terminal;
 pub mod ticket;
+pub mod tool;
 pub mod user;
 pub mod vnc;
 

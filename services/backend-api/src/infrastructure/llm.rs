@@ -19,7 +19,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::config::LlmConfig;
-use crate::domain::agent::{ChatMessage, Completion, LlmClient, TokenUsage, ToolCallRequest, ToolSpec};
+use crate::domain::agent::{ChatMessage, Completion, LlmClient, TokenUsage, ToolCallRequest};
+use crate::domain::tool::ToolSpec;
 use crate::domain::{DomainError, DomainResult};
 
 /// Longest wait between retries, whatever `Retry-After` says.

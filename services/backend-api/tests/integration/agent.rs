@@ -143,9 +143,10 @@ async fn a_malformed_tool_call_is_fed_back_and_a_429_is_retried() {
     let events = seen(&mut stream, status_is("completed")).await;
     assert_eq!(
         kinds(&events),
-        ["message", "status", "tool", "message", "done", "status"]
+        ["message", "status", "tool", "tool", "message", "done", "status"]
     );
-    assert_eq!(events[2]["view"]["kind"], "error");
+    assert_eq!(events[2]["status"], "calling", "every called has its calling");
+    assert_eq!(events[3]["view"]["kind"], "error");
     let requests = llm.requests();
     assert_eq!(requests.len(), 4, "one answer, two failures retried, one answer");
     let fed_back = requests[3]["messages"]

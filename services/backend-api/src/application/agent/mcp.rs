@@ -1,9 +1,8 @@
 //! What an MCP tool's result becomes: the view the person sees (texts, images inline,
 //! resources) and the text the model reads (images and resources described).
 
-use serde_json::{json, Value};
-
 use crate::domain::mcp::{McpContent, McpResult};
+use crate::domain::tool::{McpItem, ToolView};
 
 /// Largest image (base64 characters) kept in a tool event; bigger ones are described.
 const MAX_INLINE_IMAGE: usize = 512 * 1024;
@@ -11,13 +10,13 @@ const MAX_INLINE_IMAGE: usize = 512 * 1024;
 const MAX_VIEW_TEXT: usize = 100_000;
 
 /// The view and the model's text of `result` from `tool` on `server`.
-pub fn present(server: &str, tool: &str, result: &McpResult) -> (Value, String) {
+pub fn present(server: &str, tool: &str, result: &McpResult) -> (ToolView, String) {
     let mut shown = Vec::new();
     let mut told = Vec::new();
     for item in &result.content {
         match item {
             McpContent::Text(text) => {
-                shown.push(json!({ "type": "text", "text": cut(text) }));
+                shown.push(McpItem::Text { text: cut(text) });
                 told.push(text.clone());
             }
             McpContent::Image { mime_type, data } => {
@@ -25,18 +24,28 @@ pub fn present(server: &str, tool: &str, result: &McpResult) -> (Value, String) 
                 told.push(format!(
                     "[an {mime_type} image of about {bytes} bytes, shown to the person]"
                 ));
-                shown.push(if data.len() <= MAX_INLINE_IMAGE && mime_type.starts_with("image/") {
-                    json!({ "type": "image", "mime_type": mime_type, "src": format!("data:{mime_type};base64,{data}") })
-                } else {
-                    json!({ "type": "text", "text": format!("[an {mime_type} image of about {bytes} bytes, too large to show]") })
-                });
+                shown.push(
+                    if data.len() <= MAX_INLINE_IMAGE && mime_type.starts_with("image/") {
+                        McpItem::Image {
+                            mime_type: mime_type.clone(),
+                            src: format!("data:{mime_type};base64,{data}"),
+                        }
+                    } else {
+                        McpItem::Text {
+                            text: format!("[an {mime_type} image of about {bytes} bytes, too large to show]"),
+                        }
+                    },
+                );
             }
             McpContent::Resource { uri, text } => {
                 told.push(match text {
                     Some(text) => format!("[resource {uri}]\n{text}"),
                     None => format!("[resource {uri}]"),
                 });
-                shown.push(json!({ "type": "resource", "uri": uri, "text": text.as_deref().map(cut) }));
+                shown.push(McpItem::Resource {
+                    uri: uri.clone(),
+                    text: text.as_deref().map(cut),
+                });
             }
         }
     }
@@ -44,13 +53,12 @@ pub fn present(server: &str, tool: &str, result: &McpResult) -> (Value, String) 
     if result.is_error {
         text = format!("The tool reported an error:\n{text}");
     }
-    let view = json!({
-        "kind": "mcp",
-        "server": server,
-        "tool": tool,
-        "is_error": result.is_error,
-        "content": shown,
-    });
+    let view = ToolView::Mcp {
+        server: server.to_owned(),
+        tool: tool.to_owned(),
+        is_error: result.is_error,
+        content: shown,
+    };
     (view, text)
 }
 
@@ -86,9 +94,13 @@ mod tests {
             is_error: false,
         };
         let (view, text) = present("everything", "get-tiny-image", &result);
-        assert_eq!(view["kind"], "mcp");
-        assert_eq!(view["content"][1]["src"], "data:image/png;base64,iVBORw0KGgo=");
-        assert_eq!(view["content"][2]["uri"], "test://static/1");
+        let ToolView::Mcp { content, .. } = view else {
+            panic!("not an MCP view: {view:?}");
+        };
+        assert!(
+            matches!(&content[1], McpItem::Image { src, .. } if src == "data:image/png;base64,iVBORw0KGgo=")
+        );
+        assert!(matches!(&content[2], McpItem::Resource { uri, .. } if uri == "test://static/1"));
         assert_eq!(
             text,
             "Here it is:\n[an image/png image of about 9 bytes, shown to the person]\n[resource test://static/1]"
@@ -109,8 +121,14 @@ mod tests {
         };
         let (view, text) = present("s", "t", &result);
         assert!(text.starts_with("The tool reported an error:\n"));
-        assert!(view["content"][0]["text"].as_str().unwrap().ends_with("[… cut]"));
-        assert_eq!(view["content"][1]["type"], "text");
-        assert_eq!(view["is_error"], true);
+        let ToolView::Mcp {
+            content, is_error, ..
+        } = view
+        else {
+            panic!("not an MCP view: {view:?}");
+        };
+        assert!(matches!(&content[0], McpItem::Text { text } if text.ends_with("[… cut]")));
+        assert!(matches!(&content[1], McpItem::Text { .. }));
+        assert!(is_error);
     }
 }

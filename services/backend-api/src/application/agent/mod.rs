@@ -2,15 +2,19 @@
 //! events until the model answers, asks the person, is stopped, or a budget ends.
 //!
 //! One run per session at a time: a message sent while it runs is stored like any other
-//! and picked up by the run before its next model request. Stop cancels the run (the
+//! and put into the run's inbox, from which the run takes it before its next model
+//! request. Stop cancels the run (the
 //! model request or tool call in flight is dropped and the shell command killed) and
 //! waits for it to end, so the log is consistent when stop answers.
 
+mod catalogue;
 mod context;
+mod guard;
 mod mcp;
 mod memory;
 mod prompt;
 mod run;
+mod run_tools;
 mod take_over;
 
 pub use take_over::{TakeOver, TakeOverGuard};
@@ -19,8 +23,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures::FutureExt;
-use tokio::sync::Notify;
+use tokio::sync::{mpsc, Notify};
 use tokio_util::sync::CancellationToken;
 
 use super::error::AppResult;
@@ -57,9 +60,16 @@ pub struct Dependencies {
     pub mcp: Arc<dyn McpServers>,
 }
 
+/// A person's message on its way to the run.
+pub struct Incoming {
+    pub seq: u64,
+    pub content: String,
+    pub attachments: Vec<String>,
+}
+
 struct RunHandle {
     cancel: CancellationToken,
-    wake: Arc<Notify>,
+    inbox: mpsc::UnboundedSender<Incoming>,
     done: Arc<Notify>,
 }
 
@@ -102,7 +112,12 @@ impl AgentService {
             .await?;
         if self.enabled {
             let session = self.sessions.get(owner, id).await?;
-            self.wake(&session, stored.seq - 1);
+            let message = Incoming {
+                seq: stored.seq,
+                content: content.to_owned(),
+                attachments: attachments.to_vec(),
+            };
+            self.deliver(&session, message);
         }
         Ok(stored)
     }
@@ -165,35 +180,45 @@ impl AgentService {
         Ok(failed)
     }
 
-    /// Starts a run for the session unless one is going (which then picks the message up).
-    fn wake(&self, session: &Session, seen_before: u64) {
+    /// Puts the message into the session's run's inbox, starting a run when none goes.
+    fn deliver(&self, session: &Session, message: Incoming) {
         let mut runs = self.runs.lock().unwrap_or_else(|p| p.into_inner());
+        // A run's handle goes (under this lock) before its inbox closes, so a handle
+        // found here takes the message.
         if let Some(handle) = runs.get(&session.id) {
-            handle.wake.notify_one();
+            if handle.inbox.send(message).is_err() {
+                tracing::error!(
+                    session = session.id.as_str(),
+                    "a run's inbox closed before its handle went"
+                );
+            }
             return;
         }
+        let (inbox, mail) = mpsc::unbounded_channel();
+        let history_until = message.seq - 1;
+        // Cannot fail: `mail` is right here.
+        let _ = inbox.send(message);
         let handle = RunHandle {
             cancel: CancellationToken::new(),
-            wake: Arc::new(Notify::new()),
+            inbox,
             done: Arc::new(Notify::new()),
         };
         let mut run = run::Run::new(
             self.deps.clone(),
             session.clone(),
-            seen_before,
+            history_until,
+            mail,
             handle.cancel.clone(),
-            handle.wake.clone(),
         );
-        let (runs_ref, id) = (self.runs.clone(), session.id.clone());
-        let (wake, done) = (handle.wake.clone(), handle.done.clone());
+        let (runs_ref, id, done) = (self.runs.clone(), session.id.clone(), handle.done.clone());
         runs.insert(session.id.clone(), handle);
         tokio::spawn(async move {
             loop {
                 run.execute().await;
-                // Under the lock `wake` takes: a message that arrived as the turn ended
-                // either left its wake-up here (go on) or finds no run (starts one).
+                // Under the lock `deliver` takes: a message that arrived as the turn
+                // ended is either in the inbox here (go on) or finds no run (starts one).
                 let mut runs = runs_ref.lock().unwrap_or_else(|p| p.into_inner());
-                if !run.cancelled() && wake.notified().now_or_never().is_some() {
+                if !run.stopped() && run.has_mail() {
                     continue;
                 }
                 if runs.get(&id).is_some_and(|h| Arc::ptr_eq(&h.done, &done)) {
@@ -201,6 +226,7 @@ impl AgentService {
                 }
                 break;
             }
+            drop(run);
             done.notify_waiters();
         });
     }

@@ -1,0 +1,171 @@
+//! The tool catalogue: every tool the model may call in a turn — the run's own, the
+//! sandbox's, and the MCP servers' (listed when the turn starts) — with where each one
+//! runs. The model's call is parsed here, once, into a typed [`ToolCall`]; the run only
+//! matches on that.
+
+use serde_json::{Map, Value};
+
+use super::run_tools::RunCall;
+use crate::domain::mcp::{qualified_name, McpTool};
+use crate::domain::sandbox_call::SandboxCall;
+use crate::domain::tool::{ToolHome, ToolSpec};
+
+/// A call the model made, parsed.
+#[derive(Debug, Clone)]
+pub enum ToolCall {
+    Run(RunCall),
+    Sandbox(SandboxCall),
+    Mcp {
+        server: String,
+        tool: String,
+        arguments: Map<String, Value>,
+    },
+}
+
+pub struct Catalogue {
+    specs: Vec<ToolSpec>,
+    homes: Vec<ToolHome>,
+    /// The run's and the sandbox's tools come first; MCP tools after these.
+    built_in: usize,
+}
+
+impl Catalogue {
+    pub fn new() -> Self {
+        let run = RunCall::specs();
+        let sandbox = SandboxCall::specs();
+        let homes = std::iter::repeat_n(ToolHome::Run, run.len())
+            .chain(std::iter::repeat_n(ToolHome::Sandbox, sandbox.len()))
+            .collect();
+        let specs: Vec<_> = run.into_iter().chain(sandbox).collect();
+        Self {
+            built_in: specs.len(),
+            specs,
+            homes,
+        }
+    }
+
+    /// What the model is offered.
+    pub fn specs(&self) -> &[ToolSpec] {
+        &self.specs
+    }
+
+    /// Forgets the MCP tools (a new turn lists them again).
+    pub fn clear_mcp(&mut self) {
+        self.specs.truncate(self.built_in);
+        self.homes.truncate(self.built_in);
+    }
+
+    /// Offers a server's tools under their qualified names; a tool whose name models
+    /// would refuse is left out (and logged).
+    pub fn offer_mcp(&mut self, server: &str, tools: Vec<McpTool>) {
+        for tool in tools {
+            let Some(name) = qualified_name(server, &tool.name) else {
+                tracing::warn!(
+                    server,
+                    tool = tool.name,
+                    "an MCP tool name models refuse; left out"
+                );
+                continue;
+            };
+            self.specs.push(ToolSpec {
+                name,
+                description: tool.description,
+                parameters: tool.input_schema,
+            });
+            self.homes.push(ToolHome::Mcp {
+                server: server.to_owned(),
+                tool: tool.name,
+            });
+        }
+    }
+
+    /// The call of the tool named `name` with the model's arguments; the error tells the
+    /// model what to fix.
+    pub fn parse(&self, name: &str, args: Value) -> Result<ToolCall, String> {
+        let Some(home) = self
+            .specs
+            .iter()
+            .position(|spec| spec.name == name)
+            .map(|at| &self.homes[at])
+        else {
+            return Err(format!(
+                "there is no tool named {name}; call one of the tools you were given"
+            ));
+        };
+        let misfit = |err: String| format!("the arguments do not fit {name}: {err}");
+        match home {
+            ToolHome::Run => RunCall::parse(name, args)
+                .map(|parsed| parsed.map(ToolCall::Run).map_err(misfit))
+                .unwrap_or_else(|| Err(format!("{name} is not one of the run's tools"))),
+            ToolHome::Sandbox => SandboxCall::parse(name, args)
+                .map(|parsed| parsed.map(ToolCall::Sandbox).map_err(misfit))
+                .unwrap_or_else(|| Err(format!("{name} is not one of the sandbox's tools"))),
+            ToolHome::Mcp { server, tool } => {
+                let arguments = match args {
+                    Value::Object(fields) => fields,
+                    Value::Null => Map::new(),
+                    _ => return Err(format!("the arguments of {name} must be a JSON object")),
+                };
+                Ok(ToolCall::Mcp {
+                    server: server.clone(),
+                    tool: tool.clone(),
+                    arguments,
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn echo() -> McpTool {
+        McpTool {
+            name: "echo".into(),
+            description: "Echoes".into(),
+            input_schema: json!({ "type": "object" }),
+        }
+    }
+
+    #[test]
+    fn calls_parse_into_the_tool_they_name_wherever_it_runs() {
+        let mut catalogue = Catalogue::new();
+        catalogue.offer_mcp("everything", vec![echo()]);
+        assert!(matches!(
+            catalogue.parse("set_title", json!({ "title": "Hi" })),
+            Ok(ToolCall::Run(RunCall::Title(_)))
+        ));
+        assert!(matches!(
+            catalogue.parse("file_read", json!({ "path": "a" })),
+            Ok(ToolCall::Sandbox(SandboxCall::FileRead(_)))
+        ));
+        let Ok(ToolCall::Mcp { server, tool, .. }) =
+            catalogue.parse("mcp__everything__echo", json!({ "message": "x" }))
+        else {
+            panic!("the MCP tool did not parse");
+        };
+        assert_eq!((server.as_str(), tool.as_str()), ("everything", "echo"));
+        let wrong = catalogue.parse("mcp__everything__echo", json!([1])).unwrap_err();
+        assert!(wrong.contains("JSON object"), "{wrong}");
+        let misfit = catalogue.parse("file_read", json!({})).unwrap_err();
+        assert!(
+            misfit.starts_with("the arguments do not fit file_read"),
+            "{misfit}"
+        );
+    }
+
+    #[test]
+    fn mcp_tools_last_one_turn() {
+        let mut catalogue = Catalogue::new();
+        let built_in = catalogue.specs().len();
+        catalogue.offer_mcp("everything", vec![echo()]);
+        assert_eq!(catalogue.specs().len(), built_in + 1);
+        catalogue.clear_mcp();
+        assert_eq!(catalogue.specs().len(), built_in);
+        let gone = catalogue.parse("mcp__everything__echo", json!({})).unwrap_err();
+        assert!(gone.contains("no tool named"), "{gone}");
+    }
+}
