@@ -6,6 +6,7 @@ import ToolLine from '../src/components/ToolLine.vue'
 import FileView from '../src/components/tools/FileView.vue'
 import ToolView from '../src/components/ToolView.vue'
 import ToolsPanel from '../src/components/ToolsPanel.vue'
+import type { ToolView as ToolViewData } from '../src/api/types'
 import TimelineList from '../src/components/TimelineList.vue'
 
 /** A composer whose sends are recorded and answered with `accepted`. */
@@ -104,14 +105,14 @@ describe('ToolLine', () => {
 
 describe('FileView', () => {
   it('shows an edit as removed and added lines', () => {
-    const wrapper = mount(FileView, { props: { view: { path: 'a.py', old: 'x = 1\ny = 2\n', new: 'x = 1\ny = 3\n' } } })
+    const wrapper = mount(FileView, { props: { view: { kind: 'file', path: 'a.py', old: 'x = 1\ny = 2\n', new: 'x = 1\ny = 3\n' } } })
     expect(wrapper.findAll('.del').map((d) => d.text())).toEqual(['-y = 2'])
     expect(wrapper.findAll('.add').map((d) => d.text())).toEqual(['+y = 3'])
     expect(wrapper.findAll('.same').map((d) => d.text())).toEqual(['x = 1'])
   })
 
   it('highlights content for its language', () => {
-    const wrapper = mount(FileView, { props: { view: { path: 'main.rs', content: 'fn main() {}' } } })
+    const wrapper = mount(FileView, { props: { view: { kind: 'file', path: 'main.rs', content: 'fn main() {}' } } })
     expect(wrapper.find('[data-test=file-content] .hljs-keyword').text()).toBe('fn')
   })
 })
@@ -130,7 +131,7 @@ describe('ToolView of an MCP tool', () => {
         { type: 'resource', uri: 'test://static/1', text: null },
       ],
     }
-    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'mcp__everything__get-tiny-image', args: {}, running: false, view }
+    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'mcp__everything__get-tiny-image', args: {}, running: false, view: view as ToolViewData }
     const wrapper = mount(ToolView, { props: { item } })
     expect(wrapper.get('header strong').text()).toBe('get-tiny-image (everything)')
     expect(wrapper.get('pre').text()).toBe('Here it is:')

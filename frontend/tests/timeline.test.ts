@@ -12,7 +12,7 @@ describe('timeline', () => {
     applyEvent(t, at({ type: 'tool', call_id: 'c1', name: 'shell_exec', status: 'calling', args: { command: 'ls' } }))
     expect(t.items).toHaveLength(1)
     expect(t.items[0]).toMatchObject({ kind: 'tool', running: true })
-    applyEvent(t, at({ type: 'tool', call_id: 'c1', name: 'shell_exec', status: 'called', args: {}, view: { kind: 'shell', output: 'a\n' } }))
+    applyEvent(t, at({ type: 'tool', call_id: 'c1', name: 'shell_exec', status: 'called', args: {}, view: { kind: 'shell', command: 'ls', state: 'exited', exit_code: 0, output: 'a\n' } }))
     expect(t.items).toHaveLength(1)
     const line = t.items[0]
     expect(line).toMatchObject({ kind: 'tool', running: false, args: { command: 'ls' }, view: { output: 'a\n' } })

@@ -1,116 +1,28 @@
-// The backend's wire types (see the API's /openapi.json), as the app reads them.
+// The backend's wire types under the names the app uses. They are generated from the
+// API's OpenAPI document (src/api/generated, see scripts/api-types.sh); only what the
+// document cannot describe (server-sent events' payloads outside it) is written here.
 
-export type SessionStatus = 'pending' | 'running' | 'waiting' | 'completed' | 'failed'
-export type StepStatus = 'pending' | 'running' | 'completed' | 'failed'
+export type {
+  AgentEvent,
+  FileEntry,
+  Listing,
+  McpItem,
+  McpServerStatus as McpServer,
+  PlanStep,
+  SessionPage,
+  SessionStatus,
+  SessionView as Session,
+  SignedIn,
+  StepStatus,
+  StoredEvent,
+  TerminalTicketView as TerminalTicket,
+  TicketView as VncTicket,
+  TokenPair,
+  ToolView,
+  UserView as User,
+} from './generated'
 
-export interface User {
-  id: string
-  email: string
-  role: 'admin' | 'user'
-}
-
-export interface TokenPair {
-  access_token: string
-  refresh_token: string
-  expires_in: number
-}
-
-export interface SignedIn {
-  user: User
-  tokens: TokenPair
-}
-
-export interface Session {
-  id: string
-  title: string
-  status: SessionStatus
-  created_at: string
-  updated_at: string
-  last_message_preview?: string | null
-  unread_count: number
-  last_seq: number
-  share_token?: string | null
-}
-
-export interface SessionPage {
-  sessions: Session[]
-  next_before?: string | null
-}
-
-export interface PlanStep {
-  id: string
-  description: string
-  status: StepStatus
-}
-
-export interface ToolView {
-  kind: 'shell' | 'file' | 'browser' | 'search' | 'mcp' | 'result' | 'error'
-  [field: string]: unknown
-}
-
-export type AgentEvent =
-  | { type: 'message'; role: 'user' | 'assistant'; content: string; attachments?: string[] }
-  | { type: 'plan'; steps: PlanStep[] }
-  | { type: 'step'; step_id: string; status: StepStatus; description: string }
-  | {
-      type: 'tool'
-      call_id: string
-      name: string
-      status: 'calling' | 'called'
-      args: Record<string, unknown>
-      view?: ToolView
-    }
-  | { type: 'title'; title: string }
-  | { type: 'wait'; prompt?: string; take_over: boolean }
-  | { type: 'done' }
-  | { type: 'error'; message: string }
-  | { type: 'status'; status: SessionStatus }
-  | { type: 'usage'; prompt_tokens: number; completion_tokens: number }
-  /** The agent's working memory of one model request; not shown. */
-  | { type: 'memory'; after: number; messages: unknown[] }
-
-/** An MCP server of the deployment as `/api/v1/mcp/servers` gives it (no secrets). */
-export interface McpServer {
-  name: string
-  transport: 'http' | 'stdio'
-  url?: string
-  tools: { name: string; description: string }[]
-  error?: string
-}
-
-export interface StoredEvent {
-  session_id: string
-  seq: number
-  at: string
-  event: AgentEvent
-}
-
-export interface FileEntry {
-  name: string
-  path: string
-  kind: 'file' | 'dir' | 'symlink' | 'other'
-  size: number
-  mtime_ms: number
-}
-
-export interface Listing {
-  path: string
-  entries: FileEntry[]
-}
-
-export interface TerminalTicket {
-  ticket: string
-  expires_in_secs: number
-  url: string
-}
-
-export interface VncTicket {
-  ticket: string
-  mode: 'view' | 'control'
-  expires_in_secs: number
-  url: string
-}
-
+/** A change under a watched folder, as the file watch stream sends it. */
 export interface FileChange {
   kind: 'created' | 'modified' | 'removed'
   path: string

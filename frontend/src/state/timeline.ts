@@ -62,7 +62,7 @@ export function applyEvent(timeline: Timeline, stored: StoredEvent): boolean {
           name: event.name,
           args: event.args ?? {},
           running: event.status === 'calling',
-          view: event.view,
+          view: event.view ?? undefined,
         })
       }
       break
@@ -82,7 +82,7 @@ export function applyEvent(timeline: Timeline, stored: StoredEvent): boolean {
       timeline.title = event.title
       break
     case 'wait':
-      timeline.items.push({ kind: 'wait', seq, prompt: event.prompt ?? '', takeOver: event.take_over })
+      timeline.items.push({ kind: 'wait', seq, prompt: event.prompt ?? '', takeOver: event.take_over ?? false })
       break
     case 'error':
       timeline.items.push({ kind: 'error', seq, message: event.message })

@@ -176,3 +176,18 @@ fn cors(origins: &[String]) -> CorsLayer {
         .allow_credentials(true)
         .max_age(std::time::Duration::from_secs(600))
 }
+
+#[cfg(test)]
+mod tests {
+    /// The front end's types and the API clients are generated from the committed
+    /// document, so it must be what the code serves.
+    #[test]
+    fn the_committed_openapi_document_is_current() {
+        let committed = include_str!("../../../../../docs/openapi.json");
+        let served = super::openapi().to_pretty_json().unwrap();
+        assert!(
+            committed.trim_end() == served.trim_end(),
+            "docs/openapi.json is stale: run scripts/api-types.sh"
+        );
+    }
+}
