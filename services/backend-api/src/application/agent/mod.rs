@@ -231,3 +231,6 @@ impl AgentService {
         });
     }
 }
+
+#[cfg(test)]
+mod tests;
