@@ -188,12 +188,13 @@ async fn main() {
 /// MCP over Streamable HTTP: listing, a call through the adapter, the same call as a
 /// run's step (the session's run goes on with the scripted `echo` calls).
 async fn mcp(app: &TestApp, token: &str, session: &str, everything: &Everything) {
+    let now = chrono::Utc::now();
     let server = McpServer {
         name: McpServerName::parse("everything").unwrap(),
-        transport: McpTransport::Http {
-            url: everything.url.clone(),
-            headers: Default::default(),
-        },
+        transport: McpTransport::http(&everything.url, Default::default()).unwrap(),
+        enabled: true,
+        created_at: now,
+        updated_at: now,
     };
     let hub = McpHub::new(vec![server], McpConfig::default());
     let started = Instant::now();

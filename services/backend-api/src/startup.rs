@@ -93,9 +93,10 @@ impl Application {
             );
         }
         let mcp_servers = match &settings.mcp.config_file {
-            Some(path) => mcp_config::load(path).map_err(anyhow::Error::msg)?,
+            Some(path) => mcp_config::load(path, chrono::Utc::now()).map_err(anyhow::Error::msg)?,
             None => Vec::new(),
         };
+        let mcp_servers = mcp_servers.into_iter().filter(|server| server.enabled).collect();
         let mcp: Arc<dyn McpServers> = Arc::new(McpHub::new(mcp_servers, settings.mcp.clone()));
         let agent = Arc::new(AgentService::new(
             sessions.clone(),

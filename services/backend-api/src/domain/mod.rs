@@ -7,6 +7,7 @@ pub mod error;
 pub mod event;
 pub mod files;
 pub mod mcp;
+pub mod mcp_edit;
 pub mod ports;
 pub mod screenshot;
 pub mod session;
