@@ -104,15 +104,8 @@ impl Application {
                 tracing::info!(server = name.as_str(), "MCP server seeded from MCP_CONFIG");
             }
         }
-        let mcp_servers = stores
-            .mcp_servers
-            .list()
-            .await
-            .context("reading the MCP servers")?
-            .into_iter()
-            .filter(|server| server.enabled)
-            .collect();
-        let mcp: Arc<dyn McpServers> = Arc::new(McpHub::new(mcp_servers, settings.mcp.clone()));
+        let mcp: Arc<dyn McpServers> =
+            Arc::new(McpHub::new(stores.mcp_servers.clone(), settings.mcp.clone()));
         let agent = Arc::new(AgentService::new(
             sessions.clone(),
             stores.sessions.clone(),
