@@ -93,7 +93,7 @@ impl Application {
                 "no model configured (LLM_BASE_URL, LLM_MODEL): messages get an error event saying so"
             );
         }
-        let mcp_admin = McpServerAdmin::new(stores.mcp_servers.clone());
+        let mcp_admin = Arc::new(McpServerAdmin::new(stores.mcp_servers.clone()));
         if let Some(path) = &settings.mcp.config_file {
             let from_file = mcp_config::load(path, chrono::Utc::now()).map_err(anyhow::Error::msg)?;
             let seeded = mcp_admin
@@ -165,6 +165,7 @@ impl Application {
                 cache_name: stores.cache_name,
             }),
             mcp,
+            mcp_admin,
             stopping: stopping.clone(),
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
             trust_forwarded_for: settings.http.trust_forwarded_for,
