@@ -115,3 +115,32 @@ export interface FileChange {
   kind: 'created' | 'modified' | 'removed'
   path: string
 }
+
+/** An MCP server's configuration as `/api/v1/admin/mcp/servers` gives it to admins:
+ * the names of its headers and environment variables, never their values. */
+export interface McpServerConfig {
+  name: string
+  transport: 'http' | 'stdio'
+  enabled: boolean
+  url?: string
+  header_names?: string[]
+  command?: string
+  args?: string[]
+  env_names?: string[]
+  created_at: string
+  updated_at: string
+}
+
+/** What an admin sends to add a server (every field it needs) or change one (only what
+ * changes). In `headers` and `env` the keys given are the new set; `null` keeps a
+ * stored value. */
+export interface McpServerInput {
+  name?: string
+  transport?: 'http' | 'stdio'
+  enabled?: boolean
+  url?: string
+  headers?: Record<string, string | null>
+  command?: string
+  args?: string[]
+  env?: Record<string, string | null>
+}
