@@ -182,6 +182,47 @@ describe('Sandpiper in a browser', () => {
       await snap(page, '09-tools-panel')
     }))
 
+  test('an admin adds an HTTP MCP server in the settings and sees its tools', { timeout: 90_000 }, () =>
+    onPage('mcp-admin', {}, async (page) => {
+      await signIn(page)
+      await page.click('[data-test=open-settings]')
+      await page.waitForURL(`${stack.url}/settings`)
+      // The server of the MCP_CONFIG file, seeded into the store, is there and working.
+      await page.locator('[data-test=mcp-admin-server][data-name=everything][data-health=ok]').waitFor(SLOW)
+
+      await page.click('[data-test=mcp-add]')
+      await page.fill('input[name=name]', 'reference')
+      await page.fill('input[name=url]', stack.mcpUrl)
+      await page.getByRole('button', { name: 'Add header' }).click()
+      await page.getByLabel('Headers: Name').fill('Authorization')
+      await page.getByLabel('Authorization: Value').fill('Bearer e2e-secret-value')
+      await snap(page, '10-settings-add-server')
+      await page.click('[data-test=mcp-save]')
+      const added = page.locator('[data-test=mcp-admin-server][data-name=reference]')
+      await page.locator('[data-test=mcp-admin-server][data-name=reference][data-health=ok]').waitFor(SLOW)
+      await added.locator('summary').click()
+      await added.locator('li', { hasText: 'get-sum' }).waitFor()
+      assert.match(await added.innerText(), /Authorization\s+set/)
+      assert.equal((await page.content()).includes('e2e-secret-value'), false, 'the secret is not on the page')
+      await snap(page, '11-settings-mcp-servers')
+
+      // Editing shows the stored header as set, never its value.
+      await added.getByRole('button', { name: 'Edit' }).click()
+      await page.locator('[data-test=mcp-form] [data-test=secret-row]', { hasText: 'set' }).waitFor()
+      await snap(page, '12-settings-edit-server')
+      await page.setViewportSize({ width: 390, height: 844 })
+      await snap(page, '13-phone-settings-edit')
+      await page.getByRole('button', { name: 'Cancel' }).click()
+      await snap(page, '14-phone-settings')
+      await page.setViewportSize({ width: 1440, height: 900 })
+
+      // Its tools reach the chat's Tools tab.
+      await page.click('[data-test=settings-back]')
+      await page.locator('[data-test=session-row]').first().click()
+      await page.click('[data-test=tab-tools]')
+      await page.locator('[data-test=mcp-server][data-name=reference] li', { hasText: 'get-sum' }).waitFor(SLOW)
+    }))
+
   test('a shared chat replays without signing in', { timeout: 60_000 }, () => {
     assert.ok(shareLink, 'the first test shared its chat')
     return onPage('replay', {}, async (page) => {

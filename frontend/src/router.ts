@@ -1,5 +1,6 @@
-// The app's pages: sign-in, the workspace (optionally with a chat open) and the public
-// replay of a shared chat. Pages behind sign-in send the person to it and back.
+// The app's pages: sign-in, the workspace (optionally with a chat open), the admins'
+// settings and the public replay of a shared chat. Pages behind sign-in send the person
+// to it and back; admin pages send anyone else to the workspace.
 import { createRouter, createWebHistory } from 'vue-router'
 import { auth, checkSignIn } from './state/auth'
 
@@ -9,6 +10,7 @@ export const router = createRouter({
     { path: '/signin', name: 'signin', component: () => import('./views/SignInView.vue') },
     { path: '/', name: 'home', component: () => import('./views/WorkspaceView.vue'), meta: { private: true } },
     { path: '/s/:id', name: 'session', component: () => import('./views/WorkspaceView.vue'), meta: { private: true } },
+    { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { private: true, admin: true } },
     { path: '/share/:token', name: 'share', component: () => import('./views/ReplayView.vue') },
     { path: '/:rest(.*)*', redirect: '/' },
   ],
@@ -23,5 +25,6 @@ router.beforeEach(async (to) => {
     }
   }
   if (to.meta.private && !auth.user) return { name: 'signin', query: { next: to.fullPath } }
+  if (to.meta.admin && auth.user?.role !== 'admin') return { name: 'home' }
   if (to.name === 'signin' && auth.user) return { path: (to.query.next as string) || '/' }
 })

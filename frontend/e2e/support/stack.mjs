@@ -132,6 +132,8 @@ export async function startStack() {
   }
   return {
     url: `http://127.0.0.1:${backendPort}`,
+    /** The MCP reference server's address, for a test to add it again. */
+    mcpUrl: `http://127.0.0.1:${mcpPort}/mcp`,
     llm,
     logs: () => `--- backend-api\n${backend.log.join('')}\n--- sandbox-manager\n${manager.log.join('')}`,
     stop,

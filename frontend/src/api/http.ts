@@ -1,6 +1,6 @@
 // Every API call goes through `api()`: the access token is attached, an expired one is
 // refreshed once and the call repeated, and a failure becomes an `ApiFailure` carrying
-// the backend's `{error: {code, message}}` so screens can show what to do.
+// the backend's `{error: {code, message, field?}}` so screens can show what to do.
 import { accessToken, refresh } from './tokens'
 import { strings } from '../strings'
 
@@ -9,6 +9,8 @@ export class ApiFailure extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The request field to fix, when the backend named one. */
+    readonly field?: string,
   ) {
     super(message)
   }
@@ -50,11 +52,12 @@ export function authorizedFetch(path: string, init: RequestInit = {}): Promise<R
 
 export async function failureOf(response: Response): Promise<ApiFailure> {
   try {
-    const body = (await response.json()) as { error?: { code?: string; message?: string } }
+    const body = (await response.json()) as { error?: { code?: string; message?: string; field?: string } }
     return new ApiFailure(
       response.status,
       body.error?.code ?? 'error',
       body.error?.message ?? strings.errors.status(response.status),
+      body.error?.field,
     )
   } catch {
     return new ApiFailure(response.status, 'error', strings.errors.status(response.status))

@@ -9,8 +9,8 @@
 //!   sandbox's tool-api directly; the difference is the overhead the backend adds (with
 //!   an MCP server configured, as deployments with MCP tools run);
 //! - MCP over Streamable HTTP (the published `server-everything`): listing its tools
-//!   (first, then cached), an `echo` call straight through the adapter, and the same
-//!   call as a run's step;
+//!   (first, then cached: the servers read from the embedded store, the lists reused),
+//!   an `echo` call straight through the adapter, and the same call as a run's step;
 //! - VNC relay: full-screen raw updates pulled through the relay and straight from the
 //!   sandbox's VNC server (throughput), and a 1×1 update round trip both ways (latency).
 //!
@@ -20,12 +20,15 @@
 #[path = "../tests/integration/support/mod.rs"]
 mod support;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use backend_api::config::McpConfig;
 use backend_api::domain::agent::SandboxAccess;
 use backend_api::domain::mcp::{McpServer, McpServerName, McpServers, McpTransport};
+use backend_api::domain::ports::McpServerRepository;
 use backend_api::domain::vnc::{DesktopConnector, DesktopStream};
+use backend_api::infrastructure::embedded::EmbeddedStore;
 use backend_api::infrastructure::mcp::McpHub;
 use backend_api::infrastructure::vnc::VncConnector;
 use futures::{SinkExt, StreamExt};
@@ -188,14 +191,18 @@ async fn main() {
 /// MCP over Streamable HTTP: listing, a call through the adapter, the same call as a
 /// run's step (the session's run goes on with the scripted `echo` calls).
 async fn mcp(app: &TestApp, token: &str, session: &str, everything: &Everything) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let now = chrono::Utc::now();
     let server = McpServer {
         name: McpServerName::parse("everything").unwrap(),
-        transport: McpTransport::Http {
-            url: everything.url.clone(),
-            headers: Default::default(),
-        },
+        transport: McpTransport::http(&everything.url, Default::default()).unwrap(),
+        enabled: true,
+        created_at: now,
+        updated_at: now,
     };
-    let hub = McpHub::new(vec![server], McpConfig::default());
+    store.insert(&server).await.unwrap();
+    let hub = McpHub::new(store, McpConfig::default());
     let started = Instant::now();
     let status = hub.status().await;
     let first_list = started.elapsed();

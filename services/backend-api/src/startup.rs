@@ -15,6 +15,7 @@ use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::live::{Connectors, LiveService};
+use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::sessions::SessionService;
 use crate::application::tickets::TicketBook;
 use crate::config::{
@@ -92,11 +93,19 @@ impl Application {
                 "no model configured (LLM_BASE_URL, LLM_MODEL): messages get an error event saying so"
             );
         }
-        let mcp_servers = match &settings.mcp.config_file {
-            Some(path) => mcp_config::load(path).map_err(anyhow::Error::msg)?,
-            None => Vec::new(),
-        };
-        let mcp: Arc<dyn McpServers> = Arc::new(McpHub::new(mcp_servers, settings.mcp.clone()));
+        let mcp_admin = Arc::new(McpServerAdmin::new(stores.mcp_servers.clone()));
+        if let Some(path) = &settings.mcp.config_file {
+            let from_file = mcp_config::load(path, chrono::Utc::now()).map_err(anyhow::Error::msg)?;
+            let seeded = mcp_admin
+                .seed(from_file)
+                .await
+                .context("storing the MCP servers of MCP_CONFIG")?;
+            for name in seeded {
+                tracing::info!(server = name.as_str(), "MCP server seeded from MCP_CONFIG");
+            }
+        }
+        let mcp: Arc<dyn McpServers> =
+            Arc::new(McpHub::new(stores.mcp_servers.clone(), settings.mcp.clone()));
         let agent = Arc::new(AgentService::new(
             sessions.clone(),
             stores.sessions.clone(),
@@ -156,6 +165,7 @@ impl Application {
                 cache_name: stores.cache_name,
             }),
             mcp,
+            mcp_admin,
             stopping: stopping.clone(),
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
             trust_forwarded_for: settings.http.trust_forwarded_for,

@@ -113,6 +113,10 @@ export type ErrorDetail = {
      */
     code: string;
     /**
+     * The request field to fix, when one is to blame (`invalid` only).
+     */
+    field?: string | null;
+    /**
      * For people: what went wrong and what to do.
      */
     message: string;
@@ -174,6 +178,47 @@ export type McpItem = {
 };
 
 /**
+ * A server's fields as an admin sends them: all that are needed to add a server, only
+ * those that change to edit one. In `headers` and `env`, the keys given are the new set
+ * and a `null` value keeps the stored value of that key.
+ */
+export type McpServerInput = {
+    /**
+     * `stdio`: its arguments.
+     */
+    args?: Array<string> | null;
+    /**
+     * `stdio`: the program to start.
+     */
+    command?: string | null;
+    /**
+     * Whether runs get its tools; a new server is enabled unless this says otherwise.
+     */
+    enabled?: boolean | null;
+    /**
+     * `stdio`: its environment variables.
+     */
+    env?: {
+        [key: string]: string | null;
+    } | null;
+    /**
+     * `http`: headers sent with every request (e.g. `Authorization`).
+     */
+    headers?: {
+        [key: string]: string | null;
+    } | null;
+    /**
+     * Adding only: 1 to 32 letters, digits, `-` or `_`, without `__`.
+     */
+    name?: string | null;
+    transport?: null | McpTransportKind;
+    /**
+     * `http`: the server's `http://` or `https://` address.
+     */
+    url?: string | null;
+};
+
+/**
  * A server as a person sees it: where it is (without secrets), its tools, or why it
  * offers none.
  */
@@ -195,6 +240,35 @@ export type McpServerStatus = {
 };
 
 /**
+ * An MCP server as an admin sees it: its configuration with the names of its headers
+ * and environment variables, never their values.
+ */
+export type McpServerView = {
+    args?: Array<string> | null;
+    /**
+     * `stdio`: the program.
+     */
+    command?: string | null;
+    created_at: string;
+    enabled: boolean;
+    /**
+     * `stdio`: the environment variables set, by name.
+     */
+    env_names?: Array<string> | null;
+    /**
+     * `http`: the headers sent, by name.
+     */
+    header_names?: Array<string> | null;
+    name: string;
+    transport: McpTransportKind;
+    updated_at: string;
+    /**
+     * `http`: the address, as stored.
+     */
+    url?: string | null;
+};
+
+/**
  * One tool of a server, with the description and input schema the server gave.
  */
 export type McpTool = {
@@ -204,6 +278,11 @@ export type McpTool = {
      */
     name: string;
 };
+
+/**
+ * How a server is reached: `http` (Streamable HTTP) or `stdio` (a command).
+ */
+export type McpTransportKind = 'http' | 'stdio';
 
 export type MessageRole = 'user' | 'assistant';
 
@@ -438,6 +517,112 @@ export type WebSearchResult = {
     url: string;
 };
 
+export type ListData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/mcp/servers';
+};
+
+export type ListErrors = {
+    401: ErrorBody;
+    403: ErrorBody;
+};
+
+export type ListError = ListErrors[keyof ListErrors];
+
+export type ListResponses = {
+    200: Array<McpServerView>;
+};
+
+export type ListResponse = ListResponses[keyof ListResponses];
+
+export type AddData = {
+    body: McpServerInput;
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/mcp/servers';
+};
+
+export type AddErrors = {
+    /**
+     * not JSON
+     */
+    400: ErrorBody;
+    401: ErrorBody;
+    403: ErrorBody;
+    /**
+     * the name is taken
+     */
+    409: ErrorBody;
+    /**
+     * a field breaks a rule; `field` names it
+     */
+    422: ErrorBody;
+};
+
+export type AddError = AddErrors[keyof AddErrors];
+
+export type AddResponses = {
+    201: McpServerView;
+};
+
+export type AddResponse = AddResponses[keyof AddResponses];
+
+export type RemoveData = {
+    body?: never;
+    path: {
+        name: string;
+    };
+    query?: never;
+    url: '/api/v1/admin/mcp/servers/{name}';
+};
+
+export type RemoveErrors = {
+    401: ErrorBody;
+    403: ErrorBody;
+    404: ErrorBody;
+};
+
+export type RemoveError = RemoveErrors[keyof RemoveErrors];
+
+export type RemoveResponses = {
+    204: void;
+};
+
+export type RemoveResponse = RemoveResponses[keyof RemoveResponses];
+
+export type EditData = {
+    body: McpServerInput;
+    path: {
+        name: string;
+    };
+    query?: never;
+    url: '/api/v1/admin/mcp/servers/{name}';
+};
+
+export type EditErrors = {
+    /**
+     * not JSON
+     */
+    400: ErrorBody;
+    401: ErrorBody;
+    403: ErrorBody;
+    404: ErrorBody;
+    /**
+     * a field breaks a rule; `field` names it
+     */
+    422: ErrorBody;
+};
+
+export type EditError = EditErrors[keyof EditErrors];
+
+export type EditResponses = {
+    200: McpServerView;
+};
+
+export type EditResponse = EditResponses[keyof EditResponses];
+
 export type LoginData = {
     body: Credentials;
     path?: never;
@@ -606,7 +791,7 @@ export type ServersResponses = {
 
 export type ServersResponse = ServersResponses[keyof ServersResponses];
 
-export type ListData = {
+export type List2Data = {
     body?: never;
     path?: never;
     query?: {
@@ -622,17 +807,17 @@ export type ListData = {
     url: '/api/v1/sessions';
 };
 
-export type ListErrors = {
+export type List2Errors = {
     401: ErrorBody;
 };
 
-export type ListError = ListErrors[keyof ListErrors];
+export type List2Error = List2Errors[keyof List2Errors];
 
-export type ListResponses = {
+export type List2Responses = {
     200: SessionPage;
 };
 
-export type ListResponse = ListResponses[keyof ListResponses];
+export type List2Response = List2Responses[keyof List2Responses];
 
 export type CreateData = {
     body: NewSession;
@@ -839,7 +1024,7 @@ export type Delete2Responses = {
 
 export type Delete2Response = Delete2Responses[keyof Delete2Responses];
 
-export type List2Data = {
+export type List3Data = {
     body?: never;
     path: {
         id: string;
@@ -853,18 +1038,18 @@ export type List2Data = {
     url: '/api/v1/sessions/{id}/files';
 };
 
-export type List2Errors = {
+export type List3Errors = {
     404: ErrorBody;
     503: ErrorBody;
 };
 
-export type List2Error = List2Errors[keyof List2Errors];
+export type List3Error = List3Errors[keyof List3Errors];
 
-export type List2Responses = {
+export type List3Responses = {
     200: Listing;
 };
 
-export type List2Response = List2Responses[keyof List2Responses];
+export type List3Response = List3Responses[keyof List3Responses];
 
 export type ArchiveData = {
     body?: never;
@@ -1322,7 +1507,7 @@ export type SharedScreenshotResponses = {
 
 export type SharedScreenshotResponse = SharedScreenshotResponses[keyof SharedScreenshotResponses];
 
-export type List3Data = {
+export type List4Data = {
     body?: never;
     path?: never;
     query?: {
@@ -1335,17 +1520,17 @@ export type List3Data = {
     url: '/api/v1/users';
 };
 
-export type List3Errors = {
+export type List4Errors = {
     403: ErrorBody;
 };
 
-export type List3Error = List3Errors[keyof List3Errors];
+export type List4Error = List4Errors[keyof List4Errors];
 
-export type List3Responses = {
+export type List4Responses = {
     200: Array<UserView>;
 };
 
-export type List3Response = List3Responses[keyof List3Responses];
+export type List4Response = List4Responses[keyof List4Responses];
 
 export type ActivateData = {
     body?: never;

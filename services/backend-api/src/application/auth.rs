@@ -400,7 +400,8 @@ impl AuthService {
     }
 }
 
-fn require_admin(principal: &Principal) -> AppResult<()> {
+/// `Forbidden` unless the caller is an admin.
+pub(crate) fn require_admin(principal: &Principal) -> AppResult<()> {
     if principal.role == Role::Admin {
         Ok(())
     } else {

@@ -11,6 +11,9 @@ pub enum AppError {
     /// 422: a value breaks a rule.
     #[error("{0}")]
     Invalid(String),
+    /// 422: a field's value breaks a rule; the body names the field.
+    #[error("{field}: {message}")]
+    InvalidField { field: &'static str, message: String },
     /// 401: no valid credentials (missing, wrong, expired, revoked).
     #[error("{0}")]
     Unauthorized(String),
@@ -46,6 +49,7 @@ impl From<DomainError> for AppError {
     fn from(err: DomainError) -> Self {
         match err {
             DomainError::Invalid(message) => Self::Invalid(message),
+            DomainError::InvalidField { field, message } => Self::InvalidField { field, message },
             DomainError::NotFound(what) => Self::NotFound(what),
             DomainError::Conflict(message) => Self::Conflict(message),
             DomainError::TooLarge(message) => Self::TooLarge(message),

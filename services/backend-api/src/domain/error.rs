@@ -5,6 +5,9 @@ pub enum DomainError {
     /// Input broke a rule (e.g. an email without a domain); the message says which.
     #[error("{0}")]
     Invalid(String),
+    /// Like `Invalid`, for input with named fields: `field` names the one to fix.
+    #[error("{field}: {message}")]
+    InvalidField { field: &'static str, message: String },
     /// The thing does not exist (or belongs to someone else, which looks the same).
     #[error("{0} not found")]
     NotFound(&'static str),

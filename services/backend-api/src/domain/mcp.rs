@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::error::{DomainError, DomainResult};
@@ -16,7 +17,7 @@ const MAX_TOOL_NAME: usize = 64;
 
 /// A server's name from the configuration: letters, digits, `-` and `_`, without `__`
 /// (which separates it from the tool's name).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct McpServerName(String);
 
 impl McpServerName {
@@ -41,7 +42,8 @@ impl McpServerName {
 }
 
 /// How the backend reaches a server.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum McpTransport {
     /// Streamable HTTP, from the backend. `headers` may hold secrets: never shown.
     Http {
@@ -57,10 +59,15 @@ pub enum McpTransport {
     },
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// A configured server, as stored: added by an admin or seeded from the `MCP_CONFIG`
+/// file. Only enabled servers give the agent tools.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct McpServer {
     pub name: McpServerName,
     pub transport: McpTransport,
+    pub enabled: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
 }
 
 /// One tool of a server, with the description and input schema the server gave.

@@ -8,6 +8,7 @@ pub mod error;
 pub mod event;
 pub mod files;
 pub mod mcp;
+pub mod mcp_edit;
 pub mod ports;
 pub mod sandbox_call;
 pub mod screenshot;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
+use super::mcp::{McpServer, McpServerName};
 use super::screenshot::ScreenshotId;
 use super::session::{Session, SessionId, SessionStatus};
 use super::user::{Email, Password, Role, User, UserId};
@@ -74,6 +75,25 @@ pub trait ScreenshotStore: Send + Sync {
     /// Stores the image unless the session has it already.
     async fn put(&self, session: &SessionId, id: &ScreenshotId, jpeg: Vec<u8>) -> DomainResult<()>;
     async fn get(&self, session: &SessionId, id: &ScreenshotId) -> DomainResult<Option<Vec<u8>>>;
+}
+
+/// The MCP servers admins configured, and the names the `MCP_CONFIG` file has seeded (so
+/// a server an admin deleted is not brought back by the file).
+#[async_trait::async_trait]
+pub trait McpServerRepository: Send + Sync {
+    /// Every server, enabled or not, by name.
+    async fn list(&self) -> DomainResult<Vec<McpServer>>;
+    async fn get(&self, name: &McpServerName) -> DomainResult<Option<McpServer>>;
+    /// Fails with `Conflict` when the name is taken.
+    async fn insert(&self, server: &McpServer) -> DomainResult<()>;
+    /// Replaces the server of that name; `NotFound` when there is none.
+    async fn update(&self, server: &McpServer) -> DomainResult<()>;
+    /// `NotFound` when there is none. The name stays seeded.
+    async fn delete(&self, name: &McpServerName) -> DomainResult<()>;
+    /// Whether the file has seeded this name before.
+    async fn seeded(&self, name: &McpServerName) -> DomainResult<bool>;
+    /// Remembers that the file has seeded this name (again is fine).
+    async fn mark_seeded(&self, name: &McpServerName) -> DomainResult<()>;
 }
 
 /// A refresh token as stored: only its hash, never the token itself.

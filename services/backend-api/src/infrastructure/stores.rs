@@ -1,13 +1,14 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
-//! the embedded store) for users, sessions, events, refresh tokens and screenshots; Redis when
-//! `REDIS_URL` is set for the key-value store and the fan-out between replicas (else the
-//! embedded store and in-process fan-out, which serve one replica).
+//! the embedded store) for users, sessions, events, refresh tokens, screenshots and MCP
+//! servers; Redis when `REDIS_URL` is set for the key-value store and the fan-out between
+//! replicas (else the embedded store and in-process fan-out, which serve one replica).
 
 use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    EventBus, EventLog, KeyValueStore, RefreshTokenStore, ScreenshotStore, SessionRepository, UserRepository,
+    EventBus, EventLog, KeyValueStore, McpServerRepository, RefreshTokenStore, ScreenshotStore,
+    SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -21,6 +22,7 @@ pub struct StoragePorts {
     pub log: Arc<dyn EventLog>,
     pub refresh_tokens: Arc<dyn RefreshTokenStore>,
     pub screenshots: Arc<dyn ScreenshotStore>,
+    pub mcp_servers: Arc<dyn McpServerRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub bus: Arc<dyn EventBus>,
     /// What `/ready` calls them.
@@ -35,20 +37,28 @@ struct Database {
     log: Arc<dyn EventLog>,
     refresh_tokens: Arc<dyn RefreshTokenStore>,
     screenshots: Arc<dyn ScreenshotStore>,
+    mcp_servers: Arc<dyn McpServerRepository>,
     name: &'static str,
 }
 
 impl Database {
     fn from<S>(store: Arc<S>, name: &'static str) -> Self
     where
-        S: UserRepository + SessionRepository + EventLog + RefreshTokenStore + ScreenshotStore + 'static,
+        S: UserRepository
+            + SessionRepository
+            + EventLog
+            + RefreshTokenStore
+            + ScreenshotStore
+            + McpServerRepository
+            + 'static,
     {
         Self {
             users: store.clone(),
             sessions: store.clone(),
             log: store.clone(),
             refresh_tokens: store.clone(),
-            screenshots: store,
+            screenshots: store.clone(),
+            mcp_servers: store,
             name,
         }
     }
@@ -85,6 +95,7 @@ impl StoragePorts {
             log: database.log,
             refresh_tokens: database.refresh_tokens,
             screenshots: database.screenshots,
+            mcp_servers: database.mcp_servers,
             kv,
             bus,
             database_name: database.name,

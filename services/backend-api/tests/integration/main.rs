@@ -11,6 +11,7 @@ mod events;
 mod files;
 mod frontend;
 mod mcp;
+mod mcp_admin;
 mod sessions;
 mod shared_stores;
 mod support;

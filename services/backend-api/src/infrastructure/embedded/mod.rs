@@ -7,6 +7,7 @@
 //! by redb, which is what makes event numbering gap-free here.
 
 mod kv;
+mod mcp_servers;
 mod screenshots;
 mod sessions;
 mod tokens;
@@ -30,6 +31,8 @@ const EVENTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("events
 const REFRESH: TableDefinition<&str, &[u8]> = TableDefinition::new("refresh_tokens");
 const USER_REFRESH: TableDefinition<(&str, &str), ()> = TableDefinition::new("user_refresh_tokens");
 const SCREENSHOTS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("screenshots");
+const MCP_SERVERS: TableDefinition<&str, &[u8]> = TableDefinition::new("mcp_servers");
+const MCP_SEEDED: TableDefinition<&str, ()> = TableDefinition::new("mcp_seeded");
 const KV: TableDefinition<&str, (&str, i64)> = TableDefinition::new("kv");
 
 #[derive(Clone)]
@@ -59,6 +62,8 @@ impl EmbeddedStore {
         txn.open_table(USER_REFRESH)?;
         txn.open_table(KV)?;
         txn.open_table(SCREENSHOTS)?;
+        txn.open_table(MCP_SERVERS)?;
+        txn.open_table(MCP_SEEDED)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };
         store.spawn_expiry();

@@ -1,11 +1,13 @@
 //! The MCP configuration file (`MCP_CONFIG`), in the `mcp.json` shape other clients use:
 //! `{"mcpServers": {"<name>": {"command", "args", "env"} | {"url", "headers"}}}`.
-//! `"disabled": true` leaves a server out; `"type"` is accepted and checked against the
-//! fields given.
+//! `"disabled": true` makes a server disabled; `"type"` is accepted and checked against
+//! the fields given. The file seeds the store (see `application::mcp_servers`), so its
+//! servers are checked by the same rules as an admin's.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use crate::domain::mcp::{McpServer, McpServerName, McpTransport};
@@ -33,48 +35,43 @@ struct Entry {
     disabled: bool,
 }
 
-/// The enabled servers the file at `path` describes; the error names the file and
-/// what to fix.
-pub fn load(path: &Path) -> Result<Vec<McpServer>, String> {
+/// The servers the file at `path` describes, as new at `now`; the error names the file
+/// and what to fix.
+pub fn load(path: &Path, now: DateTime<Utc>) -> Result<Vec<McpServer>, String> {
     let text =
         std::fs::read_to_string(path).map_err(|err| format!("MCP_CONFIG {}: {err}", path.display()))?;
-    parse(&text).map_err(|err| format!("MCP_CONFIG {}: {err}", path.display()))
+    parse(&text, now).map_err(|err| format!("MCP_CONFIG {}: {err}", path.display()))
 }
 
-fn parse(text: &str) -> Result<Vec<McpServer>, String> {
+fn parse(text: &str, now: DateTime<Utc>) -> Result<Vec<McpServer>, String> {
     let file: File = serde_json::from_str(text).map_err(|err| err.to_string())?;
     let mut servers = Vec::new();
     for (name, entry) in file.mcp_servers {
-        if entry.disabled {
-            continue;
-        }
+        let enabled = !entry.disabled;
         let transport = transport(entry).map_err(|err| format!("server {name:?}: {err}"))?;
         let name = McpServerName::parse(&name).map_err(|err| err.to_string())?;
-        servers.push(McpServer { name, transport });
+        servers.push(McpServer {
+            name,
+            transport,
+            enabled,
+            created_at: now,
+            updated_at: now,
+        });
     }
     Ok(servers)
 }
 
 fn transport(entry: Entry) -> Result<McpTransport, String> {
-    match (entry.command, entry.url, entry.kind.as_deref()) {
-        (Some(command), None, None | Some("stdio")) => Ok(McpTransport::Stdio {
-            command,
-            args: entry.args,
-            env: entry.env,
-        }),
+    let checked = match (entry.command, entry.url, entry.kind.as_deref()) {
+        (Some(command), None, None | Some("stdio")) => McpTransport::stdio(&command, entry.args, entry.env),
         (None, Some(url), None | Some("http" | "streamable-http" | "streamableHttp" | "sse")) => {
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(format!("url {url:?} is not an http:// or https:// address"));
-            }
-            Ok(McpTransport::Http {
-                url,
-                headers: entry.headers,
-            })
+            McpTransport::http(&url, entry.headers)
         }
-        (Some(_), Some(_), _) => Err("give either command (stdio) or url (HTTP), not both".into()),
-        (None, None, _) => Err("give command (stdio) or url (HTTP)".into()),
-        (_, _, Some(kind)) => Err(format!("type {kind:?} does not fit the fields given")),
-    }
+        (Some(_), Some(_), _) => return Err("give either command (stdio) or url (HTTP), not both".into()),
+        (None, None, _) => return Err("give command (stdio) or url (HTTP)".into()),
+        (_, _, Some(kind)) => return Err(format!("type {kind:?} does not fit the fields given")),
+    };
+    checked.map_err(|err| err.to_string())
 }
 
 #[cfg(test)]
@@ -82,7 +79,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_shapes_are_read_and_disabled_servers_left_out() {
+    fn both_shapes_are_read_and_disabled_servers_kept_disabled() {
         let servers = parse(
             r#"{"mcpServers": {
                 "fetch": {"command": "uvx", "args": ["mcp-server-fetch"], "env": {"K": "v"}},
@@ -90,15 +87,16 @@ mod tests {
                            "headers": {"Authorization": "Bearer s"}},
                 "off": {"url": "http://127.0.0.1:1/mcp", "disabled": true}
             }}"#,
+            Utc::now(),
         )
         .unwrap();
-        assert_eq!(servers.len(), 2);
-        assert_eq!(servers[0].name.as_str(), "fetch");
+        let names: Vec<_> = servers.iter().map(|s| (s.name.as_str(), s.enabled)).collect();
+        assert_eq!(names, [("fetch", true), ("off", false), ("remote", true)]);
         assert!(
             matches!(&servers[0].transport, McpTransport::Stdio { args, .. } if args == &["mcp-server-fetch"])
         );
         assert!(
-            matches!(&servers[1].transport, McpTransport::Http { headers, .. } if headers["Authorization"] == "Bearer s")
+            matches!(&servers[2].transport, McpTransport::Http { headers, .. } if headers["Authorization"] == "Bearer s")
         );
     }
 
@@ -110,7 +108,11 @@ mod tests {
                 r#"{"mcpServers": {"a": {"command": "x", "url": "http://h"}}}"#,
                 "not both",
             ),
-            (r#"{"mcpServers": {"a": {"url": "ftp://h"}}}"#, "not an http"),
+            (r#"{"mcpServers": {"a": {"url": "ftp://h"}}}"#, "url: not an http"),
+            (
+                r#"{"mcpServers": {"a": {"command": "x", "env": {"A-B": "v"}}}}"#,
+                "env: \"A-B\" is not a variable name",
+            ),
             (
                 r#"{"mcpServers": {"a": {"type": "stdio", "url": "http://h"}}}"#,
                 "does not fit",
@@ -125,7 +127,7 @@ mod tests {
             ),
             (r#"{"servers": {}}"#, "mcpServers"),
         ] {
-            let err = parse(text).unwrap_err();
+            let err = parse(text, Utc::now()).unwrap_err();
             assert!(err.contains(says), "{text}: {err}");
         }
     }

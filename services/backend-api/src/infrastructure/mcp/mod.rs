@@ -3,13 +3,19 @@
 //! lists are cached for a while, failures too, so a broken server costs a run its
 //! tools, not its time.
 //!
-//! stdio servers are configured in the same file but are meant to run inside the
+//! The servers are the enabled ones of the store, read again whenever the tools are
+//! listed (at the start of every turn, one small query), so an admin's change reaches
+//! the next turn on every replica. A server that was changed, disabled or deleted loses
+//! its connection and cached list then.
+//!
+//! stdio servers are configured in the same store but are meant to run inside the
 //! session's sandbox, never on the backend's host; this adapter reports them as not
 //! reachable yet instead of starting them here.
 
 pub mod config;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::http::{HeaderName, HeaderValue};
@@ -24,6 +30,7 @@ use crate::config::McpConfig;
 use crate::domain::mcp::{
     McpContent, McpResult, McpServer, McpServerStatus, McpServers, McpTool, McpTransport,
 };
+use crate::domain::ports::McpServerRepository;
 
 /// What a stdio server's status says.
 const STDIO_NOT_YET: &str =
@@ -37,24 +44,68 @@ struct Slot {
     listed: Option<(Instant, Result<Vec<McpTool>, String>)>,
 }
 
+/// An enabled server as last read, with its slot; dropped (closing its connection) when
+/// the server changes or goes.
+struct Entry {
+    server: McpServer,
+    slot: Mutex<Slot>,
+}
+
 pub struct McpHub {
-    servers: Vec<(McpServer, Mutex<Slot>)>,
+    store: Arc<dyn McpServerRepository>,
+    /// The enabled servers by name, as the last read of the store found them.
+    entries: std::sync::Mutex<HashMap<String, Arc<Entry>>>,
     settings: McpConfig,
 }
 
 impl McpHub {
-    pub fn new(servers: Vec<McpServer>, settings: McpConfig) -> Self {
+    pub fn new(store: Arc<dyn McpServerRepository>, settings: McpConfig) -> Self {
         // rmcp's HTTP client takes TLS from the process-wide rustls provider; ring is the
         // one the backend's other clients use. Already installed is fine.
         let _ = rustls::crypto::ring::default_provider().install_default();
         Self {
-            servers: servers.into_iter().map(|s| (s, Mutex::default())).collect(),
+            store,
+            entries: Default::default(),
             settings,
         }
     }
 
-    fn find(&self, name: &str) -> Option<&(McpServer, Mutex<Slot>)> {
-        self.servers.iter().find(|(s, _)| s.name.as_str() == name)
+    /// The enabled servers as the store has them now, each keeping its slot while its
+    /// transport is unchanged. When the store does not answer, the servers last read.
+    async fn current(&self) -> Vec<Arc<Entry>> {
+        let stored = match self.store.list().await {
+            Ok(stored) => stored,
+            Err(err) => {
+                tracing::warn!(%err, "reading the MCP servers; using the ones last read");
+                return self
+                    .entries
+                    .lock()
+                    .expect("not poisoned")
+                    .values()
+                    .cloned()
+                    .collect();
+            }
+        };
+        let mut entries = self.entries.lock().expect("not poisoned");
+        let mut previous = std::mem::take(&mut *entries);
+        let mut current = Vec::new();
+        for server in stored.into_iter().filter(|server| server.enabled) {
+            let name = server.name.as_str().to_owned();
+            let entry = match previous.remove(&name) {
+                Some(entry) if entry.server.transport == server.transport => entry,
+                _ => Arc::new(Entry {
+                    server,
+                    slot: Mutex::default(),
+                }),
+            };
+            entries.insert(name, entry.clone());
+            current.push(entry);
+        }
+        current
+    }
+
+    fn find(&self, name: &str) -> Option<Arc<Entry>> {
+        self.entries.lock().expect("not poisoned").get(name).cloned()
     }
 
     /// The slot's open connection, or a new one.
@@ -99,8 +150,9 @@ impl McpHub {
             .collect())
     }
 
-    async fn status_of(&self, server: &McpServer, slot: &Mutex<Slot>) -> McpServerStatus {
-        let mut slot = slot.lock().await;
+    async fn status_of(&self, entry: &Entry) -> McpServerStatus {
+        let server = &entry.server;
+        let mut slot = entry.slot.lock().await;
         let fresh = Duration::from_secs(self.settings.cache_secs);
         let cached = slot.listed.as_ref().filter(|(at, _)| at.elapsed() < fresh);
         let listed = match cached {
@@ -135,11 +187,8 @@ impl McpHub {
 #[async_trait::async_trait]
 impl McpServers for McpHub {
     async fn status(&self) -> Vec<McpServerStatus> {
-        let all = self
-            .servers
-            .iter()
-            .map(|(server, slot)| self.status_of(server, slot));
-        futures::future::join_all(all).await
+        let current = self.current().await;
+        futures::future::join_all(current.iter().map(|entry| self.status_of(entry))).await
     }
 
     async fn call(
@@ -148,20 +197,20 @@ impl McpServers for McpHub {
         tool: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
     ) -> Result<McpResult, String> {
-        let (config, slot) = self
+        let entry = self
             .find(server)
             .ok_or_else(|| format!("no MCP server is called {server:?}"))?;
         // The lock is held only to connect: calls to one server run side by side.
         let peer = {
-            let mut slot = slot.lock().await;
-            self.peer(config, &mut slot).await?
+            let mut slot = entry.slot.lock().await;
+            self.peer(&entry.server, &mut slot).await?
         };
         let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         let within = Duration::from_secs(self.settings.call_timeout_secs);
         let result = match tokio::time::timeout(within, peer.call_tool(request)).await {
             Ok(Ok(result)) => result,
             Ok(Err(err)) => {
-                slot.lock().await.client = None;
+                entry.slot.lock().await.client = None;
                 return Err(format!("the call failed: {}", plain(err)));
             }
             Err(_) => return Err(format!("the tool did not answer within {} s", within.as_secs())),

@@ -1,5 +1,6 @@
-//! The MongoDB adapter: users, sessions, event logs and refresh tokens with the official
-//! driver, for deployments that run several replicas or want the usual database tooling.
+//! The MongoDB adapter: users, sessions, event logs, refresh tokens, screenshots and MCP
+//! servers with the official driver, for deployments that run several replicas or want
+//! the usual database tooling.
 //!
 //! Records are the domain types serialised as they are (MongoDB adds its own `_id`); the
 //! ids the domain knows are unique indexes. Indexes are created at start-up, so a fresh
@@ -7,6 +8,7 @@
 //! refresh-token use, a rename beside an append) the writes are conditional updates,
 //! not read-modify-write, so no multi-document transaction (and no replica set) is needed.
 
+mod mcp_servers;
 mod screenshots;
 mod sessions;
 mod tokens;
@@ -22,6 +24,7 @@ use mongodb::options::{ClientOptions, IndexOptions};
 use mongodb::{Client, Collection, Database, IndexModel};
 
 use crate::domain::event::StoredEvent;
+use crate::domain::mcp::McpServer;
 use crate::domain::ports::RefreshToken;
 use crate::domain::session::Session;
 use crate::domain::user::User;
@@ -43,6 +46,9 @@ pub struct MongoStore {
     events: Collection<StoredEvent>,
     refresh_tokens: Collection<RefreshToken>,
     screenshots: Collection<Document>,
+    mcp_servers: Collection<McpServer>,
+    /// `{name}` of every server the `MCP_CONFIG` file has seeded.
+    mcp_seeded: Collection<Document>,
 }
 
 impl MongoStore {
@@ -61,6 +67,8 @@ impl MongoStore {
             events: db.collection("events"),
             refresh_tokens: db.collection("refresh_tokens"),
             screenshots: db.collection("screenshots"),
+            mcp_servers: db.collection("mcp_servers"),
+            mcp_seeded: db.collection("mcp_seeded"),
             db,
         };
         store.create_indexes().await.with_context(|| {
@@ -104,6 +112,8 @@ impl MongoStore {
         self.screenshots
             .create_index(plain(doc! { "session_id": 1 }))
             .await?;
+        self.mcp_servers.create_index(unique(doc! { "name": 1 })).await?;
+        self.mcp_seeded.create_index(unique(doc! { "name": 1 })).await?;
         Ok(())
     }
 

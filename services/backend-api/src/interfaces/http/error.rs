@@ -36,6 +36,9 @@ pub struct ErrorDetail {
     pub code: &'static str,
     /// For people: what went wrong and what to do.
     pub message: String,
+    /// The request field to fix, when one is to blame (`invalid` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<&'static str>,
 }
 
 impl From<crate::domain::DomainError> for ApiError {
@@ -51,7 +54,9 @@ impl IntoResponse for ApiError {
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::App(err) => match err {
                 AppError::Malformed(_) => (StatusCode::BAD_REQUEST, "malformed_request"),
-                AppError::Invalid(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid"),
+                AppError::Invalid(_) | AppError::InvalidField { .. } => {
+                    (StatusCode::UNPROCESSABLE_ENTITY, "invalid")
+                }
                 AppError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
                 AppError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
                 AppError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
@@ -72,10 +77,14 @@ impl IntoResponse for ApiError {
             }
             other => other.to_string(),
         };
+        let field = match &self {
+            ApiError::App(AppError::InvalidField { field, .. }) => Some(*field),
+            _ => None,
+        };
         let mut response = (
             status,
             axum::Json(ErrorBody {
-                error: ErrorDetail { code, message },
+                error: ErrorDetail { code, message, field },
             }),
         )
             .into_response();

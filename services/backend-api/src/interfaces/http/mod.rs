@@ -14,6 +14,7 @@ mod files;
 mod frontend;
 mod live;
 mod mcp;
+mod mcp_admin;
 pub mod metrics;
 mod screenshots;
 mod sessions;
@@ -41,6 +42,7 @@ use crate::application::auth::AuthService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::live::LiveService;
+use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::sessions::SessionService;
 use crate::domain::mcp::McpServers;
 use crate::domain::ports::{KeyValueStore, UserRepository};
@@ -66,6 +68,7 @@ pub struct AppState {
     pub live: Arc<LiveService>,
     pub stores: Arc<Stores>,
     pub mcp: Arc<dyn McpServers>,
+    pub mcp_admin: Arc<McpServerAdmin>,
     /// Cancelled on shutdown; SSE streams end when it is.
     pub stopping: CancellationToken,
     pub sse_heartbeat_secs: u64,
@@ -106,6 +109,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(terminal::router())
         .merge(screenshots::router())
         .merge(mcp::router())
+        .merge(mcp_admin::router())
         .split_for_parts()
 }
 

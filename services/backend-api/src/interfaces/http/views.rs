@@ -1,5 +1,6 @@
-//! What the API returns for users and sessions: the stored records minus what a client
-//! must not see (password hashes), in the shape the front end uses.
+//! What the API returns for users, sessions and MCP servers: the stored records minus
+//! what a client must not see (password hashes, header and environment values), in the
+//! shape the front end uses.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -7,6 +8,8 @@ use utoipa::ToSchema;
 
 use crate::application::auth::TokenPair;
 use crate::domain::agent::TokenUsage;
+use crate::domain::mcp::{McpServer, McpTransport};
+use crate::domain::mcp_edit::McpTransportKind;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::user::{Role, User};
 
@@ -80,4 +83,60 @@ pub struct SessionPage {
     pub sessions: Vec<SessionView>,
     /// Pass as `before` for the next page; absent on the last page.
     pub next_before: Option<String>,
+}
+
+/// An MCP server as an admin sees it: its configuration with the names of its headers
+/// and environment variables, never their values.
+#[derive(Serialize, ToSchema)]
+pub struct McpServerView {
+    pub name: String,
+    pub transport: McpTransportKind,
+    pub enabled: bool,
+    /// `http`: the address, as stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// `http`: the headers sent, by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header_names: Option<Vec<String>>,
+    /// `stdio`: the program.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
+    /// `stdio`: the environment variables set, by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env_names: Option<Vec<String>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<&McpServer> for McpServerView {
+    fn from(server: &McpServer) -> Self {
+        let names =
+            |secrets: &std::collections::BTreeMap<String, String>| Some(secrets.keys().cloned().collect());
+        let mut view = Self {
+            name: server.name.as_str().to_owned(),
+            transport: server.transport.kind(),
+            enabled: server.enabled,
+            url: None,
+            header_names: None,
+            command: None,
+            args: None,
+            env_names: None,
+            created_at: server.created_at,
+            updated_at: server.updated_at,
+        };
+        match &server.transport {
+            McpTransport::Http { url, headers } => {
+                view.url = Some(url.clone());
+                view.header_names = names(headers);
+            }
+            McpTransport::Stdio { command, args, env } => {
+                view.command = Some(command.clone());
+                view.args = Some(args.clone());
+                view.env_names = names(env);
+            }
+        }
+        view
+    }
 }

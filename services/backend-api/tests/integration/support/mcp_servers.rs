@@ -1,11 +1,12 @@
 //! MCP servers for the tests: the published reference server (`server-everything`, from
 //! the repository's `tests/mcp-servers`, installed by `./test.sh`) over Streamable HTTP, and three broken
-//! ones — nothing listening, an HTTP server that answers with a web page, and one that
-//! accepts connections and never answers.
+//! ones — nothing listening, an HTTP server that answers with a web page (and can tell
+//! the headers it was sent), and one that accepts connections and never answers.
 
 use std::net::TcpListener as StdListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -73,9 +74,20 @@ pub fn refusing() -> String {
 
 /// An HTTP server that answers everything with a web page.
 pub async fn answering_garbage() -> String {
+    recording_garbage().await.0
+}
+
+/// The headers of each request a [`recording_garbage`] server received.
+pub type Received = Arc<Mutex<Vec<axum::http::HeaderMap>>>;
+
+/// [`answering_garbage`], keeping the headers of every request.
+pub async fn recording_garbage() -> (String, Received) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    let page = || async {
+    let received = Received::default();
+    let kept = received.clone();
+    let page = move |headers: axum::http::HeaderMap| async move {
+        kept.lock().unwrap().push(headers);
         (
             [("content-type", "text/html")],
             "<html><body>not MCP</body></html>",
@@ -83,7 +95,7 @@ pub async fn answering_garbage() -> String {
     };
     let app = axum::Router::new().fallback(page);
     tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}/mcp")
+    (format!("http://{address}/mcp"), received)
 }
 
 /// A server that accepts connections and never answers.
