@@ -2,13 +2,15 @@
 //! tests, so every route is exercised through the same code the backend runs).
 //!
 //! One method per route; request and response types come from `tool-api-contract`. A
-//! non-2xx answer becomes [`ClientError::Api`] with the server's error body.
+//! non-2xx answer becomes [`ClientError::Api`] with the server's error body. MCP stdio
+//! servers are relayed over a WebSocket ([`McpStdio`]).
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
 
 mod browser;
 mod files;
+mod mcp;
 mod shell;
 mod web;
 
@@ -18,6 +20,7 @@ use serde::Serialize;
 use tool_api_contract::info::{HealthResponse, InfoResponse};
 use tool_api_contract::ErrorBody;
 
+pub use mcp::{CloseReason, McpStdio, StdioClose, StdioSink, StdioStream};
 pub use tool_api_contract as contract;
 
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +34,19 @@ pub enum ClientError {
     /// The server answered with something that is not the expected JSON.
     #[error("tool-api sent an unexpected body ({status}): {message}")]
     Decode { status: u16, message: String },
+    /// A WebSocket (an MCP stdio relay) could not be opened, or broke.
+    #[error("tool-api WebSocket failed: {0}")]
+    WebSocket(Box<tokio_tungstenite::tungstenite::Error>),
+    /// The sandbox could not start an MCP stdio server; the message says why (e.g. the
+    /// command is not installed there).
+    #[error("the MCP server could not be started: {0}")]
+    StdioStart(String),
+}
+
+impl From<tokio_tungstenite::tungstenite::Error> for ClientError {
+    fn from(err: tokio_tungstenite::tungstenite::Error) -> Self {
+        Self::WebSocket(Box::new(err))
+    }
 }
 
 impl ClientError {
@@ -72,6 +88,11 @@ impl ToolApiClient {
         &self.base
     }
 
+    /// The WebSocket URL of `path` (`ws://` for `http://`, `wss://` for `https://`).
+    fn ws_url(&self, path: &str) -> String {
+        format!("{}{path}", self.base.replacen("http", "ws", 1))
+    }
+
     /// A request to `path` with the bearer token set; for routes without a typed method.
     pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
         self.http
@@ -107,12 +128,17 @@ pub async fn check(response: Response) -> ClientResult<Response> {
         return Ok(response);
     }
     let bytes = response.bytes().await?;
-    match serde_json::from_slice::<ErrorBody>(&bytes) {
-        Ok(body) => Err(ClientError::Api { status, body }),
-        Err(_) => Err(ClientError::Decode {
+    Err(refusal(status, &bytes))
+}
+
+/// An error answer: the server's error body, or what came instead.
+fn refusal(status: u16, bytes: &[u8]) -> ClientError {
+    match serde_json::from_slice::<ErrorBody>(bytes) {
+        Ok(body) => ClientError::Api { status, body },
+        Err(_) => ClientError::Decode {
             status,
-            message: String::from_utf8_lossy(&bytes).chars().take(500).collect(),
-        }),
+            message: String::from_utf8_lossy(bytes).chars().take(500).collect(),
+        },
     }
 }
 

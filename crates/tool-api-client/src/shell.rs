@@ -58,8 +58,7 @@ impl ToolApiClient {
 
     /// The terminal's WebSocket URL; connect with `Authorization: Bearer <token>`.
     pub fn terminal_url(&self, cols: u16, rows: u16) -> String {
-        let ws = self.base.replacen("http", "ws", 1);
-        format!("{ws}/v1/shell/terminal?cols={cols}&rows={rows}")
+        self.ws_url(&format!("/v1/shell/terminal?cols={cols}&rows={rows}"))
     }
 
     pub fn token(&self) -> &str {

@@ -12,6 +12,7 @@ pub mod browser;
 pub mod error;
 pub mod files;
 pub mod info;
+pub mod mcp;
 pub mod search;
 pub mod shell;
 
