@@ -38,6 +38,9 @@ esac
 
 need_rust
 need_node
+# Published MCP reference servers the MCP tests talk to: tool-api's over stdio (the fast
+# tier too), backend-api's and the end-to-end ones over HTTP.
+need_npm_packages tests/mcp-servers
 
 # Every test is built by one `cargo test --workspace --no-run`, and the steps below run the
 # executables it lists, from their package's directory as cargo would. A `cargo test -p X`
@@ -66,7 +69,7 @@ run_tests() { # unit|integration, package directory ("" for all), libtest argume
 # The integration areas that run in-process or start only the service's own binary: the
 # fast tier runs them, the full suite runs them there and every other area after.
 backend_quick_areas=(auth:: events:: sessions:: frontend:: agent::)
-tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web:: lifecycle::)
+tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web:: lifecycle:: mcp_stdio::)
 skipping() { printf -- '--skip\n%s\n' "$@"; }
 
 if [[ $mode == quick ]]; then
@@ -99,8 +102,6 @@ need_packages bash:bash stty:coreutils ps:procps git:git curl:curl cc:build-esse
 # schemas the manifests in deploy/kubernetes are validated against.
 need_pip_tool secantusd-py "SecantusDB==0.7.0b3"
 need_pip_tool kubernetes-validate "kubernetes-validate==1.37.0"
-# Published MCP reference servers the MCP tests (backend-api's, end to end) talk to.
-need_npm_packages tests/mcp-servers
 need_docker_engine
 
 step "sandbox image"

@@ -101,6 +101,11 @@ pub struct Limits {
     pub fetch_max_bytes: u64,
     /// Timeout of one search or fetch request to the outside.
     pub upstream_timeout_secs: f64,
+    /// Most MCP stdio servers running at once; each is a process tree (`npx` and Node.js),
+    /// so this also bounds what they take from the container's pids and memory limits.
+    pub mcp_stdio_max_servers: usize,
+    /// Longest JSON-RPC message relayed either way to or from an MCP stdio server.
+    pub mcp_stdio_message_max_bytes: usize,
 }
 
 impl Default for Limits {
@@ -118,6 +123,8 @@ impl Default for Limits {
             fetch_default_bytes: 100 << 10,
             fetch_max_bytes: 2 << 20,
             upstream_timeout_secs: 20.0,
+            mcp_stdio_max_servers: 16,
+            mcp_stdio_message_max_bytes: 16 << 20,
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
 use crate::http::{self, AppState};
+use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
 use crate::web::WebTools;
@@ -67,6 +68,10 @@ impl Application {
             desktop,
             browser,
             shells: Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?),
+            mcp_stdio: Arc::new(StdioServers::new(
+                workspace.root().to_path_buf(),
+                &settings.limits,
+            )),
             web: Arc::new(WebTools::new(&settings)?),
             workspace,
             token: http::auth::ExpectedToken(token),
@@ -84,9 +89,11 @@ impl Application {
     }
 
     /// Serves until SIGTERM or Ctrl-C. Then it kills every process group it started, ends
-    /// the long-lived streams (SSE, terminals) and gives open requests a short grace period.
+    /// the long-lived streams (SSE, terminals, MCP stdio relays) and gives open requests a
+    /// short grace period.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let shells = self.state.shells.clone();
+        let mcp_stdio = self.state.mcp_stdio.clone();
         let desktop = self.state.desktop.clone();
         let stopping = self.state.stopping.clone();
         let router = http::router(self.state);
@@ -95,6 +102,7 @@ impl Application {
             async move {
                 service_kit::shutdown_signal().await;
                 shells.shutdown().await;
+                mcp_stdio.shutdown();
                 if let Some(desktop) = desktop {
                     desktop.shutdown().await;
                 }

@@ -7,6 +7,7 @@ mod browser;
 pub mod error;
 pub mod extract;
 mod files;
+mod mcp_stdio;
 mod shell;
 mod sse;
 mod system;
@@ -27,6 +28,7 @@ use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
 use crate::error::ToolError;
+use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
 use crate::web::WebTools;
@@ -42,6 +44,7 @@ pub struct AppState {
     pub desktop: Option<Arc<Desktop>>,
     /// The browser tools, with the desktop.
     pub browser: Option<Arc<BrowserTools>>,
+    pub mcp_stdio: Arc<StdioServers>,
     pub token: auth::ExpectedToken,
     pub started: Instant,
     /// Cancelled on shutdown; long-lived streams end when it is.
@@ -69,6 +72,7 @@ fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
     let (protected, protected_doc) = OpenApiRouter::new()
         .merge(browser::router())
         .merge(files::router())
+        .merge(mcp_stdio::router())
         .merge(shell::router())
         .merge(terminal::router())
         .merge(web::router())

@@ -247,12 +247,5 @@ fn validate_command(request: &ExecRequest) -> ToolResult<()> {
     if request.command.trim().is_empty() {
         return Err(ToolError::invalid("command is empty"));
     }
-    for (key, value) in &request.env {
-        if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {
-            return Err(ToolError::invalid(format!(
-                "invalid environment variable {key:?}"
-            )));
-        }
-    }
-    Ok(())
+    crate::child_env::check(&request.env).map_err(ToolError::invalid)
 }

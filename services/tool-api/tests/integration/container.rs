@@ -1,12 +1,14 @@
 //! The sandbox image as the sandbox-manager runs it: a real container with every hardening
-//! flag, reached only through ports published on 127.0.0.1. Needs a Docker engine (CI
-//! starts one) and builds the image first when it is missing (`sandbox-image/build.sh`).
+//! flag, reached only through ports published on 127.0.0.1: the desktop and browser, and
+//! a Node.js MCP server over stdio. Needs a Docker engine (CI starts one) and builds the
+//! image first when it is missing (`sandbox-image/build.sh`).
 
 use crate::support;
 
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use support::mcp;
 use support::sandbox::{self, docker, Sandbox};
 use support::vnc::{handshake, Handshake};
 use tool_api_contract::browser::{ClickRequest, NavigateRequest, SelectRequest, TypeRequest, ViewRequest};
@@ -186,4 +188,57 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
         .await
         .unwrap();
     assert_eq!(again.title, "Signup");
+}
+
+#[tokio::test]
+async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
+    let sandbox = sandbox::start(&sandbox::image().0, TOKEN, VNC_PASSWORD);
+    // The published reference server with its dependencies, as a person would copy a
+    // server into an offline sandbox.
+    let packed = Command::new("tar")
+        .args(["-czf", "-", "-C"])
+        .arg(mcp::servers_dir())
+        .arg("node_modules")
+        .output()
+        .unwrap();
+    assert!(packed.status.success(), "tar failed");
+    wait_ready(&sandbox).await;
+
+    let run = |command: &str| ExecRequest {
+        command: command.into(),
+        ..Default::default()
+    };
+    let versions = sandbox
+        .client
+        .exec("node", &run("node --version && npx --version"))
+        .await
+        .unwrap();
+    assert_eq!(versions.exit_code, Some(0), "{versions:?}");
+    assert!(versions.output.starts_with('v'), "{versions:?}");
+    sandbox
+        .client
+        .upload("mcp.tar.gz", false, packed.stdout)
+        .await
+        .unwrap();
+    let unpacked = sandbox
+        .client
+        .exec("node", &run("mkdir mcp && tar -xzf mcp.tar.gz -C mcp"))
+        .await
+        .unwrap();
+    assert_eq!(unpacked.exit_code, Some(0), "{unpacked:?}");
+
+    let script = format!("mcp/node_modules/{}", mcp::EVERYTHING);
+    let relay = sandbox.client.mcp_stdio(&mcp::everything(&script)).await.unwrap();
+    mcp::exercise_everything(&mut mcp::Session::new(relay)).await;
+
+    // The sandbox's secrets are not in a server's environment.
+    let script = r#"echo "{\"token\":\"${SANDBOX_TOKEN:-}\",\"vnc\":\"${VNC_PASSWORD:-}\"}"; exec cat"#;
+    let (_sink, mut stream) = sandbox
+        .client
+        .mcp_stdio(&mcp::shell(script))
+        .await
+        .unwrap()
+        .split();
+    let seen = mcp::next_message(&mut stream).await.unwrap();
+    assert_eq!(seen, serde_json::json!({"token": "", "vnc": ""}));
 }

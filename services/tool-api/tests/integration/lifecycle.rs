@@ -1,5 +1,6 @@
 //! The tool-api binary as the sandbox runs it: children are reaped while it serves, and a
-//! SIGTERM kills every process group it started before it exits.
+//! SIGTERM kills every process group it started (shells, MCP stdio servers) before it
+//! exits.
 
 use crate::support;
 
@@ -7,6 +8,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use support::alive;
 use tool_api_client::ToolApiClient;
 use tool_api_contract::shell::ExecRequest;
 
@@ -27,19 +29,6 @@ fn children_of(parent: u32) -> Vec<(u32, char)> {
         }
     }
     found
-}
-
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|stat| {
-            !stat
-                .rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(false)
 }
 
 #[tokio::test]
@@ -103,6 +92,14 @@ async fn reaps_children_and_kills_every_group_on_sigterm() {
         pids.extend(running.output.lines().map(|l| l.parse::<u32>().unwrap()));
     }
     assert_eq!(pids.len(), 4);
+    // An MCP stdio server too; it finds none of the server's secrets in its environment.
+    let script = r#"sleep 300 & echo "{\"sleeper\":$!,\"token\":\"${SANDBOX_TOKEN:-}\"}"; exec cat"#;
+    let relay = client.mcp_stdio(&support::mcp::shell(script)).await.unwrap();
+    pids.push(relay.pid());
+    let (_sink, mut stream) = relay.split();
+    let started = support::mcp::next_message(&mut stream).await.unwrap();
+    assert_eq!(started["token"], "", "{started}");
+    pids.push(started["sleeper"].as_u64().unwrap() as u32);
     assert!(pids.iter().all(|&pid| alive(pid)));
 
     nix::sys::signal::kill(

@@ -8,6 +8,7 @@ mod fakes;
 mod files;
 mod files_transfer;
 mod lifecycle;
+mod mcp_stdio;
 mod shell;
 mod support;
 mod system;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use support::sse::SseReader;
-use support::{expect_code, spawn_app, spawn_app_with};
+use support::{alive, expect_code, spawn_app, spawn_app_with};
 use tool_api_contract::shell::{CommandState, ExecRequest, ShellSnapshot};
 use tool_api_contract::ErrorCode;
 
@@ -155,23 +155,12 @@ async fn input_reaches_a_waiting_command() {
     );
 }
 
-fn alive(pid: i32) -> bool {
-    // A zombie has exited; only a process that can still run counts.
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|stat| {
-            stat.rsplit(')')
-                .next()
-                .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
-
 #[tokio::test]
 async fn kill_ends_the_command_and_its_children() {
     let app = spawn_app().await;
     let script = "sleep 300 & echo $!; (sleep 300; echo never) & echo $!; sleep 300";
     let running = app.client.exec("k", &run_for(script, 0.5)).await.unwrap();
-    let children: Vec<i32> = running.output.lines().map(|l| l.parse().unwrap()).collect();
+    let children: Vec<u32> = running.output.lines().map(|l| l.parse().unwrap()).collect();
     assert_eq!(children.len(), 2, "{running:?}");
     assert!(children.iter().all(|&pid| alive(pid)));
 
@@ -181,7 +170,7 @@ async fn kill_ends_the_command_and_its_children() {
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(killed.state, CommandState::Killed);
     assert_eq!(killed.signal, Some(15));
-    assert!(!alive(killed.pid as i32));
+    assert!(!alive(killed.pid));
     for pid in children {
         assert!(!alive(pid), "child {pid} survived the kill");
     }
@@ -204,7 +193,7 @@ async fn kill_ends_the_command_and_its_children() {
     app.client.delete_session("k").await.unwrap();
     expect_code(app.client.view("k", false).await, ErrorCode::NotFound);
     let deadline = Instant::now() + Duration::from_secs(3);
-    while alive(next.pid as i32) {
+    while alive(next.pid) {
         assert!(
             Instant::now() < deadline,
             "the deleted session's shell {} is still alive",

@@ -121,6 +121,7 @@ async fn openapi_document_lists_the_routes() {
         "/v1/shell/sessions/{id}/exec",
         "/v1/shell/sessions/{id}/stream",
         "/v1/shell/terminal",
+        "/v1/mcp/stdio",
         "/v1/browser/view",
         "/v1/browser/tabs/switch",
     ] {

@@ -2,6 +2,7 @@
 //! a typed client and a raw HTTP client for requests the typed one cannot make.
 #![allow(dead_code)]
 pub mod desktop;
+pub mod mcp;
 pub mod sandbox;
 pub mod sse;
 pub mod vnc;
@@ -75,4 +76,15 @@ pub fn expect_code<T: std::fmt::Debug>(
         }
         other => panic!("expected {code:?}, got {other:?}"),
     }
+}
+
+/// Whether `pid` can still run: a zombie has exited, and only its parent's wait is left.
+pub fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+        })
+        .unwrap_or(false)
 }
