@@ -10,12 +10,16 @@
 //!   an MCP server configured, as deployments with MCP tools run);
 //! - MCP over Streamable HTTP (the published `server-everything`): listing its tools
 //!   (first, then cached: the servers read from the embedded store, the lists reused),
-//!   an `echo` call straight through the adapter, and the same call as a run's step;
+//!   and those of five servers at once, as a run's start does; an `echo` call straight
+//!   through the adapter, and the same call as a run's step;
+//! - MCP over stdio: the same server started in the session's sandbox and its `echo`
+//!   relayed by tool-api;
 //! - VNC relay: full-screen raw updates pulled through the relay and straight from the
 //!   sandbox's VNC server (throughput), and a 1×1 update round trip both ways (latency).
 //!
 //! Run with `cargo bench -p backend-api --bench agent`. Targets: tool-step overhead
-//! p50 ≤ 5 ms; first tool result ≤ 300 ms with a warm pool; relay ≥ 100 MB/s.
+//! p50 ≤ 5 ms; first tool result ≤ 300 ms with a warm pool; five MCP servers listed
+//! ≤ 300 ms; relay ≥ 100 MB/s.
 
 #[path = "../tests/integration/support/mod.rs"]
 mod support;
@@ -25,8 +29,9 @@ use std::time::{Duration, Instant};
 
 use backend_api::config::McpConfig;
 use backend_api::domain::agent::SandboxAccess;
-use backend_api::domain::mcp::{McpServer, McpServerName, McpServers, McpTransport};
+use backend_api::domain::mcp::{McpServer, McpServerName, McpServers, McpSite, McpTransport};
 use backend_api::domain::ports::McpServerRepository;
+use backend_api::domain::session::SessionId;
 use backend_api::domain::vnc::{DesktopConnector, DesktopStream};
 use backend_api::infrastructure::embedded::EmbeddedStore;
 use backend_api::infrastructure::mcp::McpHub;
@@ -35,7 +40,7 @@ use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
 use support::manager::Manager;
-use support::mcp_servers::{self, Everything};
+use support::mcp_servers::{self, packed_everything, Everything, EVERYTHING_IN_SANDBOX, UNPACK_EVERYTHING};
 use support::{borrowed, live, SseStream, TestApp};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
@@ -185,41 +190,58 @@ async fn main() {
     );
 
     mcp(&app, &token, id, &everything).await;
+    mcp_stdio(id, &manager).await;
     relay(&app, &token, id, &manager).await;
 }
 
-/// MCP over Streamable HTTP: listing, a call through the adapter, the same call as a
-/// run's step (the session's run goes on with the scripted `echo` calls).
+/// A hub over an embedded store holding `servers`.
+async fn hub_of(dir: &std::path::Path, servers: Vec<(&str, McpTransport)>) -> McpHub {
+    let store = Arc::new(EmbeddedStore::open(dir).unwrap());
+    let now = chrono::Utc::now();
+    for (name, transport) in servers {
+        let server = McpServer {
+            name: McpServerName::parse(name).unwrap(),
+            transport,
+            enabled: true,
+            created_at: now,
+            updated_at: now,
+        };
+        store.insert(&server).await.unwrap();
+    }
+    McpHub::new(store, McpConfig::default())
+}
+
+/// `CALLS` echo calls through the hub; their times.
+async fn echo_calls(hub: &McpHub, server: &str, site: Option<&McpSite>) -> Vec<Duration> {
+    let message = json!({ "message": "hi" }).as_object().unwrap().clone();
+    let mut times = Vec::new();
+    for _ in 0..MCP_CALLS {
+        let started = Instant::now();
+        hub.call(server, "echo", message.clone(), site).await.unwrap();
+        times.push(started.elapsed());
+    }
+    times
+}
+
+/// MCP over Streamable HTTP: listing one server and five at once (first, then cached:
+/// the servers read from the embedded store, the lists reused), an `echo` call straight
+/// through the adapter, and the same call as a run's step (the session's run goes on
+/// with the scripted `echo` calls).
 async fn mcp(app: &TestApp, token: &str, session: &str, everything: &Everything) {
     let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
-    let now = chrono::Utc::now();
-    let server = McpServer {
-        name: McpServerName::parse("everything").unwrap(),
-        transport: McpTransport::http(&everything.url, Default::default()).unwrap(),
-        enabled: true,
-        created_at: now,
-        updated_at: now,
-    };
-    store.insert(&server).await.unwrap();
-    let hub = McpHub::new(store, McpConfig::default());
+    let http = || McpTransport::http(&everything.url, Default::default()).unwrap();
+    let hub = hub_of(dir.path(), vec![("everything", http())]).await;
     let started = Instant::now();
-    let status = hub.status().await;
+    let status = hub.status(None).await;
     let first_list = started.elapsed();
     assert!(status[0].error.is_none(), "{status:?}");
     let mut cached = Vec::new();
     for _ in 0..MCP_CALLS {
         let started = Instant::now();
-        hub.status().await;
+        hub.status(None).await;
         cached.push(started.elapsed());
     }
-    let mut direct = Vec::new();
-    let message = json!({ "message": "hi" }).as_object().unwrap().clone();
-    for _ in 0..MCP_CALLS {
-        let started = Instant::now();
-        hub.call("everything", "echo", message.clone()).await.unwrap();
-        direct.push(started.elapsed());
-    }
+    let mut direct = echo_calls(&hub, "everything", None).await;
     let mut steps = step_times(app, token, session, "echo through MCP", MCP_CALLS).await;
     let (step, call) = (percentile(&mut steps, 0.5), percentile(&mut direct, 0.5));
     println!(
@@ -235,6 +257,67 @@ async fn mcp(app: &TestApp, token: &str, session: &str, everything: &Everything)
         "  the same call as a run's step:  p50 {:.2} ms (backend overhead {:.2} ms)",
         ms(step),
         ms(step.saturating_sub(call))
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["one", "two", "three", "four", "five"];
+    let five = hub_of(dir.path(), names.iter().map(|name| (*name, http())).collect()).await;
+    let started = Instant::now();
+    let status = five.status(None).await;
+    let first = started.elapsed();
+    assert!(
+        status.iter().all(|s| s.error.is_none() && !s.tools.is_empty()),
+        "{status:?}"
+    );
+    let started = Instant::now();
+    five.status(None).await;
+    println!(
+        "MCP list tools, 5 servers (HTTP): first {:.1} ms (target ≤ 300), then {:.3} ms (cached)",
+        ms(first),
+        ms(started.elapsed())
+    );
+}
+
+/// An MCP stdio server in the session's sandbox (the reference server, uploaded and
+/// unpacked there): started and listed, then echo calls relayed through tool-api.
+async fn mcp_stdio(session: &str, manager: &Manager) {
+    let tool_api = manager.tool_api(session).await;
+    let dir = tempfile::tempdir().unwrap();
+    tool_api
+        .upload("mcp.tar.gz", true, packed_everything(dir.path()))
+        .await
+        .unwrap();
+    let request = ExecRequest {
+        command: UNPACK_EVERYTHING.into(),
+        timeout_secs: Some(60.0),
+        ..Default::default()
+    };
+    let unpacked = tool_api.exec("bench-mcp", &request).await.unwrap();
+    assert_eq!(unpacked.exit_code, Some(0), "{}", unpacked.output);
+    let stdio = McpTransport::Stdio {
+        command: "node".into(),
+        args: vec![EVERYTHING_IN_SANDBOX.into(), "stdio".into()],
+        env: Default::default(),
+    };
+    let hub = hub_of(dir.path(), vec![("local", stdio)]).await;
+    let site = McpSite {
+        session: SessionId::parse(session).unwrap(),
+        sandbox: SandboxAccess {
+            tool_api_url: tool_api.base_url().to_owned(),
+            tool_api_token: tool_api.token().to_owned(),
+            vnc_address: None,
+            vnc_password: None,
+        },
+    };
+    let started = Instant::now();
+    let status = hub.status(Some(&site)).await;
+    let first = started.elapsed();
+    assert!(status[0].error.is_none(), "{status:?}");
+    let mut calls = echo_calls(&hub, "local", Some(&site)).await;
+    println!(
+        "MCP stdio in the sandbox:        start + list {:.1} ms; echo call p50 {:.2} ms of {MCP_CALLS} (relayed by tool-api)",
+        ms(first),
+        ms(percentile(&mut calls, 0.5))
     );
 }
 

@@ -8,7 +8,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::agent::SandboxAccess;
 use super::error::{DomainError, DomainResult};
+use super::session::SessionId;
 
 /// Starts the model-facing name of every MCP tool.
 const PREFIX: &str = "mcp__";
@@ -134,17 +136,32 @@ pub fn split_qualified(name: &str) -> Option<(&str, &str)> {
     name.strip_prefix(PREFIX)?.split_once("__")
 }
 
+/// Where a run's stdio servers run: its session's sandbox.
+#[derive(Debug, Clone)]
+pub struct McpSite {
+    pub session: SessionId,
+    pub sandbox: SandboxAccess,
+}
+
 /// The MCP servers of the deployment.
 #[async_trait::async_trait]
 pub trait McpServers: Send + Sync {
-    /// Every server with its tools (listed now, or the reason it has none).
-    async fn status(&self) -> Vec<McpServerStatus>;
+    /// Every server with its tools (listed now, or the reason it has none). A stdio
+    /// server whose tools are not known yet is started in `site` to list them; without a
+    /// site it says it lists them when a session starts it.
+    async fn status(&self, site: Option<&McpSite>) -> Vec<McpServerStatus>;
+    /// Whether an enabled server runs in the sandbox and has not listed its tools yet
+    /// (a run then gives [`McpServers::status`] its sandbox).
+    async fn needs_site(&self) -> bool;
+    /// Whether `server` runs in the sandbox (its calls need a site).
+    fn runs_in_sandbox(&self, server: &str) -> bool;
     /// Calls `tool` on `server`; `Err` says why the server gave no result.
     async fn call(
         &self,
         server: &str,
         tool: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
+        site: Option<&McpSite>,
     ) -> Result<McpResult, String>;
 }
 

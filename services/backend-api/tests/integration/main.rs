@@ -12,6 +12,7 @@ mod files;
 mod frontend;
 mod mcp;
 mod mcp_admin;
+mod mcp_sandbox;
 mod sessions;
 mod shared_stores;
 mod support;

@@ -23,6 +23,7 @@ use super::run_tools::RunCall;
 use super::{mcp, memory, prompt, Dependencies, Incoming};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
+use crate::domain::mcp::McpSite;
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::screenshot::ScreenshotId;
 use crate::domain::session::{Session, SessionStatus};
@@ -380,7 +381,23 @@ impl Run {
     /// start or answer) is told to the person once per run, and the run goes on.
     async fn offer_mcp_tools(&mut self) {
         self.catalogue.clear_mcp();
-        for server in self.deps.mcp.status().await {
+        // stdio servers list their tools once, started in a session's sandbox.
+        let site = if self.deps.mcp.needs_site().await {
+            match self.mcp_site().await {
+                Ok(site) => Some(site),
+                Err(message) => {
+                    tracing::warn!(
+                        session = self.session.id.as_str(),
+                        message,
+                        "no sandbox for MCP stdio servers"
+                    );
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        for server in self.deps.mcp.status(site.as_ref()).await {
             match server.error {
                 None => self.catalogue.offer_mcp(&server.name, server.tools),
                 Some(error) if self.mcp_reported.insert(server.name.clone()) => {
@@ -406,7 +423,18 @@ impl Run {
         arguments: serde_json::Map<String, Value>,
     ) {
         self.open(call, args).await;
-        match self.deps.mcp.call(server, tool, arguments).await {
+        let site = if self.deps.mcp.runs_in_sandbox(server) {
+            match self.mcp_site().await {
+                Ok(site) => Some(site),
+                Err(message) => {
+                    self.close(ToolView::error(message.clone()), message).await;
+                    return;
+                }
+            }
+        } else {
+            None
+        };
+        match self.deps.mcp.call(server, tool, arguments, site.as_ref()).await {
             Ok(result) => {
                 let (view, text) = mcp::present(server, tool, &result);
                 let text = truncate_for_model(&text, self.deps.budgets.tool_output_chars);
@@ -454,6 +482,14 @@ impl Run {
                 Err(message)
             }
         }
+    }
+
+    /// Where the session's MCP stdio servers run.
+    async fn mcp_site(&mut self) -> Result<McpSite, String> {
+        Ok(McpSite {
+            session: self.session.id.clone(),
+            sandbox: self.sandbox().await?,
+        })
     }
 
     /// The session's sandbox, asked for on the turn's first sandbox call.

@@ -18,7 +18,7 @@ use crate::domain::agent::{
     ToolCallRequest, ToolOutcome,
 };
 use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
-use crate::domain::mcp::{McpResult, McpServerStatus, McpServers};
+use crate::domain::mcp::{McpResult, McpServerStatus, McpServers, McpSite};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::tool::{ToolSpec, ToolView};
@@ -123,8 +123,16 @@ struct NoMcp;
 
 #[async_trait::async_trait]
 impl McpServers for NoMcp {
-    async fn status(&self) -> Vec<McpServerStatus> {
+    async fn status(&self, _site: Option<&McpSite>) -> Vec<McpServerStatus> {
         Vec::new()
+    }
+
+    async fn needs_site(&self) -> bool {
+        false
+    }
+
+    fn runs_in_sandbox(&self, _server: &str) -> bool {
+        false
     }
 
     async fn call(
@@ -132,6 +140,7 @@ impl McpServers for NoMcp {
         server: &str,
         _tool: &str,
         _arguments: serde_json::Map<String, serde_json::Value>,
+        _site: Option<&McpSite>,
     ) -> Result<McpResult, String> {
         Err(format!("no server {server}"))
     }

@@ -8,11 +8,13 @@
 //! the next turn on every replica. A server that was changed, disabled or deleted loses
 //! its connection and cached list then.
 //!
-//! stdio servers are configured in the same store but are meant to run inside the
-//! session's sandbox, never on the backend's host; this adapter reports them as not
-//! reachable yet instead of starting them here.
+//! stdio servers run inside the session's sandbox, never on the backend's host (see
+//! [`stdio`]): one connection per session, opened when the session first needs it and
+//! dropped (which stops the server) after it has been idle a while. Their tool list is
+//! kept from the first session that listed it until the server changes.
 
 pub mod config;
+mod stdio;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -27,28 +29,56 @@ use rmcp::ServiceExt;
 use tokio::sync::Mutex;
 
 use crate::config::McpConfig;
+use tool_api_client::contract::mcp::StdioStart;
+
 use crate::domain::mcp::{
-    McpContent, McpResult, McpServer, McpServerStatus, McpServers, McpTool, McpTransport,
+    McpContent, McpResult, McpServer, McpServerStatus, McpServers, McpSite, McpTool, McpTransport,
 };
 use crate::domain::ports::McpServerRepository;
+use crate::domain::session::SessionId;
 
-/// What a stdio server's status says.
-const STDIO_NOT_YET: &str =
-    "stdio servers run inside the session's sandbox, which this version does not do yet; \
-     give the server's Streamable HTTP url instead";
+/// What a stdio server's status says before any session has started it.
+const STDIO_NOT_LISTED: &str =
+    "runs in each session's sandbox; its tools are listed when a run first starts it";
 
-/// One server's connection and its last tool list.
+/// A session's stdio server that has been idle this long is stopped.
+const STDIO_IDLE: Duration = Duration::from_secs(600);
+
+/// One server's connection (HTTP servers) and its last tool list.
 #[derive(Default)]
 struct Slot {
     client: Option<RunningService<RoleClient, ()>>,
     listed: Option<(Instant, Result<Vec<McpTool>, String>)>,
 }
 
-/// An enabled server as last read, with its slot; dropped (closing its connection) when
-/// the server changes or goes.
+/// A stdio server running in one session's sandbox.
+struct SiteConnection {
+    client: RunningService<RoleClient, ()>,
+    /// The sandbox it runs in: a new sandbox for the session needs a new server.
+    tool_api_url: String,
+    used: Instant,
+}
+
+/// An enabled server as last read, with its slot and (stdio) its sessions' servers;
+/// dropped (closing its connections) when the server changes or goes.
 struct Entry {
     server: McpServer,
     slot: Mutex<Slot>,
+    sites: std::sync::Mutex<HashMap<SessionId, SiteConnection>>,
+}
+
+impl Entry {
+    fn new(server: McpServer) -> Self {
+        Self {
+            server,
+            slot: Mutex::default(),
+            sites: Default::default(),
+        }
+    }
+
+    fn in_sandbox(&self) -> bool {
+        matches!(self.server.transport, McpTransport::Stdio { .. })
+    }
 }
 
 pub struct McpHub {
@@ -56,6 +86,8 @@ pub struct McpHub {
     /// The enabled servers by name, as the last read of the store found them.
     entries: std::sync::Mutex<HashMap<String, Arc<Entry>>>,
     settings: McpConfig,
+    /// Reaches the sandboxes' tool-api (stdio servers).
+    http: reqwest::Client,
 }
 
 impl McpHub {
@@ -67,6 +99,7 @@ impl McpHub {
             store,
             entries: Default::default(),
             settings,
+            http: reqwest::Client::new(),
         }
     }
 
@@ -93,10 +126,7 @@ impl McpHub {
             let name = server.name.as_str().to_owned();
             let entry = match previous.remove(&name) {
                 Some(entry) if entry.server.transport == server.transport => entry,
-                _ => Arc::new(Entry {
-                    server,
-                    slot: Mutex::default(),
-                }),
+                _ => Arc::new(Entry::new(server)),
             };
             entries.insert(name, entry.clone());
             current.push(entry);
@@ -116,7 +146,7 @@ impl McpHub {
             }
         }
         let McpTransport::Http { url, headers } = &server.transport else {
-            return Err(STDIO_NOT_YET.into());
+            return Err("a stdio server runs in a session's sandbox".into());
         };
         let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
         config.custom_headers = header_map(headers)?;
@@ -132,8 +162,44 @@ impl McpHub {
         Ok(peer)
     }
 
-    async fn list(&self, server: &McpServer, slot: &mut Slot) -> Result<Vec<McpTool>, String> {
-        let peer = self.peer(server, slot).await?;
+    /// The session's own server of a stdio entry: the one running in its sandbox, or a
+    /// new one started there.
+    async fn site_peer(&self, entry: &Entry, site: &McpSite) -> Result<Peer<RoleClient>, String> {
+        let McpTransport::Stdio { command, args, env } = &entry.server.transport else {
+            return Err("an HTTP server is reached from the backend".into());
+        };
+        {
+            let mut sites = entry.sites.lock().expect("not poisoned");
+            sites.retain(|_, running| running.used.elapsed() < STDIO_IDLE && !running.client.is_closed());
+            if let Some(running) = sites.get_mut(&site.session) {
+                if running.tool_api_url == site.sandbox.tool_api_url {
+                    running.used = Instant::now();
+                    return Ok(running.client.peer().clone());
+                }
+            }
+        }
+        let start = StdioStart {
+            command: command.clone(),
+            args: args.clone(),
+            env: env.clone(),
+        };
+        let within = Duration::from_secs(self.settings.connect_timeout_secs);
+        let client = stdio::connect(&self.http, site, &start, within).await?;
+        let peer = client.peer().clone();
+        let running = SiteConnection {
+            client,
+            tool_api_url: site.sandbox.tool_api_url.clone(),
+            used: Instant::now(),
+        };
+        entry
+            .sites
+            .lock()
+            .expect("not poisoned")
+            .insert(site.session.clone(), running);
+        Ok(peer)
+    }
+
+    async fn list(&self, peer: Peer<RoleClient>) -> Result<Vec<McpTool>, String> {
         let within = Duration::from_secs(self.settings.connect_timeout_secs);
         let tools = match tokio::time::timeout(within, peer.list_all_tools()).await {
             Ok(Ok(tools)) => tools,
@@ -150,21 +216,48 @@ impl McpHub {
             .collect())
     }
 
-    async fn status_of(&self, entry: &Entry) -> McpServerStatus {
-        let server = &entry.server;
+    /// An HTTP server's tools, listed again once the cached list is stale (failures are
+    /// cached too).
+    async fn listed_over_http(&self, entry: &Entry) -> Result<Vec<McpTool>, String> {
         let mut slot = entry.slot.lock().await;
         let fresh = Duration::from_secs(self.settings.cache_secs);
-        let cached = slot.listed.as_ref().filter(|(at, _)| at.elapsed() < fresh);
-        let listed = match cached {
-            Some((_, listed)) => listed.clone(),
-            None => {
-                let listed = self.list(server, &mut slot).await;
-                if listed.is_err() {
-                    slot.client = None;
-                }
-                slot.listed = Some((Instant::now(), listed.clone()));
-                listed
+        if let Some((at, listed)) = &slot.listed {
+            if at.elapsed() < fresh {
+                return listed.clone();
             }
+        }
+        let listed = match self.peer(&entry.server, &mut slot).await {
+            Ok(peer) => self.list(peer).await,
+            Err(err) => Err(err),
+        };
+        if listed.is_err() {
+            slot.client = None;
+        }
+        slot.listed = Some((Instant::now(), listed.clone()));
+        listed
+    }
+
+    /// A stdio server's tools: the list it gave once, or listed now in `site`. Failures
+    /// are not kept: the next turn tries again.
+    async fn listed_in_sandbox(&self, entry: &Entry, site: Option<&McpSite>) -> Result<Vec<McpTool>, String> {
+        let mut slot = entry.slot.lock().await;
+        if let Some((_, Ok(tools))) = &slot.listed {
+            return Ok(tools.clone());
+        }
+        let site = site.ok_or(STDIO_NOT_LISTED)?;
+        let listed = self.list(self.site_peer(entry, site).await?).await;
+        if let Ok(tools) = &listed {
+            slot.listed = Some((Instant::now(), Ok(tools.clone())));
+        }
+        listed
+    }
+
+    async fn status_of(&self, entry: &Entry, site: Option<&McpSite>) -> McpServerStatus {
+        let server = &entry.server;
+        let listed = if entry.in_sandbox() {
+            self.listed_in_sandbox(entry, site).await
+        } else {
+            self.listed_over_http(entry).await
         };
         let (transport, url) = match &server.transport {
             McpTransport::Http { url, .. } => ("http", Some(shown_url(url))),
@@ -186,9 +279,23 @@ impl McpHub {
 
 #[async_trait::async_trait]
 impl McpServers for McpHub {
-    async fn status(&self) -> Vec<McpServerStatus> {
+    async fn status(&self, site: Option<&McpSite>) -> Vec<McpServerStatus> {
         let current = self.current().await;
-        futures::future::join_all(current.iter().map(|entry| self.status_of(entry))).await
+        futures::future::join_all(current.iter().map(|entry| self.status_of(entry, site))).await
+    }
+
+    async fn needs_site(&self) -> bool {
+        for entry in self.current().await {
+            let listed = matches!(entry.slot.lock().await.listed, Some((_, Ok(_))));
+            if entry.in_sandbox() && !listed {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn runs_in_sandbox(&self, server: &str) -> bool {
+        self.find(server).is_some_and(|entry| entry.in_sandbox())
     }
 
     async fn call(
@@ -196,21 +303,33 @@ impl McpServers for McpHub {
         server: &str,
         tool: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
+        site: Option<&McpSite>,
     ) -> Result<McpResult, String> {
         let entry = self
             .find(server)
             .ok_or_else(|| format!("no MCP server is called {server:?}"))?;
-        // The lock is held only to connect: calls to one server run side by side.
-        let peer = {
-            let mut slot = entry.slot.lock().await;
-            self.peer(&entry.server, &mut slot).await?
+        let peer = match (entry.in_sandbox(), site) {
+            (true, Some(site)) => self.site_peer(&entry, site).await?,
+            (true, None) => {
+                return Err("it runs in the session's sandbox, which this call has none of".into())
+            }
+            // The lock is held only to connect: calls to one server run side by side.
+            (false, _) => {
+                let mut slot = entry.slot.lock().await;
+                self.peer(&entry.server, &mut slot).await?
+            }
         };
         let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         let within = Duration::from_secs(self.settings.call_timeout_secs);
         let result = match tokio::time::timeout(within, peer.call_tool(request)).await {
             Ok(Ok(result)) => result,
             Ok(Err(err)) => {
-                entry.slot.lock().await.client = None;
+                match site {
+                    Some(site) if entry.in_sandbox() => {
+                        entry.sites.lock().expect("not poisoned").remove(&site.session);
+                    }
+                    _ => entry.slot.lock().await.client = None,
+                }
                 return Err(format!("the call failed: {}", plain(err)));
             }
             Err(_) => return Err(format!("the tool did not answer within {} s", within.as_secs())),

@@ -22,5 +22,5 @@ async fn servers(
     State(state): State<AppState>,
     CurrentUser(_principal): CurrentUser,
 ) -> Json<Vec<McpServerStatus>> {
-    Json(state.mcp.status().await)
+    Json(state.mcp.status(None).await)
 }

@@ -12,6 +12,39 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
 
+/// Where [`UNPACK_EVERYTHING`] leaves the reference server in a sandbox.
+pub const EVERYTHING_IN_SANDBOX: &str =
+    "/home/sandbox/workspace/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+
+/// The shell command that unpacks [`packed_everything`], uploaded as `mcp.tar.gz` into
+/// the workspace.
+pub const UNPACK_EVERYTHING: &str = "mkdir -p mcp && tar xzf mcp.tar.gz -C mcp && echo unpacked";
+
+fn test_packages() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/mcp-servers")
+}
+
+/// The reference server and the packages it needs, as a `.tar.gz` to upload into a
+/// sandbox (which has Node.js but may not reach a package registry).
+pub fn packed_everything(dir: &std::path::Path) -> Vec<u8> {
+    let packages = test_packages();
+    assert!(
+        packages.join("node_modules").exists(),
+        "tests/mcp-servers/node_modules is missing: run ./test.sh --prepare"
+    );
+    let archive = dir.join("mcp.tar.gz");
+    let packed = Command::new("tar")
+        .arg("czf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&packages)
+        .arg("node_modules")
+        .status()
+        .unwrap();
+    assert!(packed.success(), "tar could not pack the reference server");
+    std::fs::read(archive).unwrap()
+}
+
 /// The reference server, killed on drop.
 pub struct Everything {
     child: Child,
@@ -20,9 +53,8 @@ pub struct Everything {
 
 impl Everything {
     pub async fn start() -> Self {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-            "../../tests/mcp-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-        );
+        let script =
+            test_packages().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
         assert!(
             script.exists(),
             "{} is missing: run ./test.sh --prepare (or npm ci in tests/mcp-servers)",
