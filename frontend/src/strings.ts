@@ -93,7 +93,8 @@ export const strings = {
     intro: 'Besides its own tools and the sandbox’s, the agent gets these from the deployment’s MCP servers.',
     refresh: 'Refresh',
     loading: 'Asking the servers…',
-    none: 'No MCP servers are configured (MCP_CONFIG).',
+    none: 'No MCP servers are configured; an admin adds them in Settings.',
+    notStarted: 'Runs in each chat’s sandbox; its tools are listed when a chat first starts it.',
   },
   settings: {
     open: 'Settings',
@@ -135,6 +136,7 @@ export const strings = {
     enabled: 'Enabled',
     disabled: 'Disabled',
     checking: 'Checking…',
+    notStarted: 'Not started yet',
     tools: (n: number) => (n === 1 ? '1 tool' : `${n} tools`),
     unavailable: 'Unavailable',
     showTools: 'Show tools',

@@ -148,6 +148,7 @@ describe('ToolsPanel', () => {
     const servers = [
       { name: 'everything', transport: 'http', url: 'http://127.0.0.1:3001/mcp', tools: [{ name: 'get-sum', description: 'Adds' }] },
       { name: 'broken', transport: 'http', url: 'http://127.0.0.1:1/mcp', tools: [], error: 'could not connect' },
+      { name: 'local', transport: 'stdio', tools: [], not_started: true },
     ]
     const asked: string[] = []
     vi.stubGlobal('fetch', async (path: string) => {
@@ -158,9 +159,11 @@ describe('ToolsPanel', () => {
     await flushPromises()
     expect(asked).toEqual(['/api/v1/mcp/servers'])
     const shown = wrapper.findAll('[data-test=mcp-server]')
-    expect(shown.map((s) => s.attributes('data-name'))).toEqual(['everything', 'broken'])
+    expect(shown.map((s) => s.attributes('data-name'))).toEqual(['everything', 'broken', 'local'])
     expect(shown[0].text()).toContain('get-sum')
     expect(shown[1].get('.error-text').text()).toBe('could not connect')
+    expect(shown[2].find('.error-text').exists()).toBe(false)
+    expect(shown[2].get('[data-test=not-started]').text()).toContain('listed when a chat first starts it')
   })
 })
 

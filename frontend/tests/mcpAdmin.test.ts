@@ -66,13 +66,15 @@ describe('the MCP server form', () => {
 
   it('tells how each server is doing', () => {
     const statuses = [
-      { name: 'remote', transport: 'http' as const, tools: [{ name: 'get-sum', description: 'Adds' }] },
-      { name: 'broken', transport: 'http' as const, tools: [], error: 'could not connect' },
+      { name: 'remote', transport: 'http' as const, tools: [{ name: 'get-sum', description: 'Adds' }], not_started: false },
+      { name: 'broken', transport: 'http' as const, tools: [], error: 'could not connect', not_started: false },
+      { name: 'local', transport: 'stdio' as const, tools: [], not_started: true },
     ]
     expect(healthOf(remote, null)).toEqual({ kind: 'checking' })
     expect(healthOf(remote, statuses)).toEqual({ kind: 'ok', tools: statuses[0].tools })
     expect(healthOf({ ...remote, name: 'broken' }, statuses)).toEqual({ kind: 'error', message: 'could not connect' })
     expect(healthOf(local, statuses)).toEqual({ kind: 'disabled' })
+    expect(healthOf({ ...local, enabled: true }, statuses)).toEqual({ kind: 'not-started' })
   })
 })
 

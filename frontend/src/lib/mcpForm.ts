@@ -68,6 +68,7 @@ export function inputOf(form: McpForm, editing: boolean): McpServerInput {
 export type Health =
   | { kind: 'disabled' }
   | { kind: 'checking' }
+  | { kind: 'not-started' }
   | { kind: 'ok'; tools: McpServer['tools'] }
   | { kind: 'error'; message: string }
 
@@ -76,5 +77,6 @@ export function healthOf(server: McpServerConfig, statuses: McpServer[] | null):
   if (!server.enabled) return { kind: 'disabled' }
   const status = statuses?.find((s) => s.name === server.name)
   if (!status) return { kind: 'checking' }
+  if (status.not_started) return { kind: 'not-started' }
   return status.error ? { kind: 'error', message: status.error } : { kind: 'ok', tools: status.tools }
 }

@@ -228,6 +228,11 @@ export type McpServerStatus = {
      */
     error?: string | null;
     name: string;
+    /**
+     * A stdio server no session has started yet: its tools are listed when a run first
+     * starts it in its sandbox.
+     */
+    not_started: boolean;
     tools: Array<McpTool>;
     /**
      * `http` or `stdio`.

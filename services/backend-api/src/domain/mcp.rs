@@ -96,6 +96,9 @@ pub struct McpServerStatus {
     /// Why the server gives no tools now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// A stdio server no session has started yet: its tools are listed when a run first
+    /// starts it in its sandbox.
+    pub not_started: bool,
 }
 
 /// What one call gave back, in the order the server sent it.

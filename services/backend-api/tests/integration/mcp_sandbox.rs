@@ -142,6 +142,7 @@ async fn a_stdio_server_runs_in_the_session_s_sandbox_and_a_broken_one_is_told()
         .find(|s| s["name"] == "local")
         .unwrap();
     assert_eq!(local["transport"], "stdio");
+    assert_eq!(local["not_started"], false, "a session has started it: {local}");
     assert!(
         !local["tools"].as_array().unwrap().is_empty(),
         "the listed tools are kept: {local}"

@@ -381,24 +381,23 @@ impl Run {
     /// start or answer) is told to the person once per run, and the run goes on.
     async fn offer_mcp_tools(&mut self) {
         self.catalogue.clear_mcp();
-        // stdio servers list their tools once, started in a session's sandbox.
-        let site = if self.deps.mcp.needs_site().await {
+        // stdio servers list their tools once, started in a session's sandbox; without
+        // one, each of them is unavailable for the reason there is none.
+        let (site, no_site) = if self.deps.mcp.needs_site().await {
             match self.mcp_site().await {
-                Ok(site) => Some(site),
-                Err(message) => {
-                    tracing::warn!(
-                        session = self.session.id.as_str(),
-                        message,
-                        "no sandbox for MCP stdio servers"
-                    );
-                    None
-                }
+                Ok(site) => (Some(site), None),
+                Err(message) => (None, Some(message)),
             }
         } else {
-            None
+            (None, None)
         };
         for server in self.deps.mcp.status(site.as_ref()).await {
-            match server.error {
+            let error = match (server.error, &no_site) {
+                (Some(error), _) => Some(error),
+                (None, Some(no_site)) if server.not_started => Some(no_site.clone()),
+                (None, _) => None,
+            };
+            match error {
                 None => self.catalogue.offer_mcp(&server.name, server.tools),
                 Some(error) if self.mcp_reported.insert(server.name.clone()) => {
                     let message = format!(

@@ -37,10 +37,6 @@ use crate::domain::mcp::{
 use crate::domain::ports::McpServerRepository;
 use crate::domain::session::SessionId;
 
-/// What a stdio server's status says before any session has started it.
-const STDIO_NOT_LISTED: &str =
-    "runs in each session's sandbox; its tools are listed when a run first starts it";
-
 /// A session's stdio server that has been idle this long is stopped.
 const STDIO_IDLE: Duration = Duration::from_secs(600);
 
@@ -237,19 +233,27 @@ impl McpHub {
         listed
     }
 
-    /// A stdio server's tools: the list it gave once, or listed now in `site`. Failures
-    /// are not kept: the next turn tries again.
-    async fn listed_in_sandbox(&self, entry: &Entry, site: Option<&McpSite>) -> Result<Vec<McpTool>, String> {
-        let mut slot = entry.slot.lock().await;
+    /// A stdio server's tools: the list it gave once, or listed now in `site`; `None`
+    /// when no session has started it yet and there is no site to. Failures are not
+    /// kept: the next turn tries again.
+    async fn listed_in_sandbox(
+        &self,
+        entry: &Entry,
+        site: Option<&McpSite>,
+    ) -> Option<Result<Vec<McpTool>, String>> {
+        let slot = entry.slot.lock().await;
         if let Some((_, Ok(tools))) = &slot.listed {
-            return Ok(tools.clone());
+            return Some(Ok(tools.clone()));
         }
-        let site = site.ok_or(STDIO_NOT_LISTED)?;
-        let listed = self.list(self.site_peer(entry, site).await?).await;
+        drop(slot);
+        let listed = match self.site_peer(entry, site?).await {
+            Ok(peer) => self.list(peer).await,
+            Err(err) => Err(err),
+        };
         if let Ok(tools) = &listed {
-            slot.listed = Some((Instant::now(), Ok(tools.clone())));
+            entry.slot.lock().await.listed = Some((Instant::now(), Ok(tools.clone())));
         }
-        listed
+        Some(listed)
     }
 
     async fn status_of(&self, entry: &Entry, site: Option<&McpSite>) -> McpServerStatus {
@@ -257,15 +261,17 @@ impl McpHub {
         let listed = if entry.in_sandbox() {
             self.listed_in_sandbox(entry, site).await
         } else {
-            self.listed_over_http(entry).await
+            Some(self.listed_over_http(entry).await)
         };
         let (transport, url) = match &server.transport {
             McpTransport::Http { url, .. } => ("http", Some(shown_url(url))),
             McpTransport::Stdio { .. } => ("stdio", None),
         };
+        let not_started = listed.is_none();
         let (tools, error) = match listed {
-            Ok(tools) => (tools, None),
-            Err(error) => (Vec::new(), Some(error)),
+            Some(Ok(tools)) => (tools, None),
+            Some(Err(error)) => (Vec::new(), Some(error)),
+            None => (Vec::new(), None),
         };
         McpServerStatus {
             name: server.name.as_str().to_owned(),
@@ -273,6 +279,7 @@ impl McpHub {
             url,
             tools,
             error,
+            not_started,
         }
     }
 }
