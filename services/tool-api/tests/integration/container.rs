@@ -1,7 +1,7 @@
 //! The sandbox image as the sandbox-manager runs it: a real container with every hardening
-//! flag, reached only through ports published on 127.0.0.1: the desktop and browser, and
-//! a Node.js MCP server over stdio. Needs a Docker engine (CI starts one) and builds the
-//! image first when it is missing (`sandbox-image/build.sh`).
+//! flag, reached only through ports published on 127.0.0.1: the desktop and browser, a
+//! Node.js MCP server over stdio, and the Python data stack. Needs a Docker engine (CI
+//! starts one) and builds the image first when it is missing (`sandbox-image/build.sh`).
 
 use crate::support;
 
@@ -241,4 +241,46 @@ async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
         .split();
     let seen = mcp::next_message(&mut stream).await.unwrap();
     assert_eq!(seen, serde_json::json!({"token": "", "vnc": ""}));
+}
+
+/// The data-science runtime the code interpreter needs, from the image alone (no package
+/// index is asked): the libraries import, pandas reads a CSV and writes a spreadsheet,
+/// and Matplotlib draws a chart with a CJK title without a display or missing glyphs.
+#[tokio::test]
+async fn the_sandbox_image_has_the_data_stack() {
+    let sandbox = sandbox::start(&sandbox::image().0, TOKEN, VNC_PASSWORD);
+    wait_ready(&sandbox).await;
+    let script = r#"
+import numpy, pandas, matplotlib, scipy, sklearn, seaborn, openpyxl, PIL, requests, bs4
+import ipykernel, jupyter_client
+import io, warnings
+warnings.simplefilter("always")
+frame = pandas.read_csv(io.StringIO("month,sales\n1,10\n2,30\n3,20\n"))
+frame.to_excel("sales.xlsx", index=False)
+assert pandas.read_excel("sales.xlsx")["sales"].sum() == 60
+import matplotlib.pyplot as plt
+figure, axes = plt.subplots(figsize=(8, 6), dpi=100)
+axes.plot(frame["month"], frame["sales"])
+axes.set_title("月別の売上 Sales by month")
+figure.savefig("chart.png")
+print("backend", matplotlib.get_backend(), "size", PIL.Image.open("chart.png").size)
+"#;
+    let request = ExecRequest {
+        command: format!("python3 - <<'PY'\n{script}\nPY"),
+        timeout_secs: Some(120.0),
+        ..Default::default()
+    };
+    let ran = sandbox.client.exec("data", &request).await.unwrap();
+    assert_eq!(ran.exit_code, Some(0), "{}", ran.output);
+    assert!(ran.output.contains("size (800, 600)"), "{}", ran.output);
+    assert!(
+        ran.output.to_lowercase().contains("backend agg"),
+        "{}",
+        ran.output
+    );
+    assert!(
+        !ran.output.contains("missing from"),
+        "a glyph had no font: {}",
+        ran.output
+    );
 }
