@@ -4,11 +4,13 @@ Schema validation is kubernetes-validate's job (run by kubernetes.sh); this chec
 schema cannot: every workload has probes, resource requests, a memory limit and the
 hardening; every secret it reads is in secrets.env.example; the manager may do exactly
 what its driver does, in the namespace it is told to use, which enforces the restricted
-Pod Security Standard; the sandbox namespace denies traffic by default; the ingress
-suits event streams and WebSockets. Prints each failure and exits 1 if there is one.
+Pod Security Standard; both namespaces deny traffic by default; MongoDB and Redis demand
+the Secret's credentials and backend-api presents them; Redis persists; sandboxes run
+under a RuntimeClass that places them; the ingress suits event streams and WebSockets. Prints each failure and exits 1 if there is one.
 """
 
 import pathlib
+import re
 import sys
 
 import yaml
@@ -76,7 +78,11 @@ for workload in by_kind.get("Deployment", []) + by_kind.get("StatefulSet", []):
         volumes = {v["name"] for v in pod.get("volumes", [])}
         volumes |= {t["metadata"]["name"] for t in workload["spec"].get("volumeClaimTemplates", [])}
         check(mounted <= volumes, f"{where}: mounts {sorted(mounted - volumes)} have no volume")
-        for var in container.get("env", []):
+        for index, var in enumerate(container.get("env", [])):
+            # `$(NAME)` expands only a variable defined earlier in the list.
+            earlier = {v["name"] for v in container["env"][:index]}
+            for used in re.findall(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", var.get("value", "")):
+                check(used in earlier, f"{where}: {var['name']} uses $({used}) before it is defined")
             ref = var.get("valueFrom", {}).get("secretKeyRef")
             if ref:
                 check(ref["name"] in generated, f"{where}: secret {ref['name']} is not generated")
@@ -133,6 +139,57 @@ check(
 check(
     any(p["spec"]["podSelector"].get("matchLabels") == {"org.sandpiper.network": "internet"} for p in policies),
     "internet sandboxes (org.sandpiper.network=internet) may reach out",
+)
+
+services_policies = [p for p in by_kind.get("NetworkPolicy", []) if p["metadata"]["namespace"] == "sandpiper"]
+check(
+    any(
+        p["spec"]["podSelector"] == {} and set(p["spec"]["policyTypes"]) == {"Ingress", "Egress"}
+        for p in services_policies
+    ),
+    "the services are denied all traffic by default",
+)
+
+runtime_class = named("RuntimeClass", env.get("SANDBOX_MANAGER_KUBERNETES__RUNTIME_CLASS") or "")
+check(
+    bool(runtime_class.get("scheduling", {}).get("nodeSelector")),
+    "the sandboxes' RuntimeClass places them on the nodes that limit their pids",
+)
+
+
+def container_env(workload):
+    container = workload.get("spec", {}).get("template", {}).get("spec", {}).get("containers", [{}])[0]
+    return container, {v["name"]: v for v in container.get("env", [])}
+
+
+def from_secret(variables, name, key):
+    ref = variables.get(name, {}).get("valueFrom", {}).get("secretKeyRef", {})
+    return ref.get("name") in generated and ref.get("key") == key
+
+
+mongodb, mongodb_env = container_env(named("StatefulSet", "mongodb"))
+check(
+    from_secret(mongodb_env, "MONGO_INITDB_ROOT_USERNAME", "MONGODB_USERNAME")
+    and from_secret(mongodb_env, "MONGO_INITDB_ROOT_PASSWORD", "MONGODB_PASSWORD")
+    and "--auth" in mongodb.get("args", []),
+    "MongoDB demands the Secret's account",
+)
+redis_set = named("StatefulSet", "redis")
+redis, redis_env = container_env(redis_set)
+redis_command = " ".join(redis.get("command", []) + redis.get("args", []))
+check(
+    from_secret(redis_env, "REDIS_PASSWORD", "REDIS_PASSWORD") and '--requirepass "$REDIS_PASSWORD"' in redis_command,
+    "Redis demands the Secret's password",
+)
+check(
+    "--appendonly yes" in redis_command and bool(redis_set.get("spec", {}).get("volumeClaimTemplates")),
+    "Redis keeps an append-only file on a claim",
+)
+_, backend_env = container_env(backend)
+check(
+    "$(MONGODB_USERNAME):$(MONGODB_PASSWORD)@" in backend_env.get("MONGODB_URI", {}).get("value", "")
+    and ":$(REDIS_PASSWORD)@" in backend_env.get("REDIS_URL", {}).get("value", ""),
+    "backend-api presents the stores' credentials",
 )
 
 ingress = named("Ingress", "sandpiper")

@@ -1,8 +1,8 @@
 // Walks a running deployment through its one public address, as a browser would:
-// health, registration, a session, a file written into the session's sandbox and read
-// back, the agent's event stream (which must not be held back by a proxy), and a shell
-// over the terminal WebSocket. The session and its sandbox are left running for the
-// caller to inspect. Prints each step; exits non-zero at the first failure.
+// health, registration, a session, a file written into the session's sandbox and read back, the agent's event
+// stream (which must not be held back by a proxy), and a shell over the terminal
+// WebSocket. The session and its sandbox are left running for the caller to inspect.
+// Prints each step; exits non-zero at the first failure.
 //
 //   node --experimental-websocket deploy/checks/walk.mjs http://127.0.0.1:8080
 const base = process.argv[2]
@@ -74,6 +74,18 @@ const mode = await call('GET', '/api/v1/auth/mode')
 if (mode.mode !== 'password') throw new Error(`auth mode ${JSON.stringify(mode)}`)
 const app = await call('GET', '/')
 if (!app.includes('<div id="app">')) throw new Error('/ is not the app')
+
+if (process.argv.includes('--headers')) {
+  step('each answer with its own Content-Security-Policy, once')
+  for (const [path, start] of [['/', "default-src 'self'; script-src 'self';"],
+    ['/docs', "default-src 'none'; script-src 'self';"], ['/api/v1/auth/mode', "default-src 'none';"]]) {
+    const headers = (await fetch(base + path)).headers
+    const policy = headers.get('content-security-policy') ?? ''
+    // Two policies would arrive joined by a comma.
+    if (!policy.startsWith(start) || policy.includes(',')) throw new Error(`${path}: policy ${policy}`)
+    if (headers.get('x-content-type-options') !== 'nosniff') throw new Error(`${path}: no nosniff`)
+  }
+}
 
 step('register')
 const email = `walk-${Date.now()}@example.com`

@@ -1,5 +1,6 @@
 # frontend: nginx serving the built app (frontend/dist) and passing /api, /health,
-# /ready and the API docs to backend-api, with streaming (SSE) and WebSocket upgrades left unbuffered.
+# /ready and the API docs to backend-api, with streaming (SSE) and WebSocket upgrades left unbuffered;
+# the app's own files carry the Content-Security-Policy of security-headers.conf.
 # The only container that listens outside the deployment's networks.
 ARG BASE_IMAGE=debian:bookworm-slim
 FROM ${BASE_IMAGE}
@@ -13,7 +14,7 @@ RUN apt-get update \
     && ln -sf /dev/stderr /var/log/nginx/error.log \
     && chown -R www-data:www-data /var/lib/nginx
 
-COPY nginx.conf /etc/nginx/nginx.conf
+COPY nginx.conf security-headers.conf /etc/nginx/
 COPY dist/ /usr/share/sandpiper/
 
 USER www-data

@@ -10,6 +10,10 @@ import { launch, openPage, snap } from './support/browser.mjs'
 const EMAIL = 'ada@example.com'
 const PASSWORD = 'correct horse battery'
 const SLOW = { timeout: 60_000 }
+// A file an agent could be talked into writing: it tries to act as the person.
+const HOSTILE = '<!doctype html><h1>Quarterly figures</h1><script>parent.document.title = "taken"</script>\n'
+// What Chromium logs when a sandboxed frame's script is refused, as it should be.
+const SANDBOXED_SCRIPT = /^console: Blocked script execution in 'blob:.*' because the document's frame is sandboxed/
 
 let stack
 let browser
@@ -34,11 +38,12 @@ async function signIn(page) {
 }
 
 /** Runs `body` on a fresh page; on failure saves a screenshot and adds the servers' logs.
- * A console error or an uncaught exception on the page fails the test too. */
+ * A console error, an uncaught exception or a CSP violation on the page fails the test
+ * too, unless `body` takes it out of `problems` as expected. */
 async function onPage(name, options, body) {
   const { page, context, problems } = await openPage(browser, options)
   try {
-    await body(page)
+    await body(page, problems)
     assert.deepEqual(problems, [], 'no console errors')
   } catch (err) {
     await snap(page, `failure-${name}`).catch(() => {})
@@ -49,10 +54,20 @@ async function onPage(name, options, body) {
   }
 }
 
+/** Waits up to 5 s for a problem matching `pattern`, then takes it out of `problems`. */
+async function expectProblem(problems, pattern) {
+  for (let i = 0; i < 50 && !problems.some((p) => pattern.test(p)); i++) await new Promise((r) => setTimeout(r, 100))
+  const index = problems.findIndex((p) => pattern.test(p))
+  assert.notEqual(index, -1, `expected ${pattern} among ${JSON.stringify(problems)}`)
+  problems.splice(index, 1)
+}
+
 describe('Sandpiper in a browser', () => {
   test('sign up, run a task, open its tool views, the desktop and the files', { timeout: 240_000 }, () =>
-    onPage('task', {}, async (page) => {
-      await page.goto(stack.url)
+    onPage('task', {}, async (page, problems) => {
+      const response = await page.goto(stack.url)
+      // The rest of this test runs under the app's policy.
+      assert.match(response.headers()['content-security-policy'], /script-src 'self';.*frame-ancestors 'none'/)
       await page.waitForURL(/\/signin/)
       await snap(page, '01-sign-in')
       await page.getByRole('button', { name: 'Create account' }).click()
@@ -122,6 +137,16 @@ describe('Sandpiper in a browser', () => {
       // A file the agent did not write appears in the tree by itself (live watch).
       await page.locator('[data-test=file-row][data-path$="/out/page.html"]').waitFor()
       await snap(page, '04-files')
+
+      // HTML is drawn in a sandboxed frame, where its script does not run.
+      await page.setInputFiles('[data-test=files-picker]', { name: 'hostile.html', mimeType: 'text/html', buffer: Buffer.from(HOSTILE) })
+      await page.locator('[data-test=file-row][data-path$="/out/hostile.html"]').click()
+      const frame = page.locator('[data-test=document-preview]')
+      assert.equal(await frame.getAttribute('sandbox'), '')
+      await page.frameLocator('[data-test=document-preview]').getByText('Quarterly figures').waitFor()
+      await expectProblem(problems, SANDBOXED_SCRIPT)
+      assert.notEqual(await page.title(), 'taken')
+      await snap(page, '04b-html-preview')
 
       // The terminal: a shell in the workspace, typed into, ended by `exit`.
       await page.click('[data-test=tab-terminal]')
@@ -235,6 +260,18 @@ describe('Sandpiper in a browser', () => {
       await snap(page, '05-shared-replay')
     })
   })
+
+  test('the API reference renders from its own origin under its policy', { timeout: 60_000 }, () =>
+    onPage('docs', {}, async (page, problems) => {
+      const response = await page.goto(`${stack.url}/docs`)
+      assert.match(response.headers()['content-security-policy'], /default-src 'none'; script-src 'self';/)
+      await page.getByText('/api/v1/auth/login').first().waitFor(SLOW)
+      await page.getByText('/api/v1/admin/mcp/servers', { exact: true }).first().waitFor()
+      await snap(page, '15-api-docs')
+      // Zod, inside the viewer, tries `Function('')` to learn whether eval is allowed and,
+      // refused, validates without it; nothing else may be refused.
+      await expectProblem(problems, /^CSP violation: script-src refused eval on .*\/docs$/)
+    }))
 
   test('on a phone the panels are tabs and the chat list a drawer', { timeout: 60_000 }, () =>
     onPage('phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, async (page) => {

@@ -1,5 +1,7 @@
 // Debian's Chromium driven by playwright-core (no browser download), and a page that
-// fails the test on any console error or uncaught exception.
+// fails the test on any console error, uncaught exception or Content-Security-Policy
+// violation (reported by the page's `securitypolicyviolation` events as well as the
+// console, so one the browser does not log still counts).
 import { chromium } from 'playwright-core'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
@@ -16,11 +18,16 @@ export async function launch() {
   })
 }
 
-/** A new page; `problems` collects console errors and page errors. */
+/** A new page; `problems` collects console errors, page errors and CSP violations. */
 export async function openPage(browser, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...options })
-  const page = await context.newPage()
   const problems = []
+  await context.exposeBinding('reportCspViolation', (_source, text) => problems.push(`CSP violation: ${text}`))
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      window.reportCspViolation(`${event.effectiveDirective} refused ${event.blockedURI} on ${event.documentURI}`))
+  })
+  const page = await context.newPage()
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`)
   })

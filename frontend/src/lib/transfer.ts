@@ -43,11 +43,13 @@ export async function upload<T>(
   throw new ApiFailure(answer.status, error?.code ?? 'error', error?.message ?? strings.errors.status(answer.status))
 }
 
-/** Fetches `url` with the access token as an object URL (revoke it when done). */
-export async function objectUrl(url: string): Promise<string> {
+/** Fetches `url` with the access token as an object URL (revoke it when done), typed
+ * `type` when given instead of as the server said. */
+export async function objectUrl(url: string, type?: string): Promise<string> {
   const response = await authorizedFetch(url)
   if (!response.ok) throw await failureOf(response)
-  return URL.createObjectURL(await response.blob())
+  const blob = await response.blob()
+  return URL.createObjectURL(type ? blob.slice(0, blob.size, type) : blob)
 }
 
 /** Saves `url` under `name` on the person's computer. */

@@ -10,7 +10,9 @@ use crate::support;
 
 use std::time::Duration;
 
-use reqwest::header::{CONTENT_DISPOSITION, CONTENT_RANGE, RANGE};
+use reqwest::header::{
+    CONTENT_DISPOSITION, CONTENT_RANGE, CONTENT_SECURITY_POLICY, RANGE, X_CONTENT_TYPE_OPTIONS,
+};
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
@@ -134,6 +136,12 @@ async fn the_file_browser_lists_reads_ranges_zips_uploads_watches_and_deletes() 
         .to_str()
         .unwrap()
         .contains("filename=\"notes.txt\""));
+    // What the preview fetches: opened straight from the API, it runs nothing as this origin.
+    assert_eq!(
+        whole.headers()[CONTENT_SECURITY_POLICY],
+        "default-src 'none'; frame-ancestors 'none'; sandbox"
+    );
+    assert_eq!(whole.headers()[X_CONTENT_TYPE_OPTIONS], "nosniff");
     assert_eq!(whole.text().await.unwrap(), "hello\nworld\n");
     let part = app
         .http

@@ -10,6 +10,7 @@ mod auth;
 mod events;
 mod files;
 mod frontend;
+mod hardening;
 mod mcp;
 mod mcp_admin;
 mod mcp_sandbox;

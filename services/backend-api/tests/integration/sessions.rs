@@ -448,6 +448,6 @@ async fn system_routes_ids_cors_and_documentation() {
     assert_eq!(page.status(), StatusCode::OK);
     assert!(
         page.text().await.unwrap().contains("Sandpiper API"),
-        "the page carries the document"
+        "the page is the API reference"
     );
 }

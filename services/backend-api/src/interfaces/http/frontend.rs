@@ -2,7 +2,8 @@
 //! API, its event streams and the VNC relay (no CORS, and the relay's same-origin check
 //! holds). Every path outside `/api` that is not a file gets `index.html`: the app routes
 //! in the browser. Vite's hashed `assets/` never change, so they are cached for a year;
-//! everything else is revalidated on every load so a new build is picked up at once.
+//! everything else is revalidated on every load so a new build is picked up at once. The
+//! pages carry the app's Content-Security-Policy.
 
 use std::path::Path;
 
@@ -14,6 +15,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::error::ApiError;
+use super::hardening::{policy, APP_POLICY};
 use super::AppState;
 
 /// `app` with the front end in `dir` as its fallback; unknown `/api` paths stay JSON 404s.
@@ -23,6 +25,7 @@ pub fn serve(app: Router<AppState>, dir: &Path) -> Router<AppState> {
         .service(ServeDir::new(dir.join("assets")));
     let pages = ServiceBuilder::new()
         .layer(cache_control("no-cache"))
+        .layer(policy(APP_POLICY))
         .service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html"))));
     app.route("/api/{*rest}", any(|| async { ApiError::NoRoute }))
         .nest_service("/assets", assets)

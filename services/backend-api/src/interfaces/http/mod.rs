@@ -4,14 +4,16 @@
 //!
 //! Every request gets an `x-request-id` (kept when the client sent one), a tracing span
 //! carrying it, a metrics sample, CORS for the configured front-end origins and a body
-//! limit.
+//! limit; every response the browser-hardening headers (`hardening`).
 
 mod auth;
+mod docs;
 mod error;
 mod events;
 mod extract;
 mod files;
 mod frontend;
+mod hardening;
 mod live;
 mod mcp;
 mod mcp_admin;
@@ -35,7 +37,6 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
-use utoipa_scalar::{Scalar, Servable};
 
 use crate::application::agent::AgentService;
 use crate::application::auth::AuthService;
@@ -131,25 +132,23 @@ pub fn router(state: AppState, options: &HttpOptions) -> Router {
             .unwrap_or("-");
         tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id = %id)
     });
-    let app = Router::new()
-        .merge(routes)
-        .merge(Scalar::with_url("/docs", doc.clone()))
-        .route(
-            "/openapi.json",
-            axum::routing::get(move || std::future::ready(axum::Json(doc.clone()))),
-        );
+    let app = Router::new().merge(routes).merge(docs::router()).route(
+        "/openapi.json",
+        axum::routing::get(move || std::future::ready(axum::Json(doc.clone()))),
+    );
     let app = match &options.static_dir {
         Some(dir) => frontend::serve(app, dir),
         None => app.fallback(|| async { ApiError::NoRoute }),
     };
-    app.method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+    let app = app
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit_bytes))
         .layer(cors(&options.cors_origins))
         .layer(PropagateRequestIdLayer::new(x_request_id.clone()))
         .layer(trace)
-        .layer(SetRequestIdLayer::new(x_request_id, MakeRequestUuid))
-        .with_state(state)
+        .layer(SetRequestIdLayer::new(x_request_id, MakeRequestUuid));
+    hardening::harden(app).with_state(state)
 }
 
 fn cors(origins: &[String]) -> CorsLayer {
