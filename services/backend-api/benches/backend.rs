@@ -61,8 +61,6 @@ impl Server {
             .env("MONGODB_DATABASE", &run)
             .env("BACKEND_REDIS_KEY_PREFIX", format!("{run}:"))
             .env("BACKEND_DATA_DIR", data.path())
-            .env("BACKEND_AUTH__LOGIN_ATTEMPTS_PER_ACCOUNT", "100000")
-            .env("BACKEND_AUTH__LOGIN_ATTEMPTS_PER_IP", "100000")
             .env("RUST_LOG", "warn,backend_api=info")
             .env("NO_COLOR", "1")
             .stdout(Stdio::null())

@@ -188,9 +188,17 @@ pub struct AuthConfig {
     /// The admin account of the `local` mode.
     pub local_email: Option<String>,
     pub local_password: Option<String>,
-    pub login_attempts_per_account: u64,
-    pub login_attempts_per_ip: u64,
+    /// Failures for one account from one address before that pair is backed off.
+    pub login_failures_before_backoff: u64,
+    /// The first back-off, doubled with each further failure up to the max.
+    pub login_backoff_base_secs: u64,
+    pub login_backoff_max_secs: u64,
+    /// Failures from one address, across accounts, before the address is refused.
+    pub login_failures_per_address: u64,
+    /// How long failures are remembered.
     pub login_window_secs: u64,
+    /// Password verifications at once per replica; more sign-ins are refused (`429`).
+    pub login_concurrent_verifications: usize,
     /// Argon2id cost: memory in KiB and passes.
     pub argon2_memory_kib: u32,
     pub argon2_iterations: u32,
@@ -208,9 +216,12 @@ impl Default for AuthConfig {
             refresh_ttl_secs: 30 * 24 * 60 * 60,
             local_email: None,
             local_password: None,
-            login_attempts_per_account: 10,
-            login_attempts_per_ip: 100,
+            login_failures_before_backoff: 5,
+            login_backoff_base_secs: 1,
+            login_backoff_max_secs: 60,
+            login_failures_per_address: 100,
             login_window_secs: 15 * 60,
+            login_concurrent_verifications: 8,
             argon2_memory_kib: 19 * 1024,
             argon2_iterations: 2,
         }

@@ -15,6 +15,7 @@ use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::live::{Connectors, LiveService};
+use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::sessions::SessionService;
 use crate::application::tickets::TicketBook;
@@ -61,9 +62,14 @@ impl Application {
                 mode: auth_mode,
                 access_ttl: Duration::from_secs(settings.auth.access_ttl_secs),
                 refresh_ttl: Duration::from_secs(settings.auth.refresh_ttl_secs),
-                login_attempts_per_account: settings.auth.login_attempts_per_account,
-                login_attempts_per_ip: settings.auth.login_attempts_per_ip,
-                login_window: Duration::from_secs(settings.auth.login_window_secs),
+                login_limits: LoginLimitSettings {
+                    failures_before_backoff: settings.auth.login_failures_before_backoff,
+                    backoff_base: Duration::from_secs(settings.auth.login_backoff_base_secs),
+                    backoff_max: Duration::from_secs(settings.auth.login_backoff_max_secs),
+                    failures_per_address: settings.auth.login_failures_per_address,
+                    window: Duration::from_secs(settings.auth.login_window_secs),
+                    concurrent_verifications: settings.auth.login_concurrent_verifications,
+                },
             },
         )
         .await

@@ -7,6 +7,7 @@ pub mod error;
 pub mod events;
 pub mod files;
 pub mod live;
+pub mod login_limits;
 pub mod mcp_servers;
 pub mod sessions;
 pub mod tickets;
