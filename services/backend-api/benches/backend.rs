@@ -61,6 +61,8 @@ impl Server {
             .env("MONGODB_DATABASE", &run)
             .env("BACKEND_REDIS_KEY_PREFIX", format!("{run}:"))
             .env("BACKEND_DATA_DIR", data.path())
+            // One person follows with thousands of streams here.
+            .env("BACKEND_HTTP__MAX_STREAMS_PER_PERSON", "100000")
             .env("RUST_LOG", "warn,backend_api=info")
             .env("NO_COLOR", "1")
             .stdout(Stdio::null())

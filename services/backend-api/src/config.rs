@@ -246,6 +246,11 @@ pub struct HttpConfig {
     pub sse_heartbeat_secs: u64,
     /// Use the first `X-Forwarded-For` address as the client's (behind a trusted proxy).
     pub trust_forwarded_for: bool,
+    /// Connections one person may hold open at once, per replica: event streams, file
+    /// watches, desktop and terminal relays.
+    pub max_streams_per_person: usize,
+    pub max_watches_per_person: usize,
+    pub max_relays_per_person: usize,
     /// The built front end (`frontend/dist`), served at `/` when set.
     pub static_dir: Option<std::path::PathBuf>,
 }
@@ -259,6 +264,9 @@ impl Default for HttpConfig {
             vnc_ticket_secs: 30,
             sse_heartbeat_secs: 15,
             trust_forwarded_for: false,
+            max_streams_per_person: 32,
+            max_watches_per_person: 8,
+            max_relays_per_person: 8,
             static_dir: None,
         }
     }

@@ -14,6 +14,7 @@ use crate::application::agent::{AgentService, Budgets, Dependencies};
 use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
+use crate::application::holds::{HoldCaps, Holds};
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
@@ -132,6 +133,11 @@ impl Application {
             },
             settings.agent.enabled,
         ));
+        let holds = Arc::new(Holds::new(HoldCaps {
+            streams: settings.http.max_streams_per_person,
+            watches: settings.http.max_watches_per_person,
+            relays: settings.http.max_relays_per_person,
+        }));
         let live = Arc::new(LiveService::new(
             TicketBook::new(
                 sessions.clone(),
@@ -145,6 +151,7 @@ impl Application {
                 terminal: Arc::new(ToolApiTerminals),
             },
             agent.clone(),
+            holds.clone(),
         ));
         let interrupted = agent
             .fail_interrupted()
@@ -164,6 +171,7 @@ impl Application {
             events,
             files,
             live,
+            holds,
             stores: Arc::new(Stores {
                 database: stores.users.clone(),
                 database_name: stores.database_name,

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod error;
 pub mod events;
 pub mod files;
+pub mod holds;
 pub mod live;
 pub mod login_limits;
 pub mod mcp_servers;
