@@ -119,6 +119,8 @@ pub struct AgentConfig {
     pub tool_output_chars: usize,
     /// Conversation size (characters) above which old tool results are compacted.
     pub context_chars: usize,
+    /// Model tokens (prompt and completion) per person per UTC day; 0: no budget.
+    pub daily_token_budget: u64,
 }
 
 impl Default for AgentConfig {
@@ -129,6 +131,7 @@ impl Default for AgentConfig {
             max_run_secs: 30 * 60,
             tool_output_chars: 12_000,
             context_chars: 200_000,
+            daily_token_budget: 0,
         }
     }
 }

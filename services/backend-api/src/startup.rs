@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::application::agent::{AgentService, Budgets, Dependencies};
+use crate::application::agent::{AgentService, Budgets, DailyTokens, Dependencies};
 use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
@@ -130,6 +130,10 @@ impl Application {
                 take_over: Arc::default(),
                 screenshots: stores.screenshots.clone(),
                 mcp: mcp.clone(),
+                daily_tokens: DailyTokens::new(
+                    stores.kv.clone(),
+                    Some(settings.agent.daily_token_budget).filter(|&budget| budget > 0),
+                ),
             },
             settings.agent.enabled,
         ));
