@@ -119,6 +119,8 @@ pub struct AgentConfig {
     pub tool_output_chars: usize,
     /// Conversation size (characters) above which old tool results are compacted.
     pub context_chars: usize,
+    /// Model tokens (prompt and completion) per person per UTC day; 0: no budget.
+    pub daily_token_budget: u64,
 }
 
 impl Default for AgentConfig {
@@ -129,6 +131,7 @@ impl Default for AgentConfig {
             max_run_secs: 30 * 60,
             tool_output_chars: 12_000,
             context_chars: 200_000,
+            daily_token_budget: 0,
         }
     }
 }
@@ -188,9 +191,17 @@ pub struct AuthConfig {
     /// The admin account of the `local` mode.
     pub local_email: Option<String>,
     pub local_password: Option<String>,
-    pub login_attempts_per_account: u64,
-    pub login_attempts_per_ip: u64,
+    /// Failures for one account from one address before that pair is backed off.
+    pub login_failures_before_backoff: u64,
+    /// The first back-off, doubled with each further failure up to the max.
+    pub login_backoff_base_secs: u64,
+    pub login_backoff_max_secs: u64,
+    /// Failures from one address, across accounts, before the address is refused.
+    pub login_failures_per_address: u64,
+    /// How long failures are remembered.
     pub login_window_secs: u64,
+    /// Password verifications at once per replica; more sign-ins are refused (`429`).
+    pub login_concurrent_verifications: usize,
     /// Argon2id cost: memory in KiB and passes.
     pub argon2_memory_kib: u32,
     pub argon2_iterations: u32,
@@ -208,9 +219,12 @@ impl Default for AuthConfig {
             refresh_ttl_secs: 30 * 24 * 60 * 60,
             local_email: None,
             local_password: None,
-            login_attempts_per_account: 10,
-            login_attempts_per_ip: 100,
+            login_failures_before_backoff: 5,
+            login_backoff_base_secs: 1,
+            login_backoff_max_secs: 60,
+            login_failures_per_address: 100,
             login_window_secs: 15 * 60,
+            login_concurrent_verifications: 8,
             argon2_memory_kib: 19 * 1024,
             argon2_iterations: 2,
         }
@@ -235,6 +249,11 @@ pub struct HttpConfig {
     pub sse_heartbeat_secs: u64,
     /// Use the first `X-Forwarded-For` address as the client's (behind a trusted proxy).
     pub trust_forwarded_for: bool,
+    /// Connections one person may hold open at once, per replica: event streams, file
+    /// watches, desktop and terminal relays.
+    pub max_streams_per_person: usize,
+    pub max_watches_per_person: usize,
+    pub max_relays_per_person: usize,
     /// The built front end (`frontend/dist`), served at `/` when set.
     pub static_dir: Option<std::path::PathBuf>,
 }
@@ -248,6 +267,9 @@ impl Default for HttpConfig {
             vnc_ticket_secs: 30,
             sse_heartbeat_secs: 15,
             trust_forwarded_for: false,
+            max_streams_per_person: 32,
+            max_watches_per_person: 8,
+            max_relays_per_person: 8,
             static_dir: None,
         }
     }

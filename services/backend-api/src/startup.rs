@@ -10,11 +10,13 @@ use anyhow::{bail, Context};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::application::agent::{AgentService, Budgets, Dependencies};
+use crate::application::agent::{AgentService, Budgets, DailyTokens, Dependencies};
 use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
+use crate::application::holds::{HoldCaps, Holds};
 use crate::application::live::{Connectors, LiveService};
+use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::sessions::SessionService;
 use crate::application::tickets::TicketBook;
@@ -61,9 +63,14 @@ impl Application {
                 mode: auth_mode,
                 access_ttl: Duration::from_secs(settings.auth.access_ttl_secs),
                 refresh_ttl: Duration::from_secs(settings.auth.refresh_ttl_secs),
-                login_attempts_per_account: settings.auth.login_attempts_per_account,
-                login_attempts_per_ip: settings.auth.login_attempts_per_ip,
-                login_window: Duration::from_secs(settings.auth.login_window_secs),
+                login_limits: LoginLimitSettings {
+                    failures_before_backoff: settings.auth.login_failures_before_backoff,
+                    backoff_base: Duration::from_secs(settings.auth.login_backoff_base_secs),
+                    backoff_max: Duration::from_secs(settings.auth.login_backoff_max_secs),
+                    failures_per_address: settings.auth.login_failures_per_address,
+                    window: Duration::from_secs(settings.auth.login_window_secs),
+                    concurrent_verifications: settings.auth.login_concurrent_verifications,
+                },
             },
         )
         .await
@@ -123,9 +130,18 @@ impl Application {
                 take_over: Arc::default(),
                 screenshots: stores.screenshots.clone(),
                 mcp: mcp.clone(),
+                daily_tokens: DailyTokens::new(
+                    stores.kv.clone(),
+                    Some(settings.agent.daily_token_budget).filter(|&budget| budget > 0),
+                ),
             },
             settings.agent.enabled,
         ));
+        let holds = Arc::new(Holds::new(HoldCaps {
+            streams: settings.http.max_streams_per_person,
+            watches: settings.http.max_watches_per_person,
+            relays: settings.http.max_relays_per_person,
+        }));
         let live = Arc::new(LiveService::new(
             TicketBook::new(
                 sessions.clone(),
@@ -139,6 +155,7 @@ impl Application {
                 terminal: Arc::new(ToolApiTerminals),
             },
             agent.clone(),
+            holds.clone(),
         ));
         let interrupted = agent
             .fail_interrupted()
@@ -158,6 +175,7 @@ impl Application {
             events,
             files,
             live,
+            holds,
             stores: Arc::new(Stores {
                 database: stores.users.clone(),
                 database_name: stores.database_name,

@@ -109,7 +109,7 @@ export type ErrorDetail = {
      * Stable, machine-readable: `malformed_request`, `invalid`, `unauthorized`,
      * `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`,
      * `range_not_satisfiable`,
-     * `rate_limited`, `unavailable`, `internal`.
+     * `rate_limited`, `too_many_open`, `unavailable`, `internal`.
      */
     code: string;
     /**
@@ -851,6 +851,15 @@ export type SessionListStreamData = {
     url: '/api/v1/sessions/stream';
 };
 
+export type SessionListStreamErrors = {
+    /**
+     * too many open streams
+     */
+    429: ErrorBody;
+};
+
+export type SessionListStreamError = SessionListStreamErrors[keyof SessionListStreamErrors];
+
 export type SessionListStreamResponses = {
     /**
      * `text/event-stream` of `updated` / `deleted` events
@@ -989,6 +998,10 @@ export type SessionEventsData = {
 export type SessionEventsErrors = {
     400: ErrorBody;
     404: ErrorBody;
+    /**
+     * too many open streams
+     */
+    429: ErrorBody;
 };
 
 export type SessionEventsError = SessionEventsErrors[keyof SessionEventsErrors];
@@ -1192,6 +1205,10 @@ export type WatchData = {
 
 export type WatchErrors = {
     404: ErrorBody;
+    /**
+     * too many open file watches
+     */
+    429: ErrorBody;
 };
 
 export type WatchError = WatchErrors[keyof WatchErrors];

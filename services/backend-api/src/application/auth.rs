@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::error::{AppError, AppResult};
+use super::login_limits::{LoginLimitSettings, LoginLimits};
 use crate::domain::ports::{
     AccessClaims, AccessTokenCodec, KeyValueStore, PasswordHasher, RefreshToken, RefreshTokenStore,
     UserRepository,
@@ -35,10 +36,7 @@ pub struct AuthSettings {
     pub mode: AuthMode,
     pub access_ttl: Duration,
     pub refresh_ttl: Duration,
-    /// Login attempts per account and per client address within `login_window`.
-    pub login_attempts_per_account: u64,
-    pub login_attempts_per_ip: u64,
-    pub login_window: Duration,
+    pub login_limits: LoginLimitSettings,
 }
 
 /// Who is calling.
@@ -68,6 +66,7 @@ pub struct AuthService {
     kv: Arc<dyn KeyValueStore>,
     hasher: Arc<dyn PasswordHasher>,
     codec: Arc<dyn AccessTokenCodec>,
+    limits: LoginLimits,
     settings: AuthSettings,
     /// The single user of the `none` mode.
     local_user: Option<User>,
@@ -86,6 +85,7 @@ impl AuthService {
         let mut service = Self {
             users,
             refresh,
+            limits: LoginLimits::new(kv.clone(), settings.login_limits.clone()),
             kv,
             hasher,
             codec,
@@ -182,35 +182,27 @@ impl AuthService {
                 "there is nothing to sign in to in this auth mode".into(),
             ));
         }
-        let window = self.settings.login_window;
-        let ip_key = format!("ratelimit:login:ip:{client}");
-        if self.kv.increment(&ip_key, window).await? > self.settings.login_attempts_per_ip {
-            return Err(AppError::RateLimited {
-                retry_after_secs: window.as_secs(),
-            });
-        }
+        let attempt = self.limits.attempt(email, client);
+        let verifying = self.limits.admit(&attempt).await?;
         let wrong = || AppError::Unauthorized("wrong email or password".into());
-        let email = Email::parse(email).map_err(|_| wrong())?;
-        let account_key = format!("ratelimit:login:account:{}", email.as_str());
-        if self.kv.increment(&account_key, window).await? > self.settings.login_attempts_per_account {
-            return Err(AppError::RateLimited {
-                retry_after_secs: window.as_secs(),
-            });
-        }
-        let user = self.users.by_email(&email).await?;
+        let user = match Email::parse(email) {
+            Ok(email) => self.users.by_email(&email).await?,
+            Err(_) => None,
+        };
         // Unknown accounts cost a verification too: timing does not tell which exist.
         let hash = user
             .as_ref()
             .map_or(self.hasher.decoy(), |u| u.password_hash.as_str());
         let matches = self.hasher.verify(password, hash).await;
+        drop(verifying);
         let Some(user) = user.filter(|_| matches) else {
+            self.limits.failed(&attempt).await?;
             return Err(wrong());
         };
+        self.limits.succeeded(&attempt).await?;
         if !user.active {
             return Err(AppError::Forbidden("this account is deactivated".into()));
         }
-        // A successful login clears the account's failures (not the address's).
-        self.kv.take(&account_key).await?;
         let tokens = self.issue(&user, None).await?;
         Ok((user, tokens))
     }
@@ -410,7 +402,7 @@ pub(crate) fn require_admin(principal: &Principal) -> AppResult<()> {
 }
 
 /// Refresh tokens are stored hashed: a leaked store does not leak usable tokens.
-fn hash_token(token: &str) -> String {
+pub(crate) fn hash_token(token: &str) -> String {
     let digest = Sha256::digest(token.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -35,6 +35,10 @@ pub enum AppError {
     /// 429: too many attempts; retry after the given seconds.
     #[error("too many attempts; retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// 429: the person holds as many connections of a kind as allowed; the message says
+    /// which and what to close.
+    #[error("{0}")]
+    TooManyOpen(String),
     /// 503: a store does not answer; the message says which.
     #[error("{0}")]
     Unavailable(String),

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::agent::{AgentService, TakeOverGuard};
 use super::error::{AppError, AppResult};
+use super::holds::{Held, Hold, Holds};
 use super::tickets::{IssuedTicket, TicketBook};
 use crate::domain::agent::SandboxGateway;
 use crate::domain::terminal::{TerminalChannel, TerminalConnector, TerminalSize};
@@ -23,12 +24,15 @@ pub struct Desktop {
     pub stream: Box<dyn DesktopStream>,
     /// Held for as long as a control connection lasts.
     pub take_over: Option<TakeOverGuard>,
+    /// The person's relay slot, for as long as the connection lasts.
+    pub hold: Hold,
 }
 
 /// An open terminal, and the hold on the agent that lasts as long as it does.
 pub struct Terminal {
     pub channel: TerminalChannel,
     pub take_over: TakeOverGuard,
+    pub hold: Hold,
 }
 
 /// How the sandbox's desktop and terminal are reached.
@@ -42,6 +46,7 @@ pub struct LiveService {
     sandboxes: Arc<dyn SandboxGateway>,
     connectors: Connectors,
     agent: Arc<AgentService>,
+    holds: Arc<Holds>,
 }
 
 impl LiveService {
@@ -50,12 +55,14 @@ impl LiveService {
         sandboxes: Arc<dyn SandboxGateway>,
         connectors: Connectors,
         agent: Arc<AgentService>,
+        holds: Arc<Holds>,
     ) -> Self {
         Self {
             tickets,
             sandboxes,
             connectors,
             agent,
+            holds,
         }
     }
 
@@ -76,6 +83,7 @@ impl LiveService {
                 "a desktop ticket without a mode"
             )));
         };
+        let hold = self.holds.acquire(&session.owner, Held::Relay)?;
         let sandbox = self.sandboxes.acquire(&session.id, &session.owner).await?;
         let stream = self.connectors.desktop.connect(&sandbox).await?;
         let take_over = (mode == VncMode::Control).then(|| self.agent.take_over(&session.id));
@@ -83,6 +91,7 @@ impl LiveService {
             mode,
             stream,
             take_over,
+            hold,
         })
     }
 
@@ -90,11 +99,13 @@ impl LiveService {
     /// terminal to the person who still owns it, opens a shell of `size` in its sandbox.
     pub async fn open_terminal(&self, id: &str, ticket: &str, size: TerminalSize) -> AppResult<Terminal> {
         let (session, _) = self.tickets.redeem(id, ticket, Opens::Terminal).await?;
+        let hold = self.holds.acquire(&session.owner, Held::Relay)?;
         let sandbox = self.sandboxes.acquire(&session.id, &session.owner).await?;
         let channel = self.connectors.terminal.open(&sandbox, size).await?;
         Ok(Terminal {
             channel,
             take_over: self.agent.take_over(&session.id),
+            hold,
         })
     }
 }

@@ -126,8 +126,13 @@ pub trait KeyValueStore: Send + Sync {
     async fn get(&self, key: &str) -> DomainResult<Option<String>>;
     /// Gets and deletes in one step: only one caller ever gets the value.
     async fn take(&self, key: &str) -> DomainResult<Option<String>>;
-    /// Adds one to a counter that starts at 0 and lives `ttl` from its first increment.
-    async fn increment(&self, key: &str, ttl: Duration) -> DomainResult<u64>;
+    /// Adds `by` to a counter that starts at 0 and lives `ttl` from its first addition;
+    /// returns the new count.
+    async fn add(&self, key: &str, by: u64, ttl: Duration) -> DomainResult<u64>;
+    /// Adds one (see [`KeyValueStore::add`]).
+    async fn increment(&self, key: &str, ttl: Duration) -> DomainResult<u64> {
+        self.add(key, 1, ttl).await
+    }
     /// Whether the store answers (for readiness).
     async fn ping(&self) -> DomainResult<()>;
 }

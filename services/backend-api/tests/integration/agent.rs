@@ -1,6 +1,7 @@
 //! The agent loop against a scripted OpenAI-compatible server speaking real HTTP and SSE:
 //! planning and titles, a malformed tool call fed back, a 429 retried, a question that
-//! waits for the person, stop in the middle of a model request, no model configured.
+//! waits for the person, stop in the middle of a model request, no model configured, a
+//! person's daily token budget.
 //! (Tools in a real sandbox: `agent_sandbox.rs`.)
 
 use crate::support;
@@ -381,4 +382,39 @@ async fn a_restart_marks_an_interrupted_run_failed() {
         "{}",
         events[0]
     );
+}
+
+#[tokio::test]
+async fn a_person_over_the_daily_token_budget_gets_no_more_model_requests() {
+    // Each scripted request reports 100 + 20 tokens: three fit under 300, a fourth not.
+    let llm = FakeLlm::start(vec![
+        Reply::tool("set_title", json!({ "title": "One" })),
+        Reply::tool("set_title", json!({ "title": "Two" })),
+        Reply::tool("set_title", json!({ "title": "Three" })),
+        Reply::Text("never sent"),
+    ])
+    .await;
+    let mut settings = llm.settings();
+    settings.push(("agent.daily_token_budget", "300".into()));
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Keep going").await;
+    let events = seen(&mut stream, status_is("failed")).await;
+    let error = events
+        .iter()
+        .find(|e| e["type"] == "error")
+        .expect("an error event");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("360 of 300 tokens today"), "{message}");
+    assert!(
+        message.contains("resets at") && message.contains("00:00 UTC"),
+        "{message}"
+    );
+    assert_eq!(llm.requests().len(), 3);
+    // The next message is refused before any request too.
+    app.post_message(&token, &id, "Once more").await;
+    seen(&mut stream, status_is("failed")).await;
+    assert_eq!(llm.requests().len(), 3);
 }

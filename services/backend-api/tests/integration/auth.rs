@@ -1,11 +1,12 @@
 //! Auth flows against the real server: register, login, tokens (tampered, expired,
-//! revoked), refresh rotation and reuse, rate limits, roles, the three modes, and the
+//! revoked), refresh rotation and reuse, sign-in limits, roles, the three modes, and the
 //! production secret check.
 
 use crate::support;
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;
+use std::time::Duration;
 use support::{settings, TestApp, PASSWORD};
 
 #[tokio::test]
@@ -398,71 +399,119 @@ async fn changing_the_password_signs_out_elsewhere() {
     .await;
 }
 
+/// Signs in as if from `address` (the server trusts `X-Forwarded-For` in these tests).
+async fn login_from(app: &TestApp, address: &str, email: &str, password: &str) -> reqwest::Response {
+    app.http
+        .post(format!("{}/api/v1/auth/login", app.base))
+        .header("x-forwarded-for", address)
+        .json(&json!({ "email": email, "password": password }))
+        .send()
+        .await
+        .unwrap()
+}
+
+fn retry_after(response: &reqwest::Response) -> u64 {
+    response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+const TRUST_PROXY: (&str, &str) = ("http.trust_forwarded_for", "true");
+
 #[tokio::test]
-async fn logins_are_rate_limited_per_account_and_per_address() {
-    let app = TestApp::spawn(&[
-        ("auth.login_attempts_per_account", "3"),
-        ("auth.login_attempts_per_ip", "6"),
-    ])
-    .await;
+async fn twenty_correct_logins_in_a_row_all_succeed() {
+    let app = TestApp::spawn(&[TRUST_PROXY]).await;
     app.register("ada@example.org").await;
-    app.register("bob@example.org").await;
-    let login = |email: &str, password: &str| json!({ "email": email, "password": password });
-    for _ in 0..3 {
-        app.expect(
-            StatusCode::UNAUTHORIZED,
-            Method::POST,
-            "/api/v1/auth/login",
-            None,
-            Some(login("ada@example.org", "wrong password!")),
-        )
-        .await;
+    for _ in 0..20 {
+        let response = login_from(&app, "192.0.2.1", "ada@example.org", PASSWORD).await;
+        assert_eq!(response.status(), StatusCode::OK);
     }
-    // The fourth try is refused even with the right password.
-    let response = app
-        .call(
-            Method::POST,
-            "/api/v1/auth/login",
-            None,
-            Some(login("ada@example.org", PASSWORD)),
+}
+
+#[tokio::test]
+async fn failures_from_other_addresses_never_keep_the_owner_out() {
+    let app = TestApp::spawn(&[TRUST_PROXY]).await;
+    app.register("ada@example.org").await;
+    // 20 failures from rotating addresses, and 20 from one.
+    for i in 0..20 {
+        let response = login_from(
+            &app,
+            &format!("198.51.100.{i}"),
+            "ada@example.org",
+            "wrong password!",
         )
         .await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    let mut refused = 0;
+    for _ in 0..20 {
+        let response = login_from(&app, "203.0.113.9", "ada@example.org", "wrong password!").await;
+        if response.status() == StatusCode::TOO_MANY_REQUESTS {
+            refused += 1;
+            // The README's longest back-off.
+            assert!((1..=60).contains(&retry_after(&response)));
+        }
+    }
+    assert!(refused > 0, "the guessing address was never backed off");
+    // The owner, from their own address, at once.
+    let response = login_from(&app, "192.0.2.1", "ada@example.org", PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn one_account_from_one_address_backs_off_after_five_failures_doubling() {
+    let app = TestApp::spawn(&[TRUST_PROXY]).await;
+    app.register("ada@example.org").await;
+    let (guesser, email) = ("203.0.113.9", "ada@example.org");
+    for _ in 0..5 {
+        let response = login_from(&app, guesser, email, "wrong password!").await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    // Refused even with the right password, for the first back-off (1 s).
+    let response = login_from(&app, guesser, email, PASSWORD).await;
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
-    assert!(
-        response.headers()["retry-after"]
-            .to_str()
-            .unwrap()
-            .parse::<u64>()
-            .unwrap()
-            > 0
-    );
+    assert_eq!(retry_after(&response), 1);
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["error"]["code"], "rate_limited");
-    // Another account from the same address still works, until the address's limit.
-    app.expect(
-        StatusCode::OK,
-        Method::POST,
-        "/api/v1/auth/login",
-        None,
-        Some(login("bob@example.org", PASSWORD)),
-    )
-    .await;
-    app.expect(
-        StatusCode::OK,
-        Method::POST,
-        "/api/v1/auth/login",
-        None,
-        Some(login("bob@example.org", PASSWORD)),
-    )
-    .await;
-    app.expect(
-        StatusCode::TOO_MANY_REQUESTS,
-        Method::POST,
-        "/api/v1/auth/login",
-        None,
-        Some(login("bob@example.org", PASSWORD)),
-    )
-    .await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // The next failure doubles it.
+    let response = login_from(&app, guesser, email, "wrong password!").await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    let response = login_from(&app, guesser, email, PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(retry_after(&response), 2);
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    // A success clears the pair: a new mistake is not backed off.
+    let response = login_from(&app, guesser, email, PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let response = login_from(&app, guesser, email, "wrong password!").await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    let response = login_from(&app, guesser, email, PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn an_address_spraying_many_accounts_is_refused() {
+    let app = TestApp::spawn(&[TRUST_PROXY, ("auth.login_failures_per_address", "6")]).await;
+    app.register("ada@example.org").await;
+    for i in 0..6 {
+        let response = login_from(
+            &app,
+            "203.0.113.9",
+            &format!("person{i}@example.org"),
+            "wrong password!",
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    let response = login_from(&app, "203.0.113.9", "ada@example.org", PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(retry_after(&response), 900);
+    // Another address is not affected.
+    let response = login_from(&app, "192.0.2.1", "ada@example.org", PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::OK);
 }
 
 #[tokio::test]

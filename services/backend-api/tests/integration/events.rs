@@ -1,6 +1,7 @@
 //! The event log over SSE: replay then live, exact resume with `Last-Event-ID` at random
 //! points while events keep coming, resume across a restart, heartbeats, the live list
-//! of sessions, and a client too slow to keep up being cut off instead of buffered.
+//! of sessions, a client too slow to keep up being cut off instead of buffered, and the
+//! cap on the streams one person holds open.
 
 use crate::support;
 
@@ -252,4 +253,53 @@ async fn a_client_that_stops_reading_is_cut_off_and_resumes_exactly() {
     let mut resumed = app.events(&token, &id, received.last().copied()).await;
     let rest = resumed.seqs((total - received.len() as u64) as usize).await;
     assert_eq!(rest, ((received.len() as u64 + 1)..=total).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn a_person_holds_at_most_the_cap_of_streams_and_closing_one_frees_a_slot() {
+    // Heartbeats every second, so the server notices a closed connection soon.
+    let app = TestApp::spawn(&[
+        ("http.max_streams_per_person", "2"),
+        ("http.sse_heartbeat_secs", "1"),
+    ])
+    .await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let (other, _, _) = app.register("bob@example.org").await;
+    let id = app.new_session(&token).await;
+    let open = |token: String, path: String| {
+        let request = app.http.get(format!("{}{path}", app.base)).bearer_auth(token);
+        async move { request.send().await.unwrap() }
+    };
+    let events = format!("/api/v1/sessions/{id}/events");
+    let first = open(token.clone(), events.clone()).await;
+    let second = open(token.clone(), "/api/v1/sessions/stream".into()).await;
+    assert_eq!(
+        (first.status(), second.status()),
+        (StatusCode::OK, StatusCode::OK)
+    );
+    let refused = open(token.clone(), events.clone()).await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_open");
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("close some tabs"));
+    // Someone else is not affected.
+    let theirs = open(other, "/api/v1/sessions/stream".into()).await;
+    assert_eq!(theirs.status(), StatusCode::OK);
+    // Closing one gives its slot back once the server sees the connection end.
+    drop(first);
+    let reopened = async {
+        loop {
+            let response = open(token.clone(), events.clone()).await;
+            if response.status() == StatusCode::OK {
+                return response;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), reopened)
+        .await
+        .expect("a closed stream's slot comes back within 5 s");
 }

@@ -9,6 +9,7 @@
 
 mod catalogue;
 mod context;
+mod daily_tokens;
 mod guard;
 mod mcp;
 mod memory;
@@ -17,6 +18,7 @@ mod run;
 mod run_tools;
 mod take_over;
 
+pub use daily_tokens::DailyTokens;
 pub use take_over::{TakeOver, TakeOverGuard};
 
 use std::collections::HashMap;
@@ -58,6 +60,8 @@ pub struct Dependencies {
     pub take_over: Arc<TakeOver>,
     pub screenshots: Arc<dyn ScreenshotStore>,
     pub mcp: Arc<dyn McpServers>,
+    /// Each person's model tokens per day.
+    pub daily_tokens: DailyTokens,
 }
 
 /// A person's message on its way to the run.

@@ -161,6 +161,11 @@ impl Run {
             budgets.max_run,
         );
         for _ in 0..budgets.max_steps {
+            match self.deps.daily_tokens.check(&self.session.owner).await {
+                Ok(Ok(())) => {}
+                Ok(Err(used_up)) => return TurnEnd::Failed(used_up),
+                Err(err) => return TurnEnd::Failed(format!("Could not read your token budget: {err}")),
+            }
             self.read_inbox();
             compact(&mut self.conversation, budgets.context_chars);
             let request = llm.complete(&self.conversation, self.catalogue.specs());
@@ -171,6 +176,14 @@ impl Run {
             };
             metrics::counter!("llm_prompt_tokens").increment(completion.usage.prompt_tokens);
             metrics::counter!("llm_completion_tokens").increment(completion.usage.completion_tokens);
+            if let Err(err) = self
+                .deps
+                .daily_tokens
+                .record(&self.session.owner, &completion.usage)
+                .await
+            {
+                tracing::warn!(%err, "recording the day's tokens");
+            }
             self.usage.add(completion.usage);
             let step_start = self.conversation.len();
             self.conversation.push(ChatMessage {

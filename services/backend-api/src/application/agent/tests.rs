@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::{AgentService, Budgets, Dependencies, TakeOver};
+use super::{AgentService, Budgets, DailyTokens, Dependencies, TakeOver};
 use crate::application::events::EventService;
 use crate::application::sessions::SessionService;
 use crate::domain::agent::{
@@ -182,6 +182,7 @@ impl Harness {
             take_over: Arc::new(TakeOver::default()),
             screenshots: store.clone(),
             mcp: Arc::new(NoMcp),
+            daily_tokens: DailyTokens::new(store.clone(), None),
         };
         Self {
             agent: AgentService::new(sessions.clone(), store, deps, true),

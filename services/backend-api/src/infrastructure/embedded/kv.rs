@@ -91,7 +91,7 @@ impl KeyValueStore for EmbeddedStore {
         .await
     }
 
-    async fn increment(&self, key: &str, ttl: Duration) -> DomainResult<u64> {
+    async fn add(&self, key: &str, by: u64, ttl: Duration) -> DomainResult<u64> {
         let key = key.to_owned();
         self.blocking(move |db| {
             let txn = db.begin_write()?;
@@ -103,8 +103,8 @@ impl KeyValueStore for EmbeddedStore {
                     (value.parse::<u64>().unwrap_or(0), expires)
                 });
                 let (count, expires) = match current {
-                    Some((count, expires)) if expires > now => (count + 1, expires),
-                    _ => (1, expiry(ttl)),
+                    Some((count, expires)) if expires > now => (count.saturating_add(by), expires),
+                    _ => (by, expiry(ttl)),
                 };
                 table.insert(key.as_str(), (count.to_string().as_str(), expires))?;
                 count

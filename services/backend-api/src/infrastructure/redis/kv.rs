@@ -10,10 +10,10 @@ use super::{failure, RedisStore};
 use crate::domain::ports::KeyValueStore;
 use crate::domain::DomainResult;
 
-/// INCR, and PEXPIRE when the key is new: one atomic step.
-const INCREMENT: &str = r"
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+/// INCRBY, and PEXPIRE when the key has no expiry yet (it is new): one atomic step.
+const ADD: &str = r"
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count";
 
 fn millis(ttl: Duration) -> u64 {
@@ -45,10 +45,11 @@ impl KeyValueStore for RedisStore {
             .map_err(failure)
     }
 
-    async fn increment(&self, key: &str, ttl: Duration) -> DomainResult<u64> {
-        Script::new(INCREMENT)
+    async fn add(&self, key: &str, by: u64, ttl: Duration) -> DomainResult<u64> {
+        Script::new(ADD)
             .key(self.key(key))
             .arg(millis(ttl))
+            .arg(by)
             .invoke_async(&mut self.connection.clone())
             .await
             .map_err(failure)

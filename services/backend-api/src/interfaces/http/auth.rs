@@ -85,7 +85,8 @@ async fn register(
     Ok((StatusCode::CREATED, axum::Json(SignedIn { user, tokens })))
 }
 
-/// Signs in. Attempts are limited per account and per client address.
+/// Signs in. Failures back off per account and client address, and are limited per
+/// address.
 #[utoipa::path(post, path = "/api/v1/auth/login", tag = "auth", request_body = Credentials,
     responses((status = 200, body = SignedIn), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn login(

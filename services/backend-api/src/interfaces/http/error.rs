@@ -32,7 +32,7 @@ pub struct ErrorDetail {
     /// Stable, machine-readable: `malformed_request`, `invalid`, `unauthorized`,
     /// `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`,
     /// `range_not_satisfiable`,
-    /// `rate_limited`, `unavailable`, `internal`.
+    /// `rate_limited`, `too_many_open`, `unavailable`, `internal`.
     pub code: &'static str,
     /// For people: what went wrong and what to do.
     pub message: String,
@@ -66,6 +66,7 @@ impl IntoResponse for ApiError {
                     (StatusCode::RANGE_NOT_SATISFIABLE, "range_not_satisfiable")
                 }
                 AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+                AppError::TooManyOpen(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_open"),
                 AppError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
                 AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             },

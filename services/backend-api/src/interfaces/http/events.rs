@@ -19,6 +19,7 @@ use super::error::{ApiError, ApiResult, ErrorBody};
 use super::extract::{CurrentUser, Path, Query};
 use super::views::SessionView;
 use super::AppState;
+use crate::application::holds::{Held, Hold};
 use crate::application::AppError;
 use crate::domain::ports::SessionChange;
 
@@ -50,9 +51,11 @@ impl Drop for OpenStream {
     }
 }
 
+/// Streams `events`, holding the person's slot `hold` for as long as the stream lasts.
 pub(super) fn sse<S>(
     state: &AppState,
     kind: &'static str,
+    hold: Hold,
     events: S,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
 where
@@ -61,7 +64,7 @@ where
     let open = OpenStream::new(kind);
     let stream = events
         .map(move |event| {
-            let _ = &open;
+            let _ = (&open, &hold);
             Ok(event)
         })
         .take_until(state.stopping.clone().cancelled_owned());
@@ -76,7 +79,8 @@ where
 #[utoipa::path(get, path = "/api/v1/sessions/{id}/events", tag = "events", params(Resume),
     responses(
         (status = 200, description = "`text/event-stream`; each event's `id:` is its sequence number, `event:` its type, `data:` the stored event as JSON", content_type = "text/event-stream", body = String),
-        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, description = "too many open streams", body = ErrorBody)))]
 async fn session_events(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
@@ -85,6 +89,7 @@ async fn session_events(
     headers: HeaderMap,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let session = state.sessions.get(&principal.user_id, &id).await?;
+    let hold = state.holds.acquire(&principal.user_id, Held::Stream)?;
     let last_event_id = match headers.get("last-event-id") {
         Some(value) => Some(
             value
@@ -112,16 +117,18 @@ async fn session_events(
                     .data(data),
             )
         });
-    Ok(sse(&state, "events", events))
+    Ok(sse(&state, "events", hold, events))
 }
 
 /// Live changes to the caller's sessions: `updated` with the session, `deleted` with its id.
 #[utoipa::path(get, path = "/api/v1/sessions/stream", tag = "events",
-    responses((status = 200, description = "`text/event-stream` of `updated` / `deleted` events", content_type = "text/event-stream", body = String)))]
+    responses((status = 200, description = "`text/event-stream` of `updated` / `deleted` events", content_type = "text/event-stream", body = String),
+        (status = 429, description = "too many open streams", body = ErrorBody)))]
 async fn session_list_stream(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let hold = state.holds.acquire(&principal.user_id, Held::Stream)?;
     let changes = state
         .events
         .session_changes(&principal.user_id)
@@ -137,5 +144,5 @@ async fn session_list_stream(
             };
             Some(Event::default().event(name).data(data.ok()?))
         });
-    Ok(sse(&state, "sessions", changes))
+    Ok(sse(&state, "sessions", hold, changes))
 }

@@ -21,6 +21,7 @@ use super::error::{ApiResult, ErrorBody};
 use super::events::sse;
 use super::extract::{CurrentUser, Path, Query};
 use super::AppState;
+use crate::application::holds::Held;
 use crate::domain::files::{ByteStream, Download, FileEntry, Listing};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -170,13 +171,14 @@ async fn delete(
 /// Live changes under a folder: SSE events named `file` with `{kind, path}`.
 #[utoipa::path(get, path = "/api/v1/sessions/{id}/files/watch", tag = "files", params(PathQuery),
     responses((status = 200, description = "`text/event-stream` of `file` events", content_type = "text/event-stream", body = String),
-        (status = 404, body = ErrorBody)))]
+        (status = 404, body = ErrorBody), (status = 429, description = "too many open file watches", body = ErrorBody)))]
 async fn watch(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Query(query): Query<PathQuery>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let hold = state.holds.acquire(&principal.user_id, Held::Watch)?;
     let changes = state
         .files
         .watch(&principal.user_id, &id, &query.path)
@@ -185,7 +187,7 @@ async fn watch(
             let data = serde_json::to_string(&change).ok()?;
             Some(Event::default().event("file").data(data))
         });
-    Ok(sse(&state, "files", changes))
+    Ok(sse(&state, "files", hold, changes))
 }
 
 /// Uploads an attachment (the body, streamed) to `uploads/<name>` in the workspace; send

@@ -42,6 +42,7 @@ use crate::application::agent::AgentService;
 use crate::application::auth::AuthService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
+use crate::application::holds::Holds;
 use crate::application::live::LiveService;
 use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::sessions::SessionService;
@@ -67,6 +68,8 @@ pub struct AppState {
     pub files: Arc<FileService>,
     /// The desktop and terminal relays.
     pub live: Arc<LiveService>,
+    /// Each person's open streams and watches (the relays' are in `live`).
+    pub holds: Arc<Holds>,
     pub stores: Arc<Stores>,
     pub mcp: Arc<dyn McpServers>,
     pub mcp_admin: Arc<McpServerAdmin>,

@@ -29,6 +29,8 @@ pub async fn relay(socket: WebSocket, terminal: Terminal, stopping: Cancellation
             mut input,
         },
         take_over,
+        // The relay slot is given back when this function returns.
+        hold: _hold,
     } = terminal;
     let (mut to_browser, mut from_browser) = socket.split();
     let upstream = async {

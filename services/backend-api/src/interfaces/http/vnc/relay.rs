@@ -73,6 +73,8 @@ pub async fn relay(socket: WebSocket, desktop: Desktop, stopping: CancellationTo
         mode,
         stream,
         take_over,
+        // The relay slot is given back when this function returns.
+        hold: _hold,
     } = desktop;
     let (mut to_browser, messages) = socket.split();
     let mut browser = Browser {

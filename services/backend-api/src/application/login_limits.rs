@@ -1,0 +1,168 @@
+//! Sign-in limits that slow guessing without letting anyone lock a person out.
+//!
+//! Only failures count, in the key-value store (so the limits hold across replicas):
+//! - per account and address: after `failures_before_backoff` failures that pair is
+//!   refused for `backoff_base`, doubling with each further failure up to
+//!   `backoff_max`; a success clears the pair's failures. The same account from
+//!   another address is not affected, so failures from elsewhere never keep the owner out.
+//! - per address across accounts: after `failures_per_address` failures within
+//!   `window` the address is refused, so one address cannot spray many accounts.
+//!
+//! Password verification is costly (Argon2id on the blocking pool), and an unknown
+//! account costs a decoy verification too, so that timing does not tell which accounts
+//! exist. The verifications running at once are bounded per replica; when all slots are
+//! busy a sign-in is refused at once with `429` instead of queueing, for known and
+//! unknown accounts alike (the refusal does not depend on the account, so it opens no
+//! timing side channel). The trade-off: under a flood, people signing in correctly are
+//! refused too until it ebbs — they retry after a second — instead of the flood
+//! starving everything else on the blocking pool.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+use super::auth::hash_token as digest;
+use super::error::{AppError, AppResult};
+use crate::domain::ports::KeyValueStore;
+
+#[derive(Debug, Clone)]
+pub struct LoginLimitSettings {
+    pub failures_before_backoff: u64,
+    pub backoff_base: Duration,
+    pub backoff_max: Duration,
+    pub failures_per_address: u64,
+    /// How long failures are remembered.
+    pub window: Duration,
+    /// Password verifications at once (per replica).
+    pub concurrent_verifications: usize,
+}
+
+pub struct LoginLimits {
+    kv: Arc<dyn KeyValueStore>,
+    settings: LoginLimitSettings,
+    verifications: Semaphore,
+}
+
+/// The store keys of one sign-in attempt.
+pub struct Attempt {
+    pair_failures: String,
+    pair_blocked_until: String,
+    address_failures: String,
+}
+
+impl LoginLimits {
+    pub fn new(kv: Arc<dyn KeyValueStore>, settings: LoginLimitSettings) -> Self {
+        let verifications = Semaphore::new(settings.concurrent_verifications.max(1));
+        Self {
+            kv,
+            settings,
+            verifications,
+        }
+    }
+
+    /// `account` is what the person typed as their e-mail; it is hashed, so the store
+    /// holds no addresses of people.
+    pub fn attempt(&self, account: &str, address: &str) -> Attempt {
+        let pair = digest(&format!("{}\n{address}", account.trim().to_lowercase()));
+        Attempt {
+            pair_failures: format!("ratelimit:login:pair:{pair}"),
+            pair_blocked_until: format!("ratelimit:login:blocked:{pair}"),
+            address_failures: format!("ratelimit:login:address:{}", digest(address)),
+        }
+    }
+
+    /// Refuses a backed-off pair, an address over its limit, or a sign-in when every
+    /// verification slot is busy; otherwise the slot to verify the password in.
+    pub async fn admit(&self, attempt: &Attempt) -> AppResult<SemaphorePermit<'_>> {
+        if let Some(until) = self.kv.get(&attempt.pair_blocked_until).await? {
+            let left_ms = until.parse::<i64>().unwrap_or(0) - Utc::now().timestamp_millis();
+            if left_ms > 0 {
+                return Err(AppError::RateLimited {
+                    retry_after_secs: (left_ms as u64).div_ceil(1000),
+                });
+            }
+        }
+        let address_failures = self.kv.get(&attempt.address_failures).await?;
+        if address_failures.and_then(|n| n.parse::<u64>().ok()) >= Some(self.settings.failures_per_address) {
+            return Err(AppError::RateLimited {
+                retry_after_secs: self.settings.window.as_secs(),
+            });
+        }
+        self.verifications
+            .try_acquire()
+            .map_err(|_| AppError::RateLimited { retry_after_secs: 1 })
+    }
+
+    /// Counts a failure; from the threshold on, backs the pair off for longer each time.
+    pub async fn failed(&self, attempt: &Attempt) -> AppResult<()> {
+        let window = self.settings.window;
+        self.kv.increment(&attempt.address_failures, window).await?;
+        let failures = self.kv.increment(&attempt.pair_failures, window).await?;
+        if let Some(over) = failures.checked_sub(self.settings.failures_before_backoff) {
+            let delay = backoff(&self.settings, over);
+            let until = Utc::now().timestamp_millis() + delay.as_millis() as i64;
+            self.kv
+                .put(&attempt.pair_blocked_until, &until.to_string(), delay)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// A correct password clears the pair's failures (not the address's: one account
+    /// of its own must not let an address reset its spraying).
+    pub async fn succeeded(&self, attempt: &Attempt) -> AppResult<()> {
+        self.kv.take(&attempt.pair_failures).await?;
+        Ok(())
+    }
+}
+
+/// `base × 2^over`, at most `max`.
+fn backoff(settings: &LoginLimitSettings, over: u64) -> Duration {
+    let factor = 1u32.checked_shl(over.min(31) as u32).unwrap_or(u32::MAX);
+    settings
+        .backoff_base
+        .saturating_mul(factor)
+        .min(settings.backoff_max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::infrastructure::embedded::EmbeddedStore;
+
+    fn settings() -> LoginLimitSettings {
+        LoginLimitSettings {
+            failures_before_backoff: 5,
+            backoff_base: Duration::from_secs(1),
+            backoff_max: Duration::from_secs(60),
+            failures_per_address: 100,
+            window: Duration::from_secs(900),
+            concurrent_verifications: 1,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_sign_in_is_refused_at_once_while_every_verification_slot_is_busy() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = LoginLimits::new(Arc::new(EmbeddedStore::open(dir.path()).unwrap()), settings());
+        let first = limits.attempt("ada@example.org", "192.0.2.1");
+        let busy = limits.admit(&first).await.unwrap();
+        let other = limits.attempt("nobody@example.org", "192.0.2.2");
+        assert!(matches!(
+            limits.admit(&other).await,
+            Err(AppError::RateLimited { retry_after_secs: 1 })
+        ));
+        drop(busy);
+        assert!(limits.admit(&other).await.is_ok());
+    }
+
+    #[test]
+    fn the_backoff_doubles_from_the_base_up_to_the_max() {
+        let settings = settings();
+        let secs: Vec<u64> = (0..8).map(|over| backoff(&settings, over).as_secs()).collect();
+        assert_eq!(secs, [1, 2, 4, 8, 16, 32, 60, 60]);
+        assert_eq!(backoff(&settings, u64::MAX).as_secs(), 60);
+    }
+}
