@@ -97,6 +97,9 @@ export async function startStack() {
     SANDBOX_MANAGER_DATA_DIR: path.join(data, 'manager'),
     SANDBOX_MANAGER_NAMESPACE: namespace,
     SANDBOX_MANAGER_POOL__SIZE: '1',
+    // The tests open several chats with sandboxes for one person; quotas are not theirs
+    // to test.
+    SANDBOX_MANAGER_QUOTA__PER_OWNER: '10',
     SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS: '90',
     SANDBOX_IMAGE: image,
   }, 'sandbox-manager')
