@@ -208,16 +208,7 @@ async fn main() {
         ms(percentile(&mut latencies, 0.5))
     );
 
-    let session: Value = http
-        .post(format!("{base}/api/v1/sessions"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = session["id"].as_str().unwrap().to_owned();
+    let id = new_session(&http, &base, &token).await;
     let appended = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
     let writers: Vec<_> = (0..8)
@@ -253,16 +244,7 @@ async fn main() {
     );
 
     // 2,000 clients follow a fresh session; a burst of events is appended.
-    let session: Value = http
-        .post(format!("{base}/api/v1/sessions"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = session["id"].as_str().unwrap().to_owned();
+    let id = new_session(&http, &base, &token).await;
     let connected = Arc::new(AtomicU64::new(0));
     let clients: Vec<_> = (0..SSE_CLIENTS)
         .map(|_| {
@@ -324,22 +306,27 @@ async fn main() {
     opened_and_closed_streams(&server, &http, &token).await;
 }
 
+/// A new session of the signed-in person; its id.
+async fn new_session(http: &reqwest::Client, base: &str, token: &str) -> String {
+    let session: Value = http
+        .post(format!("{base}/api/v1/sessions"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    session["id"].as_str().unwrap().to_owned()
+}
+
 /// 10,000 sessions, each one's event stream opened (headers received) and dropped, as a
 /// person flicking through sessions does; what stays behind is the server's RSS growth.
 async fn opened_and_closed_streams(server: &Server, http: &reqwest::Client, token: &str) {
     let base = &server.base;
     let mut ids = Vec::with_capacity(OPENED_STREAMS);
     for _ in 0..OPENED_STREAMS {
-        let session: Value = http
-            .post(format!("{base}/api/v1/sessions"))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        ids.push(session["id"].as_str().unwrap().to_owned());
+        ids.push(new_session(http, base, token).await);
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     let before = server.rss_mib();
