@@ -9,7 +9,6 @@
 
 mod process;
 pub mod reason;
-mod stderr_tail;
 
 use std::collections::HashSet;
 use std::path::PathBuf;

@@ -12,8 +12,8 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio_util::codec::{FramedRead, LinesCodec};
 use tool_api_contract::mcp::StdioStart;
 
-use super::stderr_tail::StderrTail;
 use super::{reason, Slot};
+use crate::stderr_tail::StderrTail;
 use crate::{child_env, process_group};
 
 /// stderr bytes kept for the reason the server ended.

@@ -1,5 +1,6 @@
-//! The last bytes a stdio server wrote to stderr, kept to say why it ended. The rest is
-//! read and dropped, so a chatty server never blocks on a full pipe nor grows memory.
+//! The last bytes a child process (a stdio server, the kernel driver) wrote to stderr,
+//! kept to say why it ended. The rest is read and dropped, so a chatty process never
+//! blocks on a full pipe nor grows memory.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
