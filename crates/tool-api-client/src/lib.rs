@@ -9,6 +9,7 @@
 #![deny(clippy::unwrap_used)]
 
 mod browser;
+mod code;
 mod files;
 mod mcp;
 mod shell;

@@ -66,6 +66,8 @@ pub enum ErrorCode {
     BrowserUnavailable,
     /// 503: the feature is not configured in this sandbox (e.g. no search provider).
     NotConfigured,
+    /// 503: the code interpreter's kernel could not be started; the message says why.
+    KernelUnavailable,
     /// 504: the search provider or fetched site did not answer in time.
     UpstreamTimeout,
     /// 500: a bug or an unexpected system failure; details are in the server log only.
@@ -93,7 +95,7 @@ impl ErrorCode {
             Self::LimitReached => 429,
             Self::Internal => 500,
             Self::UpstreamError => 502,
-            Self::NotConfigured | Self::BrowserUnavailable => 503,
+            Self::NotConfigured | Self::BrowserUnavailable | Self::KernelUnavailable => 503,
             Self::UpstreamTimeout => 504,
         }
     }

@@ -9,6 +9,7 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod browser;
+pub mod code;
 pub mod error;
 pub mod files;
 pub mod info;

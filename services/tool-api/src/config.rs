@@ -16,7 +16,7 @@
 
 use std::path::PathBuf;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Settings {
@@ -32,6 +32,8 @@ pub struct Settings {
     pub search: SearchSettings,
     #[serde(default)]
     pub desktop: DesktopSettings,
+    #[serde(default)]
+    pub kernel: KernelSettings,
 }
 
 /// The desktop the tool-api starts and watches: Xvfb, a window manager, x11vnc and
@@ -70,6 +72,58 @@ impl Default for DesktopSettings {
             cdp_public_port: None,
             browser_command: "chromium".into(),
             browser_sandbox: true,
+        }
+    }
+}
+
+/// The code interpreter's kernel (`TOOL_API_KERNEL__*`). The limits are passed on to
+/// the driver program as they are (see `kernel/driver.py`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct KernelSettings {
+    /// Start the kernel with the server, so that a sandbox taken from the warm pool has
+    /// it ready for the first cell.
+    pub prewarm: bool,
+    /// The Python that has `jupyter_client` and `ipykernel`.
+    pub python: String,
+    /// Default and maximum time a cell may run before it is interrupted.
+    pub default_timeout_secs: f64,
+    pub max_timeout_secs: f64,
+    /// How long an interrupted cell has to stop before the kernel is restarted instead.
+    pub interrupt_grace_secs: f64,
+    /// How long the kernel may take to start.
+    pub start_timeout_secs: f64,
+    /// Characters of each output stream kept before the cut, and lines kept after it.
+    pub stream_max_chars: usize,
+    pub stream_tail_lines: usize,
+    /// Most display outputs of one cell.
+    pub max_outputs: usize,
+    /// Images with a longer side or more bytes are scaled down; still too big, refused.
+    pub image_max_side: u32,
+    pub image_max_bytes: usize,
+    pub svg_max_bytes: usize,
+    /// Longer HTML (a huge table) is dropped for its plain text.
+    pub html_max_bytes: usize,
+    pub traceback_max_chars: usize,
+}
+
+impl Default for KernelSettings {
+    fn default() -> Self {
+        Self {
+            prewarm: true,
+            python: "python3".into(),
+            default_timeout_secs: 60.0,
+            max_timeout_secs: 600.0,
+            interrupt_grace_secs: 5.0,
+            start_timeout_secs: 30.0,
+            stream_max_chars: 20_000,
+            stream_tail_lines: 40,
+            max_outputs: 32,
+            image_max_side: 2048,
+            image_max_bytes: 4 << 20,
+            svg_max_bytes: 1 << 20,
+            html_max_bytes: 256 << 10,
+            traceback_max_chars: 4_000,
         }
     }
 }
@@ -164,6 +218,11 @@ impl Settings {
             limits: Limits::default(),
             search: SearchSettings::default(),
             desktop: DesktopSettings::default(),
+            // Hosts running tests seldom have Jupyter; cells start the kernel when asked.
+            kernel: KernelSettings {
+                prewarm: false,
+                ..KernelSettings::default()
+            },
         }
     }
 

@@ -1,13 +1,14 @@
 //! tool-api: the HTTP server inside every sandbox container, the agent's hands.
 //!
 //! It serves file operations, shell sessions and an interactive terminal, web search and
-//! page fetch, the browser tools, MCP stdio servers, and sandbox information; it also
-//! starts and watches the sandbox desktop. backend-api reaches it (through the port the
-//! sandbox-manager publishes) with the sandbox's own bearer token; nobody else should.
+//! page fetch, the browser tools, MCP stdio servers, a code interpreter (a Jupyter
+//! kernel), and sandbox information; it also starts and watches the sandbox desktop.
+//! backend-api reaches it (through the port the sandbox-manager publishes) with the
+//! sandbox's own bearer token; nobody else should.
 //!
-//! Layout: [`files`], [`shell`], [`web`], [`desktop`], [`browser`], [`mcp_stdio`] and
-//! [`system`] do the work and know nothing of HTTP; [`http`] maps them onto routes;
-//! [`startup`] wires and serves.
+//! Layout: [`files`], [`shell`], [`web`], [`desktop`], [`browser`], [`mcp_stdio`],
+//! [`kernel`] and [`system`] do the work and know nothing of HTTP; [`http`] maps them
+//! onto routes; [`startup`] wires and serves.
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
@@ -20,11 +21,13 @@ pub mod desktop;
 pub mod error;
 pub mod files;
 pub mod http;
+pub mod kernel;
 pub mod mcp_stdio;
 pub mod paths;
 mod process_group;
 pub mod shell;
 pub mod startup;
+mod stderr_tail;
 pub mod system;
 pub mod web;
 

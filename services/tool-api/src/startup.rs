@@ -14,6 +14,7 @@ use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
 use crate::http::{self, AppState};
+use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
@@ -63,8 +64,11 @@ impl Application {
                 workspace.root().join("Downloads"),
             ))
         });
+        let kernel = Kernel::new(settings.kernel.clone(), workspace.root().to_path_buf());
+        kernel.prewarm();
         let settings = Arc::new(settings);
         let state = AppState {
+            kernel,
             desktop,
             browser,
             shells: Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?),
@@ -88,12 +92,13 @@ impl Application {
             .expect("a bound listener has an address")
     }
 
-    /// Serves until SIGTERM or Ctrl-C. Then it kills every process group it started, ends
-    /// the long-lived streams (SSE, terminals, MCP stdio relays) and gives open requests a
-    /// short grace period.
+    /// Serves until SIGTERM or Ctrl-C. Then it kills every process group it started (the
+    /// kernel's too), ends the long-lived streams (SSE, terminals, MCP stdio relays) and
+    /// gives open requests a short grace period.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         let shells = self.state.shells.clone();
         let mcp_stdio = self.state.mcp_stdio.clone();
+        let kernel = self.state.kernel.clone();
         let desktop = self.state.desktop.clone();
         let stopping = self.state.stopping.clone();
         let router = http::router(self.state);
@@ -103,6 +108,7 @@ impl Application {
                 service_kit::shutdown_signal().await;
                 shells.shutdown().await;
                 mcp_stdio.shutdown();
+                kernel.shutdown();
                 if let Some(desktop) = desktop {
                     desktop.shutdown().await;
                 }

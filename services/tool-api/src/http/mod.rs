@@ -4,6 +4,7 @@
 
 pub mod auth;
 mod browser;
+mod code;
 pub mod error;
 pub mod extract;
 mod files;
@@ -28,6 +29,7 @@ use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
 use crate::error::ToolError;
+use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
@@ -45,6 +47,7 @@ pub struct AppState {
     /// The browser tools, with the desktop.
     pub browser: Option<Arc<BrowserTools>>,
     pub mcp_stdio: Arc<StdioServers>,
+    pub kernel: Arc<Kernel>,
     pub token: auth::ExpectedToken,
     pub started: Instant,
     /// Cancelled on shutdown; long-lived streams end when it is.
@@ -71,6 +74,7 @@ fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
         .split_for_parts();
     let (protected, protected_doc) = OpenApiRouter::new()
         .merge(browser::router())
+        .merge(code::router())
         .merge(files::router())
         .merge(mcp_stdio::router())
         .merge(shell::router())

@@ -9,42 +9,19 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use support::mcp;
-use support::sandbox::{self, docker, Sandbox};
+use support::sandbox::{self, docker};
 use support::vnc::{handshake, Handshake};
 use tool_api_contract::browser::{ClickRequest, NavigateRequest, SelectRequest, TypeRequest, ViewRequest};
-use tool_api_contract::info::{ProcessState, Readiness};
+use tool_api_contract::info::ProcessState;
 use tool_api_contract::shell::ExecRequest;
 
 const TOKEN: &str = "container-test-token-0123456789";
 const VNC_PASSWORD: &str = "vnc-pass-1234";
 
-/// Until the server inside listens, the published port accepts and resets: retry.
-async fn wait_ready(sandbox: &Sandbox) {
-    let started = Instant::now();
-    loop {
-        if let Ok(health) = sandbox.client.health().await {
-            if health.status == Readiness::Ready {
-                return;
-            }
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let logs = Command::new("docker")
-                .args(["logs", "--tail", "40", &sandbox.id])
-                .output()
-                .unwrap();
-            panic!(
-                "sandbox not ready after 60 s; logs:\n{}",
-                String::from_utf8_lossy(&logs.stderr)
-            );
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test]
 async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
     let sandbox = sandbox::start(&sandbox::image().0, TOKEN, VNC_PASSWORD);
-    wait_ready(&sandbox).await;
+    sandbox.ready().await;
 
     // Hardening as docker reports it.
     let inspect: serde_json::Value = serde_json::from_str(&docker(&["inspect", &sandbox.id])).unwrap();
@@ -202,7 +179,7 @@ async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
         .output()
         .unwrap();
     assert!(packed.status.success(), "tar failed");
-    wait_ready(&sandbox).await;
+    sandbox.ready().await;
 
     let run = |command: &str| ExecRequest {
         command: command.into(),
@@ -249,7 +226,7 @@ async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
 #[tokio::test]
 async fn the_sandbox_image_has_the_data_stack() {
     let sandbox = sandbox::start(&sandbox::image().0, TOKEN, VNC_PASSWORD);
-    wait_ready(&sandbox).await;
+    sandbox.ready().await;
     let script = r#"
 import numpy, pandas, matplotlib, scipy, sklearn, seaborn, openpyxl, PIL, requests, bs4
 import ipykernel, jupyter_client

@@ -8,6 +8,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use tool_api_client::ToolApiClient;
+use tool_api_contract::info::Readiness;
 
 /// Runs the docker CLI; a failure is a failed test.
 pub fn docker(args: &[&str]) -> String {
@@ -66,6 +67,31 @@ pub struct Sandbox {
     pub client: ToolApiClient,
     /// `127.0.0.1:port` of its VNC server.
     pub vnc: String,
+}
+
+impl Sandbox {
+    /// Until the server inside listens, the published port accepts and resets: retry.
+    pub async fn ready(&self) {
+        let started = Instant::now();
+        loop {
+            if let Ok(health) = self.client.health().await {
+                if health.status == Readiness::Ready {
+                    return;
+                }
+            }
+            if started.elapsed() > Duration::from_secs(60) {
+                let logs = Command::new("docker")
+                    .args(["logs", "--tail", "40", &self.id])
+                    .output()
+                    .unwrap();
+                panic!(
+                    "sandbox not ready after 60 s; logs:\n{}",
+                    String::from_utf8_lossy(&logs.stderr)
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
 }
 
 impl Drop for Sandbox {
