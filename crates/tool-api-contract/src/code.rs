@@ -23,6 +23,7 @@ pub enum CodeLanguage {
 pub struct CodeRunRequest {
     pub code: String,
     #[serde(default)]
+    #[schema(inline)]
     pub language: CodeLanguage,
     /// How long the cell may run before it is interrupted (default 60 s, capped by the
     /// server).

@@ -121,6 +121,8 @@ pub struct AgentConfig {
     pub context_chars: usize,
     /// Model tokens (prompt and completion) per person per UTC day; 0: no budget.
     pub daily_token_budget: u64,
+    /// Code cells that may fail in a row before the turn ends with a message.
+    pub failed_cells: u32,
 }
 
 impl Default for AgentConfig {
@@ -132,6 +134,7 @@ impl Default for AgentConfig {
             tool_output_chars: 12_000,
             context_chars: 200_000,
             daily_token_budget: 0,
+            failed_cells: 5,
         }
     }
 }

@@ -86,7 +86,7 @@ impl Application {
             stores.sessions.clone(),
             events.clone(),
             sandboxes.clone(),
-            stores.screenshots.clone(),
+            stores.images.clone(),
         ));
         let files = Arc::new(FileService::new(
             sessions.clone(),
@@ -126,9 +126,10 @@ impl Application {
                     max_run: Duration::from_secs(settings.agent.max_run_secs),
                     tool_output_chars: settings.agent.tool_output_chars,
                     context_chars: settings.agent.context_chars,
+                    failed_cells: settings.agent.failed_cells.max(1),
                 },
                 take_over: Arc::default(),
-                screenshots: stores.screenshots.clone(),
+                images: stores.images.clone(),
                 mcp: mcp.clone(),
                 daily_tokens: DailyTokens::new(
                     stores.kv.clone(),

@@ -93,6 +93,54 @@ export type Check = {
     status: string;
 };
 
+/**
+ * A code cell as the person sees it.
+ */
+export type CodeCell = {
+    code: string;
+    error?: null | CodeError;
+    execution_count?: number | null;
+    /**
+     * Why the kernel was started afresh during the cell.
+     */
+    kernel_restarted?: string | null;
+    language: CodeLanguage;
+    outputs: Array<CodeOutput>;
+    stderr: string;
+    stdout: string;
+    timed_out?: boolean;
+};
+
+export type CodeError = {
+    /**
+     * The exception's type, e.g. `ZeroDivisionError`.
+     */
+    name: string;
+    /**
+     * Without colour codes, and cut to its end when long.
+     */
+    traceback: string;
+    value: string;
+};
+
+export type CodeLanguage = 'python' | 'bash';
+
+/**
+ * One display output of a code cell, in the order the kernel produced it.
+ */
+export type CodeOutput = {
+    text: string;
+    type: 'text';
+} | {
+    html: string;
+    type: 'html';
+} | {
+    height?: number | null;
+    image?: null | ImageRef;
+    type: 'image';
+    width?: number | null;
+};
+
 export type CommandState = 'running' | 'exited' | 'killed';
 
 export type Credentials = {
@@ -144,6 +192,17 @@ export type FileKind = 'file' | 'dir' | 'symlink' | 'other';
 export type Health = {
     status: string;
     version: string;
+};
+
+/**
+ * A stored image (a browser screenshot, a chart), as the view refers to it.
+ */
+export type ImageRef = {
+    id: string;
+    /**
+     * Where the signed-in person (or a share link) loads it.
+     */
+    url: string;
 };
 
 /**
@@ -339,17 +398,6 @@ export type Rename = {
 export type Role = 'admin' | 'user';
 
 /**
- * A stored browser screenshot, as the view refers to it.
- */
-export type ScreenshotRef = {
-    id: string;
-    /**
-     * Where the signed-in person (or a share link) loads it.
-     */
-    url: string;
-};
-
-/**
  * A page of the caller's sessions, newest first.
  */
 export type SessionPage = {
@@ -484,7 +532,7 @@ export type ToolView = {
     path: string;
 } | {
     kind: 'browser';
-    screenshot?: null | ScreenshotRef;
+    screenshot?: null | ImageRef;
     title: string;
     url: string;
 } | {
@@ -501,7 +549,9 @@ export type ToolView = {
     kind: 'mcp';
     server: string;
     tool: string;
-} | {
+} | (CodeCell & {
+    kind: 'code';
+}) | {
     kind: 'error';
     message: string;
 };
@@ -1244,6 +1294,32 @@ export type PostMessageResponses = {
 
 export type PostMessageResponse = PostMessageResponses[keyof PostMessageResponses];
 
+export type NotebookData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/sessions/{id}/notebook';
+};
+
+export type NotebookErrors = {
+    404: ErrorBody;
+};
+
+export type NotebookError = NotebookErrors[keyof NotebookErrors];
+
+export type NotebookResponses = {
+    /**
+     * the notebook
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type NotebookResponse = NotebookResponses[keyof NotebookResponses];
+
 export type MarkReadData = {
     body?: never;
     path: {
@@ -1265,30 +1341,30 @@ export type MarkReadResponses = {
 
 export type MarkReadResponse = MarkReadResponses[keyof MarkReadResponses];
 
-export type ScreenshotData = {
+export type ImageData = {
     body?: never;
     path: {
         id: string;
-        shot: string;
+        image: string;
     };
     query?: never;
-    url: '/api/v1/sessions/{id}/screenshots/{shot}';
+    url: '/api/v1/sessions/{id}/screenshots/{image}';
 };
 
-export type ScreenshotErrors = {
+export type ImageErrors = {
     404: ErrorBody;
 };
 
-export type ScreenshotError = ScreenshotErrors[keyof ScreenshotErrors];
+export type ImageError = ImageErrors[keyof ImageErrors];
 
-export type ScreenshotResponses = {
+export type ImageResponses = {
     /**
-     * the image
+     * the image (JPEG, PNG or SVG)
      */
     200: Array<number>;
 };
 
-export type ScreenshotResponse = ScreenshotResponses[keyof ScreenshotResponses];
+export type ImageResponse = ImageResponses[keyof ImageResponses];
 
 export type UnshareData = {
     body?: never;
@@ -1504,30 +1580,30 @@ export type SharedEventsResponses = {
 
 export type SharedEventsResponse = SharedEventsResponses[keyof SharedEventsResponses];
 
-export type SharedScreenshotData = {
+export type SharedImageData = {
     body?: never;
     path: {
         token: string;
-        shot: string;
+        image: string;
     };
     query?: never;
-    url: '/api/v1/shared/{token}/screenshots/{shot}';
+    url: '/api/v1/shared/{token}/screenshots/{image}';
 };
 
-export type SharedScreenshotErrors = {
+export type SharedImageErrors = {
     404: ErrorBody;
 };
 
-export type SharedScreenshotError = SharedScreenshotErrors[keyof SharedScreenshotErrors];
+export type SharedImageError = SharedImageErrors[keyof SharedImageErrors];
 
-export type SharedScreenshotResponses = {
+export type SharedImageResponses = {
     /**
-     * the image
+     * the image (JPEG, PNG or SVG)
      */
     200: Array<number>;
 };
 
-export type SharedScreenshotResponse = SharedScreenshotResponses[keyof SharedScreenshotResponses];
+export type SharedImageResponse = SharedImageResponses[keyof SharedImageResponses];
 
 export type List4Data = {
     body?: never;

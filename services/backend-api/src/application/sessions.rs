@@ -10,8 +10,8 @@ use super::error::{AppError, AppResult};
 use super::events::EventService;
 use crate::domain::agent::SandboxGateway;
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent};
-use crate::domain::ports::{ScreenshotStore, SessionRepository};
-use crate::domain::screenshot::ScreenshotId;
+use crate::domain::image::{ImageFormat, ImageId};
+use crate::domain::ports::{ImageStore, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus, Title};
 use crate::domain::user::UserId;
 
@@ -23,9 +23,9 @@ pub const MAX_ATTACHMENTS: usize = 20;
 
 pub struct SessionService {
     sessions: Arc<dyn SessionRepository>,
-    events: Arc<EventService>,
+    pub(super) events: Arc<EventService>,
     sandboxes: Arc<dyn SandboxGateway>,
-    screenshots: Arc<dyn ScreenshotStore>,
+    pub(super) images: Arc<dyn ImageStore>,
 }
 
 impl SessionService {
@@ -33,13 +33,13 @@ impl SessionService {
         sessions: Arc<dyn SessionRepository>,
         events: Arc<EventService>,
         sandboxes: Arc<dyn SandboxGateway>,
-        screenshots: Arc<dyn ScreenshotStore>,
+        images: Arc<dyn ImageStore>,
     ) -> Self {
         Self {
             sessions,
             events,
             sandboxes,
-            screenshots,
+            images,
         }
     }
 
@@ -185,23 +185,25 @@ impl SessionService {
         Ok(self.events.append(&session.id, message).await?.0)
     }
 
-    /// A screenshot of one of the owner's sessions (JPEG).
-    pub async fn screenshot(&self, owner: &UserId, id: &str, shot: &str) -> AppResult<Vec<u8>> {
+    /// An image (screenshot, chart) of one of the owner's sessions, with its format.
+    pub async fn image(&self, owner: &UserId, id: &str, name: &str) -> AppResult<(Vec<u8>, ImageFormat)> {
         let session = self.get(owner, id).await?;
-        self.read_screenshot(&session, shot).await
+        self.read_image(&session, name).await
     }
 
-    /// A screenshot of a shared session (JPEG).
-    pub async fn shared_screenshot(&self, token: &str, shot: &str) -> AppResult<Vec<u8>> {
+    /// An image of a shared session, with its format.
+    pub async fn shared_image(&self, token: &str, name: &str) -> AppResult<(Vec<u8>, ImageFormat)> {
         let session = self.shared(token).await?;
-        self.read_screenshot(&session, shot).await
+        self.read_image(&session, name).await
     }
 
-    async fn read_screenshot(&self, session: &Session, shot: &str) -> AppResult<Vec<u8>> {
-        let id = ScreenshotId::parse(shot)?;
-        self.screenshots
+    async fn read_image(&self, session: &Session, name: &str) -> AppResult<(Vec<u8>, ImageFormat)> {
+        let id = ImageId::parse(name)?;
+        let bytes = self
+            .images
             .get(&session.id, &id)
             .await?
-            .ok_or(AppError::NotFound("screenshot"))
+            .ok_or(AppError::NotFound("image"))?;
+        Ok((bytes, id.format()))
     }
 }

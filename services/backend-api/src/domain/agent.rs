@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::error::DomainResult;
+use super::image::Picture;
 use super::sandbox_call::SandboxCall;
 use super::session::SessionId;
 use super::tool::{ToolSpec, ToolView};
@@ -120,9 +121,10 @@ pub trait SandboxGateway: Send + Sync {
 pub struct ToolOutcome {
     pub text: String,
     pub view: ToolView,
-    /// What the browser showed afterwards (JPEG), for browser tools; the run stores it
-    /// and puts its address into the view.
-    pub screenshot: Option<Vec<u8>>,
+    /// Pictures for the view's image slots ([`ToolView::image_slots`]), in order: what the
+    /// browser showed after a browser tool, a code cell's charts. The run stores them and
+    /// puts their addresses into the view.
+    pub images: Vec<Picture>,
 }
 
 /// The tools that act inside a sandbox (shell, files, browser, web).

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
+use super::image::ImageId;
 use super::mcp::{McpServer, McpServerName};
-use super::screenshot::ScreenshotId;
 use super::session::{Session, SessionId, SessionStatus};
 use super::user::{Email, Password, Role, User, UserId};
 
@@ -42,7 +42,7 @@ pub trait SessionRepository: Send + Sync {
     /// Stores what a person changes ([`Session::merge_edits`]); what the log changes
     /// stays as the log left it, also when an append raced with this update.
     async fn update(&self, session: &Session) -> DomainResult<()>;
-    /// Removes the session, its event log and its screenshots.
+    /// Removes the session, its event log and its images.
     async fn delete(&self, id: &SessionId) -> DomainResult<()>;
     async fn by_share_token(&self, token: &str) -> DomainResult<Option<Session>>;
     /// Every session in this status (for recovery after a restart).
@@ -69,12 +69,12 @@ pub trait EventLog: Send + Sync {
     ) -> DomainResult<Vec<StoredEvent>>;
 }
 
-/// Browser screenshots, per session (see [`ScreenshotId`]).
+/// Images tool events show (screenshots, charts), per session (see [`ImageId`]).
 #[async_trait::async_trait]
-pub trait ScreenshotStore: Send + Sync {
+pub trait ImageStore: Send + Sync {
     /// Stores the image unless the session has it already.
-    async fn put(&self, session: &SessionId, id: &ScreenshotId, jpeg: Vec<u8>) -> DomainResult<()>;
-    async fn get(&self, session: &SessionId, id: &ScreenshotId) -> DomainResult<Option<Vec<u8>>>;
+    async fn put(&self, session: &SessionId, id: &ImageId, bytes: Vec<u8>) -> DomainResult<()>;
+    async fn get(&self, session: &SessionId, id: &ImageId) -> DomainResult<Option<Vec<u8>>>;
 }
 
 /// The MCP servers admins configured, and the names the `MCP_CONFIG` file has seeded (so

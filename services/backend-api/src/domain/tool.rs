@@ -5,6 +5,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use tool_api_contract::code::{CodeError, CodeLanguage};
 use tool_api_contract::search::WebSearchResult;
 use tool_api_contract::shell::CommandState;
 use utoipa::{PartialSchema, ToSchema};
@@ -124,7 +125,7 @@ pub enum ToolView {
         url: String,
         title: String,
         #[serde(default)]
-        screenshot: Option<ScreenshotRef>,
+        screenshot: Option<ImageRef>,
     },
     /// Web search results.
     Search { results: Vec<WebSearchResult> },
@@ -140,6 +141,8 @@ pub enum ToolView {
         is_error: bool,
         content: Vec<McpItem>,
     },
+    /// A code cell, what it printed and showed, and how it ended.
+    Code(Box<CodeCell>),
     /// Why the call gave no result.
     Error { message: String },
 }
@@ -148,6 +151,33 @@ impl ToolView {
     pub fn error(message: impl Into<String>) -> Self {
         Self::Error {
             message: message.into(),
+        }
+    }
+
+    /// Where the pictures of a call's outcome go once stored, in the order the outcome
+    /// lists them: a browser view's screenshot, a code cell's images.
+    pub fn image_slots(&mut self) -> Vec<&mut Option<ImageRef>> {
+        match self {
+            Self::Browser { screenshot, .. } => vec![screenshot],
+            Self::Code(cell) => cell
+                .outputs
+                .iter_mut()
+                .filter_map(|output| match output {
+                    CodeOutput::Image { image, .. } => Some(image),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// For a code cell, whether it failed (an exception, a timeout, a lost kernel).
+    pub fn code_failed(&self) -> Option<bool> {
+        match self {
+            Self::Code(cell) => {
+                Some(cell.error.is_some() || cell.timed_out || cell.kernel_restarted.is_some())
+            }
+            _ => None,
         }
     }
 
@@ -163,9 +193,50 @@ impl ToolView {
     }
 }
 
-/// A stored browser screenshot, as the view refers to it.
+/// A code cell as the person sees it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct ScreenshotRef {
+pub struct CodeCell {
+    pub code: String,
+    pub language: CodeLanguage,
+    #[serde(default)]
+    pub execution_count: Option<u32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub outputs: Vec<CodeOutput>,
+    #[serde(default)]
+    pub error: Option<CodeError>,
+    #[serde(default)]
+    pub timed_out: bool,
+    /// Why the kernel was started afresh during the cell.
+    #[serde(default)]
+    pub kernel_restarted: Option<String>,
+}
+
+/// One display output of a code cell, in the order the kernel produced it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum CodeOutput {
+    Text {
+        text: String,
+    },
+    /// A table or other markup, sanitised (no scripts, styles or event handlers).
+    Html {
+        html: String,
+    },
+    /// A chart: `image` once stored (`None` when it could not be), its size when known.
+    Image {
+        #[serde(default)]
+        image: Option<ImageRef>,
+        #[serde(default)]
+        width: Option<u32>,
+        #[serde(default)]
+        height: Option<u32>,
+    },
+}
+
+/// A stored image (a browser screenshot, a chart), as the view refers to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ImageRef {
     pub id: String,
     /// Where the signed-in person (or a share link) loads it.
     pub url: String,

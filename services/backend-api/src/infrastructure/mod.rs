@@ -1,6 +1,7 @@
 //! Adapters: the ports implemented with real technology. `embedded` (redb + in-process
 //! fan-out) is the zero-setup default; `mongo` and `redis` are the production stores.
 
+mod code_cells;
 pub mod embedded;
 pub mod llm;
 pub mod local_bus;

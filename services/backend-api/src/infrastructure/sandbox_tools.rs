@@ -13,7 +13,9 @@ use tool_api_client::contract::browser::{self, PageSummary, PageView};
 use tool_api_client::contract::shell::ShellSnapshot;
 use tool_api_client::{ClientError, ClientResult, ToolApiClient};
 
+use super::code_cells;
 use crate::domain::agent::{SandboxAccess, SandboxTools, ToolOutcome};
+use crate::domain::image::{ImageFormat, Picture};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::ToolView;
 use crate::domain::{DomainError, DomainResult};
@@ -62,19 +64,29 @@ fn outcome<T: Serialize>(
     answer: ClientResult<T>,
     show: impl FnOnce(&T) -> ToolView,
 ) -> DomainResult<ToolOutcome> {
+    outcome_with(name, answer, |answer| ToolOutcome {
+        text: serde_json::to_string_pretty(&answer).unwrap_or_default(),
+        view: show(&answer),
+        images: Vec::new(),
+    })
+}
+
+/// The outcome `present` makes of an answer; an error answer is the tool's own failure,
+/// an unreachable sandbox an error.
+fn outcome_with<T>(
+    name: &str,
+    answer: ClientResult<T>,
+    present: impl FnOnce(T) -> ToolOutcome,
+) -> DomainResult<ToolOutcome> {
     match answer {
-        Ok(answer) => Ok(ToolOutcome {
-            text: serde_json::to_string_pretty(&answer).unwrap_or_default(),
-            view: show(&answer),
-            screenshot: None,
-        }),
+        Ok(answer) => Ok(present(answer)),
         Err(ClientError::Api { status, body }) => Ok(ToolOutcome {
             text: format!(
                 "{name} failed ({status} {:?}): {}",
                 body.error.code, body.error.message
             ),
             view: ToolView::error(body.error.message),
-            screenshot: None,
+            images: Vec::new(),
         }),
         Err(err) => Err(unreachable_sandbox(err)),
     }
@@ -129,13 +141,10 @@ impl ToolApiTools {
                 format: browser::ImageFormat::Jpeg,
                 quality: Some(SCREENSHOT_QUALITY),
             };
-            outcome.screenshot = match client.screenshot(&request).await {
-                Ok(shot) => decoded(&shot.image),
-                Err(err) => {
-                    tracing::debug!(%err, "no screenshot after a browser action");
-                    None
-                }
-            };
+            match client.screenshot(&request).await {
+                Ok(shot) => outcome.images.extend(screenshot(&shot.image)),
+                Err(err) => tracing::debug!(%err, "no screenshot after a browser action"),
+            }
         }
         Ok(outcome)
     }
@@ -158,14 +167,17 @@ impl ToolApiTools {
             title: page.title.clone(),
             screenshot: None,
         })?;
-        outcome.screenshot = picture.as_deref().and_then(decoded);
+        outcome.images.extend(picture.as_deref().and_then(screenshot));
         Ok(outcome)
     }
 }
 
-fn decoded(encoded: &str) -> Option<Vec<u8>> {
+fn screenshot(encoded: &str) -> Option<Picture> {
     match BASE64.decode(encoded) {
-        Ok(jpeg) => Some(jpeg),
+        Ok(bytes) => Some(Picture {
+            bytes,
+            format: ImageFormat::Jpeg,
+        }),
         Err(err) => {
             tracing::warn!(%err, "the browser's screenshot is not base64");
             None
@@ -245,6 +257,9 @@ impl SandboxTools for ToolApiTools {
                 outcome(name, client.evaluate(&request.javascript).await, as_result)
             }
             C::BrowserConsoleView => outcome(name, client.console_log().await, as_result),
+            C::CodeRun(request) => outcome_with(name, client.code_run(request).await, |result| {
+                code_cells::present(request, result)
+            }),
             C::WebSearch(request) => {
                 outcome(name, client.web_search(request).await, |found| ToolView::Search {
                     results: found.results.clone(),

@@ -1,5 +1,5 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
-//! the embedded store) for users, sessions, events, refresh tokens, screenshots and MCP
+//! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts) and MCP
 //! servers; Redis when `REDIS_URL` is set for the key-value store and the fan-out between
 //! replicas (else the embedded store and in-process fan-out, which serve one replica).
 
@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    EventBus, EventLog, KeyValueStore, McpServerRepository, RefreshTokenStore, ScreenshotStore,
-    SessionRepository, UserRepository,
+    EventBus, EventLog, ImageStore, KeyValueStore, McpServerRepository, RefreshTokenStore, SessionRepository,
+    UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -21,7 +21,7 @@ pub struct StoragePorts {
     pub sessions: Arc<dyn SessionRepository>,
     pub log: Arc<dyn EventLog>,
     pub refresh_tokens: Arc<dyn RefreshTokenStore>,
-    pub screenshots: Arc<dyn ScreenshotStore>,
+    pub images: Arc<dyn ImageStore>,
     pub mcp_servers: Arc<dyn McpServerRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub bus: Arc<dyn EventBus>,
@@ -36,7 +36,7 @@ struct Database {
     sessions: Arc<dyn SessionRepository>,
     log: Arc<dyn EventLog>,
     refresh_tokens: Arc<dyn RefreshTokenStore>,
-    screenshots: Arc<dyn ScreenshotStore>,
+    images: Arc<dyn ImageStore>,
     mcp_servers: Arc<dyn McpServerRepository>,
     name: &'static str,
 }
@@ -48,7 +48,7 @@ impl Database {
             + SessionRepository
             + EventLog
             + RefreshTokenStore
-            + ScreenshotStore
+            + ImageStore
             + McpServerRepository
             + 'static,
     {
@@ -57,7 +57,7 @@ impl Database {
             sessions: store.clone(),
             log: store.clone(),
             refresh_tokens: store.clone(),
-            screenshots: store.clone(),
+            images: store.clone(),
             mcp_servers: store,
             name,
         }
@@ -94,7 +94,7 @@ impl StoragePorts {
             sessions: database.sessions,
             log: database.log,
             refresh_tokens: database.refresh_tokens,
-            screenshots: database.screenshots,
+            images: database.images,
             mcp_servers: database.mcp_servers,
             kv,
             bus,

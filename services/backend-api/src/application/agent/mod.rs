@@ -34,7 +34,7 @@ use super::sessions::SessionService;
 use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::mcp::McpServers;
-use crate::domain::ports::{ScreenshotStore, SessionRepository};
+use crate::domain::ports::{ImageStore, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
 
@@ -48,6 +48,8 @@ pub struct Budgets {
     pub max_run: Duration,
     pub tool_output_chars: usize,
     pub context_chars: usize,
+    /// Code cells that may fail in a row before the turn ends.
+    pub failed_cells: u32,
 }
 
 /// What the runs need, shared by all of them.
@@ -58,7 +60,7 @@ pub struct Dependencies {
     pub tools: Arc<dyn SandboxTools>,
     pub budgets: Budgets,
     pub take_over: Arc<TakeOver>,
-    pub screenshots: Arc<dyn ScreenshotStore>,
+    pub images: Arc<dyn ImageStore>,
     pub mcp: Arc<dyn McpServers>,
     /// Each person's model tokens per day.
     pub daily_tokens: DailyTokens,

@@ -23,11 +23,11 @@ use super::run_tools::RunCall;
 use super::{mcp, memory, prompt, Dependencies, Incoming};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
+use crate::domain::image::{ImageId, Picture};
 use crate::domain::mcp::McpSite;
 use crate::domain::sandbox_call::SandboxCall;
-use crate::domain::screenshot::ScreenshotId;
 use crate::domain::session::{Session, SessionStatus};
-use crate::domain::tool::{ScreenshotRef, ToolView};
+use crate::domain::tool::{ImageRef, ToolView};
 use crate::domain::DomainError;
 
 /// Events read per query when loading the history.
@@ -71,6 +71,8 @@ pub struct Run {
     /// The model's tokens in this turn, recorded when it ends.
     usage: TokenUsage,
     open_call: Option<OpenCall>,
+    /// Code cells that failed in a row in this turn.
+    failed_cells: u32,
     cancel: CancellationToken,
 }
 
@@ -94,6 +96,7 @@ impl Run {
             sandbox: None,
             usage: TokenUsage::default(),
             open_call: None,
+            failed_cells: 0,
             cancel,
         }
     }
@@ -148,6 +151,7 @@ impl Run {
         // Asked for again on the first sandbox call: the sandbox may have ended (removed,
         // expired, killed) since the last turn, and the manager then makes a new one.
         self.sandbox = None;
+        self.failed_cells = 0;
         self.emit(AgentEvent::Status {
             status: SessionStatus::Running,
         })
@@ -477,12 +481,13 @@ impl Run {
         match self.deps.tools.call(&sandbox, request).await {
             Ok(outcome) => {
                 let mut view = outcome.view;
-                if let (Some(jpeg), ToolView::Browser { screenshot, .. }) = (outcome.screenshot, &mut view) {
-                    *screenshot = self.keep_screenshot(jpeg).await;
+                for (slot, picture) in view.image_slots().into_iter().zip(outcome.images) {
+                    *slot = self.keep_image(picture).await;
                 }
+                let failed_cell = view.code_failed();
                 let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);
                 self.close(view, text).await;
-                Ok(())
+                self.count_failed_cells(failed_cell)
             }
             Err(err) => {
                 // The sandbox is gone (removed, OOM-killed): the next turn asks for a new one.
@@ -519,24 +524,42 @@ impl Run {
         Ok(acquired)
     }
 
-    /// Stores a screenshot once and returns how the view refers to it (`None` when it
-    /// could not be stored: the step goes on without its picture).
-    async fn keep_screenshot(&self, jpeg: Vec<u8>) -> Option<ScreenshotRef> {
-        let id = ScreenshotId::of(&jpeg);
-        match self.deps.screenshots.put(&self.session.id, &id, jpeg).await {
-            Ok(()) => Some(ScreenshotRef {
+    /// Stores an image once and returns how the view refers to it (`None` when it could
+    /// not be stored: the step goes on without its picture).
+    async fn keep_image(&self, picture: Picture) -> Option<ImageRef> {
+        let id = ImageId::of(&picture.bytes, picture.format);
+        match self.deps.images.put(&self.session.id, &id, picture.bytes).await {
+            Ok(()) => Some(ImageRef {
                 url: format!(
-                    "/api/v1/sessions/{}/screenshots/{}.jpg",
+                    "/api/v1/sessions/{}/screenshots/{}",
                     self.session.id.as_str(),
-                    id.as_str()
+                    id.file_name()
                 ),
-                id: id.as_str().to_owned(),
+                id: id.key(),
             }),
             Err(err) => {
-                tracing::warn!(session = self.session.id.as_str(), %err, "storing a screenshot");
+                tracing::warn!(session = self.session.id.as_str(), %err, "storing an image");
                 None
             }
         }
+    }
+
+    /// Generate, run, fix: a failed cell goes back to the model to fix, but only so many
+    /// in a row before the turn ends, rather than burning tokens on a loop.
+    fn count_failed_cells(&mut self, failed_cell: Option<bool>) -> Result<(), String> {
+        match failed_cell {
+            Some(true) => self.failed_cells += 1,
+            Some(false) => self.failed_cells = 0,
+            None => {}
+        }
+        let budget = self.deps.budgets.failed_cells;
+        if self.failed_cells >= budget {
+            return Err(format!(
+                "The code failed {budget} times in a row, so the run stopped here instead of \
+                 trying again; look at the last error, then send a message to go on."
+            ));
+        }
+        Ok(())
     }
 
     /// A call that failed before it could run: opened and closed with the problem, which

@@ -91,7 +91,7 @@ impl SandboxTools for RecordedSandbox {
         Ok(ToolOutcome {
             text: "recorded output".into(),
             view: ToolView::error("not a real sandbox"),
-            screenshot: None,
+            images: Vec::new(),
         })
     }
 
@@ -178,9 +178,10 @@ impl Harness {
                 max_run: Duration::from_secs(30),
                 tool_output_chars: 10_000,
                 context_chars: 100_000,
+                failed_cells: 3,
             },
             take_over: Arc::new(TakeOver::default()),
-            screenshots: store.clone(),
+            images: store.clone(),
             mcp: Arc::new(NoMcp),
             daily_tokens: DailyTokens::new(store.clone(), None),
         };

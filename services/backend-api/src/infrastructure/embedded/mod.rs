@@ -6,9 +6,9 @@
 //! Values are JSON; secondary indexes are tables of composite keys. Writes are serialised
 //! by redb, which is what makes event numbering gap-free here.
 
+mod images;
 mod kv;
 mod mcp_servers;
-mod screenshots;
 mod sessions;
 mod tokens;
 mod users;

@@ -1,4 +1,4 @@
-//! The MongoDB adapter: users, sessions, event logs, refresh tokens, screenshots and MCP
+//! The MongoDB adapter: users, sessions, event logs, refresh tokens, images and MCP
 //! servers with the official driver, for deployments that run several replicas or want
 //! the usual database tooling.
 //!
@@ -8,8 +8,8 @@
 //! refresh-token use, a rename beside an append) the writes are conditional updates,
 //! not read-modify-write, so no multi-document transaction (and no replica set) is needed.
 
+mod images;
 mod mcp_servers;
-mod screenshots;
 mod sessions;
 mod tokens;
 mod users;
@@ -45,7 +45,7 @@ pub struct MongoStore {
     sessions: Collection<Session>,
     events: Collection<StoredEvent>,
     refresh_tokens: Collection<RefreshToken>,
-    screenshots: Collection<Document>,
+    images: Collection<Document>,
     mcp_servers: Collection<McpServer>,
     /// `{name}` of every server the `MCP_CONFIG` file has seeded.
     mcp_seeded: Collection<Document>,
@@ -66,7 +66,8 @@ impl MongoStore {
             sessions: db.collection("sessions"),
             events: db.collection("events"),
             refresh_tokens: db.collection("refresh_tokens"),
-            screenshots: db.collection("screenshots"),
+            // Named when it held screenshots only.
+            images: db.collection("screenshots"),
             mcp_servers: db.collection("mcp_servers"),
             mcp_seeded: db.collection("mcp_seeded"),
             db,
@@ -108,10 +109,8 @@ impl MongoStore {
                 plain(doc! { "user_id": 1 }),
             ])
             .await?;
-        // Removing a session removes its screenshots by this.
-        self.screenshots
-            .create_index(plain(doc! { "session_id": 1 }))
-            .await?;
+        // Removing a session removes its images by this.
+        self.images.create_index(plain(doc! { "session_id": 1 })).await?;
         self.mcp_servers.create_index(unique(doc! { "name": 1 })).await?;
         self.mcp_seeded.create_index(unique(doc! { "name": 1 })).await?;
         Ok(())

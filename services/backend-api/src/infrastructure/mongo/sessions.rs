@@ -119,7 +119,7 @@ impl SessionRepository for MongoStore {
             .delete_many(doc! { "session_id": id.as_str() })
             .await
             .map_err(failure)?;
-        self.screenshots
+        self.images
             .delete_many(doc! { "session_id": id.as_str() })
             .await
             .map_err(failure)?;

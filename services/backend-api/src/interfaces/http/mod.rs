@@ -14,11 +14,11 @@ mod extract;
 mod files;
 mod frontend;
 mod hardening;
+mod images;
 mod live;
 mod mcp;
 mod mcp_admin;
 pub mod metrics;
-mod screenshots;
 mod sessions;
 mod system;
 mod terminal;
@@ -111,7 +111,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(files::router())
         .merge(vnc::router())
         .merge(terminal::router())
-        .merge(screenshots::router())
+        .merge(images::router())
         .merge(mcp::router())
         .merge(mcp_admin::router())
         .split_for_parts()
