@@ -10,6 +10,7 @@ pub mod holds;
 pub mod live;
 pub mod login_limits;
 pub mod mcp_servers;
+mod notebook;
 pub mod sessions;
 pub mod tickets;
 

@@ -11,7 +11,7 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use backend_api::domain::screenshot::ScreenshotId;
+use backend_api::domain::image::ImageId;
 use backend_api::domain::session::SessionId;
 use backend_api::infrastructure::stores::StoragePorts;
 use reqwest::{Method, StatusCode};
@@ -349,8 +349,8 @@ async fn the_agent_browses_a_local_page_and_the_person_sees_its_screenshots() {
         .await
         .unwrap();
     let session = SessionId::parse(&id).unwrap();
-    let shot = ScreenshotId::parse(shot).unwrap();
-    assert_eq!(stores.screenshots.get(&session, &shot).await.unwrap(), None);
+    let shot = ImageId::parse(shot).unwrap();
+    assert_eq!(stores.images.get(&session, &shot).await.unwrap(), None);
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 //! Run one area with `cargo test -p backend-api --test integration agent::`.
 
 mod agent;
+mod agent_code;
 mod agent_sandbox;
 mod auth;
 mod events;

@@ -1,9 +1,11 @@
 //! `/api/v1/sessions`: the caller's chat sessions — create, list, get, rename, delete,
-//! stop, share / unshare, mark read, post a message — and `/api/v1/shared/{token}`, the
-//! read-only replay anyone with the link may open.
+//! stop, share / unshare, mark read, post a message, download the code cells as a
+//! notebook — and `/api/v1/shared/{token}`, the read-only replay anyone with the link
+//! may open.
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -24,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(create, list))
         .routes(routes!(get, rename, delete))
         .routes(routes!(stop))
+        .routes(routes!(notebook))
         .routes(routes!(share, unshare))
         .routes(routes!(mark_read))
         .routes(routes!(post_message))
@@ -149,6 +152,27 @@ async fn delete(
 ) -> ApiResult<StatusCode> {
     state.sessions.delete(&principal.user_id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The session's code cells as a Jupyter notebook (`.ipynb`, nbformat 4) with their
+/// outputs, charts included.
+#[utoipa::path(get, path = "/api/v1/sessions/{id}/notebook", tag = "sessions",
+    responses((status = 200, description = "the notebook", content_type = "application/x-ipynb+json", body = Object),
+        (status = 404, body = ErrorBody)))]
+async fn notebook(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<impl IntoResponse> {
+    let notebook = state.sessions.notebook(&principal.user_id, &id).await?;
+    let disposition = format!("attachment; filename=\"session-{id}.ipynb\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-ipynb+json".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        notebook.to_string(),
+    ))
 }
 
 /// Stops the agent's work on the session: the run is cancelled (its command killed)
