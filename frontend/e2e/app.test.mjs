@@ -207,6 +207,33 @@ describe('Sandpiper in a browser', () => {
       await snap(page, '09-tools-panel')
     }))
 
+  test('code runs in the kernel: its chart, table and error show, and the notebook downloads', { timeout: 120_000 }, () =>
+    onPage('code', {}, async (page) => {
+      await signIn(page)
+      await page.fill('[data-test=composer]', 'Make a chart of my sales')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=message-assistant]', { hasText: 'Sales total 105' }).waitFor(SLOW)
+      const cells = page.locator('[data-test=tool-line][data-tool=code_run]')
+      assert.equal(await cells.count(), 2)
+      assert.deepEqual(await cells.evaluateAll((lines) => lines.map((l) => l.dataset.state)), ['done', 'failed'])
+      await cells.nth(0).click()
+      const view = page.locator('[data-test=tool-view][data-kind=code]')
+      assert.match(await view.locator('[data-test=code-stdout]').innerText(), /total 105/)
+      await page.waitForFunction(() => document.querySelector('[data-test=code-image]')?.naturalWidth > 300)
+      assert.match(await view.locator('[data-test=code-html] table').innerText(), /mean/)
+      assert.ok((await view.locator('pre .hljs-keyword').count()) > 0, 'the code is highlighted')
+      await snap(page, '15-code-chart')
+      await cells.nth(1).click()
+      assert.match(await view.locator('[data-test=code-error]').innerText(), /KeyError: 'profit'/)
+      await snap(page, '16-code-error')
+      const [download] = await Promise.all([page.waitForEvent('download'), view.locator('[data-test=download-notebook]').click()])
+      assert.match(download.suggestedFilename(), /\.ipynb$/)
+      const notebook = JSON.parse(readFileSync(await download.path(), 'utf8'))
+      assert.equal(notebook.nbformat, 4)
+      assert.equal(notebook.cells.length, 2)
+      assert.ok(notebook.cells[0].outputs.some((o) => o.data?.['image/png']))
+    }))
+
   test('an admin adds an HTTP MCP server in the settings and sees its tools', { timeout: 90_000 }, () =>
     onPage('mcp-admin', {}, async (page) => {
       await signIn(page)

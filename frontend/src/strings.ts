@@ -67,6 +67,10 @@ export const strings = {
     mcpError: 'The tool reported an error:',
     mcpImageAlt: (tool: string) => `An image from ${tool}`,
     screenshotAlt: (title: string) => `Screenshot of ${title}`,
+    chartAlt: (size: string) => (size ? `A chart, ${size}` : 'A chart'),
+    cellTimedOut: 'The cell ran past its timeout and was interrupted; the kernel kept its state.',
+    cellNotStored: 'This picture could not be stored.',
+    downloadNotebook: 'Download the notebook',
     open: (what: string) => `Open ${what}`,
     labels: {
       shell: 'Ran',
@@ -80,6 +84,7 @@ export const strings = {
       browser_navigate: 'Opened',
       web_search: 'Searched the web',
       web_fetch: 'Fetched',
+      code_run: 'Ran code',
     } as Record<string, string>,
   },
   panels: {

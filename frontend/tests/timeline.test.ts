@@ -54,6 +54,12 @@ describe('timeline', () => {
     applyEvent(t, at({ type: 'tool', call_id: 'c', name: 'file_read', status: 'called', args: {}, view: { kind: 'error', message: 'no such file' } }))
     const line = t.items[0]
     expect(line.kind === 'tool' && toolFailed(line)).toBe(true)
+    const cell = { code: 'x', language: 'python' as const, stdout: '', stderr: '', outputs: [] }
+    applyEvent(t, at({ type: 'tool', call_id: 'd', name: 'code_run', status: 'called', args: {}, view: { kind: 'code', ...cell } }))
+    applyEvent(t, at({ type: 'tool', call_id: 'e', name: 'code_run', status: 'called', args: {}, view: { kind: 'code', ...cell, timed_out: true } }))
+    const [ran, timedOut] = t.items.slice(1)
+    expect(ran.kind === 'tool' && toolFailed(ran)).toBe(false)
+    expect(timedOut.kind === 'tool' && toolFailed(timedOut)).toBe(true)
     applyEvent(t, at({ type: 'wait', prompt: 'CSV or JSON?', take_over: false }))
     expect(openQuestion(t)).toBeNull()
     applyEvent(t, at({ type: 'status', status: 'waiting' }))

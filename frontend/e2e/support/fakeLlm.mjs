@@ -34,6 +34,22 @@ const scenarios = {
   ],
   ask: [[['message_ask_user', { question: 'Which format do you want, CSV or JSON?' }]], 'Noted.'],
   logo: [[['mcp__everything__get-tiny-image', {}]], 'That is the MCP logo.'],
+  chart: [
+    [['file_write', { path: 'sales.csv', content: 'month,sales\n1,10\n2,30\n3,20\n4,45\n' }]],
+    [
+      [
+        'code_run',
+        {
+          code:
+            "import pandas as pd\nimport matplotlib.pyplot as plt\nframe = pd.read_csv('sales.csv')\n" +
+            "print('total', frame['sales'].sum())\nframe.plot(x='month', y='sales', marker='o', title='Sales by month')\n" +
+            'frame.describe()',
+        },
+      ],
+    ],
+    [['code_run', { code: "frame['profit']" }]],
+    'Sales total 105; the chart is above.',
+  ],
 }
 
 let callCounter = 0

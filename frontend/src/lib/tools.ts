@@ -13,6 +13,7 @@ export function toolIcon(name: string): string {
   if (name.startsWith('file_')) return name === 'file_replace' || name === 'file_write' ? 'edit' : 'file'
   if (name.startsWith('browser_')) return 'globe'
   if (name.startsWith('web_')) return 'search'
+  if (name === 'code_run') return 'code'
   return 'tool'
 }
 
@@ -36,6 +37,7 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
     return ''
   }
   if (name === 'browser_click' || name === 'browser_input') return pick('index', 'text')
+  if (name === 'code_run') return pick('code').split('\n').find((line) => line.trim()) ?? ''
   if (mcpParts(name)) {
     const all = Object.keys(args).length ? JSON.stringify(args) : ''
     return all.length > 80 ? `${all.slice(0, 79)}…` : all
@@ -43,6 +45,11 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
   return pick('command', 'path', 'url', 'query', 'pattern', 'text', 'key')
 }
 
-/** A screenshot's address as this page can load it (set by the chat or the replay). */
-export type ScreenshotSource = (url: string) => Promise<string>
-export const SCREENSHOTS = Symbol('screenshots')
+/** A stored image's (screenshot's, chart's) address as this page can load it (set by
+ * the chat or the replay). */
+export type ImageSource = (url: string) => Promise<string>
+export const IMAGES = Symbol('images')
+
+/** Saves the session's code cells as a notebook (set by the chat, not the replay). */
+export type NotebookDownload = () => Promise<void>
+export const NOTEBOOK = Symbol('notebook')

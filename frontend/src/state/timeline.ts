@@ -100,9 +100,13 @@ export function applyEvent(timeline: Timeline, stored: StoredEvent): boolean {
   return true
 }
 
-/** Whether a tool call ended in failure (its view says so). */
+/** Whether a tool call ended in failure (its view says so; a code cell by its error,
+ * its timeout or a lost kernel). */
 export function toolFailed(item: Extract<Item, { kind: 'tool' }>): boolean {
-  return !item.running && item.view?.kind === 'error'
+  const view = item.view
+  if (item.running || !view) return false
+  if (view.kind === 'code') return Boolean(view.error || view.timed_out || view.kernel_restarted)
+  return view.kind === 'error'
 }
 
 /** The question still waiting for the person: the last item, if it is one. */
