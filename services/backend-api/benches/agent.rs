@@ -15,11 +15,14 @@
 //! - MCP over stdio: the same server started in the session's sandbox and its `echo`
 //!   relayed by tool-api;
 //! - VNC relay: full-screen raw updates pulled through the relay and straight from the
-//!   sandbox's VNC server (throughput), and a 1×1 update round trip both ways (latency).
+//!   sandbox's VNC server (throughput), and a 1×1 update round trip both ways (latency);
+//! - code interpreter: the first `code_run` of a session whose sandbox came from the warm
+//!   pool (its kernel started with the sandbox), `print(1)` steps end to end and straight
+//!   to tool-api, `import pandas` in a warm kernel, and a kernel's cold start (restart).
 //!
 //! Run with `cargo bench -p backend-api --bench agent`. Targets: tool-step overhead
 //! p50 ≤ 5 ms; first tool result ≤ 300 ms with a warm pool; five MCP servers listed
-//! ≤ 300 ms; relay ≥ 100 MB/s.
+//! ≤ 300 ms; relay ≥ 100 MB/s; `print(1)` end to end p50 ≤ 30 ms; kernel start ≤ 1.5 s.
 
 #[path = "../tests/integration/support/mod.rs"]
 mod support;
@@ -44,6 +47,7 @@ use support::mcp_servers::{self, packed_everything, Everything, EVERYTHING_IN_SA
 use support::{borrowed, live, SseStream, TestApp};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
+use tool_api_client::contract::code::CodeRunRequest;
 use tool_api_client::contract::shell::ExecRequest;
 
 const POOL: usize = 3;
@@ -51,6 +55,7 @@ const STEPS: usize = 200;
 const MCP_CALLS: usize = 100;
 const RELAY_SECONDS: u64 = 5;
 const ROUND_TRIPS: usize = 200;
+const CELLS: usize = 20;
 
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
@@ -63,6 +68,10 @@ fn ms(d: Duration) -> f64 {
 
 fn echo_step() -> Reply {
     Reply::tool("shell_exec", json!({ "command": "echo hi" }))
+}
+
+fn print_step() -> Reply {
+    Reply::tool("code_run", json!({ "code": "print(1)" }))
 }
 
 fn mcp_echo_step() -> Reply {
@@ -124,6 +133,9 @@ async fn main() {
     script.extend((0..=STEPS).map(|_| echo_step()));
     script.push(Reply::Text("done"));
     script.extend((0..=MCP_CALLS).map(|_| mcp_echo_step()));
+    script.push(Reply::Text("done"));
+    script.extend([print_step(), Reply::Text("done")]);
+    script.extend((0..=CELLS).map(|_| print_step()));
     script.push(Reply::Text("done"));
     let llm = FakeLlm::start(script).await;
     let everything = Everything::start().await;
@@ -192,6 +204,52 @@ async fn main() {
     mcp(&app, &token, id, &everything).await;
     mcp_stdio(id, &manager).await;
     relay(&app, &token, id, &manager).await;
+    code(&app, &token, &manager).await;
+}
+
+/// The code interpreter through the backend and straight to tool-api.
+async fn code(app: &TestApp, token: &str, manager: &Manager) {
+    wait_for_warm_pool(manager).await;
+    let id = app.new_session(token).await;
+    let mut stream = app.events(token, &id, None).await;
+    let posted = Instant::now();
+    app.post_message(token, &id, "print once").await;
+    let first = called(&mut stream).await - posted;
+    stream
+        .until(Duration::from_secs(30), |e| {
+            e["type"] == "status" && e["status"] == "completed"
+        })
+        .await;
+    println!(
+        "first code_run, warm pool:       {:.0} ms message → result (the kernel started with the sandbox)",
+        ms(first)
+    );
+    let mut steps = step_times(app, token, &id, "print many times", CELLS).await;
+    let sandbox = manager.tool_api(&id).await;
+    let cell = |code: &str| CodeRunRequest {
+        code: code.into(),
+        ..Default::default()
+    };
+    let mut direct = Vec::new();
+    for _ in 0..CELLS {
+        let started = Instant::now();
+        sandbox.code_run(&cell("print(1)")).await.unwrap();
+        direct.push(started.elapsed());
+    }
+    println!(
+        "code_run print(1):               p50 {:.2} ms end to end (target ≤ 30), tool-api direct p50 {:.2} ms",
+        ms(percentile(&mut steps, 0.5)),
+        ms(percentile(&mut direct, 0.5))
+    );
+    let started = Instant::now();
+    let imported = sandbox.code_run(&cell("import pandas")).await.unwrap();
+    assert_eq!(imported.error, None, "{imported:?}");
+    println!("import pandas, warm kernel:      {:.0} ms", ms(started.elapsed()));
+    let restarted = sandbox.code_restart().await.unwrap();
+    println!(
+        "kernel cold start (restart):     {} ms to ready (target ≤ 1500)",
+        restarted.ready_ms
+    );
 }
 
 /// A hub over an embedded store holding `servers`.
