@@ -12,7 +12,11 @@
 #     a file through the session's sandbox (reached by container name on the sandboxes
 #     network), the event stream through nginx, and a terminal over WebSocket;
 #  4. nothing but the frontend publishes a port; the walk's sandbox runs and publishes none;
-#  5. ./run.sh down -v leaves no container, network or volume of the project behind, the
+#  5. red team: from inside the walk's sandbox, as its user, connections to backend-api,
+#     sandbox-manager, the sandbox network's gateway (the host) and 169.254.169.254 are
+#     refused by the sandbox's firewall (net_probe.py), though backend-api reached the
+#     sandbox in step 3;
+#  6. ./run.sh down -v leaves no container, network or volume of the project behind, the
 #     walk's sandbox (started by sandbox-manager, not by Compose) included.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -61,7 +65,7 @@ cleanup() {
         compose ps >&2 || true
         compose logs --no-color --tail 40 >&2 || true
     fi
-    log "5. ./run.sh down -v"
+    log "6. ./run.sh down -v"
     compose down -v --remove-orphans >/dev/null 2>&1 || true
     rm -rf "$workdir"
 }
@@ -82,6 +86,12 @@ sandboxes="$(docker ps -q --filter "label=org.sandpiper.manager=$namespace")"
 [[ -n "$sandboxes" ]] || fail "the walk's sandbox is not running"
 sandbox_ports="$(docker ps -a --filter "label=org.sandpiper.manager=$namespace" --format '{{.Ports}}' | grep -- '->' || true)"
 [[ -z "$sandbox_ports" ]] || fail "a sandbox published ports: $sandbox_ports"
+
+log "5. what the sandbox reaches"
+gateway="$(docker network inspect -f '{{(index .IPAM.Config 0).Gateway}}' "$project-sandboxes")"
+verdicts="$(docker exec -i -u 1000 "$(head -n 1 <<<"$sandboxes")" python3 - \
+    backend-api:8000 sandbox-manager:8090 "$gateway:$port" 169.254.169.254:80 <deploy/checks/net_probe.py)"
+[[ "$(grep -c ' firewall$' <<<"$verdicts")" == 4 ]] || fail "the sandbox reached past its firewall: $verdicts"
 
 trap - EXIT
 cleanup

@@ -58,7 +58,7 @@ pub enum DriverKind {
 /// The Kubernetes driver's settings; the `sandbox` ones (image, limits, sizes, timeouts,
 /// browser sandbox) apply as well. The address mode and the Docker network names do not:
 /// a Pod is reached at its IP, and NetworkPolicies (`deploy/kubernetes/`) do what the
-/// two Docker networks do, keyed on the Pod's `org.sandpiper.network` label.
+/// Docker sandboxes' own firewall does, keyed on the Pod's `org.sandpiper.network` label.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
 pub struct KubernetesSettings {

@@ -18,7 +18,18 @@ const LABEL_NAMESPACE: &str = "org.sandpiper.manager";
 const LABEL_SANDBOX: &str = "org.sandpiper.sandbox";
 const LABEL_SESSION: &str = "org.sandpiper.session";
 const LABEL_OWNER: &str = "org.sandpiper.owner";
+/// `internet` or `offline` ([`network_label`]): what NetworkPolicies select Pods by, and
+/// which firewall a restarted Docker sandbox gets again.
+const LABEL_NETWORK: &str = "org.sandpiper.network";
 const MANAGED_BY: &str = "sandpiper-sandbox-manager";
+
+/// The value of [`LABEL_NETWORK`] for a mode.
+fn network_label(mode: NetworkMode) -> &'static str {
+    match mode {
+        NetworkMode::Internet => "internet",
+        NetworkMode::Offline => "offline",
+    }
+}
 
 // What the sandbox image serves and where its user's home is (`sandbox-image/`).
 const TOOL_API_PORT: u16 = 8080;

@@ -6,5 +6,6 @@
 mod api;
 mod kubernetes;
 mod lifecycle;
+mod network;
 mod reconcile;
 mod support;

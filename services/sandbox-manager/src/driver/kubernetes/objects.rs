@@ -13,17 +13,15 @@ use k8s_openapi::api::core::v1::{
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use sandbox_manager_contract::{NetworkMode, StorageKind};
+use sandbox_manager_contract::StorageKind;
 use sha2::{Digest, Sha256};
 
 use super::super::{
-    sandbox_name, SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_OWNER, LABEL_SANDBOX,
-    LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT, VNC_PORT,
+    network_label, sandbox_name, SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK,
+    LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT, VNC_PORT,
 };
 use crate::config::{KubernetesSettings, SandboxSettings};
 
-/// The label NetworkPolicies select sandboxes by: `internet` or `offline`.
-const LABEL_NETWORK: &str = "org.sandpiper.network";
 /// The Secret's annotation that keeps the Pod as first made: a restart makes it again
 /// from this, whatever became of the old Pod (evicted, deleted, changed).
 const ANNOTATION_POD: &str = "org.sandpiper.pod";
@@ -62,15 +60,11 @@ impl Objects {
     }
 
     fn metadata(&self, name: String, spec: &SandboxSpec) -> ObjectMeta {
-        let network = match spec.network {
-            NetworkMode::Internet => "internet",
-            NetworkMode::Offline => "offline",
-        };
         let labels = BTreeMap::from([
             (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
             (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
             (LABEL_SANDBOX.to_owned(), spec.sandbox_id.clone()),
-            (LABEL_NETWORK.to_owned(), network.to_owned()),
+            (LABEL_NETWORK.to_owned(), network_label(spec.network).to_owned()),
         ]);
         let annotations: BTreeMap<String, String> = [
             (LABEL_SESSION, spec.session_id.as_ref()),

@@ -6,9 +6,12 @@
 //! volume for home and /tmp, memory / CPU / pids limits, bounded logs). Its ports are
 //! either published on the loopback address only, or not at all when the sandbox is
 //! reached by name on a network shared with backend-api (`AddressMode`). Labels name it as ours: the manager namespace,
-//! the sandbox id and, when it was created for a session, the session and owner. Docker
+//! the sandbox id, its network mode and, when it was created for a session, the session and owner. Docker
 //! cannot change labels later, so a warm-pool container carries only its sandbox id; the
-//! manager's records say whose it became.
+//! manager's records say whose it became. Every sandbox gets a firewall in its own network
+//! namespace once it runs ([`firewall`]), before the manager reports it ready.
+
+mod firewall;
 
 use std::collections::HashMap;
 
@@ -27,10 +30,11 @@ use futures::{StreamExt, TryStreamExt};
 use sandbox_manager_contract::{NetworkMode, StorageKind};
 use tokio::sync::{Mutex, OnceCell};
 
+use self::firewall::Firewall;
 use super::{
-    DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, HOME, LABEL_MANAGED,
-    LABEL_NAMESPACE, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT,
-    VNC_PORT,
+    network_label, DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, HOME,
+    LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY,
+    SANDBOX_UID, TOOL_API_PORT, VNC_PORT,
 };
 use crate::config::{AddressMode, SandboxSettings};
 use crate::record::Endpoints;
@@ -40,7 +44,7 @@ const VNC_EXPOSED: &str = "5900/tcp";
 
 /// Docker's default seccomp profile plus what Chromium's own sandbox needs (see
 /// `sandbox-image/README.md`).
-const BUILT_IN_SECCOMP: &str = include_str!("../../../../sandbox-image/seccomp-chromium.json");
+const BUILT_IN_SECCOMP: &str = include_str!("../../../../../sandbox-image/seccomp-chromium.json");
 
 pub struct DockerDriver {
     /// Connected (and the API version agreed) on first use, so the manager starts and keeps
@@ -55,6 +59,7 @@ pub struct DockerDriver {
     /// Held while a network is looked up and made: engines before API 1.44 accept two
     /// networks of one name, and the health monitor and the readiness check both prepare.
     network_lock: Mutex<()>,
+    firewall: Firewall,
 }
 
 impl DockerDriver {
@@ -78,6 +83,7 @@ impl DockerDriver {
             .collect();
         Ok(Self {
             docker: OnceCell::new(),
+            firewall: Firewall::new(settings.image.clone(), namespace.clone()),
             settings,
             namespace,
             seccomp,
@@ -115,6 +121,7 @@ impl DockerDriver {
             (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
             (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
             (LABEL_SANDBOX.to_owned(), spec.sandbox_id.clone()),
+            (LABEL_NETWORK.to_owned(), network_label(spec.network).to_owned()),
         ]);
         if let Some(session) = &spec.session_id {
             labels.insert(LABEL_SESSION.to_owned(), session.clone());
@@ -317,6 +324,7 @@ impl DockerDriver {
                 DriverError::Engine(message) => DriverError::StartFailed(message),
                 other => other,
             })?;
+        self.firewall.install(docker, &name, spec.network).await?;
         self.endpoints(docker, &name).await
     }
 }
@@ -344,6 +352,22 @@ impl SandboxDriver for DockerDriver {
             .start_container(&name, None::<bollard::query_parameters::StartContainerOptions>)
             .await
             .map_err(classify)?;
+        // A start makes a new network namespace, without the rules of the last one. The
+        // mode is read back from the container's label; without one (a container from
+        // before the label), the offline rules.
+        let inspect = docker
+            .inspect_container(&name, None::<bollard::query_parameters::InspectContainerOptions>)
+            .await
+            .map_err(classify)?;
+        let label = inspect
+            .config
+            .and_then(|config| config.labels?.remove(LABEL_NETWORK));
+        let mode = if label.as_deref() == Some(network_label(NetworkMode::Internet)) {
+            NetworkMode::Internet
+        } else {
+            NetworkMode::Offline
+        };
+        self.firewall.install(docker, &name, mode).await?;
         self.endpoints(docker, &name).await
     }
 
@@ -353,10 +377,10 @@ impl SandboxDriver for DockerDriver {
             .force(true)
             .v(true)
             .build();
-        match docker
-            .remove_container(&self.container_name(sandbox_id), Some(options))
-            .await
-        {
+        let name = self.container_name(sandbox_id);
+        // A firewall helper is left only when the manager stopped while it ran.
+        firewall::remove(docker, &Firewall::helper_name(&name)).await?;
+        match docker.remove_container(&name, Some(options)).await {
             Ok(()) | Err(BollardError::DockerResponseServerError { status_code: 404, .. }) => {}
             // Already being removed by the engine.
             Err(BollardError::DockerResponseServerError {
