@@ -157,7 +157,9 @@ class Kernel:
         stdout = Stream(LIMITS["stream_max_chars"])
         stderr = Stream(LIMITS["stream_max_chars"])
         outputs, dropped, error, count = [], 0, None, None
-        msg_id = self.client.execute(code, store_history=True, allow_stdin=False)
+        # Cells come one at a time; with stop_on_error the kernel would abort a cell sent
+        # right after a failed one, answering it with no output at all.
+        msg_id = self.client.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
         while True:
             message = self.next_iopub(msg_id)
             if message is None:
@@ -189,6 +191,8 @@ class Kernel:
             if reply.get("status") == "error" and error is None:
                 error = {"name": reply.get("ename", "Error"), "value": reply.get("evalue", ""),
                          "traceback": traceback(reply.get("traceback", []))}
+            elif reply.get("status") == "aborted":
+                error = {"name": "Aborted", "value": "the kernel did not run the cell", "traceback": ""}
         return {
             "execution_count": count,
             "stdout": stdout.text(),

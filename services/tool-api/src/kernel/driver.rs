@@ -1,4 +1,4 @@
-//! The driver process: `python3 -c driver.py` holding one Jupyter kernel, spoken to in
+//! The driver process: Python running `driver.py`, holding one Jupyter kernel, spoken to in
 //! JSON lines (the protocol is described at the top of `driver.py`). This side writes
 //! cells, reads answers by id (skipping answers to cells whose caller went away) and
 //! remembers the kernel's process group for interrupts.
@@ -21,6 +21,11 @@ use crate::stderr_tail::StderrTail;
 use crate::{child_env, process_group};
 
 const DRIVER: &str = include_str!("driver.py");
+/// The driver's source travels in this variable, which the bootstrap takes out again: on
+/// the command line it would fill every `ps` listing the agent reads.
+const DRIVER_VARIABLE: &str = "SANDPIPER_KERNEL_DRIVER";
+const BOOTSTRAP: &str =
+    "import os; exec(compile(os.environ.pop('SANDPIPER_KERNEL_DRIVER'), 'driver.py', 'exec'))";
 /// stderr bytes kept to say why the driver ended.
 const STDERR_TAIL_BYTES: usize = 4 << 10;
 /// How long stderr may take to close once the driver ended.
@@ -90,7 +95,7 @@ impl Driver {
         let limits = serde_json::to_string(settings).map_err(|err| err.to_string())?;
         let mut command = Command::new(&settings.python);
         command
-            .args(["-c", DRIVER, &limits])
+            .args(["-c", BOOTSTRAP, &limits])
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -98,6 +103,7 @@ impl Driver {
             .process_group(0)
             .kill_on_drop(true);
         child_env::without_secrets(&mut command, &Default::default());
+        command.env(DRIVER_VARIABLE, DRIVER);
         let mut child = command
             .spawn()
             .map_err(|err| format!("could not run {}: {err}", settings.python))?;

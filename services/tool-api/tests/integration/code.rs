@@ -10,6 +10,7 @@ use base64::Engine;
 use tool_api_client::{ClientError, ToolApiClient};
 use tool_api_contract::code::{CodeLanguage, CodeRunRequest, CodeRunResult};
 use tool_api_contract::files::WriteFileRequest;
+use tool_api_contract::shell::ExecRequest;
 use tool_api_contract::ErrorCode;
 
 const TOKEN: &str = "code-test-token-0123456789";
@@ -83,6 +84,38 @@ async fn cells_share_state_and_show_charts_and_tables() {
     );
     assert_eq!(chart.stderr, "", "no missing glyphs");
 
+    // A huge picture is scaled down to the limit.
+    let huge = run(client, "import io\nfrom PIL import Image as Picture\nfrom IPython.display import Image, display\n\
+buffer = io.BytesIO()\nPicture.new('RGB', (4000, 3000), 'white').save(buffer, 'PNG')\ndisplay(Image(data=buffer.getvalue()))").await;
+    let picture = huge.outputs[0].png.as_ref().unwrap();
+    assert_eq!((picture.width, picture.height), (2048, 1536));
+    assert_eq!(png_size(&picture.data), (2048, 1536));
+
+    // The kernel has none of the tool-api's secrets, and its driver's command line is
+    // short enough for a `ps` listing the agent reads.
+    let secrets = run(
+        client,
+        "import os\nprint(os.environ.get('SANDBOX_TOKEN'), os.environ.get('VNC_PASSWORD'))",
+    )
+    .await;
+    assert_eq!(secrets.stdout, "None None\n");
+    let listing = client
+        .exec(
+            "ps",
+            &ExecRequest {
+                command: "ps -eo args".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(listing.output.contains("ipykernel"), "{}", listing.output);
+    assert!(
+        !listing.output.contains("bridge to one Jupyter kernel"),
+        "{}",
+        listing.output
+    );
+
     // A shell cell runs in the same working directory.
     let shell = client
         .code_run(&CodeRunRequest {
@@ -117,7 +150,8 @@ async fn bad_cells_are_answered_and_the_kernel_lives_on() {
     assert!(endless.timed_out, "{endless:?}");
     assert_eq!(endless.error.unwrap().name, "KeyboardInterrupt");
     assert_eq!(endless.kernel_restarted, None);
-    assert_eq!(run(client, "print(kept + 1)").await.stdout, "42\n");
+    let after = run(client, "print(kept + 1)").await;
+    assert_eq!(after.stdout, "42\n", "{after:?}");
 
     // A call given up mid-cell (the agent was stopped) interrupts it; the state stays.
     let given_up = tokio::time::timeout(
