@@ -122,6 +122,7 @@ describe('Sandpiper in a browser', () => {
       await snap(page, '03-desktop')
       await page.click('[data-test=take-over]')
       await page.locator('[data-test=desktop][data-mode=control][data-state=connected]').waitFor(SLOW)
+      assert.match(await page.locator('[data-test=sign-in-note]').innerText(), /deleted with the chat; passwords are never saved/)
       await page.click('[data-test=give-back]')
       await page.locator('[data-test=desktop][data-mode=view][data-state=connected]').waitFor(SLOW)
       assert.equal(await desktop.count(), 1)

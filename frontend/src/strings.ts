@@ -153,6 +153,7 @@ export const strings = {
     takeOver: 'Take over',
     giveBack: 'Give back',
     controlling: 'You are in control — the agent is paused',
+    signInNote: 'Sign-ins you make here stay in this chat’s browser and are deleted with the chat; passwords are never saved.',
     viewing: 'Watching',
     retry: 'Reconnect',
   },

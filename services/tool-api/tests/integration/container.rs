@@ -116,6 +116,27 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
         .unwrap();
     assert_eq!(out.result, "ada@example.org/pro");
 
+    // Chromium's managed policy (where Debian's Chromium reads it, owned by root) keeps it
+    // from saving the passwords, addresses and cards of a person who signs in.
+    let policy = sandbox
+        .client
+        .exec(
+            "policy",
+            &ExecRequest {
+                command: "cd /etc/chromium/policies/managed && stat -c '%U %a' sandpiper.json && \
+                          python3 -c 'import json; print(sorted(json.load(open(\"sandpiper.json\")).items()))'"
+                    .into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        policy.output,
+        "root 644\n[('AutofillAddressEnabled', False), ('AutofillCreditCardEnabled', False), \
+         ('PasswordManagerEnabled', False)]\n"
+    );
+
     // Chromium's own sandbox is on (the seccomp profile allows it): no --no-sandbox flag.
     let flags = sandbox
         .client
