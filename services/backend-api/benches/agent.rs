@@ -204,11 +204,14 @@ async fn main() {
     mcp(&app, &token, id, &everything).await;
     mcp_stdio(id, &manager).await;
     relay(&app, &token, id, &manager).await;
-    code(&app, &token, &manager).await;
+    code(&app, &manager).await;
 }
 
-/// The code interpreter through the backend and straight to tool-api.
-async fn code(app: &TestApp, token: &str, manager: &Manager) {
+/// The code interpreter through the backend and straight to tool-api, for a second person
+/// (the first holds as many sandboxes as the quota allows).
+async fn code(app: &TestApp, manager: &Manager) {
+    let (token, _, _) = app.register("coder@example.org").await;
+    let token = token.as_str();
     wait_for_warm_pool(manager).await;
     let id = app.new_session(token).await;
     let mut stream = app.events(token, &id, None).await;

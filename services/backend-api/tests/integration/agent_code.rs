@@ -1,5 +1,5 @@
-//! The code interpreter through the whole stack: a scripted model calls `code_run` in a
-//! real sandbox (real sandbox-manager, Docker, the sandbox image's Jupyter kernel); the
+//! The code interpreter through the whole stack: a scripted model calls `code_run` on a
+//! CSV the person attached, in a real sandbox (real sandbox-manager, Docker, the sandbox image's Jupyter kernel); the
 //! person gets the chart as a stored PNG and the table as sanitised HTML, the model gets
 //! text, failed cells in a row end the turn at the budget, and the cells download as a
 //! notebook that nbformat (in the sandbox image) validates.
@@ -10,7 +10,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
 use support::manager::{sandbox, Manager};
@@ -19,7 +19,7 @@ use support::{borrowed, TestApp};
 const WAIT: Duration = Duration::from_secs(120);
 
 const ANALYSIS: &str = "import pandas as pd\nimport matplotlib.pyplot as plt\n\
-frame = pd.read_csv('sales.csv')\nprint('total', frame['sales'].sum())\n\
+frame = pd.read_csv('uploads/sales.csv')\nprint('total', frame['sales'].sum())\n\
 frame.plot(x='month', y='sales')\nframe.head()";
 
 /// `nbformat.validate` on the document, with the image's nbformat; the cell count.
@@ -63,10 +63,6 @@ fn validated_cells(notebook: &str) -> String {
 #[tokio::test]
 async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
     let llm = FakeLlm::start(vec![
-        Reply::tool(
-            "file_write",
-            json!({ "path": "sales.csv", "content": "month,sales\n1,10\n2,30\n3,20\n" }),
-        ),
         Reply::tool("code_run", json!({ "code": ANALYSIS })),
         Reply::tool("code_run", json!({ "code": "frame['missing']" })),
         Reply::tool("code_run", json!({ "code": "frame['still missing']" })),
@@ -80,8 +76,30 @@ async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
     let app = TestApp::spawn(&borrowed(&settings)).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let id = app.new_session(&token).await;
+    let attached = app
+        .http
+        .post(format!(
+            "{}/api/v1/sessions/{id}/attachments?name=sales.csv",
+            app.base
+        ))
+        .bearer_auth(&token)
+        .body("month,sales\n1,10\n2,30\n3,20\n")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(attached.status(), StatusCode::CREATED);
+    let path = attached.json::<Value>().await.unwrap()["path"].clone();
     let mut stream = app.events(&token, &id, None).await;
-    app.post_message(&token, &id, "Chart my sales.csv").await;
+    let message = json!({ "content": "Chart my sales", "attachments": [path] });
+    let messages = format!("/api/v1/sessions/{id}/messages");
+    app.expect(
+        StatusCode::CREATED,
+        Method::POST,
+        &messages,
+        Some(&token),
+        Some(message),
+    )
+    .await;
     let events = stream
         .until(WAIT, |e| e["type"] == "status" && e["status"] != "running")
         .await;
@@ -127,7 +145,7 @@ async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
 
     // The model read text: the total, the picture described, the table as text.
     let requests = llm.requests();
-    let result = requests[2]["messages"]
+    let result = requests[1]["messages"]
         .as_array()
         .unwrap()
         .last()
@@ -138,7 +156,7 @@ async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
     assert!(text.contains("a PNG image"), "{text}");
     assert!(text.contains("month  sales"), "{text}");
     assert!(!text.contains("iVBOR"), "the model got the image's bytes: {text}");
-    let fix = requests[3]["messages"]
+    let fix = requests[2]["messages"]
         .as_array()
         .unwrap()
         .last()
