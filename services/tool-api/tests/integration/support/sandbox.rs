@@ -7,8 +7,8 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use tool_api_client::ToolApiClient;
 use tool_api_client::contract::info::Readiness;
+use tool_api_client::ToolApiClient;
 
 /// Runs the docker CLI; a failure is a failed test.
 pub fn docker(args: &[&str]) -> String {
