@@ -1,14 +1,29 @@
-//! The environment of programs the tool-api starts on someone's behalf: variables they
-//! are given must be settable, and the tool-api's own secrets are not theirs to see.
+//! The environment of programs the tool-api starts on someone's behalf (shells, the
+//! terminal, the kernel, MCP servers, the desktop): variables they are given must be
+//! settable, and the tool-api's own secrets are not theirs to see.
 
 use std::collections::BTreeMap;
 
-use tokio::process::Command;
+/// Variables that carry the tool-api's secrets (see [`crate::config`]).
+pub const SECRET_VARIABLES: [&str; 4] = [
+    "SANDBOX_TOKEN",
+    "SANDBOX_TOKEN_SHA256",
+    "VNC_PASSWORD",
+    "SEARCH_API_KEY",
+];
 
-/// Variables that carry the tool-api's secrets (see [`crate::config`]). A third-party
-/// program such as an MCP server must not find them in its environment, where a log or a
-/// crash report would carry them off.
-pub const SECRET_VARIABLES: [&str; 3] = ["SANDBOX_TOKEN", "VNC_PASSWORD", "SEARCH_API_KEY"];
+/// Takes the secrets out of the process's environment once the settings hold them, so no
+/// child inherits them, and makes the process non-dumpable, so another process of the
+/// sandbox user cannot read them from `/proc/<pid>/environ` or its memory either. Call it
+/// before any other thread starts: the environment is not safe to change beside readers.
+pub fn forget_secrets() {
+    for name in SECRET_VARIABLES {
+        std::env::remove_var(name);
+    }
+    if let Err(err) = nix::sys::prctl::set_dumpable(false) {
+        tracing::warn!(%err, "the tool-api could not make itself non-dumpable");
+    }
+}
 
 /// Names a person picked: a variable the OS cannot set is refused with a message naming it.
 pub fn check(env: &BTreeMap<String, String>) -> Result<(), String> {
@@ -19,12 +34,4 @@ pub fn check(env: &BTreeMap<String, String>) -> Result<(), String> {
         Some((key, _)) => Err(format!("invalid environment variable {key:?}")),
         None => Ok(()),
     }
-}
-
-/// Removes the secrets from what `command` inherits, then sets `env` on top.
-pub fn without_secrets(command: &mut Command, env: &BTreeMap<String, String>) {
-    for name in SECRET_VARIABLES {
-        command.env_remove(name);
-    }
-    command.envs(env);
 }

@@ -3,7 +3,8 @@
 //!
 //! | variable | meaning |
 //! |---|---|
-//! | `SANDBOX_TOKEN` | bearer token every route but `/health` requires |
+//! | `SANDBOX_TOKEN_SHA256` | hex SHA-256 of the bearer token every route but `/health` requires (what the sandbox-manager sets, so the token itself is nowhere in the sandbox) |
+//! | `SANDBOX_TOKEN` | the bearer token itself (at least 16 characters), for running the tool-api by hand |
 //! | `TOOL_API_INSECURE_NO_AUTH=true` | development only: serve without a token |
 //! | `TOOL_API_HOST`, `TOOL_API_PORT` | listen address (default `0.0.0.0:8080`) |
 //! | `TOOL_API_WORKSPACE` | where relative paths point (default `$HOME`) |
@@ -22,8 +23,10 @@ use serde::{Deserialize, Serialize};
 pub struct Settings {
     pub host: String,
     pub port: u16,
-    /// The bearer token; required unless `insecure_no_auth`.
+    /// The bearer token, or its SHA-256 in hex (which wins); one is required unless
+    /// `insecure_no_auth`.
     pub token: Option<String>,
+    pub token_sha256: Option<String>,
     pub insecure_no_auth: bool,
     pub workspace: PathBuf,
     #[serde(default)]
@@ -214,6 +217,7 @@ impl Settings {
             port: 0,
             insecure_no_auth: token.is_none(),
             token,
+            token_sha256: None,
             workspace,
             limits: Limits::default(),
             search: SearchSettings::default(),
@@ -245,6 +249,7 @@ impl Settings {
                     .try_parsing(true),
             )
             .set_override_option("token", env("SANDBOX_TOKEN"))?
+            .set_override_option("token_sha256", env("SANDBOX_TOKEN_SHA256"))?
             .set_override_option("desktop.vnc_password", env("VNC_PASSWORD"))?;
         for key in [
             "provider",

@@ -14,7 +14,7 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod browser;
-mod child_env;
+pub mod child_env;
 mod clock;
 pub mod config;
 pub mod desktop;

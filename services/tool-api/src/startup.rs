@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
+use crate::http::auth::TokenDigest;
 use crate::http::{self, AppState};
 use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
@@ -28,16 +29,20 @@ pub struct Application {
 impl Application {
     /// Checks the settings, binds the listener and builds the shared state.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        let token = match (&settings.token, settings.insecure_no_auth) {
-            (Some(token), _) if token.len() >= 16 => Some(Arc::<str>::from(token.as_str())),
-            (Some(_), _) => anyhow::bail!("SANDBOX_TOKEN must be at least 16 characters"),
-            (None, true) => {
+        let token = match (&settings.token_sha256, &settings.token, settings.insecure_no_auth) {
+            (Some(hex), _, _) => {
+                Some(TokenDigest::parse_hex(hex).context("SANDBOX_TOKEN_SHA256 must be 64 hex digits")?)
+            }
+            (None, Some(token), _) if token.len() >= 16 => Some(TokenDigest::of(token)),
+            (None, Some(_), _) => anyhow::bail!("SANDBOX_TOKEN must be at least 16 characters"),
+            (None, None, true) => {
                 tracing::warn!("serving WITHOUT authentication (TOOL_API_INSECURE_NO_AUTH)");
                 None
             }
-            (None, false) => anyhow::bail!(
-                "SANDBOX_TOKEN is not set; refusing to serve without authentication \
-                 (set TOOL_API_INSECURE_NO_AUTH=true for local development only)"
+            (None, None, false) => anyhow::bail!(
+                "neither SANDBOX_TOKEN_SHA256 nor SANDBOX_TOKEN is set; refusing to serve \
+                 without authentication (set TOOL_API_INSECURE_NO_AUTH=true for local \
+                 development only)"
             ),
         };
         let workspace = Workspace::new(settings.workspace.clone());

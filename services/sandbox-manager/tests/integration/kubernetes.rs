@@ -12,6 +12,7 @@ use sandbox_manager_client::contract::{
     CreateSandbox, ErrorCode, LimitsRequest, NetworkMode, SandboxState, StorageKind,
 };
 use serde_json::json;
+use sha2::{Digest, Sha256};
 use support::fake_kube::FakeCluster;
 use support::{code, docker, request, Manager};
 use tool_api_client::ToolApiClient;
@@ -97,12 +98,18 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
         ["1000", "read-only"]
     );
 
-    // The credentials are in the Secret, not in the Pod spec.
+    // The credentials are in the Secret, not in the Pod spec; of the token, only its
+    // SHA-256 enters the sandbox.
     let secret = cluster.get("secrets", &name).expect("the sandbox's Secret");
-    let token = base64::engine::general_purpose::STANDARD
-        .decode(secret["data"]["SANDBOX_TOKEN"].as_str().unwrap())
+    let digest = base64::engine::general_purpose::STANDARD
+        .decode(secret["data"]["SANDBOX_TOKEN_SHA256"].as_str().unwrap())
         .unwrap();
-    assert_eq!(String::from_utf8(token).unwrap(), access.token);
+    let expected: String = Sha256::digest(access.token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(String::from_utf8(digest).unwrap(), expected);
+    assert!(secret["data"].get("SANDBOX_TOKEN").is_none());
     assert!(
         secret["data"]["SEARCH_URL"].is_string(),
         "the search settings go there too"

@@ -17,8 +17,8 @@ use tokio_util::codec::{FramedRead, LinesCodec};
 use tool_api_contract::code::CodeRunResult;
 
 use crate::config::KernelSettings;
+use crate::process_group;
 use crate::stderr_tail::StderrTail;
-use crate::{child_env, process_group};
 
 const DRIVER: &str = include_str!("driver.py");
 /// The driver's source travels in this variable, which the bootstrap takes out again: on
@@ -102,7 +102,6 @@ impl Driver {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
-        child_env::without_secrets(&mut command, &Default::default());
         command.env(DRIVER_VARIABLE, DRIVER);
         let mut child = command
             .spawn()

@@ -65,7 +65,7 @@ impl StdioServer {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        child_env::without_secrets(&mut command, &spec.env);
+        command.envs(&spec.env);
         let mut child = command.spawn().map_err(|err| spawn_error(&spec.command, &err))?;
         let pid = child.id().ok_or("the process ended before it could be watched")?;
         let (Some(stdin), Some(stdout), Some(stderr)) =

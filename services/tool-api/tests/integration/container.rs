@@ -116,6 +116,32 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
         .unwrap();
     assert_eq!(out.result, "ada@example.org/pro");
 
+    // The sandbox's shells see no secret of the tool-api: not in their environment, not in
+    // the tool-api's (non-dumpable, so /proc keeps it from them), and of the token only its
+    // digest is in the container's (PID 1's) environment.
+    let probe = sandbox
+        .client
+        .exec(
+            "secrets",
+            &ExecRequest {
+                command: "env; cat /proc/$(pgrep -x tool-api)/environ || echo denied; \
+                          tr '\\0' '\\n' < /proc/1/environ"
+                    .into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let (shell_env, proc_env) = probe.output.split_once("---").unwrap();
+    assert!(shell_env.contains("PATH="), "{shell_env}");
+    assert!(
+        !shell_env.contains("SANDBOX_TOKEN") && !shell_env.contains("VNC_PASSWORD"),
+        "{shell_env}"
+    );
+    assert!(proc_env.contains("denied"), "{proc_env}");
+    assert!(!probe.output.contains(TOKEN), "{}", probe.output);
+    assert!(probe.output.contains("SANDBOX_TOKEN_SHA256="), "{}", probe.output);
+
     // Chromium's managed policy (where Debian's Chromium reads it, owned by root) keeps it
     // from saving the passwords, addresses and cards of a person who signs in.
     let policy = sandbox

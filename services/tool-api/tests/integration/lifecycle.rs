@@ -92,6 +92,17 @@ async fn reaps_children_and_kills_every_group_on_sigterm() {
         pids.extend(running.output.lines().map(|l| l.parse::<u32>().unwrap()));
     }
     assert_eq!(pids.len(), 4);
+    // A shell finds none of the server's secrets in its environment.
+    let env = ExecRequest {
+        command: "env".into(),
+        ..Default::default()
+    };
+    let shown = client.exec("env", &env).await.unwrap().output;
+    assert!(shown.contains("PATH="), "{shown}");
+    assert!(
+        !shown.contains("SANDBOX_TOKEN") && !shown.contains(support::TOKEN),
+        "{shown}"
+    );
     // An MCP stdio server too; it finds none of the server's secrets in its environment.
     let script = r#"sleep 300 & echo "{\"sleeper\":$!,\"token\":\"${SANDBOX_TOKEN:-}\"}"; exec cat"#;
     let relay = client.mcp_stdio(&support::mcp::shell(script)).await.unwrap();

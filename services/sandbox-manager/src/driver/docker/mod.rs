@@ -135,7 +135,7 @@ impl DockerDriver {
     fn container_config(&self, spec: &SandboxSpec) -> ContainerCreateBody {
         let s = &self.settings;
         let mut env = vec![
-            format!("SANDBOX_TOKEN={}", spec.secrets.token),
+            format!("SANDBOX_TOKEN_SHA256={}", spec.secrets.token_sha256()),
             format!("VNC_PASSWORD={}", spec.secrets.vnc_password),
         ];
         if !s.browser_sandbox {

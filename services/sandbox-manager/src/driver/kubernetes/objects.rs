@@ -89,7 +89,7 @@ impl Objects {
             .get_or_insert_with(BTreeMap::new)
             .insert(ANNOTATION_POD.to_owned(), serde_json::to_string(pod)?);
         let mut data = BTreeMap::from([
-            ("SANDBOX_TOKEN".to_owned(), spec.secrets.token.clone()),
+            ("SANDBOX_TOKEN_SHA256".to_owned(), spec.secrets.token_sha256()),
             ("VNC_PASSWORD".to_owned(), spec.secrets.vnc_password.clone()),
         ]);
         data.extend(self.passed_env.iter().cloned());

@@ -7,6 +7,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use sha2::{Digest, Sha256};
 use tool_api_client::contract::info::Readiness;
 use tool_api_client::ToolApiClient;
 
@@ -106,7 +107,12 @@ pub fn start(image: &str, token: &str, vnc_password: &str) -> Sandbox {
         "/../../sandbox-image/seccomp-chromium.json"
     );
     let seccomp = format!("seccomp={seccomp}");
-    let token_env = format!("SANDBOX_TOKEN={token}");
+    // As the sandbox-manager does: the sandbox gets the token's digest only.
+    let digest: String = Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let token_env = format!("SANDBOX_TOKEN_SHA256={digest}");
     let vnc_env = format!("VNC_PASSWORD={vnc_password}");
     #[rustfmt::skip]
     let id = docker(&[
