@@ -8,7 +8,7 @@ use tokio::process::Command;
 /// Variables that carry the tool-api's secrets (see [`crate::config`]). A third-party
 /// program such as an MCP server must not find them in its environment, where a log or a
 /// crash report would carry them off.
-pub const SECRET_VARIABLES: [&str; 3] = ["SANDBOX_TOKEN", "VNC_PASSWORD", "SEARCH_API_KEY"];
+pub const SECRET_VARIABLES: [&str; 2] = ["SANDBOX_TOKEN", "VNC_PASSWORD"];
 
 /// Names a person picked: a variable the OS cannot set is refused with a message naming it.
 pub fn check(env: &BTreeMap<String, String>) -> Result<(), String> {
