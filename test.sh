@@ -81,6 +81,8 @@ if [[ $mode == quick ]]; then
     run_tests integration services/backend-api "${backend_quick_areas[@]}"
     step "tool-api: in-process areas"
     run_tests integration services/tool-api "${tool_api_quick_areas[@]}"
+    step "web-kit: web search against fake providers"
+    run_tests integration crates/web-kit
     step "front end: component tests"
     need_npm_packages frontend
     (cd frontend && npm test)

@@ -14,7 +14,7 @@ pub mod error;
 pub mod files;
 pub mod info;
 pub mod mcp;
-pub mod search;
 pub mod shell;
+pub mod web;
 
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};

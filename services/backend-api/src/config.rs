@@ -14,10 +14,14 @@
 //! | `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` | the OpenAI-compatible model provider |
 //! | `SANDBOX_MANAGER_URL`, `SANDBOX_MANAGER_TOKEN` | the sandbox-manager |
 //! | `MCP_CONFIG` | an `mcp.json` file of MCP servers whose tools the agent gets |
+//! | `SEARCH_PROVIDER` | web search for the agent: `searxng`, `brave`, `tavily`, `serper` or `generic` |
+//! | `SEARCH_URL`, `SEARCH_API_KEY` | the provider's endpoint and key |
+//! | `SEARCH_RESULTS_FIELD`, `SEARCH_TITLE_FIELD`, `SEARCH_URL_FIELD`, `SEARCH_SNIPPET_FIELD` | the generic provider's JSON layout |
 
 use std::path::PathBuf;
 
 use serde::Deserialize;
+use web_kit::search::SearchSettings;
 
 /// The development secret: usable on a laptop, refused in production.
 pub const DEVELOPMENT_JWT_SECRET: &str = "sandpiper-development-secret-do-not-use-in-production";
@@ -56,6 +60,10 @@ pub struct Settings {
     pub agent: AgentConfig,
     #[serde(default)]
     pub mcp: McpConfig,
+    /// The agent's web search provider, which the backend calls itself so its key never
+    /// enters a sandbox.
+    #[serde(default)]
+    pub search: SearchSettings,
 }
 
 /// The model provider: any OpenAI-compatible chat-completions API.
@@ -310,7 +318,7 @@ impl Settings {
         if let Some(file) = env("BACKEND_CONFIG") {
             builder = builder.add_source(config::File::with_name(&file));
         }
-        builder
+        builder = builder
             .add_source(
                 config::Environment::with_prefix("BACKEND")
                     .prefix_separator("_")
@@ -329,8 +337,19 @@ impl Settings {
             .set_override_option("llm.model", env("LLM_MODEL"))?
             .set_override_option("sandbox.manager_url", env("SANDBOX_MANAGER_URL"))?
             .set_override_option("sandbox.manager_token", env("SANDBOX_MANAGER_TOKEN"))?
-            .set_override_option("mcp.config_file", env("MCP_CONFIG"))?
-            .build()?
-            .try_deserialize()
+            .set_override_option("mcp.config_file", env("MCP_CONFIG"))?;
+        for key in [
+            "provider",
+            "url",
+            "api_key",
+            "results_field",
+            "title_field",
+            "url_field",
+            "snippet_field",
+        ] {
+            let value = env(&format!("SEARCH_{}", key.to_uppercase()));
+            builder = builder.set_override_option(format!("search.{key}"), value)?;
+        }
+        builder.build()?.try_deserialize()
     }
 }

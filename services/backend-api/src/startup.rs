@@ -24,7 +24,7 @@ use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
 };
-use crate::domain::agent::{LlmClient, SandboxGateway};
+use crate::domain::agent::{LlmClient, SandboxGateway, WebSearch};
 use crate::domain::mcp::McpServers;
 use crate::infrastructure::llm::OpenAiClient;
 use crate::infrastructure::mcp::{config as mcp_config, McpHub};
@@ -36,6 +36,7 @@ use crate::infrastructure::stores::StoragePorts;
 use crate::infrastructure::terminal::ToolApiTerminals;
 use crate::infrastructure::tokens::{JwtCodec, SigningKey};
 use crate::infrastructure::vnc::VncConnector;
+use crate::infrastructure::web_search::ProviderSearch;
 use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
 
 pub struct Application {
@@ -100,6 +101,14 @@ impl Application {
                 "no model configured (LLM_BASE_URL, LLM_MODEL): messages get an error event saying so"
             );
         }
+        let web_search = ProviderSearch::from_settings(&settings.search)
+            .context("configuring web search (SEARCH_*, BACKEND_SEARCH__TIMEOUT_SECS)")?;
+        match &web_search {
+            Some(search) => tracing::info!(provider = search.provider_name(), "web search configured"),
+            None => tracing::info!(
+                "web search is not configured (SEARCH_PROVIDER is not set): the agent is not offered web_search"
+            ),
+        }
         let mcp_admin = Arc::new(McpServerAdmin::new(stores.mcp_servers.clone()));
         if let Some(path) = &settings.mcp.config_file {
             let from_file = mcp_config::load(path, chrono::Utc::now()).map_err(anyhow::Error::msg)?;
@@ -121,6 +130,7 @@ impl Application {
                 llm: llm.map(|client| Arc::new(client) as Arc<dyn LlmClient>),
                 sandboxes: sandboxes.clone(),
                 tools: Arc::new(ToolApiTools::new()),
+                web_search: web_search.map(|search| Arc::new(search) as Arc<dyn WebSearch>),
                 budgets: Budgets {
                     max_steps: settings.agent.max_steps,
                     max_run: Duration::from_secs(settings.agent.max_run_secs),

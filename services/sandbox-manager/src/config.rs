@@ -10,7 +10,6 @@
 //! | `SANDBOX_MANAGER_SANDBOX__ADDRESS_MODE` | `published` (host ports, default) or `network` (by container name) |
 //! | `SANDBOX_MANAGER_DRIVER` | `docker` (default) or `kubernetes` (one Pod per sandbox) |
 //! | `SANDBOX_MANAGER_KUBERNETES__*` | the Kubernetes driver's settings ([`KubernetesSettings`]) |
-//! | `SEARCH_*` | passed on to every sandbox's tool-api (web search provider) |
 
 use std::path::PathBuf;
 

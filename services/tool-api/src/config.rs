@@ -11,9 +11,6 @@
 //! | `TOOL_API_LIMITS__<FIELD>` | any field of [`Limits`], e.g. `TOOL_API_LIMITS__UPLOAD_MAX_BYTES` |
 //! | `VNC_PASSWORD` | the desktop's VNC password (required with the desktop) |
 //! | `TOOL_API_DESKTOP__<FIELD>` | any field of [`DesktopSettings`], e.g. `TOOL_API_DESKTOP__ENABLED=true` |
-//! | `SEARCH_PROVIDER` | `searxng`, `brave`, `tavily`, `serper` or `generic` |
-//! | `SEARCH_URL`, `SEARCH_API_KEY` | provider endpoint and key |
-//! | `SEARCH_RESULTS_FIELD`, `SEARCH_TITLE_FIELD`, `SEARCH_URL_FIELD`, `SEARCH_SNIPPET_FIELD` | the generic provider's JSON layout |
 
 use std::path::PathBuf;
 
@@ -31,8 +28,6 @@ pub struct Settings {
     pub workspace: PathBuf,
     #[serde(default)]
     pub limits: Limits,
-    #[serde(default)]
-    pub search: SearchSettings,
     #[serde(default)]
     pub desktop: DesktopSettings,
     #[serde(default)]
@@ -156,7 +151,7 @@ pub struct Limits {
     /// Default and maximum text returned by `fetch`.
     pub fetch_default_bytes: u64,
     pub fetch_max_bytes: u64,
-    /// Timeout of one search or fetch request to the outside.
+    /// Timeout of one fetch from the outside.
     pub upstream_timeout_secs: f64,
     /// Most MCP stdio servers running at once; each is a process tree (`npx` and Node.js),
     /// so this also bounds what they take from the container's pids and memory limits.
@@ -186,31 +181,9 @@ impl Default for Limits {
     }
 }
 
-/// The web search provider (`SEARCH_*`). Checked at start-up: an unknown provider or a
-/// missing URL or key stops the server with a message naming the variable.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct SearchSettings {
-    /// `searxng`, `brave`, `tavily`, `serper` or `generic`; unset: search answers 503.
-    pub provider: Option<String>,
-    /// Required for `searxng` (the instance's base URL) and `generic` (a URL where
-    /// `{query}` and `{count}` are filled in, or `?q=` is appended); the hosted APIs default
-    /// to their public endpoints.
-    pub url: Option<String>,
-    /// Required for `brave`, `tavily` and `serper`; sent to the others as a bearer token.
-    pub api_key: Option<String>,
-    /// The generic provider's answer layout as dotted paths (`data.items`, `links.0.href`):
-    /// the results array (default `results`), and in each result the title (`title`),
-    /// URL (`url`) and snippet (`snippet`).
-    pub results_field: Option<String>,
-    pub title_field: Option<String>,
-    pub url_field: Option<String>,
-    pub snippet_field: Option<String>,
-}
-
 impl Settings {
-    /// Settings for a server on `127.0.0.1:0` over `workspace`, with default limits and no
-    /// search provider; tests and embedders adjust fields from here.
+    /// Settings for a server on `127.0.0.1:0` over `workspace`, with default limits; tests
+    /// and embedders adjust fields from here.
     pub fn local(workspace: PathBuf, token: Option<String>) -> Self {
         Self {
             host: "127.0.0.1".into(),
@@ -220,7 +193,6 @@ impl Settings {
             token_sha256: None,
             workspace,
             limits: Limits::default(),
-            search: SearchSettings::default(),
             desktop: DesktopSettings::default(),
             // Hosts running tests seldom have Jupyter; cells start the kernel when asked.
             kernel: KernelSettings {
@@ -251,18 +223,6 @@ impl Settings {
             .set_override_option("token", env("SANDBOX_TOKEN"))?
             .set_override_option("token_sha256", env("SANDBOX_TOKEN_SHA256"))?
             .set_override_option("desktop.vnc_password", env("VNC_PASSWORD"))?;
-        for key in [
-            "provider",
-            "url",
-            "api_key",
-            "results_field",
-            "title_field",
-            "url_field",
-            "snippet_field",
-        ] {
-            let value = env(&format!("SEARCH_{}", key.to_uppercase()));
-            builder = builder.set_override_option(format!("search.{key}"), value)?;
-        }
         builder.build()?.try_deserialize()
     }
 }

@@ -86,3 +86,17 @@ impl ToolError {
         Self::new(code, message)
     }
 }
+
+/// A fetch's failure on its way out (`web_kit`): a bad request is the caller's to fix, an
+/// upstream that failed is 502, one that did not answer in time 504.
+impl From<web_kit::WebError> for ToolError {
+    fn from(err: web_kit::WebError) -> Self {
+        use web_kit::WebError;
+        let code = match &err {
+            WebError::Invalid(_) => ErrorCode::InvalidInput,
+            WebError::Upstream(_) => ErrorCode::UpstreamError,
+            WebError::Timeout(_) => ErrorCode::UpstreamTimeout,
+        };
+        Self::new(code, err.to_string())
+    }
+}

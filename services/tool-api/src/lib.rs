@@ -1,8 +1,8 @@
 //! tool-api: the HTTP server inside every sandbox container, the agent's hands.
 //!
-//! It serves file operations, shell sessions and an interactive terminal, web search and
-//! page fetch, the browser tools, MCP stdio servers, a code interpreter (a Jupyter
-//! kernel), and sandbox information; it also starts and watches the sandbox desktop.
+//! It serves file operations, shell sessions and an interactive terminal, page fetch, the
+//! browser tools, MCP stdio servers, a code interpreter (a Jupyter kernel), and sandbox
+//! information; it also starts and watches the sandbox desktop.
 //! backend-api reaches it (through the port the sandbox-manager publishes) with the
 //! sandbox's own bearer token; nobody else should.
 //!

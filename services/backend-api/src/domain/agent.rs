@@ -1,10 +1,11 @@
 //! What the agent works with: the conversation it sends to the model, the tools it may
 //! call, and the sandbox it acts in — with the ports to the model provider, the
-//! sandbox-manager and the sandbox's tools.
+//! sandbox-manager, the sandbox's tools and the web search the backend runs itself.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::backend_call::WebSearchRequest;
 use super::error::DomainResult;
 use super::image::Picture;
 use super::sandbox_call::SandboxCall;
@@ -127,7 +128,7 @@ pub struct ToolOutcome {
     pub images: Vec<Picture>,
 }
 
-/// The tools that act inside a sandbox (shell, files, browser, web).
+/// The tools that act inside a sandbox (shell, files, browser, code, page fetch).
 #[async_trait::async_trait]
 pub trait SandboxTools: Send + Sync {
     /// Runs one call; a failure of the tool itself is an outcome with an error view, an
@@ -135,4 +136,14 @@ pub trait SandboxTools: Send + Sync {
     async fn call(&self, sandbox: &SandboxAccess, call: &SandboxCall) -> DomainResult<ToolOutcome>;
     /// Ends whatever command the agent's shell is running (on stop).
     async fn interrupt(&self, sandbox: &SandboxAccess) -> DomainResult<()>;
+}
+
+/// Web search through the operator's provider, run by the backend: the provider's key
+/// stays here, out of every sandbox, and a search needs no sandbox.
+#[async_trait::async_trait]
+pub trait WebSearch: Send + Sync {
+    /// Runs one search. A failure (a blank query, a refused key, a provider that does not
+    /// answer) is an outcome with an error view for the model to read, never an error
+    /// that ends the turn.
+    async fn search(&self, request: &WebSearchRequest) -> ToolOutcome;
 }

@@ -1,9 +1,11 @@
 //! The domain: users, sessions and agent events, the rules on them, and the ports
 //! (traits) the application needs from the outside world. Nothing here knows HTTP,
 //! MongoDB, Redis or any other adapter; the sandbox's tools are named by the tool-api
-//! contract's request types, which are plain data shared with the sandbox.
+//! contract's request types, which are plain data shared with the sandbox, and the
+//! backend's own tools (web search) by types of their own.
 
 pub mod agent;
+pub mod backend_call;
 pub mod error;
 pub mod event;
 pub mod files;

@@ -4,7 +4,7 @@
 //! the sandbox rejects), and the schema offered to the model is generated from the same
 //! type — the model, the backend and the tool-api cannot drift apart.
 
-use tool_api_contract::{browser, code, files, search, shell};
+use tool_api_contract::{browser, code, files, shell, web};
 
 use super::tool::tool_calls;
 
@@ -33,8 +33,7 @@ tool_calls! {
     BrowserConsoleExec(browser::EvaluateRequest) = "browser_console_exec", "Run JavaScript in the page and get its result.";
     BrowserConsoleView = "browser_console_view", "Show the page's console messages.";
     CodeRun(code::CodeRunRequest) = "code_run", "Run Python (or, with language bash, a shell cell) in the sandbox's Jupyter kernel, in the workspace. Variables and imports stay between calls. Charts (matplotlib: no need to save them) and tables (a DataFrame as the last expression) are shown to the person; you get the text, a short description of each picture, and any error with its traceback, to fix and run again. The data stack is installed: numpy, pandas, matplotlib, scipy, scikit-learn, seaborn, openpyxl, pillow, requests, beautifulsoup4.";
-    WebSearch(search::WebSearchRequest) = "web_search", "Search the web.";
-    WebFetch(search::FetchRequest) = "web_fetch", "Fetch a web page as readable text.";
+    WebFetch(web::FetchRequest) = "web_fetch", "Fetch a web page as readable text.";
     }
 }
 

@@ -6,9 +6,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use tool_api_contract::code::{CodeError, CodeLanguage};
-use tool_api_contract::search::WebSearchResult;
 use tool_api_contract::shell::CommandState;
 use utoipa::{PartialSchema, ToSchema};
+
+use super::backend_call::WebSearchResult;
 
 /// A tool offered to the model: its name, what it does and a JSON schema of its
 /// arguments.
@@ -92,6 +93,9 @@ pub(crate) use tool_calls;
 pub enum ToolHome {
     /// The run itself: plans, titles, talking to the person.
     Run,
+    /// The backend, outside any sandbox (it holds what a sandbox must not: a provider's
+    /// key).
+    Backend,
     /// The session's sandbox, through its tool-api.
     Sandbox,
     /// A tool of this MCP server.

@@ -16,3 +16,4 @@ pub mod stores;
 pub mod terminal;
 pub mod tokens;
 pub mod vnc;
+pub mod web_search;

@@ -260,11 +260,6 @@ impl SandboxTools for ToolApiTools {
             C::CodeRun(request) => outcome_with(name, client.code_run(request).await, |result| {
                 code_cells::present(request, result)
             }),
-            C::WebSearch(request) => {
-                outcome(name, client.web_search(request).await, |found| ToolView::Search {
-                    results: found.results.clone(),
-                })
-            }
             C::WebFetch(request) => outcome(name, client.fetch(request).await, as_result),
         }
     }

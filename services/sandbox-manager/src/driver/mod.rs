@@ -43,14 +43,6 @@ fn sandbox_name(namespace: &str, sandbox_id: &str) -> String {
     format!("sandpiper-{namespace}-{sandbox_id}")
 }
 
-/// Variables passed on to every sandbox: the web search configuration. An empty one counts
-/// as unset (Compose passes unset variables on as empty).
-fn passed_env() -> Vec<(String, String)> {
-    std::env::vars()
-        .filter(|(name, value)| name.starts_with("SEARCH_") && !value.is_empty())
-        .collect()
-}
-
 /// Everything a driver needs to start one sandbox.
 #[derive(Debug, Clone)]
 pub struct SandboxSpec {

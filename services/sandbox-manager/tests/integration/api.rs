@@ -1,5 +1,6 @@
 //! The API against the real engine: create-or-get, access through the returned URL,
-//! hardening, delete, quotas and bad input.
+//! hardening (no operator secret in a sandbox's environment), delete, quotas and bad
+//! input.
 
 use crate::support;
 
@@ -14,7 +15,13 @@ use tool_api_client::ToolApiClient;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
-    let manager = Manager::start(&[]);
+    // The operator's search settings, as a deployment that once passed them on still has
+    // them in the manager's environment: none may reach a sandbox.
+    let operator = [
+        ("SEARCH_PROVIDER", "brave"),
+        ("SEARCH_API_KEY", "sk-operator-key-7d1e"),
+    ];
+    let manager = Manager::start_with(&[], &operator);
     let client = &manager.client;
     let sandbox = client.create(&request("s-1", "alice")).await.unwrap();
     assert_eq!(sandbox.state, SandboxState::Ready);
@@ -107,6 +114,22 @@ async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
     assert_eq!(labels["org.sandpiper.session"], "s-1");
     assert_eq!(labels["org.sandpiper.manager"], manager.namespace.as_str());
     assert_eq!(host["NetworkMode"], "sandpiper-internet");
+    let env: Vec<&str> = c["Config"]["Env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        !env.iter().any(|v| v.starts_with("SEARCH_")),
+        "no operator secret enters a sandbox: {env:?}"
+    );
+    let every_environ = "env; cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n'; true";
+    let seen = support::sh(&tools, every_environ).await;
+    assert!(
+        !seen.contains("SEARCH_") && !seen.contains("sk-operator-key"),
+        "{seen}"
+    );
     // Chromium's own sandbox is on: no --no-sandbox anywhere in the sandbox.
     let browsers = support::sh(
         &tools,

@@ -8,10 +8,10 @@
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
-use tool_api_contract::search::{FetchRequest, FetchResponse};
+use tool_api_contract::web::{FetchRequest, FetchResponse};
+use web_kit::html;
+use web_kit::upstream::{self, BodyEnd, Deadline};
 
-use super::html;
-use super::upstream::{self, BodyEnd, Deadline};
 use crate::config::Limits;
 use crate::error::{ToolError, ToolResult};
 
@@ -63,7 +63,7 @@ impl Fetcher {
             .ok_or_else(|| not_text(&final_url, content_type.as_deref()))?;
         let body = upstream::read_capped(response, declared.raw_cap(text_cap), &target, &deadline).await?;
         if body.end == BodyEnd::TimedOut && body.bytes.is_empty() {
-            return Err(deadline.expired(&target));
+            return Err(deadline.expired(&target).into());
         }
         let format = declared
             .or_sniffed(&body.bytes)

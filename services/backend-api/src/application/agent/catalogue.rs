@@ -1,11 +1,12 @@
 //! The tool catalogue: every tool the model may call in a turn — the run's own, the
-//! sandbox's, and the MCP servers' (listed when the turn starts) — with where each one
-//! runs. The model's call is parsed here, once, into a typed [`ToolCall`]; the run only
-//! matches on that.
+//! backend's (web search, when a provider is configured), the sandbox's, and the MCP
+//! servers' (listed when the turn starts) — with where each one runs. The model's call is
+//! parsed here, once, into a typed [`ToolCall`]; the run only matches on that.
 
 use serde_json::{Map, Value};
 
 use super::run_tools::RunCall;
+use crate::domain::backend_call::BackendCall;
 use crate::domain::mcp::{qualified_name, McpTool};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::{ToolHome, ToolSpec};
@@ -14,6 +15,7 @@ use crate::domain::tool::{ToolHome, ToolSpec};
 #[derive(Debug, Clone)]
 pub enum ToolCall {
     Run(RunCall),
+    Backend(BackendCall),
     Sandbox(SandboxCall),
     Mcp {
         server: String,
@@ -25,18 +27,28 @@ pub enum ToolCall {
 pub struct Catalogue {
     specs: Vec<ToolSpec>,
     homes: Vec<ToolHome>,
-    /// The run's and the sandbox's tools come first; MCP tools after these.
+    /// The run's, the backend's and the sandbox's tools come first; MCP tools after these.
     built_in: usize,
 }
 
 impl Catalogue {
-    pub fn new() -> Self {
+    /// `web_search` is offered only when a search provider is configured: a model that
+    /// has no search tool browses to a search engine instead, where a tool that can only
+    /// fail would cost it a step to learn that.
+    pub fn new(web_search: bool) -> Self {
         let run = RunCall::specs();
+        // web_search is the backend's only tool.
+        let backend = if web_search {
+            BackendCall::specs()
+        } else {
+            Vec::new()
+        };
         let sandbox = SandboxCall::specs();
         let homes = std::iter::repeat_n(ToolHome::Run, run.len())
+            .chain(std::iter::repeat_n(ToolHome::Backend, backend.len()))
             .chain(std::iter::repeat_n(ToolHome::Sandbox, sandbox.len()))
             .collect();
-        let specs: Vec<_> = run.into_iter().chain(sandbox).collect();
+        let specs: Vec<_> = run.into_iter().chain(backend).chain(sandbox).collect();
         Self {
             built_in: specs.len(),
             specs,
@@ -97,6 +109,9 @@ impl Catalogue {
             ToolHome::Run => RunCall::parse(name, args)
                 .map(|parsed| parsed.map(ToolCall::Run).map_err(misfit))
                 .unwrap_or_else(|| Err(format!("{name} is not one of the run's tools"))),
+            ToolHome::Backend => BackendCall::parse(name, args)
+                .map(|parsed| parsed.map(ToolCall::Backend).map_err(misfit))
+                .unwrap_or_else(|| Err(format!("{name} is not one of the backend's tools"))),
             ToolHome::Sandbox => SandboxCall::parse(name, args)
                 .map(|parsed| parsed.map(ToolCall::Sandbox).map_err(misfit))
                 .unwrap_or_else(|| Err(format!("{name} is not one of the sandbox's tools"))),
@@ -132,7 +147,7 @@ mod tests {
 
     #[test]
     fn calls_parse_into_the_tool_they_name_wherever_it_runs() {
-        let mut catalogue = Catalogue::new();
+        let mut catalogue = Catalogue::new(true);
         catalogue.offer_mcp("everything", vec![echo()]);
         assert!(matches!(
             catalogue.parse("set_title", json!({ "title": "Hi" })),
@@ -141,6 +156,10 @@ mod tests {
         assert!(matches!(
             catalogue.parse("file_read", json!({ "path": "a" })),
             Ok(ToolCall::Sandbox(SandboxCall::FileRead(_)))
+        ));
+        assert!(matches!(
+            catalogue.parse("web_search", json!({ "query": "terns" })),
+            Ok(ToolCall::Backend(BackendCall::WebSearch(_)))
         ));
         let Ok(ToolCall::Mcp { server, tool, .. }) =
             catalogue.parse("mcp__everything__echo", json!({ "message": "x" }))
@@ -158,8 +177,20 @@ mod tests {
     }
 
     #[test]
+    fn web_search_is_offered_only_with_a_provider() {
+        let offered = |catalogue: &Catalogue| catalogue.specs().iter().any(|spec| spec.name == "web_search");
+        assert!(offered(&Catalogue::new(true)));
+        let without = Catalogue::new(false);
+        assert!(!offered(&without));
+        let refused = without
+            .parse("web_search", json!({ "query": "terns" }))
+            .unwrap_err();
+        assert!(refused.contains("no tool named web_search"), "{refused}");
+    }
+
+    #[test]
     fn mcp_tools_last_one_turn() {
-        let mut catalogue = Catalogue::new();
+        let mut catalogue = Catalogue::new(false);
         let built_in = catalogue.specs().len();
         catalogue.offer_mcp("everything", vec![echo()]);
         assert_eq!(catalogue.specs().len(), built_in + 1);

@@ -31,7 +31,7 @@ use tokio_util::sync::CancellationToken;
 use super::error::AppResult;
 use super::events::EventService;
 use super::sessions::SessionService;
-use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools};
+use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools, WebSearch};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::mcp::McpServers;
 use crate::domain::ports::{ImageStore, SessionRepository};
@@ -58,6 +58,9 @@ pub struct Dependencies {
     pub llm: Option<Arc<dyn LlmClient>>,
     pub sandboxes: Arc<dyn SandboxGateway>,
     pub tools: Arc<dyn SandboxTools>,
+    /// Web search with the operator's provider; `None` when none is configured, and the
+    /// model is then not offered `web_search`.
+    pub web_search: Option<Arc<dyn WebSearch>>,
     pub budgets: Budgets,
     pub take_over: Arc<TakeOver>,
     pub images: Arc<dyn ImageStore>,

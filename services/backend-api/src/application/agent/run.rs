@@ -5,9 +5,9 @@
 //! working memory in the log (see [`memory`]), from which later runs start.
 //!
 //! The person's messages reach the run through its inbox, never by reading back the
-//! log. Every model request and tool call is bounded by the turn's [`Guard`]. A sandbox
-//! or MCP call is an [`OpenCall`] from its `calling` event to its `called` one, and
-//! whatever ends a turn closes it, so every `calling` has its `called`.
+//! log. Every model request and tool call is bounded by the turn's [`Guard`]. A backend,
+//! sandbox or MCP call is an [`OpenCall`] from its `calling` event to its `called` one,
+//! and whatever ends a turn closes it, so every `calling` has its `called`.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -22,6 +22,7 @@ use super::guard::{Guard, Interrupted};
 use super::run_tools::RunCall;
 use super::{mcp, memory, prompt, Dependencies, Incoming};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
+use crate::domain::backend_call::BackendCall;
 use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
 use crate::domain::image::{ImageId, Picture};
 use crate::domain::mcp::McpSite;
@@ -84,6 +85,7 @@ impl Run {
         inbox: mpsc::UnboundedReceiver<Incoming>,
         cancel: CancellationToken,
     ) -> Self {
+        let catalogue = Catalogue::new(deps.web_search.is_some());
         Self {
             deps,
             session,
@@ -91,7 +93,7 @@ impl Run {
             inbox,
             read_up_to: history_until,
             conversation: vec![ChatMessage::text(ChatRole::System, prompt::SYSTEM_PROMPT)],
-            catalogue: Catalogue::new(),
+            catalogue,
             mcp_reported: HashSet::new(),
             sandbox: None,
             usage: TokenUsage::default(),
@@ -342,6 +344,7 @@ impl Run {
         match self.catalogue.parse(&call.name, args.clone()) {
             Err(problem) => self.fail_call(call, args, problem).await,
             Ok(ToolCall::Run(run_call)) => return Ok(self.run_tool(call, run_call).await),
+            Ok(ToolCall::Backend(request)) => self.backend_tool(call, args, &request).await,
             Ok(ToolCall::Sandbox(request)) => self.sandbox_tool(call, args, &request).await?,
             Ok(ToolCall::Mcp {
                 server,
@@ -461,6 +464,22 @@ impl Run {
                 self.close(ToolView::error(problem.clone()), problem).await;
             }
         }
+    }
+
+    /// Runs one of the backend's own tools, here and without a sandbox. Its failure is the
+    /// model's to read; the turn goes on.
+    async fn backend_tool(&mut self, call: &ToolCallRequest, args: Value, request: &BackendCall) {
+        let BackendCall::WebSearch(search) = request;
+        // The catalogue offers web_search only with a provider; a model that names it
+        // anyway is told why it cannot run.
+        let Some(web) = self.deps.web_search.clone() else {
+            let problem = "web search is not configured on this server".to_owned();
+            return self.fail_call(call, args, problem).await;
+        };
+        self.open(call, args).await;
+        let outcome = web.search(search).await;
+        let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);
+        self.close(outcome.view, text).await;
     }
 
     async fn sandbox_tool(

@@ -173,6 +173,7 @@ impl Harness {
             llm: Some(model.clone()),
             sandboxes: Arc::new(OneSandbox),
             tools: sandbox.clone(),
+            web_search: None,
             budgets: Budgets {
                 max_steps: 10,
                 max_run: Duration::from_secs(30),

@@ -54,8 +54,6 @@ pub struct DockerDriver {
     namespace: String,
     /// `seccomp=<profile JSON>`, or `None` when Chromium's sandbox is off.
     seccomp: Option<String>,
-    /// Variables passed on to every sandbox (web search configuration).
-    passed_env: Vec<String>,
     /// Held while a network is looked up and made: engines before API 1.44 accept two
     /// networks of one name, and the health monitor and the readiness check both prepare.
     network_lock: Mutex<()>,
@@ -77,17 +75,12 @@ impl DockerDriver {
         } else {
             None
         };
-        let passed_env = super::passed_env()
-            .into_iter()
-            .map(|(name, value)| format!("{name}={value}"))
-            .collect();
         Ok(Self {
             docker: OnceCell::new(),
             firewall: Firewall::new(settings.image.clone(), namespace.clone()),
             settings,
             namespace,
             seccomp,
-            passed_env,
             network_lock: Mutex::new(()),
         })
     }
@@ -141,7 +134,6 @@ impl DockerDriver {
         if !s.browser_sandbox {
             env.push("TOOL_API_DESKTOP__BROWSER_SANDBOX=false".into());
         }
-        env.extend(self.passed_env.iter().cloned());
         let published = || {
             Some(vec![PortBinding {
                 host_ip: Some(s.publish_host.clone()),

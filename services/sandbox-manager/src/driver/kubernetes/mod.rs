@@ -93,7 +93,6 @@ impl KubernetesDriver {
                 sandbox,
                 kubernetes,
                 namespace,
-                passed_env: super::passed_env(),
             },
         })
     }

@@ -1,6 +1,6 @@
 //! The Kubernetes objects one sandbox is made of: a Pod hardened like the Docker driver's
-//! container, a Secret with its credentials and the search settings (kept out of the Pod
-//! spec, which more people may read) that also keeps the Pod as it was first made, and
+//! container, a Secret with its credentials (kept out of the Pod spec, which more people
+//! may read) that also keeps the Pod as it was first made, and
 //! for sessions with a volume a PersistentVolumeClaim for its home.
 
 use std::collections::BTreeMap;
@@ -36,8 +36,6 @@ pub struct Objects {
     pub sandbox: SandboxSettings,
     pub kubernetes: KubernetesSettings,
     pub namespace: String,
-    /// `SEARCH_*` variables passed on to every sandbox.
-    pub passed_env: Vec<(String, String)>,
 }
 
 impl Objects {
@@ -88,11 +86,10 @@ impl Objects {
             .annotations
             .get_or_insert_with(BTreeMap::new)
             .insert(ANNOTATION_POD.to_owned(), serde_json::to_string(pod)?);
-        let mut data = BTreeMap::from([
+        let data = BTreeMap::from([
             ("SANDBOX_TOKEN_SHA256".to_owned(), spec.secrets.token_sha256()),
             ("VNC_PASSWORD".to_owned(), spec.secrets.vnc_password.clone()),
         ]);
-        data.extend(self.passed_env.iter().cloned());
         Ok(Secret {
             metadata,
             type_: Some("Opaque".into()),

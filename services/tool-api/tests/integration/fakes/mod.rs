@@ -1,116 +1,21 @@
-//! Fake upstream servers for the web tests: real HTTP on 127.0.0.1:0, built with axum. A
-//! [`Recorder`] answers every request with one canned response and keeps what it was asked,
-//! for search providers; [`site`] serves the pages the fetch tests need.
-#![allow(dead_code)]
+//! The web site the fetch tests read: real HTTP on 127.0.0.1:0, built with axum and
+//! served by `web_fakes` (which also has the fake search providers and a port where
+//! nothing listens).
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::header::{CONTENT_TYPE, LOCATION, USER_AGENT};
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use futures::StreamExt;
-
-/// Serves `router` on 127.0.0.1:0 and returns its base URL.
-pub async fn serve(router: Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    base
-}
-
-/// A base URL where nothing listens: the port was bound once and released.
-pub async fn closed_port() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    format!("http://{}", listener.local_addr().unwrap())
-}
-
-/// A server that never answers in time.
-pub async fn silent() -> String {
-    serve(Router::new().fallback(|| async {
-        tokio::time::sleep(Duration::from_secs(30)).await;
-        "too late"
-    }))
-    .await
-}
-
-/// One request as the fake server received it.
-#[derive(Debug, Clone)]
-pub struct Recorded {
-    pub method: Method,
-    pub path: String,
-    pub query: HashMap<String, String>,
-    pub headers: HeaderMap,
-    pub body: Bytes,
-}
-
-impl Recorded {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).map(|value| value.to_str().unwrap())
-    }
-
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).unwrap()
-    }
-}
-
-/// Answers every request with the same response and records the requests.
-#[derive(Clone)]
-pub struct Recorder {
-    pub base: String,
-    requests: Arc<Mutex<Vec<Recorded>>>,
-}
-
-impl Recorder {
-    pub async fn start(status: u16, content_type: &'static str, body: impl Into<String>) -> Self {
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let answer = (
-            StatusCode::from_u16(status).unwrap(),
-            [(CONTENT_TYPE, content_type)],
-            body.into(),
-        );
-        let log = Arc::clone(&requests);
-        let router = Router::new().fallback(move |request: Request| {
-            let (log, answer) = (Arc::clone(&log), answer.clone());
-            async move {
-                let (parts, body) = request.into_parts();
-                let url = reqwest::Url::parse(&format!("http://fake{}", parts.uri)).unwrap();
-                let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
-                log.lock().unwrap().push(Recorded {
-                    method: parts.method,
-                    path: url.path().to_owned(),
-                    query: url.query_pairs().into_owned().collect(),
-                    headers: parts.headers,
-                    body,
-                });
-                answer
-            }
-        });
-        Self {
-            base: serve(router).await,
-            requests,
-        }
-    }
-
-    /// A provider answering 200 with `body` as JSON.
-    pub async fn json(body: serde_json::Value) -> Self {
-        Self::start(200, "application/json", body.to_string()).await
-    }
-
-    /// The single request received; fails if there were none or several.
-    pub fn only_request(&self) -> Recorded {
-        let requests = self.requests.lock().unwrap();
-        assert_eq!(requests.len(), 1, "expected exactly one request: {requests:?}");
-        requests[0].clone()
-    }
-}
+use web_fakes::serve;
 
 /// Size of the body `/huge` would send if read to the end.
 pub const HUGE_BYTES: usize = 50 << 20;

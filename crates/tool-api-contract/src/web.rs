@@ -1,29 +1,8 @@
-//! Web search through the sandbox's configured provider, and page fetch as readable text.
+//! Page fetch as readable text, from the sandbox's own network. (Web search is not the
+//! sandbox's: backend-api runs it, holding the provider's key.)
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
-pub struct WebSearchRequest {
-    pub query: String,
-    /// Default 10, at most 50.
-    #[serde(default)]
-    pub max_results: Option<u32>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct WebSearchResult {
-    pub title: String,
-    pub url: String,
-    pub snippet: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct WebSearchResponse {
-    /// Which provider answered (`searxng`, `brave`, `tavily`, `serper`, `generic`).
-    pub provider: String,
-    pub results: Vec<WebSearchResult>,
-}
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 pub struct FetchRequest {

@@ -6,9 +6,9 @@
 //! one share a single reader.
 
 use serde_json::Value;
-use tool_api_contract::search::WebSearchResult;
 
-use crate::web::html::fragment_to_text;
+use super::SearchResult;
+use crate::html::fragment_to_text;
 
 #[derive(Debug, Clone)]
 pub struct Layout {
@@ -31,7 +31,7 @@ impl Layout {
     /// The results in the provider's order. An entry without a URL is skipped (there is
     /// nothing to visit); a missing title falls back to the URL, a missing snippet to "".
     /// `Err` says what is missing when the document does not have this layout.
-    pub fn read(&self, document: &Value) -> Result<Vec<WebSearchResult>, String> {
+    pub fn read(&self, document: &Value) -> Result<Vec<SearchResult>, String> {
         let entries = match lookup(document, &self.results) {
             Some(Value::Array(entries)) => entries,
             Some(other) => {
@@ -49,7 +49,7 @@ impl Layout {
                 ))
             }
         };
-        let results: Vec<WebSearchResult> = entries.iter().filter_map(|entry| self.result(entry)).collect();
+        let results: Vec<SearchResult> = entries.iter().filter_map(|entry| self.result(entry)).collect();
         if results.is_empty() && !entries.is_empty() {
             return Err(format!(
                 "none of the {} entries of `{}` has a text field `{}`",
@@ -61,13 +61,13 @@ impl Layout {
         Ok(results)
     }
 
-    fn result(&self, entry: &Value) -> Option<WebSearchResult> {
+    fn result(&self, entry: &Value) -> Option<SearchResult> {
         let url = text_at(entry, &self.url).filter(|url| !url.is_empty())?;
         // Some providers highlight matches with <strong> and escape quotes as entities.
         let title = text_at(entry, &self.title).map_or_else(|| url.clone(), |title| fragment_to_text(&title));
         let snippet =
             text_at(entry, &self.snippet).map_or_else(String::new, |snippet| fragment_to_text(&snippet));
-        Some(WebSearchResult { title, url, snippet })
+        Some(SearchResult { title, url, snippet })
     }
 }
 
@@ -145,12 +145,12 @@ mod tests {
         assert_eq!(
             results,
             vec![
-                WebSearchResult {
+                SearchResult {
                     title: "One & more".into(),
                     url: "https://one.example".into(),
                     snippet: "first".into()
                 },
-                WebSearchResult {
+                SearchResult {
                     title: "https://two.example".into(),
                     url: "https://two.example".into(),
                     snippet: String::new()

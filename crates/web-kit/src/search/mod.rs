@@ -1,5 +1,6 @@
 //! Web search: checks the request, asks the configured [`provider`] through the shared
-//! upstream path, and turns its answer, or the way it failed, into the contract's terms.
+//! upstream path, and turns its answer, or the way it failed, into a [`SearchAnswer`] or
+//! a [`WebError`].
 //!
 //! A failure is always an error and never an empty list, so the agent cannot mistake a
 //! refused key or a captcha page for "nothing found".
@@ -9,13 +10,12 @@ mod provider;
 
 use std::time::Duration;
 
-use tool_api_contract::search::{WebSearchRequest, WebSearchResponse, WebSearchResult};
-use tool_api_contract::ErrorCode;
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
 
-use super::html;
-use super::upstream::{self, BodyEnd, Deadline};
-use crate::config::SearchSettings;
-use crate::error::{ToolError, ToolResult};
+use crate::html;
+use crate::upstream::{self, BodyEnd, Deadline};
+use crate::{WebError, WebResult};
 use provider::Provider;
 
 const DEFAULT_RESULTS: u32 = 10;
@@ -26,6 +26,63 @@ const MAX_ANSWER_BYTES: usize = 4 << 20;
 const QUOTE_BYTES: usize = 16 << 10;
 const QUOTE_CHARS: usize = 300;
 
+/// The web search provider, as the operator configures it (`SEARCH_*`). Checked when the
+/// engine is made: an unknown provider or a missing URL or key is refused with a message
+/// naming the variable.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct SearchSettings {
+    /// `searxng`, `brave`, `tavily`, `serper` or `generic`; unset: no web search.
+    pub provider: Option<String>,
+    /// Required for `searxng` (the instance's base URL) and `generic` (a URL where
+    /// `{query}` and `{count}` are filled in, or `?q=` is appended); the hosted APIs default
+    /// to their public endpoints.
+    pub url: Option<String>,
+    /// Required for `brave`, `tavily` and `serper`; sent to the others as a bearer token.
+    pub api_key: Option<String>,
+    /// The generic provider's answer layout as dotted paths (`data.items`, `links.0.href`):
+    /// the results array (default `results`), and in each result the title (`title`),
+    /// URL (`url`) and snippet (`snippet`).
+    pub results_field: Option<String>,
+    pub title_field: Option<String>,
+    pub url_field: Option<String>,
+    pub snippet_field: Option<String>,
+    /// How long one search may take, connecting and reading the answer included.
+    pub timeout_secs: f64,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        Self {
+            provider: None,
+            url: None,
+            api_key: None,
+            results_field: None,
+            title_field: None,
+            url_field: None,
+            snippet_field: None,
+            timeout_secs: 20.0,
+        }
+    }
+}
+
+/// One result: where it is, what it is called, and the provider's excerpt of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SearchResult {
+    pub title: String,
+    pub url: String,
+    pub snippet: String,
+}
+
+/// A successful search.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SearchAnswer {
+    /// Which provider answered (`searxng`, `brave`, `tavily`, `serper`, `generic`).
+    pub provider: &'static str,
+    /// In the provider's order; empty when it found nothing.
+    pub results: Vec<SearchResult>,
+}
+
 pub struct SearchEngine {
     http: reqwest::Client,
     provider: Provider,
@@ -33,13 +90,17 @@ pub struct SearchEngine {
 }
 
 impl SearchEngine {
-    /// `None` when no provider is configured; an error when the configuration is unusable.
-    pub fn from_settings(
-        settings: &SearchSettings,
-        http: reqwest::Client,
-        timeout: Duration,
-    ) -> anyhow::Result<Option<Self>> {
-        Ok(Provider::from_settings(settings)?.map(|provider| Self {
+    /// `None` when no provider is configured; an error when the configuration could never
+    /// work, so the mistake shows at start-up rather than on the first search.
+    pub fn from_settings(settings: &SearchSettings, http: reqwest::Client) -> anyhow::Result<Option<Self>> {
+        let Some(provider) = Provider::from_settings(settings)? else {
+            return Ok(None);
+        };
+        let timeout = Duration::try_from_secs_f64(settings.timeout_secs)
+            .ok()
+            .filter(|timeout| !timeout.is_zero())
+            .context("the search timeout must be a positive number of seconds")?;
+        Ok(Some(Self {
             http,
             provider,
             timeout,
@@ -50,12 +111,14 @@ impl SearchEngine {
         self.provider.name()
     }
 
-    pub async fn search(&self, request: &WebSearchRequest) -> ToolResult<WebSearchResponse> {
-        let query = request.query.trim();
+    /// Searches for `query`, answering at most `max_results` results (default 10, at
+    /// most 50).
+    pub async fn search(&self, query: &str, max_results: Option<u32>) -> WebResult<SearchAnswer> {
+        let query = query.trim();
         if query.is_empty() {
-            return Err(ToolError::invalid("query must not be empty"));
+            return Err(WebError::Invalid("query must not be empty".into()));
         }
-        let count = result_count(request.max_results)?;
+        let count = result_count(max_results)?;
         let answer = self.ask(query, count).await?;
         let mut results = self.read(&answer)?;
         results.truncate(count as usize);
@@ -64,8 +127,8 @@ impl SearchEngine {
             results = results.len(),
             "searched"
         );
-        Ok(WebSearchResponse {
-            provider: self.provider.name().into(),
+        Ok(SearchAnswer {
+            provider: self.provider.name(),
             results,
         })
     }
@@ -77,7 +140,7 @@ impl SearchEngine {
 
     /// The body of the provider's successful answer; its refusal, silence or excess as an
     /// error.
-    async fn ask(&self, query: &str, count: u32) -> ToolResult<Vec<u8>> {
+    async fn ask(&self, query: &str, count: u32) -> WebResult<Vec<u8>> {
         let target = self.target();
         let deadline = Deadline::after(self.timeout);
         let request = self.provider.request(&self.http, query, count);
@@ -99,13 +162,13 @@ impl SearchEngine {
                 .status_hint(status)
                 .map(|hint| format!(" ({hint})"))
                 .unwrap_or_default();
-            return Err(upstream_error(format!(
+            return Err(WebError::Upstream(format!(
                 "{target} answered HTTP {status}{hint}; its answer: {}",
                 self.quote(&body.bytes)
             )));
         }
         if body.end == BodyEnd::Capped {
-            return Err(upstream_error(format!(
+            return Err(WebError::Upstream(format!(
                 "{target} answered with more than {} MiB, which is not a page of search results",
                 MAX_ANSWER_BYTES >> 20
             )));
@@ -114,10 +177,10 @@ impl SearchEngine {
     }
 
     /// The results in a successful answer, or what makes it unusable.
-    fn read(&self, answer: &[u8]) -> ToolResult<Vec<WebSearchResult>> {
+    fn read(&self, answer: &[u8]) -> WebResult<Vec<SearchResult>> {
         let target = self.target();
         let document: serde_json::Value = serde_json::from_slice(answer).map_err(|err| {
-            upstream_error(if looks_like_html(answer) {
+            WebError::Upstream(if looks_like_html(answer) {
                 format!(
                     "{target} answered with an HTML page instead of JSON (a captcha, login or \
                      error page?): {}",
@@ -131,7 +194,7 @@ impl SearchEngine {
             })
         })?;
         self.provider.read(&document).map_err(|missing| {
-            upstream_error(format!(
+            WebError::Upstream(format!(
                 "{target} answered JSON without the expected results: {missing}; its answer: {}",
                 self.quote(answer)
             ))
@@ -160,10 +223,10 @@ impl SearchEngine {
     }
 }
 
-fn result_count(requested: Option<u32>) -> ToolResult<u32> {
+fn result_count(requested: Option<u32>) -> WebResult<u32> {
     match requested {
         None => Ok(DEFAULT_RESULTS),
-        Some(0) => Err(ToolError::invalid("max_results must be at least 1")),
+        Some(0) => Err(WebError::Invalid("max_results must be at least 1".into())),
         Some(count) => Ok(count.min(MAX_RESULTS)),
     }
 }
@@ -171,8 +234,4 @@ fn result_count(requested: Option<u32>) -> ToolResult<u32> {
 /// JSON never starts with `<`; markup always does.
 fn looks_like_html(body: &[u8]) -> bool {
     body.trim_ascii_start().starts_with(b"<")
-}
-
-fn upstream_error(message: String) -> ToolError {
-    ToolError::new(ErrorCode::UpstreamError, message)
 }

@@ -1,34 +1,28 @@
 //! The one path every request to the outside takes, search provider or fetched page: a
 //! shared HTTP client, one deadline over the whole exchange (headers and body), a byte cap
-//! enforced while the body streams in, and the mapping of transport failures onto the
-//! contract's error codes.
+//! enforced while the body streams in, and the mapping of transport failures onto
+//! [`WebError`]s.
 
 use std::time::Duration;
 
 use anyhow::Context;
 use tokio::time::Instant;
-use tool_api_contract::ErrorCode;
 
-use crate::error::{ToolError, ToolResult};
-
-/// Identifies the sandbox honestly while still looking like a browser to sites that turn
-/// away anything without `Mozilla/`.
-const USER_AGENT: &str = concat!(
-    "Mozilla/5.0 (compatible; sandpiper-tool-api/",
-    env!("CARGO_PKG_VERSION"),
-    ")"
-);
+use crate::error::{WebError, WebResult};
 
 /// More than this is a redirect loop, not a site.
 const MAX_REDIRECTS: usize = 10;
 
-/// The client shared by search and fetch (one connection pool).
-pub fn client() -> anyhow::Result<reqwest::Client> {
+/// A client for the outside web (one connection pool for everything a service sends
+/// there). `product` names the service in the User-Agent, honestly, while the
+/// `Mozilla/` prefix still lets it past sites that turn away anything without one.
+pub fn client(product: &str) -> anyhow::Result<reqwest::Client> {
+    let version = env!("CARGO_PKG_VERSION");
     reqwest::Client::builder()
-        .user_agent(USER_AGENT)
+        .user_agent(format!("Mozilla/5.0 (compatible; {product}/{version})"))
         .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS))
         .build()
-        .context("building the HTTP client for search and fetch")
+        .context("building the HTTP client for the outside web")
 }
 
 /// When an exchange must be over. One deadline covers connecting, the headers and the
@@ -48,11 +42,11 @@ impl Deadline {
     }
 
     /// The error for `target` not having answered in time.
-    pub fn expired(&self, target: &str) -> ToolError {
-        ToolError::new(
-            ErrorCode::UpstreamTimeout,
-            format!("{target} did not answer within {} s", self.timeout.as_secs_f64()),
-        )
+    pub fn expired(&self, target: &str) -> WebError {
+        WebError::Timeout(format!(
+            "{target} did not answer within {} s",
+            self.timeout.as_secs_f64()
+        ))
     }
 }
 
@@ -62,7 +56,7 @@ pub async fn send(
     request: reqwest::RequestBuilder,
     target: &str,
     deadline: &Deadline,
-) -> ToolResult<reqwest::Response> {
+) -> WebResult<reqwest::Response> {
     match tokio::time::timeout_at(deadline.at, request.send()).await {
         Err(_) => Err(deadline.expired(target)),
         Ok(result) => result.map_err(|err| transport_error(&err, target, deadline)),
@@ -93,7 +87,7 @@ pub async fn read_capped(
     cap: usize,
     target: &str,
     deadline: &Deadline,
-) -> ToolResult<Body> {
+) -> WebResult<Body> {
     let mut bytes = Vec::new();
     loop {
         let chunk = match tokio::time::timeout_at(deadline.at, response.chunk()).await {
@@ -124,10 +118,10 @@ pub async fn read_capped(
     }
 }
 
-/// Maps a reqwest failure onto the contract: no answer in time is 504, everything else
-/// (refused, DNS, TLS, reset, redirect loop) is 502 with the innermost cause, which is the
+/// Maps a reqwest failure: no answer in time is a timeout, everything else (refused, DNS,
+/// TLS, reset, redirect loop) an upstream failure with the innermost cause, which is the
 /// part a person can act on ("Connection refused", "failed to lookup address").
-fn transport_error(err: &reqwest::Error, target: &str, deadline: &Deadline) -> ToolError {
+fn transport_error(err: &reqwest::Error, target: &str, deadline: &Deadline) -> WebError {
     if err.is_timeout() {
         return deadline.expired(target);
     }
@@ -138,7 +132,7 @@ fn transport_error(err: &reqwest::Error, target: &str, deadline: &Deadline) -> T
     } else {
         format!("the request to {target} failed: {}", root_cause(err))
     };
-    ToolError::new(ErrorCode::UpstreamError, message)
+    WebError::Upstream(message)
 }
 
 fn root_cause(err: &reqwest::Error) -> String {

@@ -7,10 +7,9 @@ use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use reqwest::header::{HeaderName, HeaderValue, ACCEPT, AUTHORIZATION};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tool_api_contract::search::WebSearchResult;
 
 use super::layout::Layout;
-use crate::config::SearchSettings;
+use super::{SearchResult, SearchSettings};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -199,7 +198,7 @@ impl Provider {
     }
 
     /// The results in a parsed answer, or what the answer lacks.
-    pub fn read(&self, document: &Value) -> Result<Vec<WebSearchResult>, String> {
+    pub fn read(&self, document: &Value) -> Result<Vec<SearchResult>, String> {
         // Brave leaves `web` out altogether when it found no web pages.
         if self.kind == Kind::Brave
             && document.get("web").is_none()
