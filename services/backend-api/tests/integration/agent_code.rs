@@ -130,13 +130,7 @@ async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
 
     // The chart is stored once and served as the PNG it is.
     let url = chart["image"]["url"].as_str().expect("a stored chart");
-    let image = app
-        .http
-        .get(format!("{}{url}", app.base))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
+    let image = app.call(Method::GET, url, Some(&token), None).await;
     assert_eq!(image.status(), StatusCode::OK);
     assert_eq!(image.headers()["content-type"], "image/png");
     let bytes = image.bytes().await.unwrap();
@@ -144,34 +138,18 @@ async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
     assert!(cells[0].to_string().len() < 8192, "the event refers to the image");
 
     // The model read text: the total, the picture described, the table as text.
-    let requests = llm.requests();
-    let result = requests[1]["messages"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
-    let text = result["content"].as_str().unwrap();
+    let text = llm.last_message_text(1);
+    let text = text.as_str();
     assert!(text.contains("total 60"), "{text}");
     assert!(text.contains("a PNG image"), "{text}");
     assert!(text.contains("month  sales"), "{text}");
     assert!(!text.contains("iVBOR"), "the model got the image's bytes: {text}");
-    let fix = requests[2]["messages"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
-    assert!(fix["content"].as_str().unwrap().contains("KeyError"), "{fix}");
+    let fix = llm.last_message_text(2);
+    assert!(fix.contains("KeyError"), "{fix}");
 
     // The cells download as a notebook that validates, chart included.
-    let response = app
-        .http
-        .get(format!("{}/api/v1/sessions/{id}/notebook", app.base))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
+    let notebook_path = format!("/api/v1/sessions/{id}/notebook");
+    let response = app.call(Method::GET, &notebook_path, Some(&token), None).await;
     assert_eq!(response.status(), StatusCode::OK);
     assert!(response.headers()["content-disposition"]
         .to_str()
@@ -191,12 +169,6 @@ async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
 
     // Another person's session is not theirs to download.
     let (bob, _, _) = app.register("bob@example.org").await;
-    let stranger = app
-        .http
-        .get(format!("{}/api/v1/sessions/{id}/notebook", app.base))
-        .bearer_auth(&bob)
-        .send()
-        .await
-        .unwrap();
+    let stranger = app.call(Method::GET, &notebook_path, Some(&bob), None).await;
     assert_eq!(stranger.status(), StatusCode::NOT_FOUND);
 }

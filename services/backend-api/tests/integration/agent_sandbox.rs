@@ -289,14 +289,8 @@ async fn the_agent_browses_a_local_page_and_the_person_sees_its_screenshots() {
     assert!(bytes.len() > 1000);
 
     // The model read the page's text, without the image.
-    let requests = llm.requests();
-    let result = requests[3]["messages"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
-    let text = result["content"].as_str().unwrap();
+    let text = llm.last_message_text(3);
+    let text = text.as_str();
     assert!(text.contains("heron"), "{text}");
     assert!(
         !text.contains("\"screenshot\""),

@@ -108,18 +108,14 @@ def rich(bundle):
             notes.append(f"an image that could not be read ({err})")
         if output.get("png") is None and not notes:
             notes.append("an image too large to show")
-    svg = bundle.get("image/svg+xml")
-    if svg is not None:
-        if len(svg) <= LIMITS["svg_max_bytes"]:
-            output["svg"] = svg
+    for key, mime, what in (("svg", "image/svg+xml", "an SVG image"), ("html", "text/html", "an HTML table")):
+        text = bundle.get(mime)
+        if text is None:
+            continue
+        if len(text) <= LIMITS[f"{key}_max_bytes"]:
+            output[key] = text
         else:
-            notes.append("an SVG image too large to show")
-    html = bundle.get("text/html")
-    if html is not None:
-        if len(html) <= LIMITS["html_max_bytes"]:
-            output["html"] = html
-        else:
-            notes.append("an HTML table too large to show")
+            notes.append(f"{what} too large to show")
     if notes:
         output["plain"] = "; ".join(notes) if output["plain"] is None else output["plain"]
     return output

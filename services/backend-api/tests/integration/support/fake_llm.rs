@@ -75,6 +75,14 @@ impl FakeLlm {
         self.script.lock().unwrap().requests.clone()
     }
 
+    /// The text of the last message of request `n` (0-based): the tool result or the
+    /// person's message the model was answering.
+    pub fn last_message_text(&self, n: usize) -> String {
+        let requests = self.requests();
+        let last = requests[n]["messages"].as_array().unwrap().last().unwrap();
+        last["content"].as_str().unwrap().to_owned()
+    }
+
     /// Settings that point a backend at this server.
     pub fn settings(&self) -> Vec<(&'static str, String)> {
         vec![
