@@ -124,7 +124,7 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
         .exec(
             "secrets",
             &ExecRequest {
-                command: "env; cat /proc/$(pgrep -x tool-api)/environ || echo denied; \
+                command: "env; echo ---; cat /proc/$(pgrep -x tool-api)/environ || echo denied; \
                           tr '\\0' '\\n' < /proc/1/environ"
                     .into(),
                 ..Default::default()
@@ -132,7 +132,10 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
         )
         .await
         .unwrap();
-    let (shell_env, proc_env) = probe.output.split_once("---").unwrap();
+    let (shell_env, proc_env) = probe
+        .output
+        .split_once("---")
+        .unwrap_or_else(|| panic!("{probe:?}"));
     assert!(shell_env.contains("PATH="), "{shell_env}");
     assert!(
         !shell_env.contains("SANDBOX_TOKEN") && !shell_env.contains("VNC_PASSWORD"),
