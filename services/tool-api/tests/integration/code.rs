@@ -183,12 +183,18 @@ async fn bad_cells_are_answered_and_the_kernel_lives_on() {
     .await;
     assert!(odd.stdout.starts_with('a') && odd.stdout.contains('b'), "{odd:?}");
 
-    // A kernel that dies is reported and replaced; its state is gone.
-    let death = run(client, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)").await;
+    // A kernel the container's memory limit kills (2 GiB here, 4 with swap; the cell fills
+    // 5 GiB, 64 MiB at a time) is reported and replaced; its state is gone, the sandbox
+    // lives on.
+    let death = run(client, "hog = [b'x' * (64 << 20) for _ in range(80)]").await;
     let reason = death.kernel_restarted.unwrap();
-    assert!(reason.contains("signal 9"), "{reason}");
+    assert!(
+        reason.contains("signal 9") && reason.contains("memory"),
+        "{reason}"
+    );
     let after = run(client, "print(kept)").await;
     assert_eq!(after.error.unwrap().name, "NameError");
+    assert_eq!(run(client, "print(6 * 7)").await.stdout, "42\n");
 
     // A restart on request starts afresh too.
     run(client, "kept = 1").await;
