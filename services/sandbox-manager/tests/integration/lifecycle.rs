@@ -90,6 +90,17 @@ async fn idle_sandboxes_expire_and_keep_alive_holds_them() {
     let mut events = Box::pin(client.events(None).await.unwrap());
     let idle = client.create(&request("t-1", "alice")).await.unwrap();
     let kept = client.create(&request("t-2", "alice")).await.unwrap();
+    // Kept alive from the start: on a busy machine a start takes long enough for both to
+    // reach the TTL in one sweep.
+    let keeper = tokio::spawn({
+        let (client, id) = (client.clone(), kept.id.clone());
+        async move {
+            loop {
+                client.keep_alive(&id).await.unwrap();
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    });
     let started = Instant::now();
     let expired = expect_event(
         &mut events,
@@ -102,9 +113,10 @@ async fn idle_sandboxes_expire_and_keep_alive_holds_them() {
     assert_eq!(client.get(&idle.id).await.unwrap().state, SandboxState::Expired);
     // The kept one lives on past the TTL while it is kept alive.
     while started.elapsed() < Duration::from_secs(5) {
-        client.keep_alive(&kept.id).await.unwrap();
-        tokio::time::sleep(Duration::from_secs(1)).await;
+        tokio::time::sleep(Duration::from_millis(250)).await;
     }
+    assert!(!keeper.is_finished(), "keep-alive failed");
+    keeper.abort();
     assert_eq!(client.get(&kept.id).await.unwrap().state, SandboxState::Ready);
     assert_eq!(manager.containers(), vec![kept.id.clone()]);
     // An expired sandbox cannot be kept alive; its session gets a new one on create.
