@@ -4,12 +4,14 @@
 
 export type {
   AgentEvent,
+  AuthModeView,
   FileEntry,
   Listing,
   McpItem,
   McpServerInput,
   McpServerStatus as McpServer,
   McpServerView as McpServerConfig,
+  NewInvite,
   PlanStep,
   SessionPage,
   SessionStatus,

@@ -23,6 +23,8 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use web_kit::search::SearchSettings;
 
+use crate::domain::invite::RegistrationMode;
+
 /// The development secret: usable on a laptop, refused in production.
 pub const DEVELOPMENT_JWT_SECRET: &str = "sandpiper-development-secret-do-not-use-in-production";
 /// Shortest JWT secret accepted in production (HS256 keys should be ≥ 256 bits).
@@ -192,6 +194,8 @@ pub enum JwtAlgorithm {
 #[serde(default)]
 pub struct AuthConfig {
     pub mode: AuthModeName,
+    /// Who may register in `password` mode: `open`, `invite` or `closed`.
+    pub registration: RegistrationMode,
     pub jwt_algorithm: JwtAlgorithm,
     pub jwt_secret: String,
     /// PEM files for RS256 / EdDSA.
@@ -222,6 +226,7 @@ impl Default for AuthConfig {
     fn default() -> Self {
         Self {
             mode: AuthModeName::Password,
+            registration: RegistrationMode::Open,
             jwt_algorithm: JwtAlgorithm::Hs256,
             jwt_secret: DEVELOPMENT_JWT_SECRET.into(),
             jwt_private_key_file: None,

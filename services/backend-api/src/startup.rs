@@ -15,6 +15,7 @@ use crate::application::auth::{AuthMode, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::{HoldCaps, Holds};
+use crate::application::invites::Invites;
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
@@ -54,14 +55,17 @@ impl Application {
             settings.auth.argon2_memory_kib,
             settings.auth.argon2_iterations,
         )?);
+        let invites = Arc::new(Invites::new(stores.kv.clone()));
         let auth = AuthService::new(
             stores.users.clone(),
             stores.refresh_tokens.clone(),
             stores.kv.clone(),
             hasher,
             codec,
+            invites.clone(),
             AuthSettings {
                 mode: auth_mode,
+                registration: settings.auth.registration,
                 access_ttl: Duration::from_secs(settings.auth.access_ttl_secs),
                 refresh_ttl: Duration::from_secs(settings.auth.refresh_ttl_secs),
                 login_limits: LoginLimitSettings {
@@ -181,6 +185,7 @@ impl Application {
         let stopping = CancellationToken::new();
         let state = AppState {
             auth: Arc::new(auth),
+            invites,
             sessions,
             agent,
             events,

@@ -65,9 +65,11 @@ export type AuthModeView = {
      */
     mode: string;
     /**
-     * Whether `/auth/register` accepts new accounts.
+     * Who `/auth/register` accepts now: anyone (`open`, also while there is no account
+     * yet), someone with an invite (`invite`) or no one (`closed`, also outside
+     * `password` mode).
      */
-    registration: boolean;
+    registration: RegistrationMode;
 };
 
 /**
@@ -203,6 +205,17 @@ export type ImageRef = {
      * Where the signed-in person (or a share link) loads it.
      */
     url: string;
+};
+
+export type InviteRequest = {
+    /**
+     * Only this address may use the invite.
+     */
+    email?: string | null;
+    /**
+     * 1 to 720; default 168 (a week).
+     */
+    expires_in_hours?: number | null;
 };
 
 /**
@@ -350,6 +363,18 @@ export type McpTransportKind = 'http' | 'stdio';
 
 export type MessageRole = 'user' | 'assistant';
 
+/**
+ * A new invite, its code shown this once.
+ */
+export type NewInvite = {
+    code: string;
+    /**
+     * Only this address may use it, when set.
+     */
+    email?: string | null;
+    expires_at: string;
+};
+
 export type NewMessage = {
     /**
      * Paths of uploaded attachments (as `POST /sessions/{id}/attachments` answered).
@@ -390,6 +415,21 @@ export type Readiness = {
 export type RefreshRequest = {
     refresh_token: string;
 };
+
+/**
+ * A new account: in `invite` registration, with the invite's code.
+ */
+export type Registration = {
+    email: string;
+    invite?: string | null;
+    password: string;
+};
+
+/**
+ * Who may create an account with a password. The deployment's first account (its
+ * admin) may always be created.
+ */
+export type RegistrationMode = 'open' | 'invite' | 'closed';
 
 export type Rename = {
     title: string;
@@ -571,6 +611,57 @@ export type WebSearchResult = {
     title: string;
     url: string;
 };
+
+export type CreateData = {
+    body: InviteRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/invites';
+};
+
+export type CreateErrors = {
+    /**
+     * not an admin
+     */
+    403: ErrorBody;
+    422: ErrorBody;
+};
+
+export type CreateError = CreateErrors[keyof CreateErrors];
+
+export type CreateResponses = {
+    201: NewInvite;
+};
+
+export type CreateResponse = CreateResponses[keyof CreateResponses];
+
+export type RevokeData = {
+    body?: never;
+    path: {
+        code: string;
+    };
+    query?: never;
+    url: '/api/v1/admin/invites/{code}';
+};
+
+export type RevokeErrors = {
+    /**
+     * not an admin
+     */
+    403: ErrorBody;
+    /**
+     * no such unused invite
+     */
+    404: ErrorBody;
+};
+
+export type RevokeError = RevokeErrors[keyof RevokeErrors];
+
+export type RevokeResponses = {
+    204: void;
+};
+
+export type RevokeResponse = RevokeResponses[keyof RevokeResponses];
 
 export type ListData = {
     body?: never;
@@ -808,13 +899,17 @@ export type RefreshResponses = {
 export type RefreshResponse = RefreshResponses[keyof RefreshResponses];
 
 export type RegisterData = {
-    body: Credentials;
+    body: Registration;
     path?: never;
     query?: never;
     url: '/api/v1/auth/register';
 };
 
 export type RegisterErrors = {
+    /**
+     * registration closed, or an invite missing, used up or for another address
+     */
+    403: ErrorBody;
     409: ErrorBody;
     422: ErrorBody;
 };
@@ -874,25 +969,25 @@ export type List2Responses = {
 
 export type List2Response = List2Responses[keyof List2Responses];
 
-export type CreateData = {
+export type Create2Data = {
     body: NewSession;
     path?: never;
     query?: never;
     url: '/api/v1/sessions';
 };
 
-export type CreateErrors = {
+export type Create2Errors = {
     401: ErrorBody;
     422: ErrorBody;
 };
 
-export type CreateError = CreateErrors[keyof CreateErrors];
+export type Create2Error = Create2Errors[keyof Create2Errors];
 
-export type CreateResponses = {
+export type Create2Responses = {
     201: SessionView;
 };
 
-export type CreateResponse = CreateResponses[keyof CreateResponses];
+export type Create2Response = Create2Responses[keyof Create2Responses];
 
 export type SessionListStreamData = {
     body?: never;

@@ -17,7 +17,9 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::error::{AppError, AppResult};
+use super::invites::Invites;
 use super::login_limits::{LoginLimitSettings, LoginLimits};
+use crate::domain::invite::RegistrationMode;
 use crate::domain::ports::{
     AccessClaims, AccessTokenCodec, KeyValueStore, PasswordHasher, RefreshToken, RefreshTokenStore,
     UserRepository,
@@ -34,6 +36,8 @@ pub enum AuthMode {
 #[derive(Debug, Clone)]
 pub struct AuthSettings {
     pub mode: AuthMode,
+    /// Who may create an account in `password` mode.
+    pub registration: RegistrationMode,
     pub access_ttl: Duration,
     pub refresh_ttl: Duration,
     pub login_limits: LoginLimitSettings,
@@ -67,6 +71,7 @@ pub struct AuthService {
     hasher: Arc<dyn PasswordHasher>,
     codec: Arc<dyn AccessTokenCodec>,
     limits: LoginLimits,
+    invites: Arc<Invites>,
     settings: AuthSettings,
     /// The single user of the `none` mode.
     local_user: Option<User>,
@@ -80,12 +85,14 @@ impl AuthService {
         kv: Arc<dyn KeyValueStore>,
         hasher: Arc<dyn PasswordHasher>,
         codec: Arc<dyn AccessTokenCodec>,
+        invites: Arc<Invites>,
         settings: AuthSettings,
     ) -> AppResult<Self> {
         let mut service = Self {
             users,
             refresh,
             limits: LoginLimits::new(kv.clone(), settings.login_limits.clone()),
+            invites,
             kv,
             hasher,
             codec,
@@ -144,8 +151,26 @@ impl AuthService {
         &self.settings.mode
     }
 
-    /// Creates an account (password mode). The first account becomes an admin.
-    pub async fn register(&self, email: &str, password: &str) -> AppResult<(User, TokenPair)> {
+    /// Who may register now: `closed` outside `password` mode, `open` while the
+    /// deployment has no account (its first, the admin, may always be created).
+    pub async fn registration(&self) -> AppResult<RegistrationMode> {
+        if self.settings.mode != AuthMode::Password {
+            return Ok(RegistrationMode::Closed);
+        }
+        if self.users.list(0, 1).await?.is_empty() {
+            return Ok(RegistrationMode::Open);
+        }
+        Ok(self.settings.registration)
+    }
+
+    /// Creates an account (password mode) as the registration mode allows, using up the
+    /// invite in `invite` mode. The first account becomes an admin, whatever the mode.
+    pub async fn register(
+        &self,
+        email: &str,
+        password: &str,
+        invite: Option<&str>,
+    ) -> AppResult<(User, TokenPair)> {
         if self.settings.mode != AuthMode::Password {
             return Err(AppError::Forbidden(
                 "registration is off in this auth mode".into(),
@@ -153,25 +178,40 @@ impl AuthService {
         }
         let email = Email::parse(email)?;
         let password = Password::parse(password)?;
-        let role = if self.users.list(0, 1).await?.is_empty() {
-            Role::Admin
-        } else {
-            Role::User
+        let first = self.users.list(0, 1).await?.is_empty();
+        let redeemed = match (first, self.settings.registration) {
+            (true, _) | (false, RegistrationMode::Open) => None,
+            (false, RegistrationMode::Closed) => {
+                return Err(AppError::Forbidden(
+                    "registration is closed here; ask an admin for an account".into(),
+                ))
+            }
+            (false, RegistrationMode::Invite) => {
+                let code = invite.ok_or_else(|| {
+                    AppError::Forbidden("an invite is needed to create an account here".into())
+                })?;
+                Some(self.invites.redeem(code, &email).await?)
+            }
         };
         let user = User {
             id: UserId::new(),
             email,
             password_hash: self.hasher.hash(&password).await?,
-            role,
+            role: if first { Role::Admin } else { Role::User },
             active: true,
             created_at: Utc::now(),
         };
-        self.users.insert(&user).await.map_err(|err| match err {
-            crate::domain::DomainError::Conflict(_) => {
-                AppError::Conflict("an account with this email already exists".into())
+        if let Err(err) = self.users.insert(&user).await {
+            if let Some(redeemed) = redeemed {
+                self.invites.restore(redeemed).await;
             }
-            other => other.into(),
-        })?;
+            return Err(match err {
+                crate::domain::DomainError::Conflict(_) => {
+                    AppError::Conflict("an account with this email already exists".into())
+                }
+                other => other.into(),
+            });
+        }
         let tokens = self.issue(&user, None).await?;
         Ok((user, tokens))
     }

@@ -7,6 +7,7 @@ pub mod error;
 pub mod events;
 pub mod files;
 pub mod holds;
+pub mod invites;
 pub mod live;
 pub mod login_limits;
 pub mod mcp_servers;

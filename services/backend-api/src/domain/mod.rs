@@ -10,6 +10,7 @@ pub mod error;
 pub mod event;
 pub mod files;
 pub mod image;
+pub mod invite;
 pub mod mcp;
 pub mod mcp_edit;
 pub mod ports;

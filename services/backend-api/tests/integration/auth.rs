@@ -15,7 +15,7 @@ async fn register_login_me_and_the_rules_on_emails_and_passwords() {
     let mode = app
         .expect(StatusCode::OK, Method::GET, "/api/v1/auth/mode", None, None)
         .await;
-    assert_eq!(mode, json!({ "mode": "password", "registration": true }));
+    assert_eq!(mode, json!({ "mode": "password", "registration": "open" }));
     let (token, _, id) = app.register("Ada@Example.org").await;
     let me = app
         .expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", Some(&token), None)
@@ -623,7 +623,7 @@ async fn local_and_none_modes() {
     let mode = local
         .expect(StatusCode::OK, Method::GET, "/api/v1/auth/mode", None, None)
         .await;
-    assert_eq!(mode, json!({ "mode": "local", "registration": false }));
+    assert_eq!(mode, json!({ "mode": "local", "registration": "closed" }));
     let register = json!({ "email": "x@example.org", "password": PASSWORD });
     local
         .expect(
@@ -649,7 +649,7 @@ async fn local_and_none_modes() {
     let mode = none
         .expect(StatusCode::OK, Method::GET, "/api/v1/auth/mode", None, None)
         .await;
-    assert_eq!(mode, json!({ "mode": "none", "registration": false }));
+    assert_eq!(mode, json!({ "mode": "none", "registration": "closed" }));
     let me = none
         .expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", None, None)
         .await;

@@ -15,6 +15,7 @@ mod hardening;
 mod mcp;
 mod mcp_admin;
 mod mcp_sandbox;
+mod registration;
 mod sessions;
 mod shared_stores;
 mod support;

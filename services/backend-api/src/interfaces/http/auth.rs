@@ -13,6 +13,7 @@ use super::extract::{ClientAddress, CurrentUser, Json};
 use super::views::{SignedIn, UserView};
 use super::AppState;
 use crate::application::auth::{AuthMode, TokenPair};
+use crate::domain::invite::RegistrationMode;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -30,6 +31,15 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct Credentials {
     pub email: String,
     pub password: String,
+}
+
+/// A new account: in `invite` registration, with the invite's code.
+#[derive(Deserialize, ToSchema)]
+pub struct Registration {
+    pub email: String,
+    pub password: String,
+    #[serde(default)]
+    pub invite: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -54,33 +64,39 @@ pub struct AuthModeView {
     /// `password` (accounts, registration open), `local` (one configured account) or
     /// `none` (no sign-in).
     pub mode: &'static str,
-    /// Whether `/auth/register` accepts new accounts.
-    pub registration: bool,
+    /// Who `/auth/register` accepts now: anyone (`open`, also while there is no account
+    /// yet), someone with an invite (`invite`) or no one (`closed`, also outside
+    /// `password` mode).
+    pub registration: RegistrationMode,
 }
 
 /// How people sign in here, so a front end knows what to show before anyone has.
 #[utoipa::path(get, path = "/api/v1/auth/mode", tag = "auth", security(()),
     responses((status = 200, body = AuthModeView)))]
-async fn mode(State(state): State<AppState>) -> axum::Json<AuthModeView> {
+async fn mode(State(state): State<AppState>) -> ApiResult<axum::Json<AuthModeView>> {
     let mode = match state.auth.mode() {
         AuthMode::Password => "password",
         AuthMode::Local { .. } => "local",
         AuthMode::None => "none",
     };
-    axum::Json(AuthModeView {
+    Ok(axum::Json(AuthModeView {
         mode,
-        registration: mode == "password",
-    })
+        registration: state.auth.registration().await?,
+    }))
 }
 
-/// Creates an account (`password` mode); the first account is an admin.
-#[utoipa::path(post, path = "/api/v1/auth/register", tag = "auth", request_body = Credentials,
-    responses((status = 201, body = SignedIn), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+/// Creates an account (`password` mode) as the registration mode allows; the first
+/// account is an admin, whatever the mode.
+#[utoipa::path(post, path = "/api/v1/auth/register", tag = "auth", request_body = Registration,
+    responses((status = 201, body = SignedIn),
+        (status = 403, body = ErrorBody, description = "registration closed, or an invite missing, used up or for another address"),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn register(
     State(state): State<AppState>,
-    Json(body): Json<Credentials>,
+    Json(body): Json<Registration>,
 ) -> ApiResult<(StatusCode, axum::Json<SignedIn>)> {
-    let (user, tokens) = state.auth.register(&body.email, &body.password).await?;
+    let invite = body.invite.as_deref().filter(|code| !code.trim().is_empty());
+    let (user, tokens) = state.auth.register(&body.email, &body.password, invite).await?;
     let user = UserView::from(&user);
     Ok((StatusCode::CREATED, axum::Json(SignedIn { user, tokens })))
 }

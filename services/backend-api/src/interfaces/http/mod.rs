@@ -15,6 +15,7 @@ mod files;
 mod frontend;
 mod hardening;
 mod images;
+mod invites;
 mod live;
 mod mcp;
 mod mcp_admin;
@@ -43,6 +44,7 @@ use crate::application::auth::AuthService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::Holds;
+use crate::application::invites::Invites;
 use crate::application::live::LiveService;
 use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::sessions::SessionService;
@@ -62,6 +64,7 @@ pub struct Stores {
 #[derive(Clone)]
 pub struct AppState {
     pub auth: Arc<AuthService>,
+    pub invites: Arc<Invites>,
     pub sessions: Arc<SessionService>,
     pub agent: Arc<AgentService>,
     pub events: Arc<EventService>,
@@ -114,6 +117,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(images::router())
         .merge(mcp::router())
         .merge(mcp_admin::router())
+        .merge(invites::router())
         .split_for_parts()
 }
 
