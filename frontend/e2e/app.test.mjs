@@ -269,6 +269,23 @@ describe('Sandpiper in a browser', () => {
       await snap(page, '14-phone-settings')
       await page.setViewportSize({ width: 1440, height: 900 })
 
+      // An invite: its link opens the registration with the code filled in, once.
+      await page.fill('input[name=invite-email]', 'grace@example.com')
+      await page.click('[data-test=invite-create]')
+      const link = await page.locator('[data-test=invite-link]').innerText()
+      assert.match(link, /\/signin\?invite=[A-Za-z0-9]{24}$/)
+      await snap(page, '17-settings-invite')
+      const guest = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+      const joining = await guest.newPage()
+      await joining.goto(link)
+      assert.equal(await joining.locator('[data-test=invite-code]').inputValue(), link.split('=').pop())
+      await joining.fill('input[name=email]', 'grace@example.com')
+      await joining.fill('input[name=password]', PASSWORD)
+      await snap(joining, '18-sign-up-with-invite')
+      await joining.click('button[type=submit]')
+      await joining.waitForURL(`${stack.url}/`)
+      await guest.close()
+
       // Its tools reach the chat's Tools tab.
       await page.click('[data-test=settings-back]')
       await page.locator('[data-test=session-row]').first().click()

@@ -11,6 +11,8 @@ export const strings = {
     haveAccount: 'Already have an account?',
     expired: 'Your sign-in has expired. Sign in again — your draft is kept.',
     passwordHint: 'At least 10 characters, not all the same few',
+    invite: 'Invite code',
+    inviteHint: 'Accounts here are by invitation: an admin gives you a link or a code.',
   },
   sidebar: {
     newChat: 'New chat',
@@ -105,6 +107,13 @@ export const strings = {
     open: 'Settings',
     title: 'Settings',
     back: 'Back to chats',
+  },
+  invites: {
+    title: 'Invites',
+    intro: 'A link that lets one person create an account, when registration here is by invitation (BACKEND_AUTH__REGISTRATION=invite). It is shown once and copied for you.',
+    emailPlaceholder: 'Only for this address (optional)',
+    create: 'Create invite',
+    made: (email: string | null, expires: string) => `${email ? `For ${email}; v` : 'V'}alid once, until ${expires}.`,
   },
   mcpAdmin: {
     title: 'MCP servers',

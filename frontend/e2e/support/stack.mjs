@@ -120,6 +120,8 @@ export async function startStack() {
     LLM_API_KEY: 'e2e-key',
     LLM_MODEL: 'scripted',
     MCP_CONFIG: mcpConfig,
+    // As Compose runs it: the first account is the admin, everyone else needs an invite.
+    BACKEND_AUTH__REGISTRATION: 'invite',
   }, 'backend-api')
   await waitFor(`http://127.0.0.1:${backendPort}/ready`, 'backend-api', 30)
   const stop = async () => {

@@ -1,18 +1,18 @@
 // Who is signed in. The backend says first how people sign in here (`/auth/mode`): in
-// `none` mode there is nothing to sign in to and no sign-out to offer, in `local` mode no
-// registration; `/auth/me` is asked only with a token (or in `none` mode).
+// `none` mode there is nothing to sign in to and no sign-out to offer; registration may be
+// open, by invite or closed; `/auth/me` is asked only with a token (or in `none` mode).
 import { reactive } from 'vue'
 import { api, ApiFailure, whenSignedOut } from '../api/http'
 import { accessToken, refreshToken, storeTokens } from '../api/tokens'
-import type { SignedIn, User } from '../api/types'
+import type { AuthModeView, SignedIn, User } from '../api/types'
 import { forgetDrafts } from '../lib/drafts'
 
 export const auth = reactive({
   user: null as User | null,
   /** The backend needs no sign-in (`none` mode). */
   open: false,
-  /** New accounts can be created (`password` mode). */
-  registration: false,
+  /** Who may create an account: anyone, someone with an invite, no one. */
+  registration: 'closed' as AuthModeView['registration'],
   /** The sign-in ran out while the app was in use (the sign-in page says so). */
   expired: false,
   checked: false,
@@ -28,7 +28,7 @@ whenSignedOut(() => {
 /** Finds out who is signed in (on start). */
 export async function checkSignIn(): Promise<void> {
   try {
-    const mode = await api<{ mode: string; registration: boolean }>('GET', '/api/v1/auth/mode')
+    const mode = await api<AuthModeView>('GET', '/api/v1/auth/mode')
     auth.open = mode.mode === 'none'
     auth.registration = mode.registration
     auth.user = auth.open || accessToken() ? await api<User>('GET', '/api/v1/auth/me') : null
@@ -40,9 +40,12 @@ export async function checkSignIn(): Promise<void> {
   }
 }
 
-export async function signIn(email: string, password: string, register: boolean): Promise<void> {
+/** Signs in, or with `register` creates the account (with the invite's code when the
+ * deployment's registration asks for one). */
+export async function signIn(email: string, password: string, register: boolean, invite = ''): Promise<void> {
   const path = register ? '/api/v1/auth/register' : '/api/v1/auth/login'
-  const signedIn = await api<SignedIn>('POST', path, { email, password })
+  const body = register && invite ? { email, password, invite } : { email, password }
+  const signedIn = await api<SignedIn>('POST', path, body)
   storeTokens(signedIn.tokens)
   auth.user = signedIn.user
   auth.expired = false
