@@ -87,6 +87,7 @@ export const strings = {
       web_search: 'Searched the web',
       web_fetch: 'Fetched',
       code_run: 'Ran code',
+      code_restart: 'Restarted the kernel',
     } as Record<string, string>,
   },
   panels: {

@@ -13,7 +13,7 @@ export function toolIcon(name: string): string {
   if (name.startsWith('file_')) return name === 'file_replace' || name === 'file_write' ? 'edit' : 'file'
   if (name.startsWith('browser_')) return 'globe'
   if (name.startsWith('web_')) return 'search'
-  if (name === 'code_run') return 'code'
+  if (name.startsWith('code_')) return 'code'
   return 'tool'
 }
 

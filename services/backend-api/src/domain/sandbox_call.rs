@@ -33,6 +33,7 @@ tool_calls! {
     BrowserConsoleExec(browser::EvaluateRequest) = "browser_console_exec", "Run JavaScript in the page and get its result.";
     BrowserConsoleView = "browser_console_view", "Show the page's console messages.";
     CodeRun(code::CodeRunRequest) = "code_run", "Run Python (or, with language bash, a shell cell) in the sandbox's Jupyter kernel, in the workspace. Variables and imports stay between calls. Charts (matplotlib: no need to save them) and tables (a DataFrame as the last expression) are shown to the person; you get the text, a short description of each picture, and any error with its traceback, to fix and run again. The data stack is installed: numpy, pandas, matplotlib, scipy, scikit-learn, seaborn, openpyxl, pillow, requests, beautifulsoup4.";
+    CodeRestart = "code_restart", "Restart the Jupyter kernel: all variables and imports are gone (for a kernel in a bad state, or to run from a clean start).";
     WebFetch(web::FetchRequest) = "web_fetch", "Fetch a web page as readable text.";
     }
 }

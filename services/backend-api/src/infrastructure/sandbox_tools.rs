@@ -260,6 +260,7 @@ impl SandboxTools for ToolApiTools {
             C::CodeRun(request) => outcome_with(name, client.code_run(request).await, |result| {
                 code_cells::present(request, result)
             }),
+            C::CodeRestart => outcome(name, client.code_restart().await, as_result),
             C::WebFetch(request) => outcome(name, client.fetch(request).await, as_result),
         }
     }

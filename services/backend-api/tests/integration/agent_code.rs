@@ -65,7 +65,8 @@ async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
     let llm = FakeLlm::start(vec![
         Reply::tool("code_run", json!({ "code": ANALYSIS })),
         Reply::tool("code_run", json!({ "code": "frame['missing']" })),
-        Reply::tool("code_run", json!({ "code": "frame['still missing']" })),
+        Reply::tool("code_restart", json!({})),
+        Reply::tool("code_run", json!({ "code": "frame" })),
         Reply::Text("never asked for: the budget ends the turn first"),
     ])
     .await;
@@ -127,6 +128,16 @@ async fn the_agent_charts_a_csv_and_stops_after_failed_cells_in_a_row() {
     assert!(table["html"].as_str().unwrap().contains("<table"), "{table}");
     assert!(!table["html"].as_str().unwrap().contains("<style"), "{table}");
     assert_eq!(cells[1]["view"]["error"]["name"], "KeyError");
+    // After a restart the kernel has forgotten the frame.
+    assert_eq!(cells[2]["view"]["error"]["name"], "NameError");
+    let restart = events
+        .iter()
+        .find(|e| e["type"] == "tool" && e["status"] == "called" && e["name"] == "code_restart")
+        .expect("the restart's result");
+    assert!(
+        restart["view"]["result"]["ready_ms"].as_u64().is_some(),
+        "{restart}"
+    );
 
     // The chart is stored once and served as the PNG it is.
     let url = chart["image"]["url"].as_str().expect("a stored chart");
