@@ -1,5 +1,6 @@
 //! What every Sandpiper server sets up the same way, so the services cannot differ in it:
-//! tracing, bearer-token comparison, the OpenAPI bearer scheme and the shutdown signal.
+//! tracing, bearer-token comparison, the OpenAPI bearer scheme, the shutdown signal, and
+//! the hex SHA-256 that names stored secrets (tokens, invites) and content (images).
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
@@ -52,6 +53,15 @@ impl utoipa::Modify for BearerAuth {
 pub fn bearer_matches(header: Option<&str>, expected: &str) -> bool {
     let presented = header.and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     bool::from(presented.as_bytes().ct_eq(expected.as_bytes()))
+}
+
+/// The SHA-256 of `data` in lower-case hex.
+pub fn sha256_hex(data: impl AsRef<[u8]>) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(data.as_ref())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -7,7 +7,6 @@ use sandbox_manager_contract::{
     NetworkMode, ResourceLimits, Sandbox, SandboxState, StorageKind, ToolApiAccess, VncAccess,
 };
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::error::{ManagerError, ManagerResult};
 
@@ -104,10 +103,7 @@ impl Secrets {
     /// What the sandbox is given of its token: the hex SHA-256, enough for tool-api to
     /// check a bearer and useless to a process in the sandbox that reads it.
     pub fn token_sha256(&self) -> String {
-        Sha256::digest(self.token.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        service_kit::sha256_hex(&self.token)
     }
 }
 

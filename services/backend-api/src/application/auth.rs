@@ -13,7 +13,6 @@ use std::time::Duration;
 use chrono::Utc;
 use rand::distr::{Alphanumeric, SampleString};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::error::{AppError, AppResult};
@@ -443,6 +442,5 @@ pub(crate) fn require_admin(principal: &Principal) -> AppResult<()> {
 
 /// Refresh tokens are stored hashed: a leaked store does not leak usable tokens.
 pub(crate) fn hash_token(token: &str) -> String {
-    let digest = Sha256::digest(token.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    service_kit::sha256_hex(token)
 }

@@ -3,8 +3,6 @@
 //! same picture is stored once per session however often it recurs, and events refer to
 //! it by URL instead of carrying it.
 
-use sha2::{Digest, Sha256};
-
 use super::error::DomainError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -47,9 +45,8 @@ pub struct ImageId {
 
 impl ImageId {
     pub fn of(bytes: &[u8], format: ImageFormat) -> Self {
-        let digest = Sha256::digest(bytes);
         Self {
-            hash: digest.iter().map(|b| format!("{b:02x}")).collect(),
+            hash: service_kit::sha256_hex(bytes),
             format,
         }
     }

@@ -6,7 +6,6 @@
 use chrono::{DateTime, Utc};
 use rand::distr::{Alphanumeric, SampleString};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::error::DomainError;
@@ -52,9 +51,7 @@ impl InviteCode {
 
     /// Where the invite is kept: the code's digest, so a read of the store admits no one.
     pub fn key(&self) -> String {
-        let digest = Sha256::digest(self.0.as_bytes());
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        format!("invite:{hex}")
+        format!("invite:{}", service_kit::sha256_hex(&self.0))
     }
 }
 

@@ -12,7 +12,6 @@ use sandbox_manager_client::contract::{
     CreateSandbox, ErrorCode, LimitsRequest, NetworkMode, SandboxState, StorageKind,
 };
 use serde_json::json;
-use sha2::{Digest, Sha256};
 use support::fake_kube::FakeCluster;
 use support::{code, docker, request, Manager};
 use tool_api_client::ToolApiClient;
@@ -105,10 +104,7 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
     let digest = base64::engine::general_purpose::STANDARD
         .decode(secret["data"]["SANDBOX_TOKEN_SHA256"].as_str().unwrap())
         .unwrap();
-    let expected: String = Sha256::digest(access.token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let expected = service_kit::sha256_hex(&access.token);
     assert_eq!(String::from_utf8(digest).unwrap(), expected);
     let keys: Vec<&String> = secret["data"].as_object().unwrap().keys().collect();
     assert_eq!(

@@ -69,11 +69,7 @@ mod tests {
     #[test]
     fn a_token_matches_its_digest_only() {
         let token = "a-sandbox-token-0123456789";
-        let hex: String = TokenDigest::of(token)
-            .0
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hex = service_kit::sha256_hex(token);
         let digest = TokenDigest::parse_hex(&hex).unwrap();
         assert!(digest.matches(Some(&format!("Bearer {token}"))));
         assert!(

@@ -14,7 +14,6 @@ use k8s_openapi::api::core::v1::{
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use sandbox_manager_contract::StorageKind;
-use sha2::{Digest, Sha256};
 
 use super::super::{
     network_label, sandbox_name, SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK,
@@ -47,8 +46,7 @@ impl Objects {
     /// A session's volume claim. Session ids may hold upper case and `_`, which object
     /// names may not, so the name carries a digest; the id itself is an annotation.
     pub fn claim_name(&self, session_id: &str) -> String {
-        let digest = Sha256::digest(session_id.as_bytes());
-        let short: String = digest[..10].iter().map(|b| format!("{b:02x}")).collect();
+        let short = &service_kit::sha256_hex(session_id)[..20];
         format!("sandpiper-{}-home-{short}", self.namespace)
     }
 

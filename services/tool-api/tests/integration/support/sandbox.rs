@@ -7,7 +7,6 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use sha2::{Digest, Sha256};
 use tool_api_client::contract::info::Readiness;
 use tool_api_client::ToolApiClient;
 
@@ -108,11 +107,7 @@ pub fn start(image: &str, token: &str, vnc_password: &str) -> Sandbox {
     );
     let seccomp = format!("seccomp={seccomp}");
     // As the sandbox-manager does: the sandbox gets the token's digest only.
-    let digest: String = Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let token_env = format!("SANDBOX_TOKEN_SHA256={digest}");
+    let token_env = format!("SANDBOX_TOKEN_SHA256={}", service_kit::sha256_hex(token));
     let vnc_env = format!("VNC_PASSWORD={vnc_password}");
     #[rustfmt::skip]
     let id = docker(&[
