@@ -12,3 +12,29 @@ pub fn signal(pid: u32, signal: Signal) {
         let _ = killpg(Pid::from_raw(pid), signal);
     }
 }
+
+/// Whether a process of the group led by `pid` still runs. Zombies do not count: they
+/// are already dead and only wait to be reaped. SIGKILL is delivered asynchronously, so
+/// a killer that promises "gone" asks this until it says no. Reads all of /proc, which
+/// is fine for the rare kill path.
+pub fn has_living_members(pid: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries
+        .flatten()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_str()
+                .is_some_and(|name| name.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .filter_map(|entry| std::fs::read_to_string(entry.path().join("stat")).ok())
+        .any(|stat| {
+            // After the command name in parentheses: state, parent pid, process group.
+            let mut fields = stat.rsplit(')').next().unwrap_or("").split_whitespace();
+            let state = fields.next();
+            let group = fields.nth(1).and_then(|group| group.parse::<u32>().ok());
+            group == Some(pid) && state != Some("Z")
+        })
+}
