@@ -202,7 +202,7 @@ impl Manager {
     /// that answers. `record` takes over the pooled sandbox's id, secrets and ports.
     pub(super) async fn claim_from_pool(&self, record: &mut SandboxRecord) -> ManagerResult<Option<Sandbox>> {
         while let Some(pooled) = self.pool.take() {
-            if !self.is_ready(&pooled.endpoints, &pooled.secrets).await {
+            if !self.answers(&pooled.endpoints, &pooled.secrets).await {
                 tracing::warn!(sandbox = %pooled.id, "a pool sandbox stopped answering; removing it");
                 let _ = self.driver.remove(&pooled.id, None).await;
                 self.pool.release(&pooled.id);

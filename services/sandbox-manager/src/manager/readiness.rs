@@ -27,6 +27,14 @@ impl Manager {
         )
     }
 
+    /// Whether its tool-api answers at all: enough to hand out a pool sandbox, which was
+    /// ready when it was pooled. Each desktop probe behind `ready` has half a second, which
+    /// a loaded machine can miss; that must not cost a live sandbox (the monitor, which
+    /// asks for `ready` several times in a row, finds one that is really broken).
+    pub(super) async fn answers(&self, endpoints: &Endpoints, secrets: &Secrets) -> bool {
+        self.tool_api(endpoints, secrets).health().await.is_ok()
+    }
+
     /// Polls until the sandbox is ready or the configured time is up; hands the endpoints
     /// back when it is.
     pub(super) async fn wait_ready(
