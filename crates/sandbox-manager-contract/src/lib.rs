@@ -9,5 +9,5 @@ pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use events::{LifecycleEvent, LifecycleKind};
 pub use sandbox::{
     CreateSandbox, LimitsRequest, ListQuery, LogsQuery, NetworkMode, ResourceLimits, Sandbox, SandboxList,
-    SandboxState, StorageKind, ToolApiAccess, VncAccess,
+    SandboxState, StorageKind, ToolApiAccess,
 };

@@ -94,14 +94,6 @@ pub struct ToolApiAccess {
     pub token: String,
 }
 
-/// How to reach the sandbox's VNC server.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct VncAccess {
-    /// `host:port`.
-    pub address: String,
-    pub password: String,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Sandbox {
     pub id: String,
@@ -114,7 +106,6 @@ pub struct Sandbox {
     pub expires_at: DateTime<Utc>,
     /// Absent until the container is running.
     pub tool_api: Option<ToolApiAccess>,
-    pub vnc: Option<VncAccess>,
     pub limits: ResourceLimits,
     pub network: NetworkMode,
     pub storage: StorageKind,

@@ -3,13 +3,15 @@
 //!
 //! One method per route; request and response types come from `tool-api-contract`. A
 //! non-2xx answer becomes [`ClientError::Api`] with the server's error body. MCP stdio
-//! servers are relayed over a WebSocket ([`McpStdio`]).
+//! servers are relayed over a WebSocket ([`McpStdio`]); the desktop's VNC server over an
+//! upgraded connection ([`VncStream`]).
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
 
 mod browser;
 mod code;
+mod desktop;
 mod files;
 mod mcp;
 mod shell;
@@ -21,6 +23,7 @@ use serde::Serialize;
 use tool_api_contract::info::{HealthResponse, InfoResponse};
 use tool_api_contract::ErrorBody;
 
+pub use desktop::VncStream;
 pub use mcp::{CloseReason, McpStdio, StdioClose, StdioSink, StdioStream};
 pub use tool_api_contract as contract;
 

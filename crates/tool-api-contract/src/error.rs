@@ -64,6 +64,9 @@ pub enum ErrorCode {
     UpstreamError,
     /// 503: the browser is not answering (starting, or restarting after a crash).
     BrowserUnavailable,
+    /// 503: the desktop's VNC server is not answering (starting, or restarting after a
+    /// crash).
+    DesktopUnavailable,
     /// 503: the feature is not configured in this sandbox (e.g. no search provider).
     NotConfigured,
     /// 503: the code interpreter's kernel could not be started; the message says why.
@@ -95,7 +98,10 @@ impl ErrorCode {
             Self::LimitReached => 429,
             Self::Internal => 500,
             Self::UpstreamError => 502,
-            Self::NotConfigured | Self::BrowserUnavailable | Self::KernelUnavailable => 503,
+            Self::NotConfigured
+            | Self::BrowserUnavailable
+            | Self::DesktopUnavailable
+            | Self::KernelUnavailable => 503,
             Self::UpstreamTimeout => 504,
         }
     }

@@ -10,6 +10,7 @@
 
 pub mod browser;
 pub mod code;
+pub mod desktop;
 pub mod error;
 pub mod files;
 pub mod info;

@@ -366,8 +366,6 @@ async fn mcp_stdio(session: &str, manager: &Manager) {
         sandbox: SandboxAccess {
             tool_api_url: tool_api.base_url().to_owned(),
             tool_api_token: tool_api.token().to_owned(),
-            vnc_address: None,
-            vnc_password: None,
         },
     };
     let started = Instant::now();
@@ -512,12 +510,17 @@ async fn relay(app: &TestApp, token: &str, session: &str, manager: &Manager) {
         session_id: Some(session.to_owned()),
         ..Default::default()
     };
-    let vnc = client.list(&query).await.unwrap().pop().unwrap().vnc.unwrap();
+    let tool_api = client
+        .list(&query)
+        .await
+        .unwrap()
+        .pop()
+        .unwrap()
+        .tool_api
+        .unwrap();
     let access = SandboxAccess {
-        tool_api_url: String::new(),
-        tool_api_token: String::new(),
-        vnc_address: Some(vnc.address),
-        vnc_password: Some(vnc.password),
+        tool_api_url: tool_api.url,
+        tool_api_token: tool_api.token,
     };
     // The relay's own connector, without the relay.
     let mut direct = Direct(VncConnector.connect(&access).await.unwrap());

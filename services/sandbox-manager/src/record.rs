@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use sandbox_manager_contract::{
-    NetworkMode, ResourceLimits, Sandbox, SandboxState, StorageKind, ToolApiAccess, VncAccess,
+    NetworkMode, ResourceLimits, Sandbox, SandboxState, StorageKind, ToolApiAccess,
 };
 use serde::{Deserialize, Serialize};
 
@@ -66,7 +66,6 @@ pub struct Endpoints {
     #[serde(default = "loopback")]
     pub host: String,
     pub tool_api_port: u16,
-    pub vnc_port: u16,
 }
 
 fn loopback() -> String {
@@ -77,26 +76,19 @@ impl Endpoints {
     pub fn tool_api_url(&self) -> String {
         format!("http://{}:{}", self.host, self.tool_api_port)
     }
-
-    pub fn vnc_address(&self) -> String {
-        format!("{}:{}", self.host, self.vnc_port)
-    }
 }
 
 /// The secrets one sandbox gets and nobody else.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Secrets {
     pub token: String,
-    pub vnc_password: String,
 }
 
 impl Secrets {
-    /// Fresh random secrets: a 32-character token and a VNC password of 8 characters
-    /// (the RFB protocol uses no more).
+    /// A fresh random 32-character token.
     pub fn generate() -> Self {
         Self {
             token: random_string(32),
-            vnc_password: random_string(8),
         }
     }
 
@@ -169,10 +161,6 @@ impl SandboxRecord {
                 url: e.tool_api_url(),
                 token: self.secrets.token.clone(),
             }),
-            vnc: endpoints.map(|e| VncAccess {
-                address: e.vnc_address(),
-                password: self.secrets.vnc_password.clone(),
-            }),
             limits: self.limits,
             network: self.network,
             storage: self.storage,
@@ -239,11 +227,9 @@ mod tests {
         record.endpoints = Some(Endpoints {
             host: "h".into(),
             tool_api_port: 1,
-            vnc_port: 2,
         });
         let view = record.view(lifetime);
         assert_eq!(view.tool_api.map(|t| t.url).as_deref(), Some("http://h:1"));
-        assert_eq!(view.vnc.map(|v| v.address).as_deref(), Some("h:2"));
         record.state = SandboxState::Expired;
         assert!(record.view(lifetime).tool_api.is_none());
     }
@@ -252,8 +238,7 @@ mod tests {
     fn secrets_differ_every_time() {
         let (a, b) = (Secrets::generate(), Secrets::generate());
         assert_ne!(a.token, b.token);
-        assert_ne!(a.vnc_password, b.vnc_password);
-        assert_eq!((a.token.len(), a.vnc_password.len()), (32, 8));
+        assert_eq!(a.token.len(), 32);
         assert!(!format!("{a:?}").contains(&a.token));
     }
 }

@@ -21,12 +21,12 @@ use tool_api_contract::info::Readiness;
 use tool_api_contract::shell::ExecRequest;
 
 const TOKEN: &str = "bench-token-0123456789abcdef";
-const VNC_PASSWORD: &str = "bench-vnc-pw";
 const STARTS: usize = 10;
 const PAGE_ROUNDS: usize = 10;
 
-async fn vnc_banner(address: &str) -> bool {
-    let Ok(mut stream) = tokio::net::TcpStream::connect(address).await else {
+/// The VNC server's banner, through the tool-api's relay as the backend reaches it.
+async fn vnc_banner(client: &tool_api_client::ToolApiClient) -> bool {
+    let Ok(mut stream) = client.vnc().await else {
         return false;
     };
     let mut banner = [0u8; 12];
@@ -40,8 +40,8 @@ async fn vnc_banner(address: &str) -> bool {
 /// first cell answered (the kernel starts with tool-api; the cell waits for it).
 async fn start_once(image: &str) -> (Duration, Duration, Duration, Duration) {
     let started = Instant::now();
-    let sandbox = sandbox::start(image, TOKEN, VNC_PASSWORD);
-    let (client, vnc) = (&sandbox.client, &sandbox.vnc);
+    let sandbox = sandbox::start(image, TOKEN);
+    let client = &sandbox.client;
     let (mut api, mut vnc_at, mut browser, mut cell) = (None, None, None, None);
     while browser.is_none() || vnc_at.is_none() {
         assert!(
@@ -67,7 +67,7 @@ async fn start_once(image: &str) -> (Duration, Duration, Duration, Duration) {
                 browser.get_or_insert(started.elapsed());
             }
         }
-        if vnc_at.is_none() && vnc_banner(vnc).await {
+        if vnc_at.is_none() && vnc_banner(client).await {
             vnc_at = Some(started.elapsed());
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -125,7 +125,7 @@ fn main() {
         println!("docker run → browser ready:      {}", p50_max(browser.clone()));
         println!("docker run → first cell answered: {}", p50_max(cell));
 
-        let sandbox = sandbox::start(&image, TOKEN, VNC_PASSWORD);
+        let sandbox = sandbox::start(&image, TOKEN);
         let client = &sandbox.client;
         while !matches!(client.health().await, Ok(h) if h.status == Readiness::Ready) {
             tokio::time::sleep(Duration::from_millis(50)).await;

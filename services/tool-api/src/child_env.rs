@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 /// Variables that carry the tool-api's secrets (see [`crate::config`]).
-pub const SECRET_VARIABLES: [&str; 3] = ["SANDBOX_TOKEN", "SANDBOX_TOKEN_SHA256", "VNC_PASSWORD"];
+pub const SECRET_VARIABLES: [&str; 2] = ["SANDBOX_TOKEN", "SANDBOX_TOKEN_SHA256"];
 
 /// Takes the secrets out of the process's environment once the settings hold them, so no
 /// child inherits them, and makes the process non-dumpable, so another process of the

@@ -9,7 +9,6 @@
 //! | `TOOL_API_HOST`, `TOOL_API_PORT` | listen address (default `0.0.0.0:8080`) |
 //! | `TOOL_API_WORKSPACE` | where relative paths point (default `$HOME`) |
 //! | `TOOL_API_LIMITS__<FIELD>` | any field of [`Limits`], e.g. `TOOL_API_LIMITS__UPLOAD_MAX_BYTES` |
-//! | `VNC_PASSWORD` | the desktop's VNC password (required with the desktop) |
 //! | `TOOL_API_DESKTOP__<FIELD>` | any field of [`DesktopSettings`], e.g. `TOOL_API_DESKTOP__ENABLED=true` |
 
 use std::path::PathBuf;
@@ -44,9 +43,8 @@ pub struct DesktopSettings {
     pub display: u16,
     /// `WIDTHxHEIGHTxDEPTH`.
     pub screen: String,
+    /// Where x11vnc listens, on 127.0.0.1 inside the sandbox (relayed by the tool-api).
     pub vnc_port: u16,
-    /// From `VNC_PASSWORD`; required when the desktop is enabled.
-    pub vnc_password: Option<String>,
     /// Where Chromium serves DevTools, on 127.0.0.1 inside the sandbox.
     pub cdp_port: u16,
     /// When set, DevTools is also relayed on this port on all interfaces (off by default:
@@ -65,7 +63,6 @@ impl Default for DesktopSettings {
             display: 99,
             screen: "1280x800x24".into(),
             vnc_port: 5900,
-            vnc_password: None,
             cdp_port: 9222,
             cdp_public_port: None,
             browser_command: "chromium".into(),
@@ -221,8 +218,7 @@ impl Settings {
                     .try_parsing(true),
             )
             .set_override_option("token", env("SANDBOX_TOKEN"))?
-            .set_override_option("token_sha256", env("SANDBOX_TOKEN_SHA256"))?
-            .set_override_option("desktop.vnc_password", env("VNC_PASSWORD"))?;
+            .set_override_option("token_sha256", env("SANDBOX_TOKEN_SHA256"))?;
         builder.build()?.try_deserialize()
     }
 }

@@ -103,9 +103,6 @@ pub trait LlmClient: Send + Sync {
 pub struct SandboxAccess {
     pub tool_api_url: String,
     pub tool_api_token: String,
-    /// `host:port` of its VNC server and the password.
-    pub vnc_address: Option<String>,
-    pub vnc_password: Option<String>,
 }
 
 /// The sandbox-manager, as far as sessions need it.

@@ -52,8 +52,6 @@ impl SandboxGateway for ManagedSandboxes {
         Ok(SandboxAccess {
             tool_api_url: tool_api.url,
             tool_api_token: tool_api.token,
-            vnc_address: sandbox.vnc.as_ref().map(|v| v.address.clone()),
-            vnc_password: sandbox.vnc.map(|v| v.password),
         })
     }
 

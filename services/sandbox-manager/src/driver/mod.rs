@@ -33,7 +33,6 @@ fn network_label(mode: NetworkMode) -> &'static str {
 
 // What the sandbox image serves and where its user's home is (`sandbox-image/`).
 const TOOL_API_PORT: u16 = 8080;
-const VNC_PORT: u16 = 5900;
 const HOME: &str = "/home/sandbox";
 /// The sandbox image's user and group.
 const SANDBOX_UID: i64 = 1000;

@@ -1,6 +1,6 @@
 //! The warm pool: sandboxes started ahead of demand, each with its own fresh secrets, so a
 //! session gets one in milliseconds. A pooled sandbox is handed to exactly one session and
-//! removed with it, so no two sessions ever share a token or VNC password.
+//! removed with it, so no two sessions ever share a token.
 //!
 //! Pool sandboxes have no record; the pool itself holds their ids (also while they start
 //! and while a claim is being recorded), which is how reconciliation knows them. After a

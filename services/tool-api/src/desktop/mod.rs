@@ -1,7 +1,7 @@
-//! The sandbox desktop: Xvfb, a window manager, x11vnc (password required) and Chromium
-//! with DevTools on an inner loopback port, each supervised and restarted when it exits.
+//! The sandbox desktop: Xvfb, a window manager, x11vnc and Chromium, each supervised and
+//! restarted when it exits. x11vnc and DevTools listen on the sandbox's loopback only.
 //!
-//! The person watches and takes over through VNC; the agent drives the browser through
+//! The person watches and takes over through VNC, relayed by `GET /v1/desktop/vnc`; the agent drives the browser through
 //! DevTools (see `crate::browser`). DevTools is not reachable from outside the sandbox
 //! unless `cdp_public_port` asks for a relay.
 
@@ -33,28 +33,12 @@ pub struct Desktop {
     tasks: std::sync::Mutex<Vec<JoinHandle<()>>>,
     stopping: CancellationToken,
     http: reqwest::Client,
-    /// Holds the VNC password file; removed on drop.
-    _secrets: tempfile::TempDir,
 }
 
 impl Desktop {
     /// Checks the settings and starts supervising the desktop processes.
     pub fn start(settings: &DesktopSettings, home: &Path, downloads: &Path) -> anyhow::Result<Arc<Self>> {
-        let password = match settings.vnc_password.as_deref() {
-            Some(password) if password.len() >= 8 => password,
-            Some(_) => bail!("VNC_PASSWORD must be at least 8 characters (VNC uses the first 8)"),
-            None => {
-                bail!("the desktop is enabled but VNC_PASSWORD is not set; VNC is never served without one")
-            }
-        };
         let (width, height) = parse_screen(&settings.screen)?;
-        let secrets = tempfile::Builder::new()
-            .prefix("tool-api-desktop-")
-            .tempdir()
-            .context("creating the desktop's private directory")?;
-        let password_file = secrets.path().join("vnc-password");
-        std::fs::write(&password_file, format!("{password}\n")).context("writing the VNC password file")?;
-
         let display = format!(":{}", settings.display);
         let x_socket = PathBuf::from(format!("/tmp/.X11-unix/X{}", settings.display));
         let x_lock = PathBuf::from(format!("/tmp/.X{}-lock", settings.display));
@@ -100,8 +84,8 @@ impl Desktop {
                 &display,
                 "-rfbport",
                 &settings.vnc_port.to_string(),
-                "-passwdfile",
-                &password_file.to_string_lossy(),
+                "-localhost",
+                "-nopw",
                 "-forever",
                 "-shared",
                 "-noxdamage",
@@ -160,7 +144,6 @@ impl Desktop {
             tasks: std::sync::Mutex::new(Vec::new()),
             stopping: CancellationToken::new(),
             http: reqwest::Client::new(),
-            _secrets: secrets,
         });
         let mut tasks = vec![tokio::spawn(xvfb.run(desktop.stopping.clone()))];
         for dependent in [window_manager, vnc, browser] {
@@ -223,6 +206,11 @@ impl Desktop {
             readiness: self.readiness().await,
             processes: self.processes.iter().map(|p| p.info()).collect(),
         }
+    }
+
+    /// Where x11vnc listens (on 127.0.0.1 inside the sandbox).
+    pub fn vnc_port(&self) -> u16 {
+        self.settings.vnc_port
     }
 
     /// Where the browser serves DevTools (inside the sandbox).

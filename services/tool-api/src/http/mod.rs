@@ -5,6 +5,7 @@
 pub mod auth;
 mod browser;
 mod code;
+mod desktop;
 pub mod error;
 pub mod extract;
 mod files;
@@ -75,6 +76,7 @@ fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
     let (protected, protected_doc) = OpenApiRouter::new()
         .merge(browser::router())
         .merge(code::router())
+        .merge(desktop::router())
         .merge(files::router())
         .merge(mcp_stdio::router())
         .merge(shell::router())

@@ -41,7 +41,7 @@ fn png_size(data: &str) -> (u32, u32) {
 
 #[tokio::test]
 async fn cells_share_state_and_show_charts_and_tables() {
-    let sandbox = sandbox::start(&sandbox::image().0, TOKEN, "vnc-pass-1234");
+    let sandbox = sandbox::start(&sandbox::image().0, TOKEN);
     sandbox.ready().await;
     let client = &sandbox.client;
     let csv = WriteFileRequest {
@@ -95,7 +95,7 @@ buffer = io.BytesIO()\nPicture.new('RGB', (4000, 3000), 'white').save(buffer, 'P
     // short enough for a `ps` listing the agent reads.
     let secrets = run(
         client,
-        "import os\nprint(os.environ.get('SANDBOX_TOKEN'), os.environ.get('VNC_PASSWORD'))",
+        "import os\nprint(os.environ.get('SANDBOX_TOKEN'), os.environ.get('SANDBOX_TOKEN_SHA256'))",
     )
     .await;
     assert_eq!(secrets.stdout, "None None\n");
@@ -130,7 +130,7 @@ buffer = io.BytesIO()\nPicture.new('RGB', (4000, 3000), 'white').save(buffer, 'P
 
 #[tokio::test]
 async fn bad_cells_are_answered_and_the_kernel_lives_on() {
-    let sandbox = sandbox::start(&sandbox::image().0, TOKEN, "vnc-pass-1234");
+    let sandbox = sandbox::start(&sandbox::image().0, TOKEN);
     sandbox.ready().await;
     let client = &sandbox.client;
     run(client, "kept = 41").await;

@@ -10,17 +10,16 @@ use std::time::{Duration, Instant};
 
 use support::mcp;
 use support::sandbox::{self, docker};
-use support::vnc::{handshake, Handshake};
+use support::vnc::handshake;
 use tool_api_contract::browser::{ClickRequest, NavigateRequest, SelectRequest, TypeRequest, ViewRequest};
 use tool_api_contract::info::ProcessState;
 use tool_api_contract::shell::ExecRequest;
 
 const TOKEN: &str = "container-test-token-0123456789";
-const VNC_PASSWORD: &str = "vnc-pass-1234";
 
 #[tokio::test]
 async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
-    let sandbox = sandbox::start(&sandbox::image().0, TOKEN, VNC_PASSWORD);
+    let sandbox = sandbox::start(&sandbox::image().0, TOKEN);
     sandbox.ready().await;
 
     // Hardening as docker reports it.
@@ -50,13 +49,28 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
     assert_eq!((info.user.as_str(), info.uid), ("sandbox", 1000));
     assert!(info.memory.limit_bytes <= 2 << 30, "{:?}", info.memory);
 
-    // VNC wants the password.
-    let accepted = handshake(&sandbox.vnc, VNC_PASSWORD).await.unwrap();
-    assert!(matches!(accepted, Handshake::Accepted { .. }), "{accepted:?}");
-    assert_eq!(
-        handshake(&sandbox.vnc, "wrong-password").await.unwrap(),
-        Handshake::Refused
+    // VNC only through the tool-api's relay: x11vnc listens on the sandbox's loopback.
+    let mut vnc = sandbox.client.vnc().await.unwrap();
+    assert_eq!(handshake(&mut vnc).await, (1280, 800));
+    let listening = sandbox
+        .client
+        .exec(
+            "listening",
+            &ExecRequest {
+                command: "cat /proc/net/tcp".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap()
+        .output;
+    // Local address 127.0.0.1:5900 (0100007F:170C), listening (state 0A); nothing on
+    // another address.
+    assert!(
+        listening.contains("0100007F:170C 00000000:0000 0A"),
+        "{listening}"
     );
+    assert!(!listening.contains("00000000:170C"), "{listening}");
 
     // A page served inside the sandbox, driven like a person would.
     let page = r#"<title>Signup</title><input id=email placeholder=Email>
@@ -137,10 +151,7 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
         .split_once("---")
         .unwrap_or_else(|| panic!("{probe:?}"));
     assert!(shell_env.contains("PATH="), "{shell_env}");
-    assert!(
-        !shell_env.contains("SANDBOX_TOKEN") && !shell_env.contains("VNC_PASSWORD"),
-        "{shell_env}"
-    );
+    assert!(!shell_env.contains("SANDBOX_TOKEN"), "{shell_env}");
     assert!(proc_env.contains("denied"), "{proc_env}");
     assert!(!probe.output.contains(TOKEN), "{}", probe.output);
     assert!(probe.output.contains("SANDBOX_TOKEN_SHA256="), "{}", probe.output);
@@ -219,7 +230,7 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
 
 #[tokio::test]
 async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
-    let sandbox = sandbox::start(&sandbox::image().0, TOKEN, VNC_PASSWORD);
+    let sandbox = sandbox::start(&sandbox::image().0, TOKEN);
     // The published reference server with its dependencies, as a person would copy a
     // server into an offline sandbox.
     let packed = Command::new("tar")
@@ -259,7 +270,7 @@ async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
     mcp::exercise_everything(&mut mcp::Session::new(relay)).await;
 
     // The sandbox's secrets are not in a server's environment.
-    let script = r#"echo "{\"token\":\"${SANDBOX_TOKEN:-}\",\"vnc\":\"${VNC_PASSWORD:-}\"}"; exec cat"#;
+    let script = r#"echo "{\"token\":\"${SANDBOX_TOKEN:-}${SANDBOX_TOKEN_SHA256:-}\"}"; exec cat"#;
     let (_sink, mut stream) = sandbox
         .client
         .mcp_stdio(&mcp::shell(script))
@@ -267,7 +278,7 @@ async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
         .unwrap()
         .split();
     let seen = mcp::next_message(&mut stream).await.unwrap();
-    assert_eq!(seen, serde_json::json!({"token": "", "vnc": ""}));
+    assert_eq!(seen, serde_json::json!({"token": ""}));
 }
 
 /// The data-science runtime the code interpreter needs, from the image alone (no package
@@ -275,7 +286,7 @@ async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
 /// and Matplotlib draws a chart with a CJK title without a display or missing glyphs.
 #[tokio::test]
 async fn the_sandbox_image_has_the_data_stack() {
-    let sandbox = sandbox::start(&sandbox::image().0, TOKEN, VNC_PASSWORD);
+    let sandbox = sandbox::start(&sandbox::image().0, TOKEN);
     sandbox.ready().await;
     let script = r#"
 import numpy, pandas, matplotlib, scipy, sklearn, seaborn, openpyxl, PIL, requests, bs4

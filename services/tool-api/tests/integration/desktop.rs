@@ -5,9 +5,10 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use support::desktop::{spawn_desktop, DesktopApp, VNC_PASSWORD};
+use support::desktop::{spawn_desktop, DesktopApp};
 use support::expect_code;
-use support::vnc::{handshake, Handshake};
+use support::vnc::handshake;
+use tool_api_client::ToolApiClient;
 use tool_api_contract::browser::{
     ClickRequest, ImageFormat, NavigateRequest, ScreenshotRequest, ScrollDirection, ScrollRequest,
     SelectRequest, TypeRequest, ViewRequest,
@@ -18,7 +19,7 @@ use tool_api_contract::ErrorCode;
 #[tokio::test]
 async fn desktop_vnc_and_browser_tools() {
     let desktop = spawn_desktop().await;
-    vnc_needs_the_password(&desktop).await;
+    vnc_is_reached_through_the_relay(&desktop).await;
     browser_fills_a_form(&desktop).await;
     browser_reports_errors_clearly(&desktop).await;
     tabs_open_switch_and_close(&desktop).await;
@@ -26,17 +27,20 @@ async fn desktop_vnc_and_browser_tools() {
     a_killed_browser_is_restarted(&desktop).await;
 }
 
-async fn vnc_needs_the_password(desktop: &DesktopApp) {
-    let accepted = handshake(&desktop.vnc_address, VNC_PASSWORD).await.unwrap();
-    assert_eq!(
-        accepted,
-        Handshake::Accepted {
-            width: 1280,
-            height: 800
-        }
-    );
-    let refused = handshake(&desktop.vnc_address, "not-the-password").await.unwrap();
-    assert_eq!(refused, Handshake::Refused);
+async fn vnc_is_reached_through_the_relay(desktop: &DesktopApp) {
+    let client = &desktop.app.client;
+    let mut stream = client.vnc().await.unwrap();
+    assert_eq!(handshake(&mut stream).await, (1280, 800));
+
+    let stranger = ToolApiClient::new(client.base_url(), "not-the-token-0123456789");
+    let err = stranger.vnc().await.unwrap_err();
+    assert_eq!(err.code(), Some(ErrorCode::Unauthorized), "{err}");
+    let plain = client
+        .request(reqwest::Method::GET, "/v1/desktop/vnc")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(plain.status(), 400, "a request that does not ask to upgrade");
 }
 
 async fn browser_fills_a_form(desktop: &DesktopApp) {

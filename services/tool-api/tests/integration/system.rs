@@ -135,28 +135,31 @@ async fn openapi_document_lists_the_routes() {
 }
 
 #[tokio::test]
-async fn the_desktop_never_starts_without_a_usable_vnc_password() {
+async fn the_desktop_never_starts_on_a_bad_screen() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::local(dir.path().into(), Some(TOKEN.into()));
     settings.desktop.enabled = true;
-    let err = Application::build(settings.clone())
-        .await
-        .err()
-        .expect("no password, no desktop");
-    assert!(err.to_string().contains("VNC_PASSWORD"), "{err}");
-
-    settings.desktop.vnc_password = Some("short".into());
-    let err = Application::build(settings.clone())
-        .await
-        .err()
-        .expect("a short password is refused");
-    assert!(err.to_string().contains("at least 8"), "{err}");
-
-    settings.desktop.vnc_password = Some("long-enough".into());
     settings.desktop.screen = "huge".into();
     let err = Application::build(settings)
         .await
         .err()
         .expect("a bad screen is refused");
     assert!(err.to_string().contains("WIDTHxHEIGHTxDEPTH"), "{err}");
+}
+
+#[tokio::test]
+async fn without_a_desktop_its_routes_say_so() {
+    let app = spawn_app().await;
+    let err = app.client.vnc().await.unwrap_err();
+    assert_eq!(err.code(), Some(ErrorCode::NotConfigured), "{err}");
+    assert!(err.to_string().contains("TOOL_API_DESKTOP__ENABLED"), "{err}");
+    let err = app
+        .client
+        .navigate(&tool_api_contract::browser::NavigateRequest {
+            url: "http://127.0.0.1:1/".into(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Some(ErrorCode::NotConfigured), "{err}");
 }

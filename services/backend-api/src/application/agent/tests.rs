@@ -109,8 +109,6 @@ impl SandboxGateway for OneSandbox {
         Ok(SandboxAccess {
             tool_api_url: "http://sandbox.invalid".into(),
             tool_api_token: "token".into(),
-            vnc_address: None,
-            vnc_password: None,
         })
     }
 

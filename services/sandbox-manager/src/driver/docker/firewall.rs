@@ -1,7 +1,7 @@
 //! The firewall every Docker sandbox gets inside its own network namespace: an `internet`
 //! sandbox reaches public addresses only, an `offline` one nothing, and neither reaches
 //! another sandbox, backend-api, the manager, the host, or a private, loopback,
-//! link-local (metadata) or multicast address; only the tool-api and VNC ports accept
+//! link-local (metadata) or multicast address; only the tool-api's port accepts
 //! connections, which is how backend-api and the manager reach it.
 //!
 //! Why in the sandbox's namespace: its processes run without capabilities, so they
@@ -26,9 +26,7 @@ use futures::{StreamExt, TryStreamExt};
 use sandbox_manager_contract::NetworkMode;
 use tokio::sync::OnceCell;
 
-use super::{
-    classify, DriverError, DriverResult, LABEL_MANAGED, LABEL_NAMESPACE, MANAGED_BY, TOOL_API_PORT, VNC_PORT,
-};
+use super::{classify, DriverError, DriverResult, LABEL_MANAGED, LABEL_NAMESPACE, MANAGED_BY, TOOL_API_PORT};
 
 /// IPv4 ranges no sandbox reaches: those IANA's special-purpose registry marks as not
 /// globally reachable where real networks live — "this network", private (RFC 1918),
@@ -204,7 +202,7 @@ fn ruleset(mode: NetworkMode, host: &[Ipv4Addr]) -> String {
              type filter hook input priority filter; policy drop;\n    \
              iif lo accept\n    \
              ct state established,related accept\n    \
-             tcp dport {{ {TOOL_API_PORT}, {VNC_PORT} }} accept\n  \
+             tcp dport {TOOL_API_PORT} accept\n  \
            }}\n  \
            chain output {{\n    \
              type filter hook output priority filter; policy drop;\n    \
@@ -306,7 +304,7 @@ mod tests {
             "{offline}"
         );
         for rules in [internet, offline] {
-            assert!(rules.contains("tcp dport { 8080, 5900 } accept"), "{rules}");
+            assert!(rules.contains("tcp dport 8080 accept"), "{rules}");
             assert!(
                 rules
                     .trim_end()

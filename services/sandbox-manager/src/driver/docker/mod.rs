@@ -34,13 +34,12 @@ use self::firewall::Firewall;
 use super::{
     network_label, DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, HOME,
     LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY,
-    SANDBOX_UID, TOOL_API_PORT, VNC_PORT,
+    SANDBOX_UID, TOOL_API_PORT,
 };
 use crate::config::{AddressMode, SandboxSettings};
 use crate::record::Endpoints;
 
 const TOOL_API_EXPOSED: &str = "8080/tcp";
-const VNC_EXPOSED: &str = "5900/tcp";
 
 /// Docker's default seccomp profile plus what Chromium's own sandbox needs (see
 /// `sandbox-image/README.md`).
@@ -127,24 +126,18 @@ impl DockerDriver {
 
     fn container_config(&self, spec: &SandboxSpec) -> ContainerCreateBody {
         let s = &self.settings;
-        let mut env = vec![
-            format!("SANDBOX_TOKEN_SHA256={}", spec.secrets.token_sha256()),
-            format!("VNC_PASSWORD={}", spec.secrets.vnc_password),
-        ];
+        let mut env = vec![format!("SANDBOX_TOKEN_SHA256={}", spec.secrets.token_sha256())];
         if !s.browser_sandbox {
             env.push("TOOL_API_DESKTOP__BROWSER_SANDBOX=false".into());
         }
-        let published = || {
-            Some(vec![PortBinding {
-                host_ip: Some(s.publish_host.clone()),
-                host_port: Some(String::new()),
-            }])
-        };
         let port_bindings = (s.address_mode == AddressMode::Published).then(|| {
-            HashMap::from([
-                (TOOL_API_EXPOSED.to_owned(), published()),
-                (VNC_EXPOSED.to_owned(), published()),
-            ])
+            HashMap::from([(
+                TOOL_API_EXPOSED.to_owned(),
+                Some(vec![PortBinding {
+                    host_ip: Some(s.publish_host.clone()),
+                    host_port: Some(String::new()),
+                }]),
+            )])
         });
         let mut tmpfs = HashMap::from([(
             "/tmp".to_owned(),
@@ -200,7 +193,7 @@ impl DockerDriver {
             user: Some(format!("{SANDBOX_UID}:{SANDBOX_UID}")),
             env: Some(env),
             labels: Some(self.labels(spec)),
-            exposed_ports: Some(vec![TOOL_API_EXPOSED.into(), VNC_EXPOSED.into()]),
+            exposed_ports: Some(vec![TOOL_API_EXPOSED.into()]),
             host_config: Some(host_config),
             ..Default::default()
         }
@@ -262,7 +255,6 @@ impl DockerDriver {
             return Ok(Endpoints {
                 host: name.to_owned(),
                 tool_api_port: TOOL_API_PORT,
-                vnc_port: VNC_PORT,
             });
         }
         let inspect = docker
@@ -270,19 +262,16 @@ impl DockerDriver {
             .await
             .map_err(classify)?;
         let ports = inspect.network_settings.and_then(|n| n.ports).unwrap_or_default();
-        let port = |inner: &str| -> DriverResult<u16> {
-            ports
-                .get(inner)
-                .and_then(|b| b.as_ref())
-                .and_then(|b| b.first())
-                .and_then(|b| b.host_port.as_deref())
-                .and_then(|p| p.parse().ok())
-                .ok_or_else(|| DriverError::StartFailed(format!("{inner} was not published")))
-        };
+        let tool_api_port = ports
+            .get(TOOL_API_EXPOSED)
+            .and_then(|b| b.as_ref())
+            .and_then(|b| b.first())
+            .and_then(|b| b.host_port.as_deref())
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| DriverError::StartFailed(format!("{TOOL_API_EXPOSED} was not published")))?;
         Ok(Endpoints {
             host: self.settings.advertise_host.clone(),
-            tool_api_port: port(TOOL_API_EXPOSED)?,
-            vnc_port: port(VNC_EXPOSED)?,
+            tool_api_port,
         })
     }
 

@@ -28,7 +28,7 @@ use self::objects::{Objects, CONTAINER};
 use self::status::Progress;
 use super::{
     DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, LABEL_SANDBOX,
-    LABEL_SESSION, TOOL_API_PORT, VNC_PORT,
+    LABEL_SESSION, TOOL_API_PORT,
 };
 use crate::config::{KubernetesSettings, SandboxSettings};
 use crate::record::Endpoints;
@@ -116,7 +116,6 @@ impl KubernetesDriver {
                     return Ok(Endpoints {
                         host: ip,
                         tool_api_port: TOOL_API_PORT,
-                        vnc_port: VNC_PORT,
                     })
                 }
                 Progress::ImageMissing(why) => {

@@ -17,7 +17,7 @@ use sandbox_manager_contract::StorageKind;
 
 use super::super::{
     network_label, sandbox_name, SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK,
-    LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT, VNC_PORT,
+    LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT,
 };
 use crate::config::{KubernetesSettings, SandboxSettings};
 
@@ -84,10 +84,7 @@ impl Objects {
             .annotations
             .get_or_insert_with(BTreeMap::new)
             .insert(ANNOTATION_POD.to_owned(), serde_json::to_string(pod)?);
-        let data = BTreeMap::from([
-            ("SANDBOX_TOKEN_SHA256".to_owned(), spec.secrets.token_sha256()),
-            ("VNC_PASSWORD".to_owned(), spec.secrets.vnc_password.clone()),
-        ]);
+        let data = BTreeMap::from([("SANDBOX_TOKEN_SHA256".to_owned(), spec.secrets.token_sha256())]);
         Ok(Secret {
             metadata,
             type_: Some("Opaque".into()),
@@ -215,7 +212,7 @@ impl Objects {
                 }),
                 ..Default::default()
             }]),
-            ports: Some(vec![port("tool-api", TOOL_API_PORT), port("vnc", VNC_PORT)]),
+            ports: Some(vec![port("tool-api", TOOL_API_PORT)]),
             resources: Some(resources),
             security_context: Some(SecurityContext {
                 allow_privilege_escalation: Some(false),

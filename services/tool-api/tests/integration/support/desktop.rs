@@ -10,11 +10,8 @@ use tool_api_contract::info::Readiness;
 
 use super::{spawn_app_with, TestApp};
 
-pub const VNC_PASSWORD: &str = "vnc-secret-1";
-
 pub struct DesktopApp {
     pub app: TestApp,
-    pub vnc_address: String,
     /// Base URL of the test site.
     pub site: String,
 }
@@ -29,14 +26,12 @@ fn free_port() -> u16 {
 
 /// Starts the server with its desktop and waits until `/health` says ready.
 pub async fn spawn_desktop() -> DesktopApp {
-    let vnc_port = free_port();
     let display = 100 + (std::process::id() % 400) as u16;
     let app = spawn_app_with(|settings| {
         settings.desktop.enabled = true;
         settings.desktop.display = display;
-        settings.desktop.vnc_port = vnc_port;
+        settings.desktop.vnc_port = free_port();
         settings.desktop.cdp_port = free_port();
-        settings.desktop.vnc_password = Some(VNC_PASSWORD.into());
         // Chromium refuses its own sandbox as root; the image runs it as a normal user.
         settings.desktop.browser_sandbox = !nix::unistd::getuid().is_root();
     })
@@ -55,7 +50,6 @@ pub async fn spawn_desktop() -> DesktopApp {
     }
     DesktopApp {
         app,
-        vnc_address: format!("127.0.0.1:{vnc_port}"),
         site: serve_site().await,
     }
 }

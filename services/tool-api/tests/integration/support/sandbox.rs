@@ -65,8 +65,6 @@ pub fn image() -> (String, Duration) {
 pub struct Sandbox {
     pub id: String,
     pub client: ToolApiClient,
-    /// `127.0.0.1:port` of its VNC server.
-    pub vnc: String,
 }
 
 impl Sandbox {
@@ -100,7 +98,7 @@ impl Drop for Sandbox {
     }
 }
 
-pub fn start(image: &str, token: &str, vnc_password: &str) -> Sandbox {
+pub fn start(image: &str, token: &str) -> Sandbox {
     let seccomp = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../sandbox-image/seccomp-chromium.json"
@@ -108,7 +106,6 @@ pub fn start(image: &str, token: &str, vnc_password: &str) -> Sandbox {
     let seccomp = format!("seccomp={seccomp}");
     // As the sandbox-manager does: the sandbox gets the token's digest only.
     let token_env = format!("SANDBOX_TOKEN_SHA256={}", service_kit::sha256_hex(token));
-    let vnc_env = format!("VNC_PASSWORD={vnc_password}");
     #[rustfmt::skip]
     let id = docker(&[
         "run", "-d", "--init",
@@ -119,8 +116,8 @@ pub fn start(image: &str, token: &str, vnc_password: &str) -> Sandbox {
         "--tmpfs", "/tmp:rw,nosuid,nodev,size=512m",
         "--tmpfs", "/home/sandbox:rw,nosuid,nodev,size=1g,uid=1000,gid=1000,mode=0700",
         "--memory", "2g", "--cpus", "1.5", "--pids-limit", "256",
-        "-p", "127.0.0.1::8080", "-p", "127.0.0.1::5900",
-        "-e", &token_env, "-e", &vnc_env,
+        "-p", "127.0.0.1::8080",
+        "-e", &token_env,
         "--label", "sandpiper.test=true",
         image,
     ]);
@@ -135,7 +132,6 @@ pub fn start(image: &str, token: &str, vnc_password: &str) -> Sandbox {
     };
     Sandbox {
         client: ToolApiClient::new(format!("http://{}", published("8080/tcp")), token),
-        vnc: published("5900/tcp"),
         id,
     }
 }

@@ -1,0 +1,79 @@
+//! The desktop's VNC stream (`GET /v1/desktop/vnc`, see `tool_api_contract::desktop`):
+//! x11vnc listens on the sandbox's loopback without a password, and this route, behind
+//! the sandbox token, upgrades the connection and relays its bytes to it. A password
+//! would guard nothing inside the sandbox (every process there can open the X display
+//! anyway), and outside it the token already does.
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{CONNECTION, UPGRADE};
+use axum::http::StatusCode;
+use axum::response::Response;
+use hyper::upgrade::OnUpgrade;
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+use tool_api_contract::desktop::VNC_UPGRADE;
+use tool_api_contract::{ErrorBody, ErrorCode};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::AppState;
+use crate::error::{ToolError, ToolResult};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(vnc))
+}
+
+/// Upgrades to `rfb` and relays the connection to the desktop's VNC server, which greets
+/// first. The server is connected before the upgrade, so one that is not answering is an
+/// ordinary JSON error.
+#[utoipa::path(get, path = "/v1/desktop/vnc", tag = "desktop",
+    responses((status = 101, description = "Upgrade: rfb; the connection now carries RFB both ways"),
+        (status = 400, body = ErrorBody), (status = 503, body = ErrorBody)))]
+async fn vnc(State(state): State<AppState>, mut request: Request) -> ToolResult<Response> {
+    let desktop = state.desktop.clone().ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::NotConfigured,
+            "this sandbox has no desktop (TOOL_API_DESKTOP__ENABLED is off)",
+        )
+    })?;
+    let asks_for_rfb = request
+        .headers()
+        .get(UPGRADE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.eq_ignore_ascii_case(VNC_UPGRADE));
+    let on_upgrade = request
+        .extensions_mut()
+        .remove::<OnUpgrade>()
+        .filter(|_| asks_for_rfb)
+        .ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::MalformedRequest,
+                format!("send `Connection: Upgrade` and `Upgrade: {VNC_UPGRADE}` over HTTP/1.1"),
+            )
+        })?;
+    let mut inside = TcpStream::connect(("127.0.0.1", desktop.vnc_port()))
+        .await
+        .map_err(|err| {
+            ToolError::new(
+                ErrorCode::DesktopUnavailable,
+                format!("the desktop's VNC server is not answering ({err}); it may be starting"),
+            )
+        })?;
+    let _ = inside.set_nodelay(true);
+    let stopping = state.stopping.clone();
+    tokio::spawn(async move {
+        let Ok(upgraded) = on_upgrade.await else { return };
+        let mut outside = TokioIo::new(upgraded);
+        tokio::select! {
+            _ = tokio::io::copy_bidirectional(&mut outside, &mut inside) => {}
+            _ = stopping.cancelled() => {}
+        }
+    });
+    Response::builder()
+        .status(StatusCode::SWITCHING_PROTOCOLS)
+        .header(CONNECTION, "upgrade")
+        .header(UPGRADE, VNC_UPGRADE)
+        .body(Body::empty())
+        .map_err(|err| ToolError::Internal(err.into()))
+}
