@@ -60,6 +60,9 @@ pub enum ErrorCode {
     WrongKind,
     /// 422: a non-recursive delete of a directory that is not empty.
     DirectoryNotEmpty,
+    /// 507: the workspace is over its storage quota; files must be deleted before more
+    /// can be written.
+    StorageFull,
     /// 502: the search provider or fetched site answered with an error or an unusable body.
     UpstreamError,
     /// 503: the browser is not answering (starting, or restarting after a crash).
@@ -103,6 +106,7 @@ impl ErrorCode {
             | Self::DesktopUnavailable
             | Self::KernelUnavailable => 503,
             Self::UpstreamTimeout => 504,
+            Self::StorageFull => 507,
         }
     }
 }

@@ -77,11 +77,22 @@ pub struct InfoResponse {
     pub cpu: CpuInfo,
     pub memory: MemoryInfo,
     pub disk: DiskInfo,
+    /// Absent when the workspace has no storage quota.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage: Option<StorageUsage>,
     /// Shell sessions with a running command.
     pub running_commands: u32,
     /// Absent when the desktop is disabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub desktop: Option<DesktopInfo>,
+}
+
+/// The workspace against its storage quota, as last measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct StorageUsage {
+    /// Bytes the workspace's files take on disk.
+    pub used_bytes: u64,
+    pub quota_bytes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]

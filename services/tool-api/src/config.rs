@@ -155,6 +155,11 @@ pub struct Limits {
     pub mcp_stdio_max_servers: usize,
     /// Longest JSON-RPC message relayed either way to or from an MCP stdio server.
     pub mcp_stdio_message_max_bytes: usize,
+    /// Most bytes the workspace may hold on disk (see `crate::storage_quota`); none
+    /// without it.
+    pub storage_quota_bytes: Option<u64>,
+    /// How often the workspace is measured against the quota.
+    pub storage_check_secs: f64,
 }
 
 impl Default for Limits {
@@ -174,6 +179,8 @@ impl Default for Limits {
             upstream_timeout_secs: 20.0,
             mcp_stdio_max_servers: 16,
             mcp_stdio_message_max_bytes: 16 << 20,
+            storage_quota_bytes: None,
+            storage_check_secs: 5.0,
         }
     }
 }

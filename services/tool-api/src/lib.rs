@@ -28,6 +28,7 @@ mod process_group;
 pub mod shell;
 pub mod startup;
 mod stderr_tail;
+pub mod storage_quota;
 pub mod system;
 pub mod web;
 

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -19,6 +19,7 @@ use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
+use crate::storage_quota::StorageQuota;
 use crate::web::WebTools;
 
 pub struct Application {
@@ -71,12 +72,35 @@ impl Application {
         });
         let kernel = Kernel::new(settings.kernel.clone(), workspace.root().to_path_buf());
         kernel.prewarm();
+        let shells = Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?);
+        let stopping = CancellationToken::new();
+        let storage = StorageQuota::new(
+            workspace.root().to_path_buf(),
+            settings.limits.storage_quota_bytes,
+        );
+        let check_every = settings.limits.storage_check_secs;
+        if !(check_every.is_finite() && check_every > 0.0) {
+            bail!("TOOL_API_LIMITS__STORAGE_CHECK_SECS must be a number of seconds above 0");
+        }
+        storage
+            .clone()
+            .watch(Duration::from_secs_f64(check_every), stopping.clone(), {
+                let (shells, kernel) = (shells.clone(), kernel.clone());
+                move |note| {
+                    let (shells, kernel) = (shells.clone(), kernel.clone());
+                    tokio::spawn(async move {
+                        kernel.interrupt(&note);
+                        shells.end_running(&note).await;
+                    });
+                }
+            });
         let settings = Arc::new(settings);
         let state = AppState {
             kernel,
             desktop,
             browser,
-            shells: Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?),
+            shells,
+            storage,
             mcp_stdio: Arc::new(StdioServers::new(
                 workspace.root().to_path_buf(),
                 &settings.limits,
@@ -85,7 +109,7 @@ impl Application {
             workspace,
             token: http::auth::ExpectedToken(token),
             started: Instant::now(),
-            stopping: CancellationToken::new(),
+            stopping,
             settings,
         };
         Ok(Self { listener, state })

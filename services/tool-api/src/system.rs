@@ -34,6 +34,7 @@ pub async fn collect(
             cpu: cpu(),
             memory: memory(),
             disk: disk(&root)?,
+            storage: None,
             running_commands,
             desktop: None,
         })

@@ -67,12 +67,16 @@ async fn read(
 /// Writes a file, creating its parents: replaced atomically, or appended to.
 #[utoipa::path(post, path = "/v1/files/write", tag = "files", request_body = WriteFileRequest,
     responses((status = 200, body = WriteFileResponse), (status = 400, body = ErrorBody),
-        (status = 413, body = ErrorBody), (status = 422, body = ErrorBody, description = "bad path, or a directory")))]
+        (status = 413, body = ErrorBody), (status = 422, body = ErrorBody, description = "bad path, or a directory"),
+        (status = 507, body = ErrorBody, description = "the workspace is over its storage quota")))]
 async fn write(
     State(state): State<AppState>,
     Json(request): Json<WriteFileRequest>,
 ) -> ToolResult<Json<WriteFileResponse>> {
-    Ok(Json(files::write(&state.workspace, request).await?))
+    state.storage.check_room(request.content.len() as u64)?;
+    let written = files::write(&state.workspace, request).await?;
+    state.storage.wrote(written.bytes_written);
+    Ok(Json(written))
 }
 
 /// Replaces exactly one occurrence of `old` with `new`.
@@ -80,12 +84,17 @@ async fn write(
     responses((status = 200, body = ReplaceResponse), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "`old` occurs more than once; `details.count` says how often"),
         (status = 413, body = ErrorBody, description = "the file is too large to edit"),
-        (status = 422, body = ErrorBody, description = "`old` is empty or does not occur")))]
+        (status = 422, body = ErrorBody, description = "`old` is empty or does not occur"),
+        (status = 507, body = ErrorBody, description = "the workspace is over its storage quota")))]
 async fn replace(
     State(state): State<AppState>,
     Json(request): Json<ReplaceRequest>,
 ) -> ToolResult<Json<ReplaceResponse>> {
-    Ok(Json(files::replace(&state.workspace, request).await?))
+    let growth = request.new.len().saturating_sub(request.old.len()) as u64;
+    state.storage.check_room(growth)?;
+    let replaced = files::replace(&state.workspace, request).await?;
+    state.storage.wrote(growth);
+    Ok(Json(replaced))
 }
 
 /// Paths under a directory matching a glob: with a `/`, against the relative path
@@ -139,11 +148,13 @@ async fn stat(
 /// Creates a directory (with its parents unless `parents` is false); an existing one is fine.
 #[utoipa::path(post, path = "/v1/files/mkdir", tag = "files", request_body = MkdirRequest,
     responses((status = 200, body = FileEntry), (status = 404, body = ErrorBody, description = "a parent is missing"),
-        (status = 409, body = ErrorBody, description = "a file is in the way"), (status = 422, body = ErrorBody)))]
+        (status = 409, body = ErrorBody, description = "a file is in the way"), (status = 422, body = ErrorBody),
+        (status = 507, body = ErrorBody, description = "the workspace is over its storage quota")))]
 async fn mkdir(
     State(state): State<AppState>,
     Json(request): Json<MkdirRequest>,
 ) -> ToolResult<Json<FileEntry>> {
+    state.storage.check_room(0)?;
     Ok(Json(files::make_dir(&state.workspace, request).await?))
 }
 
@@ -173,7 +184,8 @@ async fn delete(State(state): State<AppState>, Json(request): Json<DeleteRequest
     request_body(content(("application/octet-stream")), description = "the file's bytes"),
     responses((status = 200, body = UploadResponse),
         (status = 409, body = ErrorBody, description = "the target exists and overwrite is false"),
-        (status = 413, body = ErrorBody, description = "larger than the upload limit"), (status = 422, body = ErrorBody)))]
+        (status = 413, body = ErrorBody, description = "larger than the upload limit, or than the room left in the storage quota"),
+        (status = 422, body = ErrorBody), (status = 507, body = ErrorBody, description = "the workspace is over its storage quota")))]
 async fn upload(
     State(state): State<AppState>,
     Query(query): Query<UploadQuery>,
@@ -184,11 +196,12 @@ async fn upload(
         .get(CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse().ok());
-    let limit = state.settings.limits.upload_max_bytes;
+    state.storage.check_room(declared_len.unwrap_or(0))?;
+    let limit = state.settings.limits.upload_max_bytes.min(state.storage.room());
     let body = body.into_data_stream();
-    Ok(Json(
-        files::upload(&state.workspace, limit, query, declared_len, body).await?,
-    ))
+    let uploaded = files::upload(&state.workspace, limit, query, declared_len, body).await?;
+    state.storage.wrote(uploaded.size);
+    Ok(Json(uploaded))
 }
 
 /// A file as a byte stream. A single `Range` (`bytes=a-b`, `a-`, `-n`) answers 206 with

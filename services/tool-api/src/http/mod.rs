@@ -34,6 +34,7 @@ use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
+use crate::storage_quota::StorageQuota;
 use crate::web::WebTools;
 
 /// What every handler can reach.
@@ -49,6 +50,7 @@ pub struct AppState {
     pub browser: Option<Arc<BrowserTools>>,
     pub mcp_stdio: Arc<StdioServers>,
     pub kernel: Arc<Kernel>,
+    pub storage: Arc<StorageQuota>,
     pub token: auth::ExpectedToken,
     pub started: Instant,
     /// Cancelled on shutdown; long-lived streams end when it is.

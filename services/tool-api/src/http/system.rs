@@ -44,6 +44,7 @@ async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
 async fn info(State(state): State<AppState>) -> ToolResult<Json<InfoResponse>> {
     let running = state.shells.running_count().await;
     let mut info = system::collect(&state.workspace, state.started, running).await?;
+    info.storage = state.storage.usage();
     if let Some(desktop) = &state.desktop {
         info.desktop = Some(desktop.info().await);
     }

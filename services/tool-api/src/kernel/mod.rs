@@ -28,6 +28,8 @@ pub struct Kernel {
     cwd: PathBuf,
     driver: Mutex<Option<Driver>>,
     running: Running,
+    /// Why the running cell was interrupted from outside, for its answer's stderr.
+    interrupted_for: std::sync::Mutex<Option<String>>,
 }
 
 impl Kernel {
@@ -37,6 +39,7 @@ impl Kernel {
             cwd,
             driver: Mutex::new(None),
             running: Running::default(),
+            interrupted_for: std::sync::Mutex::new(None),
         })
     }
 
@@ -74,6 +77,10 @@ impl Kernel {
             return Err(anyhow::anyhow!("the kernel's driver vanished").into());
         };
         let mut restarted = None;
+        self.interrupted_for
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
         let id = match driver.send(&code).await {
             Ok(id) => id,
             Err(ended) => {
@@ -89,6 +96,14 @@ impl Kernel {
         };
         let mut result = self.finish(driver, id, timeout).await;
         result.kernel_restarted = result.kernel_restarted.or(restarted);
+        if let Some(note) = self
+            .interrupted_for
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            result.stderr.push_str(&format!("\n{note}\n"));
+        }
         Ok(result)
     }
 
@@ -150,6 +165,13 @@ impl Kernel {
         Ok(KernelRestarted {
             ready_ms: started.elapsed().as_millis() as u64,
         })
+    }
+
+    /// Interrupts the running cell, if any (an idle kernel ignores it); `note` ends the
+    /// cell's stderr, saying why.
+    pub fn interrupt(&self, note: &str) {
+        *self.interrupted_for.lock().unwrap_or_else(|p| p.into_inner()) = Some(note.to_owned());
+        self.running.interrupt();
     }
 
     /// Ends the kernel with the server (a cell still running included).

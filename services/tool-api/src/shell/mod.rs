@@ -104,6 +104,21 @@ impl ShellManager {
         session.snapshot(false)
     }
 
+    /// Ends every running command, with `note` in its output (the storage quota's
+    /// enforcement).
+    pub async fn end_running(&self, note: &str) {
+        let running: Vec<_> = self
+            .sessions()
+            .values()
+            .filter(|s| s.is_running())
+            .cloned()
+            .collect();
+        for session in running {
+            session.note(note);
+            let _ = session.kill().await;
+        }
+    }
+
     /// Kills the session's command (if any) and forgets the session.
     pub async fn remove(&self, id: &str) -> ToolResult<()> {
         let session = self.get(id)?;

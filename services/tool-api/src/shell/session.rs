@@ -358,6 +358,12 @@ impl Session {
         stdin.write_all(&data).await.map_err(|_| not_running())
     }
 
+    /// Adds a line of the tool-api's own to the console, e.g. why a command was ended.
+    pub fn note(&self, note: &str) {
+        self.lock().console.push(format!("\n{note}\n").as_bytes());
+        self.notify();
+    }
+
     /// Ends the latest command's process group: SIGTERM, then SIGKILL if it lingers.
     pub async fn kill(&self) -> ToolResult<()> {
         let pid = self.lock().run.as_ref().ok_or_else(|| self.no_command())?.pid;

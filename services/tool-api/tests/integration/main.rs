@@ -11,6 +11,7 @@ mod files_transfer;
 mod lifecycle;
 mod mcp_stdio;
 mod shell;
+mod storage;
 mod support;
 mod system;
 mod terminal;
