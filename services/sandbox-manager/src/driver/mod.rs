@@ -9,6 +9,7 @@ pub mod kubernetes;
 use futures::stream::BoxStream;
 use sandbox_manager_contract::{NetworkMode, ResourceLimits, StorageKind};
 
+use crate::config::SandboxSettings;
 use crate::record::{Endpoints, Secrets};
 
 // What marks a sandbox as ours on any engine (labels; on Kubernetes the session and owner
@@ -36,6 +37,22 @@ const TOOL_API_PORT: u16 = 8080;
 const HOME: &str = "/home/sandbox";
 /// The sandbox image's user and group.
 const SANDBOX_UID: i64 = 1000;
+
+/// The tool-api settings in a sandbox's environment besides its token's digest: whether
+/// Chromium may use its own sandbox, and for a session volume, which no engine sizes on
+/// every filesystem, the storage quota the tool-api keeps itself (a tmpfs home is sized
+/// by its mount).
+fn tool_api_env(settings: &SandboxSettings, spec: &SandboxSpec) -> Vec<(&'static str, String)> {
+    let mut env = Vec::new();
+    if !settings.browser_sandbox {
+        env.push(("TOOL_API_DESKTOP__BROWSER_SANDBOX", "false".to_owned()));
+    }
+    if spec.storage == StorageKind::Volume {
+        let bytes = settings.home_size_mb.saturating_mul(1 << 20);
+        env.push(("TOOL_API_LIMITS__STORAGE_QUOTA_BYTES", bytes.to_string()));
+    }
+    env
+}
 
 /// The name of a sandbox's container or Pod (and of its Kubernetes Secret).
 fn sandbox_name(namespace: &str, sandbox_id: &str) -> String {

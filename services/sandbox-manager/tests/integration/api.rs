@@ -37,6 +37,10 @@ async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
     let tools = ToolApiClient::new(&access.url, &access.token);
     let info = tools.info().await.unwrap();
     assert!(!info.version.is_empty());
+    assert_eq!(
+        info.storage, None,
+        "a tmpfs home is sized by its mount, not a quota"
+    );
     let anonymous = reqwest::get(format!("{}/v1/info", access.url)).await.unwrap();
     assert_eq!(anonymous.status(), 401);
     let wrong = ToolApiClient::new(&access.url, "not-the-token-of-this-one")
@@ -344,6 +348,13 @@ async fn volume_storage_keeps_files_across_a_restart_and_delete_removes_it() {
     let access = sandbox.tool_api.clone().unwrap();
     let tools = ToolApiClient::new(&access.url, &access.token);
     support::sh(&tools, "echo kept > notes.txt").await;
+    // The engine cannot size the volume; the tool-api keeps the home within the quota.
+    let storage = tools.info().await.unwrap().storage.expect("a storage quota");
+    assert_eq!(
+        storage.quota_bytes,
+        2048 << 20,
+        "the home's size, SANDBOX__HOME_SIZE_MB"
+    );
 
     let inspect: Value =
         serde_json::from_str(&docker(&["inspect", &manager.container_name(&sandbox.id)])).unwrap();

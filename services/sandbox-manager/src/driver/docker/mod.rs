@@ -32,9 +32,9 @@ use tokio::sync::{Mutex, OnceCell};
 
 use self::firewall::Firewall;
 use super::{
-    network_label, DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, HOME,
-    LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY,
-    SANDBOX_UID, TOOL_API_PORT,
+    network_label, tool_api_env, DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver,
+    SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_OWNER, LABEL_SANDBOX,
+    LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT,
 };
 use crate::config::{AddressMode, SandboxSettings};
 use crate::record::Endpoints;
@@ -127,9 +127,11 @@ impl DockerDriver {
     fn container_config(&self, spec: &SandboxSpec) -> ContainerCreateBody {
         let s = &self.settings;
         let mut env = vec![format!("SANDBOX_TOKEN_SHA256={}", spec.secrets.token_sha256())];
-        if !s.browser_sandbox {
-            env.push("TOOL_API_DESKTOP__BROWSER_SANDBOX=false".into());
-        }
+        env.extend(
+            tool_api_env(s, spec)
+                .into_iter()
+                .map(|(name, value)| format!("{name}={value}")),
+        );
         let port_bindings = (s.address_mode == AddressMode::Published).then(|| {
             HashMap::from([(
                 TOOL_API_EXPOSED.to_owned(),

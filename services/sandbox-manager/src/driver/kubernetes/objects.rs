@@ -16,8 +16,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use sandbox_manager_contract::StorageKind;
 
 use super::super::{
-    network_label, sandbox_name, SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK,
-    LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT,
+    network_label, sandbox_name, tool_api_env, SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE,
+    LABEL_NETWORK, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT,
 };
 use crate::config::{KubernetesSettings, SandboxSettings};
 
@@ -132,13 +132,15 @@ impl Objects {
     pub fn pod(&self, spec: &SandboxSpec) -> Pod {
         let name = self.name(&spec.sandbox_id);
         let s = &self.sandbox;
-        let env = (!s.browser_sandbox).then(|| {
-            vec![EnvVar {
-                name: "TOOL_API_DESKTOP__BROWSER_SANDBOX".into(),
-                value: Some("false".into()),
+        let env = tool_api_env(s, spec)
+            .into_iter()
+            .map(|(name, value)| EnvVar {
+                name: name.into(),
+                value: Some(value),
                 ..Default::default()
-            }]
-        });
+            })
+            .collect::<Vec<_>>();
+        let env = (!env.is_empty()).then_some(env);
         let memory = mebibytes(spec.limits.memory_mb);
         let cpu_millis = (spec.limits.cpus * 1000.0).round() as i64;
         let resources = ResourceRequirements {
