@@ -1116,6 +1116,10 @@ export type AttachData = {
 export type AttachErrors = {
     413: ErrorBody;
     422: ErrorBody;
+    /**
+     * the session's workspace is over its storage quota
+     */
+    507: ErrorBody;
 };
 
 export type AttachError = AttachErrors[keyof AttachErrors];
@@ -1324,6 +1328,10 @@ export type UploadData = {
 export type UploadErrors = {
     409: ErrorBody;
     413: ErrorBody;
+    /**
+     * the session's workspace is over its storage quota
+     */
+    507: ErrorBody;
 };
 
 export type UploadError = UploadErrors[keyof UploadErrors];

@@ -29,6 +29,9 @@ pub enum AppError {
     /// 413: the body is larger than allowed.
     #[error("{0}")]
     TooLarge(String),
+    /// 507: the session's workspace is over its storage quota; files must be deleted first.
+    #[error("{0}")]
+    StorageFull(String),
     /// 416: the requested byte range lies outside the file.
     #[error("{0}")]
     RangeNotSatisfiable(String),
@@ -58,6 +61,7 @@ impl From<DomainError> for AppError {
             DomainError::Conflict(message) => Self::Conflict(message),
             DomainError::TooLarge(message) => Self::TooLarge(message),
             DomainError::RangeNotSatisfiable(message) => Self::RangeNotSatisfiable(message),
+            DomainError::StorageFull(message) => Self::StorageFull(message),
             DomainError::Unavailable { what, .. } => {
                 Self::Unavailable(format!("{what} is unavailable right now; retry shortly"))
             }

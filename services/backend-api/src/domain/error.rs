@@ -17,6 +17,9 @@ pub enum DomainError {
     /// A body or result is larger than allowed.
     #[error("{0}")]
     TooLarge(String),
+    /// The session's workspace is over its storage quota; the message says by how much.
+    #[error("{0}")]
+    StorageFull(String),
     /// A requested byte range lies outside the file.
     #[error("{0}")]
     RangeNotSatisfiable(String),

@@ -33,6 +33,7 @@ fn failure(err: ClientError) -> DomainError {
         ErrorCode::NotFound => DomainError::NotFound("file"),
         ErrorCode::AlreadyExists | ErrorCode::FileBusy => DomainError::Conflict(message),
         ErrorCode::PayloadTooLarge => DomainError::TooLarge(message),
+        ErrorCode::StorageFull => DomainError::StorageFull(message),
         ErrorCode::RangeNotSatisfiable => DomainError::RangeNotSatisfiable(message),
         ErrorCode::MalformedRequest | ErrorCode::InvalidInput | ErrorCode::PermissionDenied => {
             DomainError::Invalid(message)

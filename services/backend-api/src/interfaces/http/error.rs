@@ -62,6 +62,7 @@ impl IntoResponse for ApiError {
                 AppError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
                 AppError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
                 AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+                AppError::StorageFull(_) => (StatusCode::INSUFFICIENT_STORAGE, "storage_full"),
                 AppError::RangeNotSatisfiable(_) => {
                     (StatusCode::RANGE_NOT_SATISFIABLE, "range_not_satisfiable")
                 }

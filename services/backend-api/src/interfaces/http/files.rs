@@ -132,7 +132,8 @@ async fn archive(
 /// Stores the request body (streamed) as a file.
 #[utoipa::path(put, path = "/api/v1/sessions/{id}/files/upload", tag = "files", params(UploadQuery),
     request_body(content = Vec<u8>, content_type = "application/octet-stream"),
-    responses((status = 201, body = FileEntry), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody)))]
+    responses((status = 201, body = FileEntry), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 507, body = ErrorBody, description = "the session's workspace is over its storage quota")))]
 async fn upload(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
@@ -194,7 +195,8 @@ async fn watch(
 /// its `path` in the message's `attachments`.
 #[utoipa::path(post, path = "/api/v1/sessions/{id}/attachments", tag = "files", params(AttachQuery),
     request_body(content = Vec<u8>, content_type = "application/octet-stream"),
-    responses((status = 201, body = FileEntry), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 201, body = FileEntry), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 507, body = ErrorBody, description = "the session's workspace is over its storage quota")))]
 async fn attach(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
