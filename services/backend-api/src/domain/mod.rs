@@ -5,6 +5,7 @@
 //! backend's own tools (web search) by types of their own.
 
 pub mod agent;
+pub mod api_key;
 pub mod backend_call;
 pub mod error;
 pub mod event;

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 
+use super::api_key::{ApiKey, ApiKeyId};
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
 use super::image::ImageId;
@@ -94,6 +95,23 @@ pub trait McpServerRepository: Send + Sync {
     async fn seeded(&self, name: &McpServerName) -> DomainResult<bool>;
     /// Remembers that the file has seeded this name (again is fine).
     async fn mark_seeded(&self, name: &McpServerName) -> DomainResult<()>;
+}
+
+/// Personal API keys ([`ApiKey`]), found by their secret's digest.
+#[async_trait::async_trait]
+pub trait ApiKeyRepository: Send + Sync {
+    async fn insert(&self, key: &ApiKey) -> DomainResult<()>;
+    /// The key, revoked or not.
+    async fn get(&self, id: &ApiKeyId) -> DomainResult<Option<ApiKey>>;
+    /// The key whose secret has this digest, revoked or not.
+    async fn by_digest(&self, digest: &str) -> DomainResult<Option<ApiKey>>;
+    /// The keys not revoked, oldest first: one owner's, or everyone's.
+    async fn list(&self, owner: Option<&UserId>) -> DomainResult<Vec<ApiKey>>;
+    /// Marks the key revoked; `false` when there is no such key or it was revoked already.
+    async fn revoke(&self, id: &ApiKeyId, at: DateTime<Utc>) -> DomainResult<bool>;
+    /// Adds `requests` to the key's count and moves `last_used_at` forward to `at` (never
+    /// back: replicas write their counts in any order).
+    async fn record_use(&self, id: &ApiKeyId, requests: u64, at: DateTime<Utc>) -> DomainResult<()>;
 }
 
 /// A refresh token as stored: only its hash, never the token itself.

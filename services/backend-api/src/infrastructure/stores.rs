@@ -1,14 +1,14 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
-//! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts) and MCP
-//! servers; Redis when `REDIS_URL` is set for the key-value store and the fan-out between
+//! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts), MCP
+//! servers and API keys; Redis when `REDIS_URL` is set for the key-value store and the fan-out between
 //! replicas (else the embedded store and in-process fan-out, which serve one replica).
 
 use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    EventBus, EventLog, ImageStore, KeyValueStore, McpServerRepository, RefreshTokenStore, SessionRepository,
-    UserRepository,
+    ApiKeyRepository, EventBus, EventLog, ImageStore, KeyValueStore, McpServerRepository, RefreshTokenStore,
+    SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -23,6 +23,7 @@ pub struct StoragePorts {
     pub refresh_tokens: Arc<dyn RefreshTokenStore>,
     pub images: Arc<dyn ImageStore>,
     pub mcp_servers: Arc<dyn McpServerRepository>,
+    pub api_keys: Arc<dyn ApiKeyRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub bus: Arc<dyn EventBus>,
     /// What `/ready` calls them.
@@ -38,6 +39,7 @@ struct Database {
     refresh_tokens: Arc<dyn RefreshTokenStore>,
     images: Arc<dyn ImageStore>,
     mcp_servers: Arc<dyn McpServerRepository>,
+    api_keys: Arc<dyn ApiKeyRepository>,
     name: &'static str,
 }
 
@@ -50,6 +52,7 @@ impl Database {
             + RefreshTokenStore
             + ImageStore
             + McpServerRepository
+            + ApiKeyRepository
             + 'static,
     {
         Self {
@@ -58,7 +61,8 @@ impl Database {
             log: store.clone(),
             refresh_tokens: store.clone(),
             images: store.clone(),
-            mcp_servers: store,
+            mcp_servers: store.clone(),
+            api_keys: store,
             name,
         }
     }
@@ -96,6 +100,7 @@ impl StoragePorts {
             refresh_tokens: database.refresh_tokens,
             images: database.images,
             mcp_servers: database.mcp_servers,
+            api_keys: database.api_keys,
             kv,
             bus,
             database_name: database.name,

@@ -6,6 +6,7 @@
 //! Values are JSON; secondary indexes are tables of composite keys. Writes are serialised
 //! by redb, which is what makes event numbering gap-free here.
 
+mod api_keys;
 mod images;
 mod kv;
 mod mcp_servers;
@@ -33,6 +34,9 @@ const USER_REFRESH: TableDefinition<(&str, &str), ()> = TableDefinition::new("us
 const SCREENSHOTS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("screenshots");
 const MCP_SERVERS: TableDefinition<&str, &[u8]> = TableDefinition::new("mcp_servers");
 const MCP_SEEDED: TableDefinition<&str, ()> = TableDefinition::new("mcp_seeded");
+const API_KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("api_keys");
+const API_KEY_DIGESTS: TableDefinition<&str, &str> = TableDefinition::new("api_key_digests");
+const OWNER_API_KEYS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_api_keys");
 const KV: TableDefinition<&str, (&str, i64)> = TableDefinition::new("kv");
 
 #[derive(Clone)]
@@ -64,6 +68,9 @@ impl EmbeddedStore {
         txn.open_table(SCREENSHOTS)?;
         txn.open_table(MCP_SERVERS)?;
         txn.open_table(MCP_SEEDED)?;
+        txn.open_table(API_KEYS)?;
+        txn.open_table(API_KEY_DIGESTS)?;
+        txn.open_table(OWNER_API_KEYS)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };
         store.spawn_expiry();

@@ -1,5 +1,5 @@
-//! The MongoDB adapter: users, sessions, event logs, refresh tokens, images and MCP
-//! servers with the official driver, for deployments that run several replicas or want
+//! The MongoDB adapter: users, sessions, event logs, refresh tokens, images, MCP
+//! servers and API keys with the official driver, for deployments that run several replicas or want
 //! the usual database tooling.
 //!
 //! Records are the domain types serialised as they are (MongoDB adds its own `_id`); the
@@ -8,6 +8,7 @@
 //! refresh-token use, a rename beside an append) the writes are conditional updates,
 //! not read-modify-write, so no multi-document transaction (and no replica set) is needed.
 
+mod api_keys;
 mod images;
 mod mcp_servers;
 mod sessions;
@@ -23,6 +24,7 @@ use mongodb::error::{Error, ErrorKind, WriteFailure};
 use mongodb::options::{ClientOptions, IndexOptions};
 use mongodb::{Client, Collection, Database, IndexModel};
 
+use crate::domain::api_key::ApiKey;
 use crate::domain::event::StoredEvent;
 use crate::domain::mcp::McpServer;
 use crate::domain::ports::RefreshToken;
@@ -49,6 +51,7 @@ pub struct MongoStore {
     mcp_servers: Collection<McpServer>,
     /// `{name}` of every server the `MCP_CONFIG` file has seeded.
     mcp_seeded: Collection<Document>,
+    api_keys: Collection<ApiKey>,
 }
 
 impl MongoStore {
@@ -70,6 +73,7 @@ impl MongoStore {
             images: db.collection("screenshots"),
             mcp_servers: db.collection("mcp_servers"),
             mcp_seeded: db.collection("mcp_seeded"),
+            api_keys: db.collection("api_keys"),
             db,
         };
         store.create_indexes().await.with_context(|| {
@@ -113,6 +117,13 @@ impl MongoStore {
         self.images.create_index(plain(doc! { "session_id": 1 })).await?;
         self.mcp_servers.create_index(unique(doc! { "name": 1 })).await?;
         self.mcp_seeded.create_index(unique(doc! { "name": 1 })).await?;
+        self.api_keys
+            .create_indexes([
+                unique(doc! { "id": 1 }),
+                unique(doc! { "digest": 1 }),
+                plain(doc! { "owner": 1, "id": 1 }),
+            ])
+            .await?;
         Ok(())
     }
 
