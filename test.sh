@@ -68,7 +68,7 @@ run_tests() { # unit|integration, package directory ("" for all), libtest argume
 
 # The integration areas that run in-process or start only the service's own binary: the
 # fast tier runs them, the full suite runs them there and every other area after.
-backend_quick_areas=(auth:: registration:: events:: sessions:: frontend:: hardening:: agent::)
+backend_quick_areas=(auth:: registration:: api_keys:: events:: sessions:: frontend:: hardening:: agent::)
 tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web:: lifecycle:: mcp_stdio::)
 skipping() { printf -- '--skip\n%s\n' "$@"; }
 
@@ -176,7 +176,7 @@ suite backend-api run_tests integration services/backend-api "${backend_rest[@]}
 running[backend-api]=$!
 # The areas that store something, once more over MongoDB and Redis.
 suite backend-api-shared-stores on_shared_stores run_tests integration services/backend-api \
-    auth:: registration:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: &
+    auth:: registration:: api_keys:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: &
 running[backend-api-shared-stores]=$!
 suite release-build nice -n 19 cargo build --release --locked --workspace --bin backend-api --bin sandbox-manager &
 running[release-build]=$!

@@ -62,6 +62,8 @@ pub struct Settings {
     pub agent: AgentConfig,
     #[serde(default)]
     pub mcp: McpConfig,
+    #[serde(default)]
+    pub api_keys: ApiKeysConfig,
     /// The agent's web search provider, which the backend calls itself so its key never
     /// enters a sandbox.
     #[serde(default)]
@@ -170,6 +172,28 @@ impl Default for McpConfig {
             connect_timeout_secs: 10,
             call_timeout_secs: 120,
             cache_secs: 60,
+        }
+    }
+}
+
+/// Personal API keys: how much one may be used, how many one person may have.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct ApiKeysConfig {
+    /// Requests one key may make per minute, across replicas; 0: no limit.
+    pub requests_per_minute: u64,
+    /// Keys (not revoked) one person may have.
+    pub per_person: usize,
+    /// How often a replica writes a key's request count and last use.
+    pub usage_write_secs: u64,
+}
+
+impl Default for ApiKeysConfig {
+    fn default() -> Self {
+        Self {
+            requests_per_minute: 600,
+            per_person: 50,
+            usage_write_secs: 5,
         }
     }
 }

@@ -11,7 +11,8 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::application::agent::{AgentService, Budgets, DailyTokens, Dependencies};
-use crate::application::auth::{AuthMode, AuthService, AuthSettings};
+use crate::application::api_keys::{ApiKeySettings, ApiKeys};
+use crate::application::auth::{AuthMode, AuthPorts, AuthService, AuthSettings};
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::{HoldCaps, Holds};
@@ -44,6 +45,8 @@ pub struct Application {
     listener: TcpListener,
     router: axum::Router,
     stopping: CancellationToken,
+    /// Their last uses are written when serving ends.
+    api_keys: Arc<ApiKeys>,
 }
 
 impl Application {
@@ -56,13 +59,26 @@ impl Application {
             settings.auth.argon2_iterations,
         )?);
         let invites = Arc::new(Invites::new(stores.kv.clone()));
-        let auth = AuthService::new(
+        let api_keys = Arc::new(ApiKeys::new(
+            stores.api_keys.clone(),
             stores.users.clone(),
-            stores.refresh_tokens.clone(),
             stores.kv.clone(),
-            hasher,
-            codec,
+            ApiKeySettings {
+                requests_per_minute: settings.api_keys.requests_per_minute,
+                per_person: settings.api_keys.per_person,
+                usage_every: Duration::from_secs(settings.api_keys.usage_write_secs.max(1)),
+            },
+        ));
+        let auth = AuthService::new(
+            AuthPorts {
+                users: stores.users.clone(),
+                refresh: stores.refresh_tokens.clone(),
+                kv: stores.kv.clone(),
+                hasher,
+                codec,
+            },
             invites.clone(),
+            api_keys.clone(),
             AuthSettings {
                 mode: auth_mode,
                 registration: settings.auth.registration,
@@ -186,6 +202,7 @@ impl Application {
         let state = AppState {
             auth: Arc::new(auth),
             invites,
+            api_keys: api_keys.clone(),
             sessions,
             agent,
             events,
@@ -221,6 +238,7 @@ impl Application {
             listener,
             router,
             stopping,
+            api_keys,
         })
     }
 
@@ -236,7 +254,7 @@ impl Application {
     }
 
     /// Serves until `stop` completes; then open event streams end, requests in flight
-    /// finish, and the stores are closed.
+    /// finish, API keys' uses are written, and the stores are closed.
     pub async fn run_until(
         self,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
@@ -252,7 +270,9 @@ impl Application {
             stopping.cancel();
         })
         .await
-        .context("serving HTTP")
+        .context("serving HTTP")?;
+        self.api_keys.write_usage().await;
+        Ok(())
     }
 }
 

@@ -58,6 +58,59 @@ export type AgentEvent = {
     type: 'memory';
 };
 
+export type ApiKeyRequest = {
+    /**
+     * When the key stops working (RFC 3339, in the future). Give this or
+     * `expires_in_days`, or neither for a key that never expires.
+     */
+    expires_at?: string | null;
+    /**
+     * Days until the key stops working, 1 to 3650.
+     */
+    expires_in_days?: number | null;
+    /**
+     * 1 to 100 characters, to tell the key apart.
+     */
+    name: string;
+    /**
+     * `full` (the default): everything you may do; `jobs`: only `/api/v1/jobs` and
+     * `GET /api/v1/auth/me`.
+     */
+    scope?: ApiKeyScope;
+};
+
+/**
+ * What a key may do.
+ */
+export type ApiKeyScope = 'jobs' | 'full';
+
+/**
+ * A personal API key as its owner sees it; never its secret.
+ */
+export type ApiKeyView = {
+    created_at: string;
+    /**
+     * Absent: it never expires.
+     */
+    expires_at?: string | null;
+    id: string;
+    /**
+     * Absent: never used. Like `requests`, written every few seconds, so it may lag.
+     */
+    last_used_at?: string | null;
+    name: string;
+    /**
+     * The key's first characters after `sp_`, to tell keys apart.
+     */
+    prefix: string;
+    /**
+     * Requests made while the key was valid and within its rate limit, whatever they
+     * answered.
+     */
+    requests: number;
+    scope: ApiKeyScope;
+};
+
 export type AuthModeView = {
     /**
      * `password` (accounts, registration open), `local` (one configured account) or
@@ -364,6 +417,16 @@ export type McpTransportKind = 'http' | 'stdio';
 export type MessageRole = 'user' | 'assistant';
 
 /**
+ * A new API key, with its secret: shown in this answer only.
+ */
+export type NewApiKey = ApiKeyView & {
+    /**
+     * The key itself (`sp_…`), to send as `Authorization: Bearer <key>`.
+     */
+    key: string;
+};
+
+/**
  * A new invite, its code shown this once.
  */
 export type NewInvite = {
@@ -388,6 +451,14 @@ export type NewSession = {
      * Defaults to "New chat"; the agent sets one later.
      */
     title?: string | null;
+};
+
+/**
+ * An API key in the admins' list, with its owner.
+ */
+export type OwnedApiKeyView = ApiKeyView & {
+    owner_email: string;
+    owner_id: string;
 };
 
 export type PasswordChange = {
@@ -612,6 +683,56 @@ export type WebSearchResult = {
     url: string;
 };
 
+export type ListAllApiKeysData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/admin/api-keys';
+};
+
+export type ListAllApiKeysErrors = {
+    /**
+     * not an admin
+     */
+    403: ErrorBody;
+};
+
+export type ListAllApiKeysError = ListAllApiKeysErrors[keyof ListAllApiKeysErrors];
+
+export type ListAllApiKeysResponses = {
+    200: Array<OwnedApiKeyView>;
+};
+
+export type ListAllApiKeysResponse = ListAllApiKeysResponses[keyof ListAllApiKeysResponses];
+
+export type RevokeAnyApiKeyData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/admin/api-keys/{id}';
+};
+
+export type RevokeAnyApiKeyErrors = {
+    /**
+     * not an admin
+     */
+    403: ErrorBody;
+    /**
+     * no key has this id
+     */
+    404: ErrorBody;
+};
+
+export type RevokeAnyApiKeyError = RevokeAnyApiKeyErrors[keyof RevokeAnyApiKeyErrors];
+
+export type RevokeAnyApiKeyResponses = {
+    204: void;
+};
+
+export type RevokeAnyApiKeyResponse = RevokeAnyApiKeyResponses[keyof RevokeAnyApiKeyResponses];
+
 export type CreateData = {
     body: InviteRequest;
     path?: never;
@@ -768,6 +889,69 @@ export type EditResponses = {
 };
 
 export type EditResponse = EditResponses[keyof EditResponses];
+
+export type ListApiKeysData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/api-keys';
+};
+
+export type ListApiKeysResponses = {
+    200: Array<ApiKeyView>;
+};
+
+export type ListApiKeysResponse = ListApiKeysResponses[keyof ListApiKeysResponses];
+
+export type CreateApiKeyData = {
+    body: ApiKeyRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/api-keys';
+};
+
+export type CreateApiKeyErrors = {
+    /**
+     * you have as many keys as one person may
+     */
+    409: ErrorBody;
+    /**
+     * a bad name, scope or expiry
+     */
+    422: ErrorBody;
+};
+
+export type CreateApiKeyError = CreateApiKeyErrors[keyof CreateApiKeyErrors];
+
+export type CreateApiKeyResponses = {
+    201: NewApiKey;
+};
+
+export type CreateApiKeyResponse = CreateApiKeyResponses[keyof CreateApiKeyResponses];
+
+export type RevokeApiKeyData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/api-keys/{id}';
+};
+
+export type RevokeApiKeyErrors = {
+    /**
+     * none of your keys has this id
+     */
+    404: ErrorBody;
+};
+
+export type RevokeApiKeyError = RevokeApiKeyErrors[keyof RevokeApiKeyErrors];
+
+export type RevokeApiKeyResponses = {
+    204: void;
+};
+
+export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];
 
 export type LoginData = {
     body: Credentials;

@@ -1,6 +1,7 @@
 //! Authentication and accounts: register, login, refresh with rotation (reuse of a used
 //! refresh token revokes its whole family), logout, logout everywhere, password change,
-//! and the admin's user management; and turning a bearer token into a [`Principal`].
+//! and the admin's user management; and turning a bearer token — an access token or a
+//! personal API key (`sp_…`, see [`super::api_keys`]) — into a [`Principal`].
 //!
 //! Modes: `password` (people register and sign in), `local` (one admin account from
 //! configuration), `none` (single user: every request is the local user, no tokens).
@@ -15,9 +16,11 @@ use rand::distr::{Alphanumeric, SampleString};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::api_keys::{ApiKeys, KeyUse};
 use super::error::{AppError, AppResult};
 use super::invites::Invites;
 use super::login_limits::{LoginLimitSettings, LoginLimits};
+use crate::domain::api_key::ApiKeySecret;
 use crate::domain::invite::RegistrationMode;
 use crate::domain::ports::{
     AccessClaims, AccessTokenCodec, KeyValueStore, PasswordHasher, RefreshToken, RefreshTokenStore,
@@ -47,8 +50,10 @@ pub struct AuthSettings {
 pub struct Principal {
     pub user_id: UserId,
     pub role: Role,
-    /// The access token's id and expiry (absent in `none` mode).
+    /// The access token's id and expiry (absent in `none` mode and with an API key).
     pub token: Option<(String, i64)>,
+    /// The API key the request came with, if it came with one.
+    pub key: Option<KeyUse>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -63,6 +68,15 @@ pub struct TokenPair {
 /// The local user of the `none` mode.
 const LOCAL_EMAIL: &str = "local@sandpiper.invalid";
 
+/// The stores and codecs authentication works with.
+pub struct AuthPorts {
+    pub users: Arc<dyn UserRepository>,
+    pub refresh: Arc<dyn RefreshTokenStore>,
+    pub kv: Arc<dyn KeyValueStore>,
+    pub hasher: Arc<dyn PasswordHasher>,
+    pub codec: Arc<dyn AccessTokenCodec>,
+}
+
 pub struct AuthService {
     users: Arc<dyn UserRepository>,
     refresh: Arc<dyn RefreshTokenStore>,
@@ -71,6 +85,7 @@ pub struct AuthService {
     codec: Arc<dyn AccessTokenCodec>,
     limits: LoginLimits,
     invites: Arc<Invites>,
+    api_keys: Arc<ApiKeys>,
     settings: AuthSettings,
     /// The single user of the `none` mode.
     local_user: Option<User>,
@@ -79,19 +94,24 @@ pub struct AuthService {
 impl AuthService {
     /// In `local` and `none` mode this makes sure the configured account exists.
     pub async fn new(
-        users: Arc<dyn UserRepository>,
-        refresh: Arc<dyn RefreshTokenStore>,
-        kv: Arc<dyn KeyValueStore>,
-        hasher: Arc<dyn PasswordHasher>,
-        codec: Arc<dyn AccessTokenCodec>,
+        ports: AuthPorts,
         invites: Arc<Invites>,
+        api_keys: Arc<ApiKeys>,
         settings: AuthSettings,
     ) -> AppResult<Self> {
+        let AuthPorts {
+            users,
+            refresh,
+            kv,
+            hasher,
+            codec,
+        } = ports;
         let mut service = Self {
             users,
             refresh,
             limits: LoginLimits::new(kv.clone(), settings.login_limits.clone()),
             invites,
+            api_keys,
             kv,
             hasher,
             codec,
@@ -335,18 +355,23 @@ impl AuthService {
         self.issue(&user, None).await
     }
 
-    /// The caller behind a bearer token (or the local user in `none` mode).
+    /// The caller behind a bearer token, an access token or an API key (or the local
+    /// user in `none` mode).
     pub async fn authenticate(&self, bearer: Option<&str>) -> AppResult<Principal> {
         if let Some(local) = &self.local_user {
             return Ok(Principal {
                 user_id: local.id.clone(),
                 role: local.role,
                 token: None,
+                key: None,
             });
         }
         let unauthorized = |why: &str| AppError::Unauthorized(why.to_owned());
-        let token =
-            bearer.ok_or_else(|| unauthorized("sign in first (Authorization: Bearer <access token>)"))?;
+        let token = bearer
+            .ok_or_else(|| unauthorized("sign in first (Authorization: Bearer <access token or API key>)"))?;
+        if ApiKeySecret::claimed_by(token) {
+            return self.api_keys.authenticate(token).await;
+        }
         let claims = self
             .codec
             .decode(token)
@@ -372,6 +397,7 @@ impl AuthService {
             user_id: claims.sub,
             role: claims.role,
             token: Some((claims.jti, claims.exp)),
+            key: None,
         })
     }
 

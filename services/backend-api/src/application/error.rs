@@ -35,9 +35,9 @@ pub enum AppError {
     /// 416: the requested byte range lies outside the file.
     #[error("{0}")]
     RangeNotSatisfiable(String),
-    /// 429: too many attempts; retry after the given seconds.
-    #[error("too many attempts; retry in {retry_after_secs} s")]
-    RateLimited { retry_after_secs: u64 },
+    /// 429: a rate limit is reached (`reason` says which); retry after the given seconds.
+    #[error("{reason}; retry in {retry_after_secs} s")]
+    RateLimited { reason: String, retry_after_secs: u64 },
     /// 429: the person holds as many connections of a kind as allowed; the message says
     /// which and what to close.
     #[error("{0}")]

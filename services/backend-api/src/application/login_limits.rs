@@ -79,20 +79,14 @@ impl LoginLimits {
         if let Some(until) = self.kv.get(&attempt.pair_blocked_until).await? {
             let left_ms = until.parse::<i64>().unwrap_or(0) - Utc::now().timestamp_millis();
             if left_ms > 0 {
-                return Err(AppError::RateLimited {
-                    retry_after_secs: (left_ms as u64).div_ceil(1000),
-                });
+                return Err(refused((left_ms as u64).div_ceil(1000)));
             }
         }
         let address_failures = self.kv.get(&attempt.address_failures).await?;
         if address_failures.and_then(|n| n.parse::<u64>().ok()) >= Some(self.settings.failures_per_address) {
-            return Err(AppError::RateLimited {
-                retry_after_secs: self.settings.window.as_secs(),
-            });
+            return Err(refused(self.settings.window.as_secs()));
         }
-        self.verifications
-            .try_acquire()
-            .map_err(|_| AppError::RateLimited { retry_after_secs: 1 })
+        self.verifications.try_acquire().map_err(|_| refused(1))
     }
 
     /// Counts a failure; from the threshold on, backs the pair off for longer each time.
@@ -115,6 +109,13 @@ impl LoginLimits {
     pub async fn succeeded(&self, attempt: &Attempt) -> AppResult<()> {
         self.kv.take(&attempt.pair_failures).await?;
         Ok(())
+    }
+}
+
+fn refused(retry_after_secs: u64) -> AppError {
+    AppError::RateLimited {
+        reason: "too many attempts".into(),
+        retry_after_secs,
     }
 }
 
@@ -152,7 +153,10 @@ mod tests {
         let other = limits.attempt("nobody@example.org", "192.0.2.2");
         assert!(matches!(
             limits.admit(&other).await,
-            Err(AppError::RateLimited { retry_after_secs: 1 })
+            Err(AppError::RateLimited {
+                retry_after_secs: 1,
+                ..
+            })
         ));
         drop(busy);
         assert!(limits.admit(&other).await.is_ok());

@@ -2,6 +2,7 @@
 //! adapters are plugged in.
 
 pub mod agent;
+pub mod api_keys;
 pub mod auth;
 pub mod error;
 pub mod events;

@@ -7,6 +7,7 @@
 mod agent;
 mod agent_code;
 mod agent_sandbox;
+mod api_keys;
 mod auth;
 mod events;
 mod files;

@@ -1,8 +1,9 @@
 //! MongoDB and Redis as the production deployment uses them: two replicas sharing both
 //! (fan-out between them, gap-free numbering under concurrent appends from both, exact
-//! resume when a client moves from one replica to the other), and outages — a store that
-//! goes away makes requests fail with 503 and a JSON body, and the backend recovers by
-//! itself when it returns, with nothing stored lost.
+//! resume when a client moves from one replica to the other, an API key's rate limit,
+//! use and revocation), and outages — a store that goes away makes requests fail with
+//! 503 and a JSON body, and the backend recovers by itself when it returns, with nothing
+//! stored lost.
 
 use crate::support;
 
@@ -13,23 +14,25 @@ use serde_json::{json, Value};
 use support::servers::ServerProcess;
 use support::TestApp;
 
-/// Two servers over the same MongoDB database and Redis prefix.
+/// Two servers over the same MongoDB database and Redis prefix, with `overrides`.
 async fn two_replicas(
     mongodb: &ServerProcess,
     redis: &ServerProcess,
+    overrides: &[(&str, &str)],
 ) -> (TestApp, TestApp, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let (uri, url) = (mongodb.mongodb_uri(), redis.redis_url());
-    let stores = [("mongodb_uri", uri.as_str()), ("redis_url", url.as_str())];
-    let a = TestApp::spawn_on(dir.path(), &stores).await;
-    let b = TestApp::spawn_on(dir.path(), &stores).await;
+    let mut settings = vec![("mongodb_uri", uri.as_str()), ("redis_url", url.as_str())];
+    settings.extend_from_slice(overrides);
+    let a = TestApp::spawn_on(dir.path(), &settings).await;
+    let b = TestApp::spawn_on(dir.path(), &settings).await;
     (a, b, dir)
 }
 
 #[tokio::test]
 async fn two_replicas_share_the_log_and_fan_events_out() {
     let (mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
-    let (a, b, _dir) = two_replicas(&mongodb, &redis).await;
+    let (a, b, _dir) = two_replicas(&mongodb, &redis, &[]).await;
     let (token, _, _) = a.register("ada@example.org").await;
     let id = b.new_session(&token).await;
     let mut on_a = a.events(&token, &id, None).await;
@@ -88,6 +91,70 @@ async fn two_replicas_share_the_log_and_fan_events_out() {
     assert_eq!(on_b.seqs(1).await, [total + 1]);
 }
 
+#[tokio::test]
+async fn an_api_keys_rate_limit_use_and_revocation_hold_across_replicas() {
+    let (mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
+    let limits = [
+        ("api_keys.requests_per_minute", "4"),
+        ("api_keys.usage_write_secs", "1"),
+    ];
+    let (a, b, _dir) = two_replicas(&mongodb, &redis, &limits).await;
+    let (token, _, _) = a.register("ada@example.org").await;
+    let made = a
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            "/api/v1/api-keys",
+            Some(&token),
+            Some(json!({ "name": "shared" })),
+        )
+        .await;
+    let key = made["key"].as_str().unwrap();
+    // The limit's windows are the clock's minutes: start in a minute with time left.
+    let second = chrono::Utc::now().timestamp().rem_euclid(60) as u64;
+    if second > 50 {
+        tokio::time::sleep(Duration::from_secs(61 - second)).await;
+    }
+    // Three requests to A, two to B: each replica alone stays within the limit of 4,
+    // counted together the fifth is one too many.
+    let mut got = Vec::new();
+    for app in [&a, &b, &a, &b, &a] {
+        got.push(
+            app.call(Method::GET, "/api/v1/auth/me", Some(key), None)
+                .await
+                .status(),
+        );
+    }
+    assert_eq!(&got[..4], [StatusCode::OK; 4]);
+    assert_eq!(got[4], StatusCode::TOO_MANY_REQUESTS);
+
+    // Both replicas' counts add up in the one record.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let listed = b
+            .expect(
+                StatusCode::OK,
+                Method::GET,
+                "/api/v1/api-keys",
+                Some(&token),
+                None,
+            )
+            .await;
+        if listed[0]["requests"] == 4 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{listed}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // Revoked through one replica, refused by the other at once.
+    let path = format!("/api/v1/api-keys/{}", made["id"].as_str().unwrap());
+    b.expect(StatusCode::NO_CONTENT, Method::DELETE, &path, Some(&token), None)
+        .await;
+    let refused = a.call(Method::GET, "/api/v1/auth/me", Some(key), None).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+}
+
 /// Retries `path` until it answers `status` (the backend reconnecting by itself).
 async fn until_status(app: &TestApp, path: &str, token: Option<&str>, status: StatusCode) -> Value {
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -109,7 +176,7 @@ async fn until_status(app: &TestApp, path: &str, token: Option<&str>, status: St
 #[tokio::test]
 async fn a_mongodb_outage_gives_503_then_recovers_with_nothing_lost() {
     let (mut mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
-    let (app, _b, _dir) = two_replicas(&mongodb, &redis).await;
+    let (app, _b, _dir) = two_replicas(&mongodb, &redis, &[]).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let id = app.new_session(&token).await;
     app.post_message(&token, &id, "stored before the outage").await;
@@ -151,7 +218,7 @@ async fn a_mongodb_outage_gives_503_then_recovers_with_nothing_lost() {
 #[tokio::test]
 async fn a_redis_outage_gives_503_then_recovers_and_streams_resume() {
     let (mongodb, mut redis) = (ServerProcess::mongodb(), ServerProcess::redis());
-    let (a, b, _dir) = two_replicas(&mongodb, &redis).await;
+    let (a, b, _dir) = two_replicas(&mongodb, &redis, &[]).await;
     let (token, _, _) = a.register("ada@example.org").await;
     let id = a.new_session(&token).await;
     a.post_message(&token, &id, "before").await;

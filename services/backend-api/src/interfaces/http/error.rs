@@ -90,7 +90,7 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
-        if let ApiError::App(AppError::RateLimited { retry_after_secs }) = self {
+        if let ApiError::App(AppError::RateLimited { retry_after_secs, .. }) = self {
             if let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string()) {
                 response.headers_mut().insert(header::RETRY_AFTER, value);
             }

@@ -4,10 +4,11 @@
 use std::net::SocketAddr;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, MatchedPath};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 
+use super::api_keys::within_scope;
 use super::error::ApiError;
 use super::AppState;
 use crate::application::auth::Principal;
@@ -50,7 +51,8 @@ impl From<PathRejection> for ApiError {
     }
 }
 
-/// The signed-in caller (`Authorization: Bearer <access token>`; anyone in `none` mode).
+/// The signed-in caller (`Authorization: Bearer <access token or API key>`; anyone in
+/// `none` mode). A request made with an API key must be within the key's scope.
 pub struct CurrentUser(pub Principal);
 
 impl FromRequestParts<AppState> for CurrentUser {
@@ -67,7 +69,12 @@ impl FromRequestParts<AppState> for CurrentUser {
                     .or_else(|| value.strip_prefix("bearer "))
             })
             .map(str::trim);
-        Ok(Self(state.auth.authenticate(bearer).await?))
+        let principal = state.auth.authenticate(bearer).await?;
+        if let Some(key) = &principal.key {
+            let route = parts.extensions.get::<MatchedPath>().map(MatchedPath::as_str);
+            within_scope(key.scope, route)?;
+        }
+        Ok(Self(principal))
     }
 }
 

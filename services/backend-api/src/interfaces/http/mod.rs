@@ -6,6 +6,7 @@
 //! carrying it, a metrics sample, CORS for the configured front-end origins and a body
 //! limit; every response the browser-hardening headers (`hardening`).
 
+mod api_keys;
 mod auth;
 mod docs;
 mod error;
@@ -40,6 +41,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::application::agent::AgentService;
+use crate::application::api_keys::ApiKeys;
 use crate::application::auth::AuthService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
@@ -51,6 +53,7 @@ use crate::application::sessions::SessionService;
 use crate::domain::mcp::McpServers;
 use crate::domain::ports::{KeyValueStore, UserRepository};
 
+use api_keys::ApiKeyBearer;
 pub use error::{ApiError, ErrorBody};
 
 /// The stores `/ready` checks, by name.
@@ -65,6 +68,7 @@ pub struct Stores {
 pub struct AppState {
     pub auth: Arc<AuthService>,
     pub invites: Arc<Invites>,
+    pub api_keys: Arc<ApiKeys>,
     pub sessions: Arc<SessionService>,
     pub agent: Arc<AgentService>,
     pub events: Arc<EventService>,
@@ -97,10 +101,11 @@ pub struct HttpOptions {
     info(
         title = "Sandpiper API",
         description = "Accounts, sessions and the agent's event log. Sign in with \
-            `/api/v1/auth/login`, then send `Authorization: Bearer <access_token>`."
+            `/api/v1/auth/login`, then send `Authorization: Bearer <access_token>`; or make a \
+            personal API key (`POST /api/v1/api-keys`) and send `Authorization: Bearer sp_…`."
     ),
-    modifiers(&JWT_BEARER),
-    security(("bearer" = []))
+    modifiers(&JWT_BEARER, &ApiKeyBearer),
+    security(("bearer" = []), ("api_key" = []))
 )]
 struct ApiDoc;
 
@@ -118,6 +123,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(mcp::router())
         .merge(mcp_admin::router())
         .merge(invites::router())
+        .merge(api_keys::router())
         .split_for_parts()
 }
 

@@ -1,6 +1,6 @@
-//! What the API returns for users, sessions and MCP servers: the stored records minus
-//! what a client must not see (password hashes, header and environment values), in the
-//! shape the front end uses.
+//! What the API returns for users, sessions, MCP servers and API keys: the stored
+//! records minus what a client must not see (password hashes, header and environment
+//! values, API keys' digests), in the shape the front end uses.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use crate::application::auth::TokenPair;
 use crate::domain::agent::TokenUsage;
+use crate::domain::api_key::{ApiKey, ApiKeyScope, ApiKeySecret};
 use crate::domain::mcp::{McpServer, McpTransport};
 use crate::domain::mcp_edit::McpTransportKind;
 use crate::domain::session::{Session, SessionStatus};
@@ -138,5 +139,75 @@ impl From<&McpServer> for McpServerView {
             }
         }
         view
+    }
+}
+
+/// A personal API key as its owner sees it; never its secret.
+#[derive(Serialize, ToSchema)]
+pub struct ApiKeyView {
+    pub id: String,
+    pub name: String,
+    /// The key's first characters after `sp_`, to tell keys apart.
+    pub prefix: String,
+    pub scope: ApiKeyScope,
+    pub created_at: DateTime<Utc>,
+    /// Absent: it never expires.
+    pub expires_at: Option<DateTime<Utc>>,
+    /// Absent: never used. Like `requests`, written every few seconds, so it may lag.
+    pub last_used_at: Option<DateTime<Utc>>,
+    /// Requests made while the key was valid and within its rate limit, whatever they
+    /// answered.
+    pub requests: u64,
+}
+
+impl From<&ApiKey> for ApiKeyView {
+    fn from(key: &ApiKey) -> Self {
+        Self {
+            id: key.id.as_str().to_owned(),
+            name: key.name.as_str().to_owned(),
+            prefix: key.prefix.clone(),
+            scope: key.scope,
+            created_at: key.created_at,
+            expires_at: key.expires_at,
+            last_used_at: key.last_used_at,
+            requests: key.requests,
+        }
+    }
+}
+
+/// A new API key, with its secret: shown in this answer only.
+#[derive(Serialize, ToSchema)]
+pub struct NewApiKey {
+    #[serde(flatten)]
+    pub details: ApiKeyView,
+    /// The key itself (`sp_…`), to send as `Authorization: Bearer <key>`.
+    pub key: String,
+}
+
+impl NewApiKey {
+    pub fn new(key: &ApiKey, secret: &ApiKeySecret) -> Self {
+        Self {
+            details: ApiKeyView::from(key),
+            key: secret.expose().to_owned(),
+        }
+    }
+}
+
+/// An API key in the admins' list, with its owner.
+#[derive(Serialize, ToSchema)]
+pub struct OwnedApiKeyView {
+    #[serde(flatten)]
+    pub details: ApiKeyView,
+    pub owner_id: String,
+    pub owner_email: String,
+}
+
+impl From<&ApiKey> for OwnedApiKeyView {
+    fn from(key: &ApiKey) -> Self {
+        Self {
+            details: ApiKeyView::from(key),
+            owner_id: key.owner.as_str().to_owned(),
+            owner_email: key.owner_email.clone(),
+        }
     }
 }
