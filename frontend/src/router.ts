@@ -1,6 +1,6 @@
-// The app's pages: sign-in, the workspace (optionally with a chat open), the admins'
-// settings and the public replay of a shared chat. Pages behind sign-in send the person
-// to it and back; admin pages send anyone else to the workspace.
+// The app's pages: sign-in, the workspace (optionally with a chat open), the settings
+// (API keys; more for admins) and the public replay of a shared chat. Pages behind
+// sign-in send the person to it and back.
 import { createRouter, createWebHistory } from 'vue-router'
 import { auth, checkSignIn } from './state/auth'
 
@@ -10,7 +10,7 @@ export const router = createRouter({
     { path: '/signin', name: 'signin', component: () => import('./views/SignInView.vue') },
     { path: '/', name: 'home', component: () => import('./views/WorkspaceView.vue'), meta: { private: true } },
     { path: '/s/:id', name: 'session', component: () => import('./views/WorkspaceView.vue'), meta: { private: true } },
-    { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { private: true, admin: true } },
+    { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { private: true } },
     { path: '/share/:token', name: 'share', component: () => import('./views/ReplayView.vue') },
     { path: '/:rest(.*)*', redirect: '/' },
   ],
@@ -25,6 +25,5 @@ router.beforeEach(async (to) => {
     }
   }
   if (to.meta.private && !auth.user) return { name: 'signin', query: { next: to.fullPath } }
-  if (to.meta.admin && auth.user?.role !== 'admin') return { name: 'home' }
   if (to.name === 'signin' && auth.user) return { path: (to.query.next as string) || '/' }
 })

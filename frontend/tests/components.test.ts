@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
+import ApiKeys from '../src/components/ApiKeys.vue'
 import Composer from '../src/components/Composer.vue'
 import PlanCard from '../src/components/PlanCard.vue'
 import ToolLine from '../src/components/ToolLine.vue'
@@ -164,6 +165,76 @@ describe('ToolsPanel', () => {
     expect(shown[1].get('.error-text').text()).toBe('could not connect')
     expect(shown[2].find('.error-text').exists()).toBe(false)
     expect(shown[2].get('[data-test=not-started]').text()).toContain('listed when a chat first starts it')
+  })
+})
+
+describe('ApiKeys', () => {
+  afterEach(() => vi.unstubAllGlobals())
+
+  const key = (id: string, name: string, extra = {}) => ({
+    id, name, prefix: 'AbCd1234', scope: 'full', created_at: '2026-01-02T10:00:00Z', expires_at: null, last_used_at: null, requests: 0, ...extra,
+  })
+
+  /** Answers the key routes from `stored`, recording each call. */
+  function backend(stored: ReturnType<typeof key>[]) {
+    const calls: string[] = []
+    vi.stubGlobal('fetch', async (path: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET'
+      calls.push(`${method} ${path}${init.body ? ` ${init.body}` : ''}`)
+      const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+      if (method === 'POST') {
+        const made = { ...key('k2', 'nightly', { scope: 'jobs', expires_at: '2027-01-01T00:00:00Z' }), key: 'sp_secret' }
+        stored.push(made)
+        return json(made, 201)
+      }
+      if (method === 'DELETE') {
+        stored.splice(stored.findIndex((k) => path.endsWith(k.id)), 1)
+        return new Response(null, { status: 204 })
+      }
+      return json(stored)
+    })
+    return calls
+  }
+
+  it('makes a key, shows it once to copy, lists its use and revokes it when confirmed', async () => {
+    const calls = backend([key('k1', 'old script', { last_used_at: '2026-01-03T10:00:00Z', requests: 7, expires_at: '2026-01-04T00:00:00Z' })])
+    const confirm = vi.fn(() => true)
+    vi.stubGlobal('confirm', confirm)
+    const wrapper = mount(ApiKeys)
+    await flushPromises()
+    const first = wrapper.get('[data-test=api-key]')
+    expect(first.text()).toContain('sp_AbCd1234…')
+    expect(first.get('[data-test=api-key-use]').text()).toMatch(/^7 requests, last /)
+    expect(first.text()).toContain('expired')
+
+    await wrapper.get('input[name=api-key-name]').setValue('nightly')
+    await wrapper.get('select[name=api-key-scope]').setValue('jobs')
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    expect(calls[1]).toBe('POST /api/v1/api-keys {"name":"nightly","scope":"jobs","expires_in_days":90}')
+    expect(wrapper.get('[data-test=api-key-made]').text()).toContain('will not be shown again')
+    expect(wrapper.get('[data-test=api-key-secret]').text()).toBe('sp_secret')
+    expect(wrapper.findAll('[data-test=api-key]').map((k) => k.attributes('data-name'))).toEqual(['old script', 'nightly'])
+
+    // The secret goes once it is revoked, like the key.
+    await wrapper.findAll('[data-test=api-key-revoke]')[1].trigger('click')
+    await flushPromises()
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('nightly'))
+    expect(calls).toContain('DELETE /api/v1/api-keys/k2')
+    expect(wrapper.find('[data-test=api-key-made]').exists()).toBe(false)
+    expect(wrapper.findAll('[data-test=api-key]')).toHaveLength(1)
+  })
+
+  it('revokes nothing unless confirmed, and shows everyone’s keys with their owners to admins', async () => {
+    const calls = backend([key('k1', 'ada’s', { owner_email: 'ada@example.org', owner_id: 'u1' })])
+    vi.stubGlobal('confirm', () => false)
+    const wrapper = mount(ApiKeys, { props: { everyone: true } })
+    await flushPromises()
+    expect(wrapper.find('form').exists()).toBe(false)
+    expect(wrapper.get('[data-test=api-key-owner]').text()).toContain('ada@example.org')
+    await wrapper.get('[data-test=api-key-revoke]').trigger('click')
+    await flushPromises()
+    expect(calls).toEqual(['GET /api/v1/admin/api-keys'])
   })
 })
 

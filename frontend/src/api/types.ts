@@ -4,6 +4,8 @@
 
 export type {
   AgentEvent,
+  ApiKeyScope,
+  ApiKeyView as ApiKey,
   AuthModeView,
   FileEntry,
   Listing,
@@ -11,7 +13,9 @@ export type {
   McpServerInput,
   McpServerStatus as McpServer,
   McpServerView as McpServerConfig,
+  NewApiKey,
   NewInvite,
+  OwnedApiKeyView as OwnedApiKey,
   PlanStep,
   SessionPage,
   SessionStatus,
