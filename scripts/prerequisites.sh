@@ -40,6 +40,36 @@ need_pip_tool() {
     command -v "$1" >/dev/null 2>&1 || die "$2 is installed but $1 is not on PATH"
 }
 
+# A virtual environment holding a requirements file's pinned Python packages, kept in the
+# user's cache under the file's hash, so it is made once per version of the file:
+# `venv="$(need_pip_venv NAME requirements.txt)"` prints its directory. Debian's Python
+# makes one only with its venv module (python3-venv), installed here when missing.
+need_pip_venv() {
+    local requirements="$2" hash venv
+    hash="$(sha256sum "$requirements" | cut -c1-16)"
+    venv="${XDG_CACHE_HOME:-$HOME/.cache}/sandpiper/$1-$hash"
+    if [[ ! -f "$venv/.complete" ]]; then
+        need_packages python3:python3
+        log "installing $requirements into $venv"
+        rm -rf "$venv"
+        if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+            rm -rf "$venv"
+            prereq_is_root || die "missing: python3-venv; install it with
+    sudo apt-get install -y --no-install-recommends python3-venv
+or run this script as root once"
+            log "installing python3-venv"
+            export DEBIAN_FRONTEND=noninteractive
+            apt-get update -qq
+            apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+            python3 -m venv "$venv" >&2 || die "could not make a virtual environment in $venv"
+        fi
+        "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" >&2 ||
+            die "could not install $requirements with pip"
+        touch "$venv/.complete"
+    fi
+    printf '%s\n' "$venv"
+}
+
 # Rust's cargo: rustup's minimal profile when there is none (rustup needs no root).
 need_rust() {
     command -v cargo >/dev/null && return 0

@@ -1,0 +1,212 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.file_entry import FileEntry
+from ...types import UNSET, Response
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: list[int],
+    name: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    params: dict[str, Any] = {}
+
+    params["name"] = name
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/sessions/{id}/attachments".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    _kwargs["content"] = body.payload
+    headers["Content-Type"] = "application/octet-stream"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | FileEntry | None:
+    if response.status_code == 201:
+        response_201 = FileEntry.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 507:
+        response_507 = ErrorBody.from_dict(response.json())
+
+        return response_507
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | FileEntry]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: list[int],
+    name: str,
+) -> Response[ErrorBody | FileEntry]:
+    """Uploads an attachment (the body, streamed) to `uploads/<name>` in the workspace; send
+    its `path` in the message's `attachments`.
+
+    Args:
+        id (str):
+        name (str):
+        body (list[int]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | FileEntry]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        name=name,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: list[int],
+    name: str,
+) -> ErrorBody | FileEntry | None:
+    """Uploads an attachment (the body, streamed) to `uploads/<name>` in the workspace; send
+    its `path` in the message's `attachments`.
+
+    Args:
+        id (str):
+        name (str):
+        body (list[int]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | FileEntry
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+        name=name,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: list[int],
+    name: str,
+) -> Response[ErrorBody | FileEntry]:
+    """Uploads an attachment (the body, streamed) to `uploads/<name>` in the workspace; send
+    its `path` in the message's `attachments`.
+
+    Args:
+        id (str):
+        name (str):
+        body (list[int]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | FileEntry]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        name=name,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: list[int],
+    name: str,
+) -> ErrorBody | FileEntry | None:
+    """Uploads an attachment (the body, streamed) to `uploads/<name>` in the workspace; send
+    its `path` in the message's `attachments`.
+
+    Args:
+        id (str):
+        name (str):
+        body (list[int]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | FileEntry
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+            name=name,
+        )
+    ).parsed

@@ -1,0 +1,227 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .agent_event_done import AgentEventDone
+from .agent_event_done_type import AgentEventDoneType
+from .agent_event_error import AgentEventError
+from .agent_event_error_type import AgentEventErrorType
+from .agent_event_memory import AgentEventMemory
+from .agent_event_memory_type import AgentEventMemoryType
+from .agent_event_message import AgentEventMessage
+from .agent_event_message_type import AgentEventMessageType
+from .agent_event_plan import AgentEventPlan
+from .agent_event_plan_type import AgentEventPlanType
+from .agent_event_status import AgentEventStatus
+from .agent_event_status_type import AgentEventStatusType
+from .agent_event_step import AgentEventStep
+from .agent_event_step_type import AgentEventStepType
+from .agent_event_title import AgentEventTitle
+from .agent_event_title_type import AgentEventTitleType
+from .agent_event_tool import AgentEventTool
+from .agent_event_tool_args import AgentEventToolArgs
+from .agent_event_tool_type import AgentEventToolType
+from .agent_event_usage import AgentEventUsage
+from .agent_event_usage_type import AgentEventUsageType
+from .agent_event_wait import AgentEventWait
+from .agent_event_wait_type import AgentEventWaitType
+from .api_key_request import ApiKeyRequest
+from .api_key_scope import ApiKeyScope
+from .api_key_view import ApiKeyView
+from .auth_mode_view import AuthModeView
+from .chat_message import ChatMessage
+from .chat_role import ChatRole
+from .check import Check
+from .code_cell import CodeCell
+from .code_error import CodeError
+from .code_language import CodeLanguage
+from .code_output_html import CodeOutputHtml
+from .code_output_html_type import CodeOutputHtmlType
+from .code_output_image import CodeOutputImage
+from .code_output_image_type import CodeOutputImageType
+from .code_output_text import CodeOutputText
+from .code_output_text_type import CodeOutputTextType
+from .command_state import CommandState
+from .credentials import Credentials
+from .error_body import ErrorBody
+from .error_detail import ErrorDetail
+from .file_entry import FileEntry
+from .file_kind import FileKind
+from .health import Health
+from .image_ref import ImageRef
+from .invite_request import InviteRequest
+from .listing import Listing
+from .logout_request import LogoutRequest
+from .mcp_item_image import McpItemImage
+from .mcp_item_image_type import McpItemImageType
+from .mcp_item_resource import McpItemResource
+from .mcp_item_resource_type import McpItemResourceType
+from .mcp_item_text import McpItemText
+from .mcp_item_text_type import McpItemTextType
+from .mcp_server_input import McpServerInput
+from .mcp_server_input_env_type_0 import McpServerInputEnvType0
+from .mcp_server_input_headers_type_0 import McpServerInputHeadersType0
+from .mcp_server_status import McpServerStatus
+from .mcp_server_view import McpServerView
+from .mcp_tool import McpTool
+from .mcp_transport_kind import McpTransportKind
+from .message_role import MessageRole
+from .new_api_key import NewApiKey
+from .new_invite import NewInvite
+from .new_message import NewMessage
+from .new_session import NewSession
+from .notebook_response_200 import NotebookResponse200
+from .owned_api_key_view import OwnedApiKeyView
+from .password_change import PasswordChange
+from .plan_step import PlanStep
+from .readiness import Readiness
+from .refresh_request import RefreshRequest
+from .registration import Registration
+from .registration_mode import RegistrationMode
+from .rename import Rename
+from .role import Role
+from .session_page import SessionPage
+from .session_status import SessionStatus
+from .session_view import SessionView
+from .signed_in import SignedIn
+from .step_status import StepStatus
+from .stored_event import StoredEvent
+from .terminal_ticket_view import TerminalTicketView
+from .ticket_request import TicketRequest
+from .ticket_view import TicketView
+from .token_pair import TokenPair
+from .token_usage import TokenUsage
+from .tool_call_request import ToolCallRequest
+from .tool_status import ToolStatus
+from .tool_view_browser import ToolViewBrowser
+from .tool_view_browser_kind import ToolViewBrowserKind
+from .tool_view_code import ToolViewCode
+from .tool_view_code_kind import ToolViewCodeKind
+from .tool_view_error import ToolViewError
+from .tool_view_error_kind import ToolViewErrorKind
+from .tool_view_file import ToolViewFile
+from .tool_view_file_kind import ToolViewFileKind
+from .tool_view_mcp import ToolViewMcp
+from .tool_view_mcp_kind import ToolViewMcpKind
+from .tool_view_result import ToolViewResult
+from .tool_view_result_kind import ToolViewResultKind
+from .tool_view_result_result import ToolViewResultResult
+from .tool_view_search import ToolViewSearch
+from .tool_view_search_kind import ToolViewSearchKind
+from .tool_view_shell import ToolViewShell
+from .tool_view_shell_kind import ToolViewShellKind
+from .user_view import UserView
+from .vnc_mode import VncMode
+from .web_search_result import WebSearchResult
+
+__all__ = (
+    "AgentEventDone",
+    "AgentEventDoneType",
+    "AgentEventError",
+    "AgentEventErrorType",
+    "AgentEventMemory",
+    "AgentEventMemoryType",
+    "AgentEventMessage",
+    "AgentEventMessageType",
+    "AgentEventPlan",
+    "AgentEventPlanType",
+    "AgentEventStatus",
+    "AgentEventStatusType",
+    "AgentEventStep",
+    "AgentEventStepType",
+    "AgentEventTitle",
+    "AgentEventTitleType",
+    "AgentEventTool",
+    "AgentEventToolArgs",
+    "AgentEventToolType",
+    "AgentEventUsage",
+    "AgentEventUsageType",
+    "AgentEventWait",
+    "AgentEventWaitType",
+    "ApiKeyRequest",
+    "ApiKeyScope",
+    "ApiKeyView",
+    "AuthModeView",
+    "ChatMessage",
+    "ChatRole",
+    "Check",
+    "CodeCell",
+    "CodeError",
+    "CodeLanguage",
+    "CodeOutputHtml",
+    "CodeOutputHtmlType",
+    "CodeOutputImage",
+    "CodeOutputImageType",
+    "CodeOutputText",
+    "CodeOutputTextType",
+    "CommandState",
+    "Credentials",
+    "ErrorBody",
+    "ErrorDetail",
+    "FileEntry",
+    "FileKind",
+    "Health",
+    "ImageRef",
+    "InviteRequest",
+    "Listing",
+    "LogoutRequest",
+    "McpItemImage",
+    "McpItemImageType",
+    "McpItemResource",
+    "McpItemResourceType",
+    "McpItemText",
+    "McpItemTextType",
+    "McpServerInput",
+    "McpServerInputEnvType0",
+    "McpServerInputHeadersType0",
+    "McpServerStatus",
+    "McpServerView",
+    "McpTool",
+    "McpTransportKind",
+    "MessageRole",
+    "NewApiKey",
+    "NewInvite",
+    "NewMessage",
+    "NewSession",
+    "NotebookResponse200",
+    "OwnedApiKeyView",
+    "PasswordChange",
+    "PlanStep",
+    "Readiness",
+    "RefreshRequest",
+    "Registration",
+    "RegistrationMode",
+    "Rename",
+    "Role",
+    "SessionPage",
+    "SessionStatus",
+    "SessionView",
+    "SignedIn",
+    "StepStatus",
+    "StoredEvent",
+    "TerminalTicketView",
+    "TicketRequest",
+    "TicketView",
+    "TokenPair",
+    "TokenUsage",
+    "ToolCallRequest",
+    "ToolStatus",
+    "ToolViewBrowser",
+    "ToolViewBrowserKind",
+    "ToolViewCode",
+    "ToolViewCodeKind",
+    "ToolViewError",
+    "ToolViewErrorKind",
+    "ToolViewFile",
+    "ToolViewFileKind",
+    "ToolViewMcp",
+    "ToolViewMcpKind",
+    "ToolViewResult",
+    "ToolViewResultKind",
+    "ToolViewResultResult",
+    "ToolViewSearch",
+    "ToolViewSearchKind",
+    "ToolViewShell",
+    "ToolViewShellKind",
+    "UserView",
+    "VncMode",
+    "WebSearchResult",
+)

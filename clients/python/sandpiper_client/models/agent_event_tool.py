@@ -1,0 +1,274 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.agent_event_tool_type import AgentEventToolType
+from ..models.tool_status import ToolStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.agent_event_tool_args import AgentEventToolArgs
+    from ..models.tool_view_browser import ToolViewBrowser
+    from ..models.tool_view_code import ToolViewCode
+    from ..models.tool_view_error import ToolViewError
+    from ..models.tool_view_file import ToolViewFile
+    from ..models.tool_view_mcp import ToolViewMcp
+    from ..models.tool_view_result import ToolViewResult
+    from ..models.tool_view_search import ToolViewSearch
+    from ..models.tool_view_shell import ToolViewShell
+
+
+T = TypeVar("T", bound="AgentEventTool")
+
+
+@_attrs_define
+class AgentEventTool:
+    """A tool call: `calling` when it starts, `called` with its view when it ends.
+
+    Attributes:
+        call_id (str):
+        name (str):
+        status (ToolStatus):
+        type_ (AgentEventToolType):
+        args (AgentEventToolArgs | Unset): The arguments as the model wrote them (`{}` when they were not JSON).
+        view (None | ToolViewBrowser | ToolViewCode | ToolViewError | ToolViewFile | ToolViewMcp | ToolViewResult |
+            ToolViewSearch | ToolViewShell | Unset):
+    """
+
+    call_id: str
+    name: str
+    status: ToolStatus
+    type_: AgentEventToolType
+    args: AgentEventToolArgs | Unset = UNSET
+    view: (
+        None
+        | ToolViewBrowser
+        | ToolViewCode
+        | ToolViewError
+        | ToolViewFile
+        | ToolViewMcp
+        | ToolViewResult
+        | ToolViewSearch
+        | ToolViewShell
+        | Unset
+    ) = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
+        from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
+        from ..models.tool_view_error import ToolViewError  # noqa: PLC0415
+        from ..models.tool_view_file import ToolViewFile  # noqa: PLC0415
+        from ..models.tool_view_mcp import ToolViewMcp  # noqa: PLC0415
+        from ..models.tool_view_result import ToolViewResult  # noqa: PLC0415
+        from ..models.tool_view_search import ToolViewSearch  # noqa: PLC0415
+        from ..models.tool_view_shell import ToolViewShell  # noqa: PLC0415
+
+        call_id = self.call_id
+
+        name = self.name
+
+        status = self.status.value
+
+        type_ = self.type_.value
+
+        args: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.args, Unset):
+            args = self.args.to_dict()
+
+        view: dict[str, Any] | None | Unset
+        if isinstance(self.view, Unset):
+            view = UNSET
+        elif isinstance(self.view, ToolViewShell):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewFile):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewBrowser):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewSearch):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewResult):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewMcp):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewCode):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewError):
+            view = self.view.to_dict()
+        else:
+            view = self.view
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "call_id": call_id,
+                "name": name,
+                "status": status,
+                "type": type_,
+            }
+        )
+        if args is not UNSET:
+            field_dict["args"] = args
+        if view is not UNSET:
+            field_dict["view"] = view
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agent_event_tool_args import AgentEventToolArgs  # noqa: PLC0415
+        from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
+        from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
+        from ..models.tool_view_error import ToolViewError  # noqa: PLC0415
+        from ..models.tool_view_file import ToolViewFile  # noqa: PLC0415
+        from ..models.tool_view_mcp import ToolViewMcp  # noqa: PLC0415
+        from ..models.tool_view_result import ToolViewResult  # noqa: PLC0415
+        from ..models.tool_view_search import ToolViewSearch  # noqa: PLC0415
+        from ..models.tool_view_shell import ToolViewShell  # noqa: PLC0415
+
+        d = dict(src_dict)
+        call_id = d.pop("call_id")
+
+        name = d.pop("name")
+
+        status = ToolStatus(d.pop("status"))
+
+        type_ = AgentEventToolType(d.pop("type"))
+
+        _args = d.pop("args", UNSET)
+        args: AgentEventToolArgs | Unset
+        if isinstance(_args, Unset):
+            args = UNSET
+        else:
+            args = AgentEventToolArgs.from_dict(_args)
+
+        def _parse_view(
+            data: object,
+        ) -> (
+            None
+            | ToolViewBrowser
+            | ToolViewCode
+            | ToolViewError
+            | ToolViewFile
+            | ToolViewMcp
+            | ToolViewResult
+            | ToolViewSearch
+            | ToolViewShell
+            | Unset
+        ):
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_0 = ToolViewShell.from_dict(data)
+
+                return componentsschemas_tool_view_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_1 = ToolViewFile.from_dict(data)
+
+                return componentsschemas_tool_view_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_2 = ToolViewBrowser.from_dict(data)
+
+                return componentsschemas_tool_view_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_3 = ToolViewSearch.from_dict(data)
+
+                return componentsschemas_tool_view_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_4 = ToolViewResult.from_dict(data)
+
+                return componentsschemas_tool_view_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_5 = ToolViewMcp.from_dict(data)
+
+                return componentsschemas_tool_view_type_5
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_6 = ToolViewCode.from_dict(data)
+
+                return componentsschemas_tool_view_type_6
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_7 = ToolViewError.from_dict(data)
+
+                return componentsschemas_tool_view_type_7
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(
+                None
+                | ToolViewBrowser
+                | ToolViewCode
+                | ToolViewError
+                | ToolViewFile
+                | ToolViewMcp
+                | ToolViewResult
+                | ToolViewSearch
+                | ToolViewShell
+                | Unset,
+                data,
+            )
+
+        view = _parse_view(d.pop("view", UNSET))
+
+        agent_event_tool = cls(
+            call_id=call_id,
+            name=name,
+            status=status,
+            type_=type_,
+            args=args,
+            view=view,
+        )
+
+        agent_event_tool.additional_properties = d
+        return agent_event_tool
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

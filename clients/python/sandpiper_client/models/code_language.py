@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CodeLanguage(StrEnum):
+    BASH = "bash"
+    PYTHON = "python"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class CommandState(StrEnum):
+    EXITED = "exited"
+    KILLED = "killed"
+    RUNNING = "running"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.mcp_item_image_type import McpItemImageType
+
+T = TypeVar("T", bound="McpItemImage")
+
+
+@_attrs_define
+class McpItemImage:
+    """`src` is a `data:` URL.
+
+    Attributes:
+        mime_type (str):
+        src (str):
+        type_ (McpItemImageType):
+    """
+
+    mime_type: str
+    src: str
+    type_: McpItemImageType
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        mime_type = self.mime_type
+
+        src = self.src
+
+        type_ = self.type_.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "mime_type": mime_type,
+                "src": src,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mime_type = d.pop("mime_type")
+
+        src = d.pop("src")
+
+        type_ = McpItemImageType(d.pop("type"))
+
+        mcp_item_image = cls(
+            mime_type=mime_type,
+            src=src,
+            type_=type_,
+        )
+
+        mcp_item_image.additional_properties = d
+        return mcp_item_image
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

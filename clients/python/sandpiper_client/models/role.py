@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    ADMIN = "admin"
+    USER = "user"
+
+    def __str__(self) -> str:
+        return str(self.value)

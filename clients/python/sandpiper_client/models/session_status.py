@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class SessionStatus(StrEnum):
+    COMPLETED = "completed"
+    FAILED = "failed"
+    PENDING = "pending"
+    RUNNING = "running"
+    WAITING = "waiting"
+
+    def __str__(self) -> str:
+        return str(self.value)

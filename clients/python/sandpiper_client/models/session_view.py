@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.session_status import SessionStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.token_usage import TokenUsage
+
+
+T = TypeVar("T", bound="SessionView")
+
+
+@_attrs_define
+class SessionView:
+    """
+    Attributes:
+        created_at (datetime.datetime):
+        id (str):
+        last_seq (int): Sequence number of the last event (0: none yet).
+        status (SessionStatus):
+        title (str):
+        unread_count (int): Assistant messages the owner has not read.
+        updated_at (datetime.datetime):
+        usage (TokenUsage): Tokens the model provider counted (and bills).
+        last_message_preview (None | str | Unset): The start of the last message.
+        share_token (None | str | Unset): Present while the session is shared: the replay link's token.
+    """
+
+    created_at: datetime.datetime
+    id: str
+    last_seq: int
+    status: SessionStatus
+    title: str
+    unread_count: int
+    updated_at: datetime.datetime
+    usage: TokenUsage
+    last_message_preview: None | str | Unset = UNSET
+    share_token: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        created_at = self.created_at.isoformat()
+
+        id = self.id
+
+        last_seq = self.last_seq
+
+        status = self.status.value
+
+        title = self.title
+
+        unread_count = self.unread_count
+
+        updated_at = self.updated_at.isoformat()
+
+        usage = self.usage.to_dict()
+
+        last_message_preview: None | str | Unset
+        if isinstance(self.last_message_preview, Unset):
+            last_message_preview = UNSET
+        else:
+            last_message_preview = self.last_message_preview
+
+        share_token: None | str | Unset
+        if isinstance(self.share_token, Unset):
+            share_token = UNSET
+        else:
+            share_token = self.share_token
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "created_at": created_at,
+                "id": id,
+                "last_seq": last_seq,
+                "status": status,
+                "title": title,
+                "unread_count": unread_count,
+                "updated_at": updated_at,
+                "usage": usage,
+            }
+        )
+        if last_message_preview is not UNSET:
+            field_dict["last_message_preview"] = last_message_preview
+        if share_token is not UNSET:
+            field_dict["share_token"] = share_token
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.token_usage import TokenUsage  # noqa: PLC0415
+
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        id = d.pop("id")
+
+        last_seq = d.pop("last_seq")
+
+        status = SessionStatus(d.pop("status"))
+
+        title = d.pop("title")
+
+        unread_count = d.pop("unread_count")
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        usage = TokenUsage.from_dict(d.pop("usage"))
+
+        def _parse_last_message_preview(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        last_message_preview = _parse_last_message_preview(d.pop("last_message_preview", UNSET))
+
+        def _parse_share_token(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        share_token = _parse_share_token(d.pop("share_token", UNSET))
+
+        session_view = cls(
+            created_at=created_at,
+            id=id,
+            last_seq=last_seq,
+            status=status,
+            title=title,
+            unread_count=unread_count,
+            updated_at=updated_at,
+            usage=usage,
+            last_message_preview=last_message_preview,
+            share_token=share_token,
+        )
+
+        session_view.additional_properties = d
+        return session_view
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

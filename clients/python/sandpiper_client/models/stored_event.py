@@ -1,0 +1,260 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.agent_event_done import AgentEventDone
+    from ..models.agent_event_error import AgentEventError
+    from ..models.agent_event_memory import AgentEventMemory
+    from ..models.agent_event_message import AgentEventMessage
+    from ..models.agent_event_plan import AgentEventPlan
+    from ..models.agent_event_status import AgentEventStatus
+    from ..models.agent_event_step import AgentEventStep
+    from ..models.agent_event_title import AgentEventTitle
+    from ..models.agent_event_tool import AgentEventTool
+    from ..models.agent_event_usage import AgentEventUsage
+    from ..models.agent_event_wait import AgentEventWait
+
+
+T = TypeVar("T", bound="StoredEvent")
+
+
+@_attrs_define
+class StoredEvent:
+    """An event as the log holds it.
+
+    Attributes:
+        at (datetime.datetime):
+        event (AgentEventDone | AgentEventError | AgentEventMemory | AgentEventMessage | AgentEventPlan |
+            AgentEventStatus | AgentEventStep | AgentEventTitle | AgentEventTool | AgentEventUsage | AgentEventWait):
+        seq (int): 1, 2, 3… per session, without gaps.
+        session_id (str):
+    """
+
+    at: datetime.datetime
+    event: (
+        AgentEventDone
+        | AgentEventError
+        | AgentEventMemory
+        | AgentEventMessage
+        | AgentEventPlan
+        | AgentEventStatus
+        | AgentEventStep
+        | AgentEventTitle
+        | AgentEventTool
+        | AgentEventUsage
+        | AgentEventWait
+    )
+    seq: int
+    session_id: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.agent_event_done import AgentEventDone  # noqa: PLC0415
+        from ..models.agent_event_error import AgentEventError  # noqa: PLC0415
+        from ..models.agent_event_message import AgentEventMessage  # noqa: PLC0415
+        from ..models.agent_event_plan import AgentEventPlan  # noqa: PLC0415
+        from ..models.agent_event_status import AgentEventStatus  # noqa: PLC0415
+        from ..models.agent_event_step import AgentEventStep  # noqa: PLC0415
+        from ..models.agent_event_title import AgentEventTitle  # noqa: PLC0415
+        from ..models.agent_event_tool import AgentEventTool  # noqa: PLC0415
+        from ..models.agent_event_usage import AgentEventUsage  # noqa: PLC0415
+        from ..models.agent_event_wait import AgentEventWait  # noqa: PLC0415
+
+        at = self.at.isoformat()
+
+        event: dict[str, Any]
+        if isinstance(self.event, AgentEventMessage):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventPlan):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventStep):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventTool):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventTitle):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventWait):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventDone):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventError):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventStatus):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventUsage):
+            event = self.event.to_dict()
+        else:
+            event = self.event.to_dict()
+
+        seq = self.seq
+
+        session_id = self.session_id
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "at": at,
+                "event": event,
+                "seq": seq,
+                "session_id": session_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agent_event_done import AgentEventDone  # noqa: PLC0415
+        from ..models.agent_event_error import AgentEventError  # noqa: PLC0415
+        from ..models.agent_event_memory import AgentEventMemory  # noqa: PLC0415
+        from ..models.agent_event_message import AgentEventMessage  # noqa: PLC0415
+        from ..models.agent_event_plan import AgentEventPlan  # noqa: PLC0415
+        from ..models.agent_event_status import AgentEventStatus  # noqa: PLC0415
+        from ..models.agent_event_step import AgentEventStep  # noqa: PLC0415
+        from ..models.agent_event_title import AgentEventTitle  # noqa: PLC0415
+        from ..models.agent_event_tool import AgentEventTool  # noqa: PLC0415
+        from ..models.agent_event_usage import AgentEventUsage  # noqa: PLC0415
+        from ..models.agent_event_wait import AgentEventWait  # noqa: PLC0415
+
+        d = dict(src_dict)
+        at = datetime.datetime.fromisoformat(d.pop("at"))
+
+        def _parse_event(
+            data: object,
+        ) -> (
+            AgentEventDone
+            | AgentEventError
+            | AgentEventMemory
+            | AgentEventMessage
+            | AgentEventPlan
+            | AgentEventStatus
+            | AgentEventStep
+            | AgentEventTitle
+            | AgentEventTool
+            | AgentEventUsage
+            | AgentEventWait
+        ):
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_0 = AgentEventMessage.from_dict(data)
+
+                return componentsschemas_agent_event_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_1 = AgentEventPlan.from_dict(data)
+
+                return componentsschemas_agent_event_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_2 = AgentEventStep.from_dict(data)
+
+                return componentsschemas_agent_event_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_3 = AgentEventTool.from_dict(data)
+
+                return componentsschemas_agent_event_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_4 = AgentEventTitle.from_dict(data)
+
+                return componentsschemas_agent_event_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_5 = AgentEventWait.from_dict(data)
+
+                return componentsschemas_agent_event_type_5
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_6 = AgentEventDone.from_dict(data)
+
+                return componentsschemas_agent_event_type_6
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_7 = AgentEventError.from_dict(data)
+
+                return componentsschemas_agent_event_type_7
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_8 = AgentEventStatus.from_dict(data)
+
+                return componentsschemas_agent_event_type_8
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_9 = AgentEventUsage.from_dict(data)
+
+                return componentsschemas_agent_event_type_9
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_agent_event_type_10 = AgentEventMemory.from_dict(data)
+
+            return componentsschemas_agent_event_type_10
+
+        event = _parse_event(d.pop("event"))
+
+        seq = d.pop("seq")
+
+        session_id = d.pop("session_id")
+
+        stored_event = cls(
+            at=at,
+            event=event,
+            seq=seq,
+            session_id=session_id,
+        )
+
+        stored_event.additional_properties = d
+        return stored_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

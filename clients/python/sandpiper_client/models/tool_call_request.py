@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ToolCallRequest")
+
+
+@_attrs_define
+class ToolCallRequest:
+    """A tool call as the model wrote it: `arguments` is its raw JSON text, which may not
+    parse (the run feeds the error back).
+
+        Attributes:
+            arguments (str):
+            id (str):
+            name (str):
+    """
+
+    arguments: str
+    id: str
+    name: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        arguments = self.arguments
+
+        id = self.id
+
+        name = self.name
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "arguments": arguments,
+                "id": id,
+                "name": name,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        arguments = d.pop("arguments")
+
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        tool_call_request = cls(
+            arguments=arguments,
+            id=id,
+            name=name,
+        )
+
+        tool_call_request.additional_properties = d
+        return tool_call_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
