@@ -3,8 +3,8 @@
 #
 #   ./test.sh           the whole suite, as CI runs it
 #   ./test.sh --quick   the fast tier: unit tests, the in-process integration tests, the
-#                       front end's component tests and the API clients' drift check; no
-#                       Docker, browser or database needed
+#                       front end's component tests and the API clients' drift check and
+#                       live tests; no Docker, browser or database needed
 #   ./test.sh --prepare only install and start what the full suite needs (CI runs this
 #                       beside the lints), and build the sandbox image
 #
@@ -85,6 +85,9 @@ if [[ $mode == quick ]]; then
     run_tests unit ""
     step "backend-api: in-process areas"
     run_tests integration services/backend-api "${backend_quick_areas[@]}"
+    # The backend-api binary the build above made, on the embedded store, with no model.
+    step "API clients: against a live backend-api"
+    clients/test-live.sh
     step "tool-api: in-process areas"
     run_tests integration services/tool-api "${tool_api_quick_areas[@]}"
     step "web-kit: web search against fake providers"

@@ -1,0 +1,158 @@
+"""The generated Python client against a running backend-api (clients/test-live.sh starts one).
+
+    SANDPIPER_URL=http://127.0.0.1:8000 pytest clients/python/tests
+
+With SANDPIPER_EMAIL and SANDPIPER_PASSWORD it signs in as that account; without them it
+registers a fresh one (the deployment must allow registration). Every test runs once per
+way of authenticating in `AUTHENTICATORS`: today the password sign-in's access token (JWT).
+"""
+
+import json
+import os
+import uuid
+
+import httpx
+import pytest
+
+from sandpiper_client import AuthenticatedClient, Client
+from sandpiper_client.api.auth import login, me, register
+from sandpiper_client.api.sessions import create, get, list_, post_message
+from sandpiper_client.models import (
+    AgentEventMessage,
+    Credentials,
+    ErrorBody,
+    NewMessage,
+    NewSession,
+    Registration,
+    SessionPage,
+    SessionView,
+    SignedIn,
+    StoredEvent,
+)
+
+URL = os.environ.get("SANDPIPER_URL", "http://127.0.0.1:8000")
+PASSWORD = "client-test-password-1"
+
+
+def anonymous() -> Client:
+    return Client(base_url=URL, timeout=httpx.Timeout(30.0))
+
+
+def new_account() -> tuple[str, str]:
+    """Registers a fresh account; skips when the deployment does not allow it."""
+    email = f"client-{uuid.uuid4().hex[:12]}@example.com"
+    response = register.sync_detailed(client=anonymous(), body=Registration(email=email, password=PASSWORD))
+    if response.status_code == 403:
+        pytest.skip(f"registration is refused here: {response.content!r}")
+    assert response.status_code == 201, response.content
+    return email, PASSWORD
+
+
+def password_sign_in(email: str, password: str) -> AuthenticatedClient:
+    response = login.sync_detailed(client=anonymous(), body=Credentials(email=email, password=password))
+    assert response.status_code == 200, response.content
+    assert isinstance(response.parsed, SignedIn)
+    assert response.parsed.user.email == email
+    return AuthenticatedClient(base_url=URL, token=response.parsed.tokens.access_token, timeout=httpx.Timeout(30.0))
+
+
+# How a test gets a client acting as an account. An API key is one more entry: sign in,
+# create a key, return AuthenticatedClient(base_url=URL, token=key).
+AUTHENTICATORS = {"jwt": password_sign_in}
+
+
+@pytest.fixture(scope="module")
+def account() -> tuple[str, str]:
+    if os.environ.get("SANDPIPER_EMAIL"):
+        return os.environ["SANDPIPER_EMAIL"], os.environ["SANDPIPER_PASSWORD"]
+    return new_account()
+
+
+@pytest.fixture(params=sorted(AUTHENTICATORS))
+def authenticate(request):
+    return AUTHENTICATORS[request.param]
+
+
+@pytest.fixture
+def client(authenticate, account) -> AuthenticatedClient:
+    return authenticate(*account)
+
+
+def first_event(client: AuthenticatedClient, session_id: str) -> StoredEvent:
+    """The first event of the session's SSE stream (stored events are replayed, then it stays open)."""
+    path = f"/api/v1/sessions/{session_id}/events"
+    with client.get_httpx_client().stream("GET", path, params={"after": 0}, timeout=10.0) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        for line in response.iter_lines():
+            if line.startswith("data:"):
+                return StoredEvent.from_dict(json.loads(line.removeprefix("data:")))
+    raise AssertionError("the event stream ended without an event")
+
+
+def assert_error(response, status: int, code: str) -> None:
+    assert response.status_code == status, response.content
+    assert isinstance(response.parsed, ErrorBody), response.content
+    assert response.parsed.error.code == code
+    assert response.parsed.error.message
+
+
+def test_the_account_is_the_one_signed_in(client, account):
+    who = me.sync_detailed(client=client)
+    assert who.status_code == 200
+    assert who.parsed.email == account[0]
+
+
+def test_a_session_lists_takes_a_message_and_replays_it_as_an_event(client):
+    title = f"Python client {uuid.uuid4().hex[:8]}"
+    session = create.sync(client=client, body=NewSession(title=title))
+    assert isinstance(session, SessionView)
+    assert session.title == title
+
+    page = list_.sync(client=client, limit=100)
+    assert isinstance(page, SessionPage)
+    assert session.id in [listed.id for listed in page.sessions]
+
+    stored = post_message.sync(client=client, id=session.id, body=NewMessage(content="hello from Python"))
+    assert isinstance(stored, StoredEvent)
+    assert stored.session_id == session.id
+    assert stored.seq == 1
+    assert isinstance(stored.event, AgentEventMessage)
+    assert stored.event.content == "hello from Python"
+
+    replayed = first_event(client, session.id)
+    assert replayed.seq == 1
+    assert isinstance(replayed.event, AgentEventMessage)
+    assert replayed.event.content == "hello from Python"
+
+    again = get.sync(client=client, id=session.id)
+    assert isinstance(again, SessionView)
+    assert again.last_seq >= 1
+
+
+def test_an_unknown_session_is_404_with_the_json_error_body(client):
+    assert_error(get.sync_detailed(client=client, id=str(uuid.uuid4())), 404, "not_found")
+    message = post_message.sync_detailed(client=client, id=str(uuid.uuid4()), body=NewMessage(content="hi"))
+    assert_error(message, 404, "not_found")
+    events = client.get_httpx_client().get(f"/api/v1/sessions/{uuid.uuid4()}/events")
+    assert events.status_code == 404
+    assert events.json()["error"]["code"] == "not_found"
+
+
+def test_another_persons_session_is_404(client):
+    session = create.sync(client=client, body=NewSession(title="Not yours"))
+    assert isinstance(session, SessionView)
+    stranger = password_sign_in(*new_account())
+    assert_error(get.sync_detailed(client=stranger, id=session.id), 404, "not_found")
+
+
+def test_bad_input_gets_the_documented_status(client):
+    too_long = create.sync_detailed(client=client, body=NewSession(title="x" * 201))
+    assert_error(too_long, 422, "invalid")
+
+    session = create.sync(client=client, body=NewSession(title="Big message"))
+    oversized = post_message.sync_detailed(client=client, id=session.id, body=NewMessage(content="x" * (100 * 1024 + 1)))
+    assert_error(oversized, 413, "payload_too_large")
+
+    forged = AuthenticatedClient(base_url=URL, token="not-a-token")
+    assert_error(me.sync_detailed(client=forged), 401, "unauthorized")

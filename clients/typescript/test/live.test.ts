@@ -1,0 +1,154 @@
+// The generated TypeScript client, as its package exports it, against a running backend-api
+// (clients/test-live.sh starts one): SANDPIPER_URL=http://127.0.0.1:8000 npm run test:live
+//
+// With SANDPIPER_EMAIL and SANDPIPER_PASSWORD it signs in as that account; without them it
+// registers a fresh one (the deployment must allow registration). Every test runs once per
+// way of authenticating in `authenticators`: today the password sign-in's access token (JWT).
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { before, describe, it } from 'node:test'
+import { Auth, type Client, createClient, Events, Sessions, type StoredEvent } from '@sandpiper/client'
+
+const baseUrl = process.env.SANDPIPER_URL ?? 'http://127.0.0.1:8000'
+const password = 'client-test-password-1'
+const anonymous = createClient({ baseUrl })
+
+/** Registers a fresh account; undefined when the deployment does not allow it. */
+async function newAccount(): Promise<{ email: string; password: string } | undefined> {
+  const email = `client-${randomUUID().slice(0, 12)}@example.com`
+  const { response, error } = await Auth.register({ client: anonymous, body: { email, password } })
+  if (response?.status === 403) return undefined
+  assert.equal(response?.status, 201, JSON.stringify(error))
+  return { email, password }
+}
+
+async function passwordSignIn(email: string, password: string): Promise<Client> {
+  const { data, response, error } = await Auth.login({ client: anonymous, body: { email, password } })
+  assert.equal(response?.status, 200, JSON.stringify(error))
+  assert.equal(data?.user.email, email)
+  return createClient({ baseUrl, auth: data!.tokens.access_token })
+}
+
+// How a test gets a client acting as an account. An API key is one more entry: sign in,
+// create a key, return createClient({ baseUrl, auth: key }).
+const authenticators: Record<string, (email: string, password: string) => Promise<Client>> = {
+  jwt: passwordSignIn,
+}
+
+/** Asserts a documented error: the status and the JSON body `{error: {code, message}}`. */
+function assertError(
+  result: { response?: Response; error?: unknown },
+  status: number,
+  code: string,
+) {
+  assert.equal(result.response?.status, status, JSON.stringify(result.error))
+  const body = result.error as { error?: { code?: string; message?: string } }
+  assert.equal(body?.error?.code, code)
+  assert.ok(body.error?.message)
+}
+
+/** The first event of the session's SSE stream (stored events are replayed, then it stays open). */
+async function firstEvent(client: Client, id: string): Promise<StoredEvent> {
+  const abort = new AbortController()
+  const timer = setTimeout(() => abort.abort(), 10_000)
+  try {
+    const { stream } = await Events.sessionEvents({
+      client,
+      path: { id },
+      query: { after: 0 },
+      signal: abort.signal,
+      sseMaxRetryAttempts: 1,
+    })
+    // The document types the stream as text; the client parses each event's JSON.
+    for await (const event of stream) return event as unknown as StoredEvent
+    throw new Error('the event stream ended without an event')
+  } finally {
+    clearTimeout(timer)
+    abort.abort()
+  }
+}
+
+for (const [kind, authenticate] of Object.entries(authenticators)) {
+  describe(`the TypeScript client (${kind})`, () => {
+    let account: { email: string; password: string }
+    let client: Client
+
+    before(async () => {
+      const given = process.env.SANDPIPER_EMAIL
+      const found = given ? { email: given, password: process.env.SANDPIPER_PASSWORD ?? '' } : await newAccount()
+      assert.ok(found, 'registration is refused here: set SANDPIPER_EMAIL and SANDPIPER_PASSWORD')
+      account = found
+      client = await authenticate(account.email, account.password)
+    })
+
+    it('acts as the account signed in', async () => {
+      const { data, response } = await Auth.me({ client })
+      assert.equal(response?.status, 200)
+      assert.equal(data?.email, account.email)
+    })
+
+    it('creates a session, lists it, posts a message and replays it as an event', async () => {
+      const title = `TypeScript client ${randomUUID().slice(0, 8)}`
+      const created = await Sessions.create({ client, body: { title } })
+      assert.equal(created.response?.status, 201)
+      const session = created.data!
+      assert.equal(session.title, title)
+
+      const listed = await Sessions.list({ client, query: { limit: 100 } })
+      assert.equal(listed.response?.status, 200)
+      assert.ok(listed.data!.sessions.some((s) => s.id === session.id))
+
+      const posted = await Sessions.postMessage({ client, path: { id: session.id }, body: { content: 'hello from TypeScript' } })
+      assert.equal(posted.response?.status, 201)
+      assert.equal(posted.data!.session_id, session.id)
+      assert.equal(posted.data!.seq, 1)
+      assert.deepEqual(posted.data!.event, { type: 'message', role: 'user', content: 'hello from TypeScript' })
+
+      const replayed = await firstEvent(client, session.id)
+      assert.equal(replayed.seq, 1)
+      assert.deepEqual(replayed.event, posted.data!.event)
+
+      const again = await Sessions.get({ client, path: { id: session.id } })
+      assert.ok(again.data!.last_seq >= 1)
+    })
+
+    it('answers an unknown session with 404 and the JSON error body', async () => {
+      assertError(await Sessions.get({ client, path: { id: randomUUID() } }), 404, 'not_found')
+      assertError(
+        await Sessions.postMessage({ client, path: { id: randomUUID() }, body: { content: 'hi' } }),
+        404,
+        'not_found',
+      )
+      const errors: unknown[] = []
+      const { stream } = await Events.sessionEvents({
+        client,
+        path: { id: randomUUID() },
+        sseMaxRetryAttempts: 1,
+        onSseError: (error) => errors.push(error),
+      })
+      for await (const event of stream) assert.fail(`an event from an unknown session: ${JSON.stringify(event)}`)
+      assert.match(String(errors[0]), /404/)
+    })
+
+    it("answers another person's session with 404", async () => {
+      const created = await Sessions.create({ client, body: { title: 'Not yours' } })
+      assert.equal(created.response?.status, 201)
+      const stranger = await newAccount()
+      assert.ok(stranger, 'registration is refused here')
+      const theirs = await passwordSignIn(stranger.email, stranger.password)
+      assertError(await Sessions.get({ client: theirs, path: { id: created.data!.id } }), 404, 'not_found')
+    })
+
+    it('answers bad input with the documented status', async () => {
+      assertError(await Sessions.create({ client, body: { title: 'x'.repeat(201) } }), 422, 'invalid')
+      const created = await Sessions.create({ client, body: { title: 'Big message' } })
+      const oversized = await Sessions.postMessage({
+        client,
+        path: { id: created.data!.id },
+        body: { content: 'x'.repeat(100 * 1024 + 1) },
+      })
+      assertError(oversized, 413, 'payload_too_large')
+      assertError(await Auth.me({ client: createClient({ baseUrl, auth: 'not-a-token' }) }), 401, 'unauthorized')
+    })
+  })
+}
