@@ -4,23 +4,29 @@
 
 With SANDPIPER_EMAIL and SANDPIPER_PASSWORD it signs in as that account; without them it
 registers a fresh one (the deployment must allow registration). Every test runs once per
-way of authenticating in `AUTHENTICATORS`: today the password sign-in's access token (JWT).
+way of authenticating in `AUTHENTICATORS`: the password sign-in's access token (JWT) and a
+personal API key made with it.
 """
 
 import json
 import os
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
 import pytest
 
 from sandpiper_client import AuthenticatedClient, Client
+from sandpiper_client.api.api_keys import create_api_key, revoke_api_key
 from sandpiper_client.api.auth import login, me, register
 from sandpiper_client.api.sessions import create, get, list_, post_message
 from sandpiper_client.models import (
     AgentEventMessage,
+    ApiKeyRequest,
     Credentials,
     ErrorBody,
+    NewApiKey,
     NewMessage,
     NewSession,
     Registration,
@@ -56,9 +62,26 @@ def password_sign_in(email: str, password: str) -> AuthenticatedClient:
     return AuthenticatedClient(base_url=URL, token=response.parsed.tokens.access_token, timeout=httpx.Timeout(30.0))
 
 
-# How a test gets a client acting as an account. An API key is one more entry: sign in,
-# create a key, return AuthenticatedClient(base_url=URL, token=key).
-AUTHENTICATORS = {"jwt": password_sign_in}
+@contextmanager
+def signed_in_with_password(email: str, password: str) -> Iterator[AuthenticatedClient]:
+    yield password_sign_in(email, password)
+
+
+@contextmanager
+def with_an_api_key(email: str, password: str) -> Iterator[AuthenticatedClient]:
+    """A personal API key made for the test, revoked after it."""
+    signed_in = password_sign_in(email, password)
+    name = f"python client test {uuid.uuid4().hex[:8]}"
+    response = create_api_key.sync_detailed(client=signed_in, body=ApiKeyRequest(name=name, expires_in_days=1))
+    assert response.status_code == 201, response.content
+    assert isinstance(response.parsed, NewApiKey)
+    assert response.parsed.key.startswith("sp_")
+    yield AuthenticatedClient(base_url=URL, token=response.parsed.key, timeout=httpx.Timeout(30.0))
+    assert revoke_api_key.sync_detailed(client=signed_in, id=response.parsed.id).status_code == 204
+
+
+# The ways a test's client acts as the account; every test runs with each.
+AUTHENTICATORS = {"jwt": signed_in_with_password, "api_key": with_an_api_key}
 
 
 @pytest.fixture(scope="module")
@@ -68,14 +91,10 @@ def account() -> tuple[str, str]:
     return new_account()
 
 
-@pytest.fixture(params=sorted(AUTHENTICATORS))
-def authenticate(request):
-    return AUTHENTICATORS[request.param]
-
-
-@pytest.fixture
-def client(authenticate, account) -> AuthenticatedClient:
-    return authenticate(*account)
+@pytest.fixture(scope="module", params=sorted(AUTHENTICATORS))
+def client(request, account) -> Iterator[AuthenticatedClient]:
+    with AUTHENTICATORS[request.param](*account) as authenticated:
+        yield authenticated
 
 
 def first_event(client: AuthenticatedClient, session_id: str) -> StoredEvent:

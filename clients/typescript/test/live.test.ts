@@ -3,11 +3,12 @@
 //
 // With SANDPIPER_EMAIL and SANDPIPER_PASSWORD it signs in as that account; without them it
 // registers a fresh one (the deployment must allow registration). Every test runs once per
-// way of authenticating in `authenticators`: today the password sign-in's access token (JWT).
+// way of authenticating in `authenticators`: the password sign-in's access token (JWT) and a
+// personal API key made with it.
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { before, describe, it } from 'node:test'
-import { Auth, type Client, createClient, Events, Sessions, type StoredEvent } from '@sandpiper/client'
+import { after, before, describe, it } from 'node:test'
+import { ApiKeys, Auth, type Client, createClient, Events, Sessions, type StoredEvent } from '@sandpiper/client'
 
 const baseUrl = process.env.SANDPIPER_URL ?? 'http://127.0.0.1:8000'
 const password = 'client-test-password-1'
@@ -29,10 +30,31 @@ async function passwordSignIn(email: string, password: string): Promise<Client> 
   return createClient({ baseUrl, auth: data!.tokens.access_token })
 }
 
-// How a test gets a client acting as an account. An API key is one more entry: sign in,
-// create a key, return createClient({ baseUrl, auth: key }).
-const authenticators: Record<string, (email: string, password: string) => Promise<Client>> = {
-  jwt: passwordSignIn,
+/** A client acting as the account, and what to undo after the tests. */
+type Authenticated = { client: Client; done?: () => Promise<void> }
+
+async function signedInWithPassword(email: string, password: string): Promise<Authenticated> {
+  return { client: await passwordSignIn(email, password) }
+}
+
+/** A personal API key made for the tests, revoked after them. */
+async function withAnApiKey(email: string, password: string): Promise<Authenticated> {
+  const signedIn = await passwordSignIn(email, password)
+  const name = `typescript client test ${randomUUID().slice(0, 8)}`
+  const { data, response, error } = await ApiKeys.createApiKey({ client: signedIn, body: { name, expires_in_days: 1 } })
+  assert.equal(response?.status, 201, JSON.stringify(error))
+  assert.match(data!.key, /^sp_/)
+  const done = async () => {
+    const revoked = await ApiKeys.revokeApiKey({ client: signedIn, path: { id: data!.id } })
+    assert.equal(revoked.response?.status, 204)
+  }
+  return { client: createClient({ baseUrl, auth: data!.key }), done }
+}
+
+// The ways a test's client acts as the account; every test runs with each.
+const authenticators: Record<string, (email: string, password: string) => Promise<Authenticated>> = {
+  jwt: signedInWithPassword,
+  api_key: withAnApiKey,
 }
 
 /** Asserts a documented error: the status and the JSON body `{error: {code, message}}`. */
@@ -72,13 +94,17 @@ for (const [kind, authenticate] of Object.entries(authenticators)) {
   describe(`the TypeScript client (${kind})`, () => {
     let account: { email: string; password: string }
     let client: Client
+    let done: (() => Promise<void>) | undefined
 
     before(async () => {
       const given = process.env.SANDPIPER_EMAIL
       const found = given ? { email: given, password: process.env.SANDPIPER_PASSWORD ?? '' } : await newAccount()
       assert.ok(found, 'registration is refused here: set SANDPIPER_EMAIL and SANDPIPER_PASSWORD')
       account = found
-      client = await authenticate(account.email, account.password)
+      ;({ client, done } = await authenticate(account.email, account.password))
+    })
+    after(async () => {
+      await done?.()
     })
 
     it('acts as the account signed in', async () => {
