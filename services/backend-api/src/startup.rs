@@ -17,6 +17,7 @@ use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::{HoldCaps, Holds};
 use crate::application::invites::Invites;
+use crate::application::jobs::{JobService, JobSettings};
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
@@ -180,7 +181,7 @@ impl Application {
                 stores.kv.clone(),
                 Duration::from_secs(settings.http.vnc_ticket_secs.max(1)),
             ),
-            sandboxes,
+            sandboxes.clone(),
             Connectors {
                 desktop: Arc::new(VncConnector),
                 terminal: Arc::new(ToolApiTerminals),
@@ -199,6 +200,24 @@ impl Application {
             );
         }
         let stopping = CancellationToken::new();
+        let jobs = Arc::new(JobService::new(
+            stores.jobs.clone(),
+            sessions.clone(),
+            agent.clone(),
+            events.clone(),
+            sandboxes,
+            JobSettings {
+                max_running_per_person: settings.jobs.max_running_per_person.max(1),
+                default_timeout_secs: settings.jobs.default_timeout_secs,
+                max_timeout_secs: settings.jobs.max_timeout_secs,
+            },
+            stopping.clone(),
+        ));
+        // After the interrupted runs are failed, so the jobs they carried fail with them.
+        let resumed = jobs.resume().await.context("resuming jobs")?;
+        if resumed > 0 {
+            tracing::info!(resumed, "following the jobs that were going before the restart");
+        }
         let state = AppState {
             auth: Arc::new(auth),
             invites,
@@ -207,6 +226,7 @@ impl Application {
             agent,
             events,
             files,
+            jobs,
             live,
             holds,
             stores: Arc::new(Stores {
