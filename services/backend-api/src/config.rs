@@ -211,6 +211,9 @@ pub struct JobsConfig {
     pub default_timeout_secs: u64,
     /// The longest time limit a job may ask for.
     pub max_timeout_secs: u64,
+    /// Lets webhooks go to private, loopback and link-local addresses (a receiver on the
+    /// operator's own network); off, since a job's creator would otherwise reach it.
+    pub allow_private_webhooks: bool,
 }
 
 impl Default for JobsConfig {
@@ -219,6 +222,7 @@ impl Default for JobsConfig {
             max_running_per_person: 2,
             default_timeout_secs: 30 * 60,
             max_timeout_secs: 6 * 60 * 60,
+            allow_private_webhooks: false,
         }
     }
 }

@@ -17,7 +17,7 @@ use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::{HoldCaps, Holds};
 use crate::application::invites::Invites;
-use crate::application::jobs::{JobService, JobSettings};
+use crate::application::jobs::{JobPorts, JobService, JobSettings};
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
@@ -40,6 +40,7 @@ use crate::infrastructure::terminal::ToolApiTerminals;
 use crate::infrastructure::tokens::{JwtCodec, SigningKey};
 use crate::infrastructure::vnc::VncConnector;
 use crate::infrastructure::web_search::ProviderSearch;
+use crate::infrastructure::webhooks::HttpWebhooks;
 use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
 
 pub struct Application {
@@ -201,11 +202,14 @@ impl Application {
         }
         let stopping = CancellationToken::new();
         let jobs = Arc::new(JobService::new(
-            stores.jobs.clone(),
+            JobPorts {
+                jobs: stores.jobs.clone(),
+                sandboxes,
+                webhooks: Arc::new(HttpWebhooks::new(settings.jobs.allow_private_webhooks)),
+            },
             sessions.clone(),
             agent.clone(),
             events.clone(),
-            sandboxes,
             JobSettings {
                 max_running_per_person: settings.jobs.max_running_per_person.max(1),
                 default_timeout_secs: settings.jobs.default_timeout_secs,

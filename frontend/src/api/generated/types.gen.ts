@@ -198,6 +198,17 @@ export type CodeOutput = {
 
 export type CommandState = 'running' | 'exited' | 'killed';
 
+/**
+ * A job just made, with its webhook's signing key.
+ */
+export type CreatedJob = JobView & {
+    /**
+     * The key the webhook's bodies are signed with (`X-Sandpiper-Signature:
+     * sha256=<hex HMAC-SHA256 of the body>`); shown only here.
+     */
+    webhook_secret?: string | null;
+};
+
 export type Credentials = {
     email: string;
     password: string;
@@ -300,6 +311,9 @@ export type JobPage = {
 
 export type JobStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
 
+/**
+ * A job as clients see it (and its webhook gets it, in [`JobDetail`]).
+ */
 export type JobView = {
     created_at: string;
     /**
@@ -316,6 +330,10 @@ export type JobView = {
     started_at?: string | null;
     status: JobStatus;
     timeout_secs: number;
+    /**
+     * Where the job's webhook goes, if it has one.
+     */
+    webhook_url?: string | null;
 };
 
 /**
@@ -511,6 +529,11 @@ export type NewJobBody = {
      * The session's title; defaults to the start of the prompt.
      */
     title?: string | null;
+    /**
+     * Gets the job (as `GET /jobs/{id}` shows it) when it starts waiting and when it
+     * ends, signed; a public address unless the operator allows private ones.
+     */
+    webhook_url?: string | null;
 };
 
 export type NewMessage = {
@@ -1234,7 +1257,7 @@ export type Create2Errors = {
 export type Create2Error = Create2Errors[keyof Create2Errors];
 
 export type Create2Responses = {
-    201: JobView;
+    201: CreatedJob;
 };
 
 export type Create2Response = Create2Responses[keyof Create2Responses];

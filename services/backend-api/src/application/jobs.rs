@@ -8,6 +8,10 @@
 //! the session's status (`running`, `waiting`, `completed` → `succeeded`, `failed`)
 //! until the job ends, or stops the run when the job's time limit passes.
 //!
+//! When a job starts waiting or ends, its webhook (if it has one) gets the job as
+//! `GET /jobs/{id}` shows it, signed with HMAC-SHA256 under the job's own secret (shown
+//! once, at creation: a leaked secret then concerns one job), retried with back-off.
+//!
 //! Status changes are compare-and-set in the store, so a cancel and the end of the run
 //! cannot both win. Jobs are stored, so the queue survives a restart: [`JobService::resume`]
 //! follows the jobs that were going again and starts the queued ones.
@@ -16,9 +20,12 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use futures::future::BoxFuture;
 use futures::StreamExt;
+use hmac::{Hmac, KeyInit, Mac};
+use serde::Serialize;
+use sha2::Sha256;
 use tokio_util::sync::CancellationToken;
 
 use super::agent::AgentService;
@@ -27,8 +34,8 @@ use super::events::EventService;
 use super::sessions::{check_message, SessionService};
 use crate::domain::agent::{SandboxGateway, TokenUsage};
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent, ToolStatus};
-use crate::domain::job::{Job, JobId, JobRequest, JobStatus, JobTimeout, Network};
-use crate::domain::ports::JobRepository;
+use crate::domain::job::{Job, JobId, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl};
+use crate::domain::ports::{JobRepository, WebhookSender};
 use crate::domain::session::{preview, SessionStatus};
 use crate::domain::user::UserId;
 
@@ -41,6 +48,11 @@ const WRITING_TOOLS: [&str; 2] = ["file_write", "file_replace"];
 /// How long a follower waits before it reads its session's events again.
 const RESUBSCRIBE_PAUSE: Duration = Duration::from_millis(500);
 
+/// Calls of a webhook before it is given up: the first, then retries after 1, 2, 4 and
+/// 8 seconds.
+const WEBHOOK_ATTEMPTS: u32 = 5;
+const WEBHOOK_FIRST_RETRY: Duration = Duration::from_secs(1);
+
 /// Times a status change is tried again when another writer changed the job in between.
 const STATUS_ROUNDS: usize = 5;
 
@@ -52,6 +64,13 @@ pub struct JobSettings {
     pub max_timeout_secs: u64,
 }
 
+/// What jobs need from the outside world.
+pub struct JobPorts {
+    pub jobs: Arc<dyn JobRepository>,
+    pub sandboxes: Arc<dyn SandboxGateway>,
+    pub webhooks: Arc<dyn WebhookSender>,
+}
+
 /// A job as a client asks for it, unchecked.
 pub struct NewJob {
     pub prompt: String,
@@ -59,6 +78,7 @@ pub struct NewJob {
     pub title: Option<String>,
     pub network: Option<String>,
     pub timeout_secs: Option<u64>,
+    pub webhook_url: Option<String>,
 }
 
 /// A job with what its session tells about it.
@@ -71,12 +91,73 @@ pub struct JobReport {
     pub files: Vec<String>,
 }
 
+/// A job as clients see it (and its webhook gets it, in [`JobDetail`]).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct JobView {
+    pub id: String,
+    /// The session the job runs in (open it in the UI to watch or take over).
+    pub session_id: String,
+    pub status: JobStatus,
+    pub network: Option<Network>,
+    pub timeout_secs: u64,
+    /// Where the job's webhook goes, if it has one.
+    pub webhook_url: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub finished_at: Option<DateTime<Utc>>,
+    /// Why it failed.
+    pub error: Option<String>,
+}
+
+impl From<&Job> for JobView {
+    fn from(job: &Job) -> Self {
+        Self {
+            id: job.id.as_str().to_owned(),
+            session_id: job.session_id.as_str().to_owned(),
+            status: job.status,
+            network: job.network,
+            timeout_secs: job.timeout.secs(),
+            webhook_url: job.webhook.as_ref().map(|hook| hook.url.as_str().to_owned()),
+            created_at: job.created_at,
+            started_at: job.started_at,
+            finished_at: job.finished_at,
+            error: job.error.clone(),
+        }
+    }
+}
+
+/// A job with its outcome.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct JobDetail {
+    #[serde(flatten)]
+    pub job: JobView,
+    /// The agent's last message.
+    pub answer: Option<String>,
+    /// The model's tokens over the job's session.
+    pub usage: TokenUsage,
+    /// Files the agent wrote with its file tools, in the order first written (files made
+    /// by commands or code show in `/result`, not here).
+    pub files: Vec<String>,
+}
+
+impl From<&JobReport> for JobDetail {
+    fn from(report: &JobReport) -> Self {
+        Self {
+            job: JobView::from(&report.job),
+            answer: report.answer.clone(),
+            usage: report.usage,
+            files: report.files.clone(),
+        }
+    }
+}
+
 pub struct JobService {
     jobs: Arc<dyn JobRepository>,
     sessions: Arc<SessionService>,
     agent: Arc<AgentService>,
     events: Arc<EventService>,
     sandboxes: Arc<dyn SandboxGateway>,
+    webhooks: Arc<dyn WebhookSender>,
     settings: JobSettings,
     /// Cancelled on shutdown: followers end, leaving their jobs as stored for
     /// [`JobService::resume`] on the next start.
@@ -88,20 +169,20 @@ pub struct JobService {
 
 impl JobService {
     pub fn new(
-        jobs: Arc<dyn JobRepository>,
+        ports: JobPorts,
         sessions: Arc<SessionService>,
         agent: Arc<AgentService>,
         events: Arc<EventService>,
-        sandboxes: Arc<dyn SandboxGateway>,
         settings: JobSettings,
         stopping: CancellationToken,
     ) -> Self {
         Self {
-            jobs,
+            jobs: ports.jobs,
             sessions,
             agent,
             events,
-            sandboxes,
+            sandboxes: ports.sandboxes,
+            webhooks: ports.webhooks,
             settings,
             stopping,
             queue: tokio::sync::Mutex::new(()),
@@ -122,6 +203,14 @@ impl JobService {
             new.timeout_secs.unwrap_or(default),
             self.settings.max_timeout_secs,
         )?;
+        let webhook = match new.webhook_url.as_deref() {
+            Some(raw) => {
+                let url = WebhookUrl::parse(raw)?;
+                self.webhooks.check(&url).await?;
+                Some(Webhook::new(url))
+            }
+            None => None,
+        };
         let title = new.title.unwrap_or_else(|| preview(&new.prompt));
         let session = self.sessions.create(owner, Some(&title)).await?;
         let request = JobRequest {
@@ -129,6 +218,7 @@ impl JobService {
             attachments: new.attachments,
             network,
             timeout,
+            webhook,
         };
         let job = Job::new(owner.clone(), session.id, request, Utc::now());
         self.jobs.insert(&job).await?;
@@ -147,8 +237,11 @@ impl JobService {
 
     /// The caller's job with its answer, usage and written files.
     pub async fn report(&self, owner: &UserId, id: &str) -> AppResult<JobReport> {
-        let job = self.get(owner, id).await?;
-        let session = self.sessions.get(owner, job.session_id.as_str()).await?;
+        self.report_of(self.get(owner, id).await?).await
+    }
+
+    async fn report_of(&self, job: Job) -> AppResult<JobReport> {
+        let session = self.sessions.get(&job.owner, job.session_id.as_str()).await?;
         let mut answer = None;
         let mut files = Vec::new();
         let mut seen = BTreeSet::new();
@@ -421,6 +514,9 @@ impl JobService {
             }
             job.move_to(to, error.clone(), Utc::now());
             if self.jobs.update_from(&job, from).await? {
+                if to == JobStatus::Waiting || to.is_final() {
+                    self.notify(&job).await;
+                }
                 return Ok((job, Some(from)));
             }
         }
@@ -429,6 +525,59 @@ impl JobService {
             id.as_str()
         )))
     }
+}
+
+impl JobService {
+    /// Sends the job to its webhook, if it has one, in a task of its own: a slow receiver
+    /// holds up nothing. A failure to make the body is logged, as is a receiver that
+    /// never accepts it.
+    async fn notify(&self, job: &Job) {
+        let Some(webhook) = job.webhook.clone() else {
+            return;
+        };
+        let body = match self.report_of(job.clone()).await {
+            Ok(report) => serde_json::to_vec(&JobDetail::from(&report)).map_err(anyhow::Error::from),
+            Err(err) => Err(anyhow::Error::from(err)),
+        };
+        let body = match body {
+            Ok(body) => body,
+            Err(err) => {
+                tracing::error!(job = job.id.as_str(), %err, "making a webhook's body");
+                return;
+            }
+        };
+        let sender = self.webhooks.clone();
+        let id = job.id.clone();
+        tokio::spawn(async move {
+            let signature = sign(&webhook.secret, &body);
+            let mut pause = WEBHOOK_FIRST_RETRY;
+            for attempt in 1..=WEBHOOK_ATTEMPTS {
+                match sender.post(&webhook.url, &body, &signature).await {
+                    Ok(()) => return,
+                    Err(err) if attempt == WEBHOOK_ATTEMPTS => {
+                        tracing::warn!(job = id.as_str(), %err, "a webhook was given up");
+                    }
+                    Err(err) => {
+                        tracing::info!(job = id.as_str(), %err, attempt, "a webhook call failed; retrying");
+                        tokio::time::sleep(pause).await;
+                        pause *= 2;
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// The lower-case hex HMAC-SHA256 of `body` under `secret`.
+fn sign(secret: &str, body: &[u8]) -> String {
+    // HMAC takes keys of any length, so this cannot fail.
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("an HMAC key");
+    mac.update(body);
+    mac.finalize()
+        .into_bytes()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// Why a job failed: the run's last error, if it gave one.

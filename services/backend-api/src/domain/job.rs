@@ -1,9 +1,13 @@
 //! Headless jobs: a prompt run by the agent without a chat window, for scripts (CI, cron,
 //! other services). A job is a session the person owns — it shows in their session list,
 //! so they can watch or take over — plus what a script needs around it: a status it can
-//! poll, a time limit, and a place in the person's queue.
+//! poll, a time limit, a place in the person's queue, and a webhook told when it waits
+//! or ends.
+
+use std::net::IpAddr;
 
 use chrono::{DateTime, Utc};
+use rand::distr::{Alphanumeric, SampleString};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -151,6 +155,84 @@ impl JobTimeout {
     }
 }
 
+/// Where a job's webhook goes: an `http` or `https` URL with a host, at most 2048
+/// characters. Whether its host is an address the backend may call is the sender's to
+/// decide, since that needs the host's addresses ([`is_public`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WebhookUrl(String);
+
+impl WebhookUrl {
+    const MAX_CHARS: usize = 2048;
+
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        let invalid = |message: &str| DomainError::InvalidField {
+            field: "webhook_url",
+            message: message.into(),
+        };
+        if raw.len() > Self::MAX_CHARS {
+            return Err(invalid("at most 2048 characters"));
+        }
+        let url = url::Url::parse(raw).map_err(|_| invalid("not a URL"))?;
+        if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+            return Err(invalid("an http or https URL with a host"));
+        }
+        Ok(Self(url.into()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Whether `address` is on the public internet: not loopback, private, link-local,
+/// unique-local, shared (CGNAT), documentation, multicast or unspecified — the addresses a
+/// webhook could use to reach the backend's own network.
+pub fn is_public(address: IpAddr) -> bool {
+    match address {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b)))
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => is_public(IpAddr::V4(v4)),
+            None => {
+                let first = v6.segments()[0];
+                !(v6.is_loopback()
+                    || v6.is_unspecified()
+                    || v6.is_multicast()
+                    || (first & 0xfe00) == 0xfc00
+                    || (first & 0xffc0) == 0xfe80)
+            }
+        },
+    }
+}
+
+/// A job's webhook: where it goes and the key its bodies are signed with (HMAC-SHA256),
+/// which the creator got once, in the answer that made the job. Kept as it is, not as a
+/// digest, since signing needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Webhook {
+    pub url: WebhookUrl,
+    pub secret: String,
+}
+
+impl Webhook {
+    pub fn new(url: WebhookUrl) -> Self {
+        Self {
+            url,
+            secret: format!("whsec_{}", Alphanumeric.sample_string(&mut rand::rng(), 40)),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Job {
     pub id: JobId,
@@ -164,6 +246,8 @@ pub struct Job {
     /// `None`: the sandbox-manager's default.
     pub network: Option<Network>,
     pub timeout: JobTimeout,
+    #[serde(default)]
+    pub webhook: Option<Webhook>,
     pub created_at: DateTime<Utc>,
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
@@ -182,6 +266,7 @@ impl Job {
             attachments: request.attachments,
             network: request.network,
             timeout: request.timeout,
+            webhook: request.webhook,
             created_at: now,
             started_at: None,
             finished_at: None,
@@ -215,6 +300,7 @@ pub struct JobRequest {
     pub attachments: Vec<String>,
     pub network: Option<Network>,
     pub timeout: JobTimeout,
+    pub webhook: Option<Webhook>,
 }
 
 #[cfg(test)]
@@ -243,12 +329,44 @@ mod tests {
     }
 
     #[test]
+    fn webhook_urls_are_http_with_a_host() {
+        assert!(WebhookUrl::parse("https://hooks.example.org/a?b=c").is_ok());
+        for bad in ["ftp://example.org/", "not a url", "file:///etc/passwd", "http://"] {
+            assert!(WebhookUrl::parse(bad).is_err(), "{bad}");
+        }
+        assert!(WebhookUrl::parse(&format!("https://example.org/{}", "a".repeat(2048))).is_err());
+    }
+
+    #[test]
+    fn only_public_addresses_are_public() {
+        for private in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:127.0.0.1",
+        ] {
+            assert!(!is_public(private.parse().unwrap()), "{private}");
+        }
+        for public in ["93.184.216.34", "2606:2800:220:1::1"] {
+            assert!(is_public(public.parse().unwrap()), "{public}");
+        }
+    }
+
+    #[test]
     fn final_moves_stamp_the_end_and_keep_the_start() {
         let request = JobRequest {
             prompt: "hi".into(),
             attachments: vec![],
             network: None,
             timeout: JobTimeout::parse(60, 60).unwrap(),
+            webhook: None,
         };
         let start = Utc::now();
         let mut job = Job::new(UserId::new(), SessionId::new(), request, start);

@@ -12,7 +12,7 @@ use super::api_key::{ApiKey, ApiKeyId};
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
 use super::image::ImageId;
-use super::job::{Job, JobId, JobStatus};
+use super::job::{Job, JobId, JobStatus, WebhookUrl};
 use super::mcp::{McpServer, McpServerName};
 use super::session::{Session, SessionId, SessionStatus};
 use super::user::{Email, Password, Role, User, UserId};
@@ -135,6 +135,17 @@ pub trait JobRepository: Send + Sync {
     ) -> DomainResult<Vec<Job>>;
     /// Every job in this status, oldest first (the queue; recovery after a restart).
     async fn with_status(&self, status: JobStatus) -> DomainResult<Vec<Job>>;
+}
+
+/// Calls jobs' webhooks.
+#[async_trait::async_trait]
+pub trait WebhookSender: Send + Sync {
+    /// `Invalid` (naming `webhook_url`) when the URL's host is an address the backend
+    /// may not call (private, loopback, link-local…, unless the operator allows them).
+    async fn check(&self, url: &WebhookUrl) -> DomainResult<()>;
+    /// POSTs `body` (JSON) with `X-Sandpiper-Signature: sha256=<signature>`, checking the
+    /// address again; `Unavailable` when the receiver does not answer with a 2xx.
+    async fn post(&self, url: &WebhookUrl, body: &[u8], signature: &str) -> DomainResult<()>;
 }
 
 /// A refresh token as stored: only its hash, never the token itself.

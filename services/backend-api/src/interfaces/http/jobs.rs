@@ -6,7 +6,6 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::Response;
-use chrono::{DateTime, Utc};
 use futures::Stream;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -18,10 +17,8 @@ use super::events::{session_stream, Resume};
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::files::{archive_of, PathQuery};
 use super::AppState;
-use crate::application::jobs::{JobReport, NewJob};
-use crate::domain::agent::TokenUsage;
+use crate::application::jobs::{JobDetail, JobView, NewJob};
 use crate::domain::event::StoredEvent;
-use crate::domain::job::{Job, JobStatus, Network};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -46,6 +43,9 @@ pub struct NewJobBody {
     pub network: Option<String>,
     /// How long the job may take from its start, waiting included (default 1800).
     pub timeout_secs: Option<u64>,
+    /// Gets the job (as `GET /jobs/{id}` shows it) when it starts waiting and when it
+    /// ends, signed; a public address unless the operator allows private ones.
+    pub webhook_url: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -63,60 +63,14 @@ pub struct ListQuery {
     pub limit: Option<usize>,
 }
 
+/// A job just made, with its webhook's signing key.
 #[derive(Serialize, ToSchema)]
-pub struct JobView {
-    pub id: String,
-    /// The session the job runs in (open it in the UI to watch or take over).
-    pub session_id: String,
-    pub status: JobStatus,
-    pub network: Option<Network>,
-    pub timeout_secs: u64,
-    pub created_at: DateTime<Utc>,
-    pub started_at: Option<DateTime<Utc>>,
-    pub finished_at: Option<DateTime<Utc>>,
-    /// Why it failed.
-    pub error: Option<String>,
-}
-
-impl From<&Job> for JobView {
-    fn from(job: &Job) -> Self {
-        Self {
-            id: job.id.as_str().to_owned(),
-            session_id: job.session_id.as_str().to_owned(),
-            status: job.status,
-            network: job.network,
-            timeout_secs: job.timeout.secs(),
-            created_at: job.created_at,
-            started_at: job.started_at,
-            finished_at: job.finished_at,
-            error: job.error.clone(),
-        }
-    }
-}
-
-/// A job with its outcome.
-#[derive(Serialize, ToSchema)]
-pub struct JobDetail {
+pub struct CreatedJob {
     #[serde(flatten)]
     pub job: JobView,
-    /// The agent's last message.
-    pub answer: Option<String>,
-    /// The model's tokens over the job's session.
-    pub usage: TokenUsage,
-    /// Files the agent wrote with its file tools, in the order first written (files made
-    /// by commands or code show in `/result`, not here).
-    pub files: Vec<String>,
-}
-
-impl From<&JobReport> for JobDetail {
-    fn from(report: &JobReport) -> Self {
-        Self {
-            job: JobView::from(&report.job),
-            answer: report.answer.clone(),
-            usage: report.usage,
-            files: report.files.clone(),
-        }
-    }
+    /// The key the webhook's bodies are signed with (`X-Sandpiper-Signature:
+    /// sha256=<hex HMAC-SHA256 of the body>`); shown only here.
+    pub webhook_secret: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -129,22 +83,29 @@ pub struct JobPage {
 /// Runs a prompt as a job: a new session the agent works in without a chat window. It
 /// starts at once, or waits as `queued` while the caller's other jobs run.
 #[utoipa::path(post, path = "/api/v1/jobs", tag = "jobs", request_body = NewJobBody,
-    responses((status = 201, body = JobView), (status = 401, body = ErrorBody), (status = 413, body = ErrorBody),
+    responses((status = 201, body = CreatedJob), (status = 401, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 422, body = ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Json(body): Json<NewJobBody>,
-) -> ApiResult<(StatusCode, axum::Json<JobView>)> {
+) -> ApiResult<(StatusCode, axum::Json<CreatedJob>)> {
     let new = NewJob {
         prompt: body.prompt,
         attachments: body.attachments,
         title: body.title,
         network: body.network,
         timeout_secs: body.timeout_secs,
+        webhook_url: body.webhook_url,
     };
     let job = state.jobs.create(&principal.user_id, new).await?;
-    Ok((StatusCode::CREATED, axum::Json(JobView::from(&job))))
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(CreatedJob {
+            job: JobView::from(&job),
+            webhook_secret: job.webhook.map(|hook| hook.secret),
+        }),
+    ))
 }
 
 /// The caller's jobs, newest first, a page at a time.
