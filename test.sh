@@ -185,7 +185,7 @@ suite backend-api run_tests integration services/backend-api "${backend_rest[@]}
 running[backend-api]=$!
 # The areas that store something, once more over MongoDB and Redis.
 suite backend-api-shared-stores on_shared_stores run_tests integration services/backend-api \
-    auth:: registration:: api_keys:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: &
+    auth:: registration:: api_keys:: jobs:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: &
 running[backend-api-shared-stores]=$!
 suite release-build nice -n 19 cargo build --release --locked --workspace --bin backend-api --bin sandbox-manager &
 running[release-build]=$!

@@ -64,6 +64,8 @@ pub struct Settings {
     pub mcp: McpConfig,
     #[serde(default)]
     pub api_keys: ApiKeysConfig,
+    #[serde(default)]
+    pub jobs: JobsConfig,
     /// The agent's web search provider, which the backend calls itself so its key never
     /// enters a sandbox.
     #[serde(default)]
@@ -194,6 +196,33 @@ impl Default for ApiKeysConfig {
             requests_per_minute: 600,
             per_person: 50,
             usage_write_secs: 5,
+        }
+    }
+}
+
+/// Headless jobs: how many of a person's run at once, how long each may take.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct JobsConfig {
+    /// A person's jobs running or waiting at once; more wait as `queued`. Below the
+    /// sandbox-manager's per-person sandbox quota, so chats keep a sandbox free.
+    pub max_running_per_person: usize,
+    /// A job's time limit when it names none.
+    pub default_timeout_secs: u64,
+    /// The longest time limit a job may ask for.
+    pub max_timeout_secs: u64,
+    /// Lets webhooks go to private, loopback and link-local addresses (a receiver on the
+    /// operator's own network); off, since a job's creator would otherwise reach it.
+    pub allow_private_webhooks: bool,
+}
+
+impl Default for JobsConfig {
+    fn default() -> Self {
+        Self {
+            max_running_per_person: 2,
+            default_timeout_secs: 30 * 60,
+            max_timeout_secs: 6 * 60 * 60,
+            allow_private_webhooks: false,
         }
     }
 }

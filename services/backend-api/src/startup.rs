@@ -17,6 +17,7 @@ use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::{HoldCaps, Holds};
 use crate::application::invites::Invites;
+use crate::application::jobs::{JobPorts, JobService, JobSettings};
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
@@ -39,6 +40,7 @@ use crate::infrastructure::terminal::ToolApiTerminals;
 use crate::infrastructure::tokens::{JwtCodec, SigningKey};
 use crate::infrastructure::vnc::VncConnector;
 use crate::infrastructure::web_search::ProviderSearch;
+use crate::infrastructure::webhooks::HttpWebhooks;
 use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
 
 pub struct Application {
@@ -180,7 +182,7 @@ impl Application {
                 stores.kv.clone(),
                 Duration::from_secs(settings.http.vnc_ticket_secs.max(1)),
             ),
-            sandboxes,
+            sandboxes.clone(),
             Connectors {
                 desktop: Arc::new(VncConnector),
                 terminal: Arc::new(ToolApiTerminals),
@@ -199,6 +201,27 @@ impl Application {
             );
         }
         let stopping = CancellationToken::new();
+        let jobs = Arc::new(JobService::new(
+            JobPorts {
+                jobs: stores.jobs.clone(),
+                sandboxes,
+                webhooks: Arc::new(HttpWebhooks::new(settings.jobs.allow_private_webhooks)),
+            },
+            sessions.clone(),
+            agent.clone(),
+            events.clone(),
+            JobSettings {
+                max_running_per_person: settings.jobs.max_running_per_person.max(1),
+                default_timeout_secs: settings.jobs.default_timeout_secs,
+                max_timeout_secs: settings.jobs.max_timeout_secs,
+            },
+            stopping.clone(),
+        ));
+        // After the interrupted runs are failed, so the jobs they carried fail with them.
+        let resumed = jobs.resume().await.context("resuming jobs")?;
+        if resumed > 0 {
+            tracing::info!(resumed, "following the jobs that were going before the restart");
+        }
         let state = AppState {
             auth: Arc::new(auth),
             invites,
@@ -207,6 +230,7 @@ impl Application {
             agent,
             events,
             files,
+            jobs,
             live,
             holds,
             stores: Arc::new(Stores {

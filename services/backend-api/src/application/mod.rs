@@ -9,6 +9,7 @@ pub mod events;
 pub mod files;
 pub mod holds;
 pub mod invites;
+pub mod jobs;
 pub mod live;
 pub mod login_limits;
 pub mod mcp_servers;

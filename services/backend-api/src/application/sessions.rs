@@ -21,6 +21,34 @@ pub const MAX_MESSAGE_BYTES: usize = 100 * 1024;
 /// Most files one message may refer to.
 pub const MAX_ATTACHMENTS: usize = 20;
 
+/// Whether a person's message may be stored: not empty, not too large, with at most
+/// [`MAX_ATTACHMENTS`] attachments that look like file paths.
+pub fn check_message(content: &str, attachments: &[String]) -> AppResult<()> {
+    if attachments.len() > MAX_ATTACHMENTS {
+        return Err(AppError::Invalid(format!(
+            "a message may have at most {MAX_ATTACHMENTS} attachments"
+        )));
+    }
+    if attachments
+        .iter()
+        .any(|a| a.trim().is_empty() || a.len() > 4096 || a.contains('\0'))
+    {
+        return Err(AppError::Invalid(
+            "an attachment is not a file path (use the path the upload answered)".into(),
+        ));
+    }
+    if content.trim().is_empty() {
+        return Err(AppError::Invalid("the message is empty".into()));
+    }
+    if content.len() > MAX_MESSAGE_BYTES {
+        return Err(AppError::TooLarge(format!(
+            "a message may have at most {} KiB",
+            MAX_MESSAGE_BYTES / 1024
+        )));
+    }
+    Ok(())
+}
+
 pub struct SessionService {
     sessions: Arc<dyn SessionRepository>,
     pub(super) events: Arc<EventService>,
@@ -155,28 +183,7 @@ impl SessionService {
         attachments: &[String],
     ) -> AppResult<StoredEvent> {
         let session = self.get(owner, id).await?;
-        if attachments.len() > MAX_ATTACHMENTS {
-            return Err(AppError::Invalid(format!(
-                "a message may have at most {MAX_ATTACHMENTS} attachments"
-            )));
-        }
-        if attachments
-            .iter()
-            .any(|a| a.trim().is_empty() || a.len() > 4096 || a.contains('\0'))
-        {
-            return Err(AppError::Invalid(
-                "an attachment is not a file path (use the path the upload answered)".into(),
-            ));
-        }
-        if content.trim().is_empty() {
-            return Err(AppError::Invalid("the message is empty".into()));
-        }
-        if content.len() > MAX_MESSAGE_BYTES {
-            return Err(AppError::TooLarge(format!(
-                "a message may have at most {} KiB",
-                MAX_MESSAGE_BYTES / 1024
-            )));
-        }
+        check_message(content, attachments)?;
         let message = AgentEvent::Message {
             role: MessageRole::User,
             content: content.to_owned(),

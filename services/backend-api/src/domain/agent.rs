@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use super::backend_call::WebSearchRequest;
 use super::error::DomainResult;
 use super::image::Picture;
+use super::job::Network;
 use super::sandbox_call::SandboxCall;
 use super::session::SessionId;
 use super::tool::{ToolSpec, ToolView};
@@ -110,6 +111,9 @@ pub struct SandboxAccess {
 pub trait SandboxGateway: Send + Sync {
     /// The session's sandbox, claimed or created, once it answers.
     async fn acquire(&self, session: &SessionId, owner: &UserId) -> DomainResult<SandboxAccess>;
+    /// Creates the session's sandbox with this network before anything acquires it (a
+    /// sandbox that exists already keeps its own).
+    async fn prepare(&self, session: &SessionId, owner: &UserId, network: Network) -> DomainResult<()>;
     /// Removes the session's sandbox, if it has one.
     async fn release(&self, session: &SessionId) -> DomainResult<()>;
 }

@@ -12,6 +12,7 @@ pub mod event;
 pub mod files;
 pub mod image;
 pub mod invite;
+pub mod job;
 pub mod mcp;
 pub mod mcp_edit;
 pub mod ports;

@@ -12,6 +12,7 @@ use super::api_key::{ApiKey, ApiKeyId};
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
 use super::image::ImageId;
+use super::job::{Job, JobId, JobStatus, WebhookUrl};
 use super::mcp::{McpServer, McpServerName};
 use super::session::{Session, SessionId, SessionStatus};
 use super::user::{Email, Password, Role, User, UserId};
@@ -112,6 +113,39 @@ pub trait ApiKeyRepository: Send + Sync {
     /// Adds `requests` to the key's count and moves `last_used_at` forward to `at` (never
     /// back: replicas write their counts in any order).
     async fn record_use(&self, id: &ApiKeyId, requests: u64, at: DateTime<Utc>) -> DomainResult<()>;
+}
+
+/// Headless jobs ([`Job`]).
+#[async_trait::async_trait]
+pub trait JobRepository: Send + Sync {
+    async fn insert(&self, job: &Job) -> DomainResult<()>;
+    async fn get(&self, id: &JobId) -> DomainResult<Option<Job>>;
+    /// Stores `job` only if the stored one is still in status `from`; whether it did. So
+    /// two writers (a cancel and the end of the run, or two replicas) cannot both move a
+    /// job on from the same status.
+    async fn update_from(&self, job: &Job, from: JobStatus) -> DomainResult<bool>;
+    /// The owner's jobs, newest first, in `status` when given, after `before`
+    /// (exclusive) when given.
+    async fn list_for(
+        &self,
+        owner: &UserId,
+        status: Option<JobStatus>,
+        before: Option<&JobId>,
+        limit: usize,
+    ) -> DomainResult<Vec<Job>>;
+    /// Every job in this status, oldest first (the queue; recovery after a restart).
+    async fn with_status(&self, status: JobStatus) -> DomainResult<Vec<Job>>;
+}
+
+/// Calls jobs' webhooks.
+#[async_trait::async_trait]
+pub trait WebhookSender: Send + Sync {
+    /// `Invalid` (naming `webhook_url`) when the URL's host is an address the backend
+    /// may not call (private, loopback, link-local…, unless the operator allows them).
+    async fn check(&self, url: &WebhookUrl) -> DomainResult<()>;
+    /// POSTs `body` (JSON) with `X-Sandpiper-Signature: sha256=<signature>`, checking the
+    /// address again; `Unavailable` when the receiver does not answer with a 2xx.
+    async fn post(&self, url: &WebhookUrl, body: &[u8], signature: &str) -> DomainResult<()>;
 }
 
 /// A refresh token as stored: only its hash, never the token itself.

@@ -17,3 +17,4 @@ pub mod terminal;
 pub mod tokens;
 pub mod vnc;
 pub mod web_search;
+pub mod webhooks;

@@ -3,10 +3,11 @@
 //! session. Without a configured manager, sessions simply have no sandbox: acquiring one
 //! fails with a message saying what to set, and releasing has nothing to do.
 
-use sandbox_manager_client::contract::{CreateSandbox, ErrorCode, ListQuery};
+use sandbox_manager_client::contract::{CreateSandbox, ErrorCode, ListQuery, NetworkMode};
 use sandbox_manager_client::{ClientError, SandboxManagerClient};
 
 use crate::domain::agent::{SandboxAccess, SandboxGateway};
+use crate::domain::job::Network;
 use crate::domain::session::SessionId;
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
@@ -20,6 +21,34 @@ impl ManagedSandboxes {
         Self {
             client: SandboxManagerClient::new(url, token),
         }
+    }
+
+    /// The session's sandbox, created with `network` (`None`: the manager's default)
+    /// unless it exists already.
+    async fn create(
+        &self,
+        session: &SessionId,
+        owner: &UserId,
+        network: Option<NetworkMode>,
+    ) -> DomainResult<SandboxAccess> {
+        let request = CreateSandbox {
+            session_id: session.as_str().to_owned(),
+            owner: owner.as_str().to_owned(),
+            network,
+            ..Default::default()
+        };
+        let sandbox = self.client.create(&request).await.map_err(failure)?;
+        let tool_api = sandbox.tool_api.ok_or_else(|| DomainError::Unavailable {
+            what: "the sandbox",
+            detail: format!(
+                "sandbox {} is {:?} without a tool-api address",
+                sandbox.id, sandbox.state
+            ),
+        })?;
+        Ok(SandboxAccess {
+            tool_api_url: tool_api.url,
+            tool_api_token: tool_api.token,
+        })
     }
 }
 
@@ -36,23 +65,15 @@ fn failure(err: ClientError) -> DomainError {
 #[async_trait::async_trait]
 impl SandboxGateway for ManagedSandboxes {
     async fn acquire(&self, session: &SessionId, owner: &UserId) -> DomainResult<SandboxAccess> {
-        let request = CreateSandbox {
-            session_id: session.as_str().to_owned(),
-            owner: owner.as_str().to_owned(),
-            ..Default::default()
+        self.create(session, owner, None).await
+    }
+
+    async fn prepare(&self, session: &SessionId, owner: &UserId, network: Network) -> DomainResult<()> {
+        let network = match network {
+            Network::Internet => NetworkMode::Internet,
+            Network::Offline => NetworkMode::Offline,
         };
-        let sandbox = self.client.create(&request).await.map_err(failure)?;
-        let tool_api = sandbox.tool_api.ok_or_else(|| DomainError::Unavailable {
-            what: "the sandbox",
-            detail: format!(
-                "sandbox {} is {:?} without a tool-api address",
-                sandbox.id, sandbox.state
-            ),
-        })?;
-        Ok(SandboxAccess {
-            tool_api_url: tool_api.url,
-            tool_api_token: tool_api.token,
-        })
+        self.create(session, owner, Some(network)).await.map(drop)
     }
 
     async fn release(&self, session: &SessionId) -> DomainResult<()> {
@@ -77,14 +98,21 @@ pub struct NoSandboxes;
 #[async_trait::async_trait]
 impl SandboxGateway for NoSandboxes {
     async fn acquire(&self, _session: &SessionId, _owner: &UserId) -> DomainResult<SandboxAccess> {
-        Err(DomainError::Unavailable {
-            what: "the sandbox",
-            detail: "no sandbox-manager is configured: set SANDBOX_MANAGER_URL and SANDBOX_MANAGER_TOKEN"
-                .into(),
-        })
+        Err(no_manager())
+    }
+
+    async fn prepare(&self, _session: &SessionId, _owner: &UserId, _network: Network) -> DomainResult<()> {
+        Err(no_manager())
     }
 
     async fn release(&self, _session: &SessionId) -> DomainResult<()> {
         Ok(())
+    }
+}
+
+fn no_manager() -> DomainError {
+    DomainError::Unavailable {
+        what: "the sandbox",
+        detail: "no sandbox-manager is configured: set SANDBOX_MANAGER_URL and SANDBOX_MANAGER_TOKEN".into(),
     }
 }

@@ -1,14 +1,14 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
 //! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts), MCP
-//! servers and API keys; Redis when `REDIS_URL` is set for the key-value store and the fan-out between
+//! servers, API keys and jobs; Redis when `REDIS_URL` is set for the key-value store and the fan-out between
 //! replicas (else the embedded store and in-process fan-out, which serve one replica).
 
 use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    ApiKeyRepository, EventBus, EventLog, ImageStore, KeyValueStore, McpServerRepository, RefreshTokenStore,
-    SessionRepository, UserRepository,
+    ApiKeyRepository, EventBus, EventLog, ImageStore, JobRepository, KeyValueStore, McpServerRepository,
+    RefreshTokenStore, SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -24,6 +24,7 @@ pub struct StoragePorts {
     pub images: Arc<dyn ImageStore>,
     pub mcp_servers: Arc<dyn McpServerRepository>,
     pub api_keys: Arc<dyn ApiKeyRepository>,
+    pub jobs: Arc<dyn JobRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub bus: Arc<dyn EventBus>,
     /// What `/ready` calls them.
@@ -40,6 +41,7 @@ struct Database {
     images: Arc<dyn ImageStore>,
     mcp_servers: Arc<dyn McpServerRepository>,
     api_keys: Arc<dyn ApiKeyRepository>,
+    jobs: Arc<dyn JobRepository>,
     name: &'static str,
 }
 
@@ -53,6 +55,7 @@ impl Database {
             + ImageStore
             + McpServerRepository
             + ApiKeyRepository
+            + JobRepository
             + 'static,
     {
         Self {
@@ -62,7 +65,8 @@ impl Database {
             refresh_tokens: store.clone(),
             images: store.clone(),
             mcp_servers: store.clone(),
-            api_keys: store,
+            api_keys: store.clone(),
+            jobs: store,
             name,
         }
     }
@@ -101,6 +105,7 @@ impl StoragePorts {
             images: database.images,
             mcp_servers: database.mcp_servers,
             api_keys: database.api_keys,
+            jobs: database.jobs,
             kv,
             bus,
             database_name: database.name,

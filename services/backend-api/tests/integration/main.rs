@@ -13,6 +13,7 @@ mod events;
 mod files;
 mod frontend;
 mod hardening;
+mod jobs;
 mod mcp;
 mod mcp_admin;
 mod mcp_sandbox;

@@ -18,6 +18,7 @@ use crate::domain::agent::{
     ToolCallRequest, ToolOutcome,
 };
 use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
+use crate::domain::job::Network;
 use crate::domain::mcp::{McpResult, McpServerStatus, McpServers, McpSite};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::session::{Session, SessionId, SessionStatus};
@@ -110,6 +111,10 @@ impl SandboxGateway for OneSandbox {
             tool_api_url: "http://sandbox.invalid".into(),
             tool_api_token: "token".into(),
         })
+    }
+
+    async fn prepare(&self, _session: &SessionId, _owner: &UserId, _network: Network) -> DomainResult<()> {
+        Ok(())
     }
 
     async fn release(&self, _session: &SessionId) -> DomainResult<()> {

@@ -8,6 +8,7 @@
 
 mod api_keys;
 mod images;
+mod jobs;
 mod kv;
 mod mcp_servers;
 mod sessions;
@@ -37,6 +38,11 @@ const MCP_SEEDED: TableDefinition<&str, ()> = TableDefinition::new("mcp_seeded")
 const API_KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("api_keys");
 const API_KEY_DIGESTS: TableDefinition<&str, &str> = TableDefinition::new("api_key_digests");
 const OWNER_API_KEYS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_api_keys");
+const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs");
+const OWNER_JOBS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_jobs");
+/// Highest possible id in key order (ids are ASCII UUIDs).
+const ID_MAX: &str = "\u{7f}";
+
 const KV: TableDefinition<&str, (&str, i64)> = TableDefinition::new("kv");
 
 #[derive(Clone)]
@@ -71,6 +77,8 @@ impl EmbeddedStore {
         txn.open_table(API_KEYS)?;
         txn.open_table(API_KEY_DIGESTS)?;
         txn.open_table(OWNER_API_KEYS)?;
+        txn.open_table(JOBS)?;
+        txn.open_table(OWNER_JOBS)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };
         store.spawn_expiry();

@@ -5,15 +5,12 @@
 use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable};
 
-use super::{decode, EmbeddedStore, EVENTS, OWNER_SESSIONS, SCREENSHOTS, SESSIONS, SHARES};
+use super::{decode, EmbeddedStore, EVENTS, ID_MAX, OWNER_SESSIONS, SCREENSHOTS, SESSIONS, SHARES};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::ports::{EventLog, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
-
-/// Highest possible id in key order (ids are ASCII UUIDs).
-const ID_MAX: &str = "\u{7f}";
 
 fn write_session(
     txn: &redb::WriteTransaction,

@@ -1,5 +1,5 @@
 //! The MongoDB adapter: users, sessions, event logs, refresh tokens, images, MCP
-//! servers and API keys with the official driver, for deployments that run several replicas or want
+//! servers, API keys and jobs with the official driver, for deployments that run several replicas or want
 //! the usual database tooling.
 //!
 //! Records are the domain types serialised as they are (MongoDB adds its own `_id`); the
@@ -10,6 +10,7 @@
 
 mod api_keys;
 mod images;
+mod jobs;
 mod mcp_servers;
 mod sessions;
 mod tokens;
@@ -26,6 +27,7 @@ use mongodb::{Client, Collection, Database, IndexModel};
 
 use crate::domain::api_key::ApiKey;
 use crate::domain::event::StoredEvent;
+use crate::domain::job::Job;
 use crate::domain::mcp::McpServer;
 use crate::domain::ports::RefreshToken;
 use crate::domain::session::Session;
@@ -52,6 +54,7 @@ pub struct MongoStore {
     /// `{name}` of every server the `MCP_CONFIG` file has seeded.
     mcp_seeded: Collection<Document>,
     api_keys: Collection<ApiKey>,
+    jobs: Collection<Job>,
 }
 
 impl MongoStore {
@@ -74,6 +77,7 @@ impl MongoStore {
             mcp_servers: db.collection("mcp_servers"),
             mcp_seeded: db.collection("mcp_seeded"),
             api_keys: db.collection("api_keys"),
+            jobs: db.collection("jobs"),
             db,
         };
         store.create_indexes().await.with_context(|| {
@@ -122,6 +126,15 @@ impl MongoStore {
                 unique(doc! { "id": 1 }),
                 unique(doc! { "digest": 1 }),
                 plain(doc! { "owner": 1, "id": 1 }),
+            ])
+            .await?;
+        self.jobs
+            .create_indexes([
+                unique(doc! { "id": 1 }),
+                // The jobs list: one owner's, newest first.
+                plain(doc! { "owner": 1, "id": -1 }),
+                // The queue and recovery after a restart.
+                plain(doc! { "status": 1, "id": 1 }),
             ])
             .await?;
         Ok(())

@@ -22,6 +22,8 @@ use super::AppState;
 use crate::application::holds::{Held, Hold};
 use crate::application::AppError;
 use crate::domain::ports::SessionChange;
+use crate::domain::session::SessionId;
+use crate::domain::user::UserId;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -89,7 +91,19 @@ async fn session_events(
     headers: HeaderMap,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let session = state.sessions.get(&principal.user_id, &id).await?;
-    let hold = state.holds.acquire(&principal.user_id, Held::Stream)?;
+    session_stream(&state, &principal.user_id, session.id, &resume, &headers)
+}
+
+/// A session's events as SSE: everything after the client's last id (`Last-Event-ID`,
+/// else `?after=`), then live ones. Also what a job's event stream is.
+pub(super) fn session_stream(
+    state: &AppState,
+    owner: &UserId,
+    session: SessionId,
+    resume: &Resume,
+    headers: &HeaderMap,
+) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let hold = state.holds.acquire(owner, Held::Stream)?;
     let last_event_id = match headers.get("last-event-id") {
         Some(value) => Some(
             value
@@ -107,7 +121,7 @@ async fn session_events(
     let after = last_event_id.or(resume.after).unwrap_or(0);
     let events = state
         .events
-        .stream(session.id, after)
+        .stream(session, after)
         .filter_map(|stored| async move {
             let data = serde_json::to_string(&stored).ok()?;
             Some(
@@ -117,7 +131,7 @@ async fn session_events(
                     .data(data),
             )
         });
-    Ok(sse(&state, "events", hold, events))
+    Ok(sse(state, "events", hold, events))
 }
 
 /// Live changes to the caller's sessions: `updated` with the session, `deleted` with its id.

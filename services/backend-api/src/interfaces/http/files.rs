@@ -23,6 +23,7 @@ use super::extract::{CurrentUser, Path, Query};
 use super::AppState;
 use crate::application::holds::Held;
 use crate::domain::files::{ByteStream, Download, FileEntry, Listing};
+use crate::domain::user::UserId;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -125,8 +126,18 @@ async fn archive(
     Path(id): Path<String>,
     Query(query): Query<PathQuery>,
 ) -> ApiResult<Response> {
-    let zip = state.files.archive(&principal.user_id, &id, &query.path).await?;
-    Ok(streamed(zip, format!("{}.zip", file_name(&query.path))))
+    archive_of(&state, &principal.user_id, &id, &query.path).await
+}
+
+/// The zip of `path` in the session's sandbox as a download (also a job's result).
+pub(super) async fn archive_of(
+    state: &AppState,
+    owner: &UserId,
+    session: &str,
+    path: &str,
+) -> ApiResult<Response> {
+    let zip = state.files.archive(owner, session, path).await?;
+    Ok(streamed(zip, format!("{}.zip", file_name(path))))
 }
 
 /// Stores the request body (streamed) as a file.

@@ -17,6 +17,7 @@ mod frontend;
 mod hardening;
 mod images;
 mod invites;
+mod jobs;
 mod live;
 mod mcp;
 mod mcp_admin;
@@ -47,6 +48,7 @@ use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::Holds;
 use crate::application::invites::Invites;
+use crate::application::jobs::JobService;
 use crate::application::live::LiveService;
 use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::sessions::SessionService;
@@ -73,6 +75,7 @@ pub struct AppState {
     pub agent: Arc<AgentService>,
     pub events: Arc<EventService>,
     pub files: Arc<FileService>,
+    pub jobs: Arc<JobService>,
     /// The desktop and terminal relays.
     pub live: Arc<LiveService>,
     /// Each person's open streams and watches (the relays' are in `live`).
@@ -124,6 +127,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(mcp_admin::router())
         .merge(invites::router())
         .merge(api_keys::router())
+        .merge(jobs::router())
         .split_for_parts()
 }
 

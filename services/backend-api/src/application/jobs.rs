@@ -1,0 +1,586 @@
+//! Headless jobs: a prompt run as a session of its own, without a chat window.
+//!
+//! Creating a job creates its session and queues the job; a person's queued jobs start
+//! in creation order while fewer than [`JobSettings::max_running_per_person`] of theirs
+//! are running or waiting. Starting one creates its sandbox (with the asked-for network)
+//! and posts the prompt through [`AgentService::post_message`], the path a chat message
+//! takes. A follower task then reads the session's event stream and moves the job with
+//! the session's status (`running`, `waiting`, `completed` → `succeeded`, `failed`)
+//! until the job ends, or stops the run when the job's time limit passes.
+//!
+//! When a job starts waiting or ends, its webhook (if it has one) gets the job as
+//! `GET /jobs/{id}` shows it, signed with HMAC-SHA256 under the job's own secret (shown
+//! once, at creation: a leaked secret then concerns one job), retried with back-off.
+//!
+//! Status changes are compare-and-set in the store, so a cancel and the end of the run
+//! cannot both win. Jobs are stored, so the queue survives a restart: [`JobService::resume`]
+//! follows the jobs that were going again and starts the queued ones.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use futures::future::BoxFuture;
+use futures::StreamExt;
+use hmac::{Hmac, KeyInit, Mac};
+use serde::Serialize;
+use sha2::Sha256;
+use tokio_util::sync::CancellationToken;
+
+use super::agent::AgentService;
+use super::error::{AppError, AppResult};
+use super::events::EventService;
+use super::sessions::{check_message, SessionService};
+use crate::domain::agent::{SandboxGateway, TokenUsage};
+use crate::domain::event::{AgentEvent, MessageRole, StoredEvent, ToolStatus};
+use crate::domain::job::{Job, JobId, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl};
+use crate::domain::ports::{JobRepository, WebhookSender};
+use crate::domain::session::{preview, SessionStatus};
+use crate::domain::user::UserId;
+
+/// Events read from the log per query when a job's report is made.
+const REPORT_BATCH: usize = 1000;
+
+/// Tools whose `path` argument names a file the run wrote.
+const WRITING_TOOLS: [&str; 2] = ["file_write", "file_replace"];
+
+/// How long a follower waits before it reads its session's events again.
+const RESUBSCRIBE_PAUSE: Duration = Duration::from_millis(500);
+
+/// Calls of a webhook before it is given up: the first, then retries after 1, 2, 4 and
+/// 8 seconds.
+const WEBHOOK_ATTEMPTS: u32 = 5;
+const WEBHOOK_FIRST_RETRY: Duration = Duration::from_secs(1);
+
+/// Times a status change is tried again when another writer changed the job in between.
+const STATUS_ROUNDS: usize = 5;
+
+#[derive(Debug, Clone)]
+pub struct JobSettings {
+    /// A person's jobs running or waiting at once; more wait as `queued`.
+    pub max_running_per_person: usize,
+    pub default_timeout_secs: u64,
+    pub max_timeout_secs: u64,
+}
+
+/// What jobs need from the outside world.
+pub struct JobPorts {
+    pub jobs: Arc<dyn JobRepository>,
+    pub sandboxes: Arc<dyn SandboxGateway>,
+    pub webhooks: Arc<dyn WebhookSender>,
+}
+
+/// A job as a client asks for it, unchecked.
+pub struct NewJob {
+    pub prompt: String,
+    pub attachments: Vec<String>,
+    pub title: Option<String>,
+    pub network: Option<String>,
+    pub timeout_secs: Option<u64>,
+    pub webhook_url: Option<String>,
+}
+
+/// A job with what its session tells about it.
+pub struct JobReport {
+    pub job: Job,
+    /// The last assistant message.
+    pub answer: Option<String>,
+    pub usage: TokenUsage,
+    /// The files the run's file tools wrote, in the order first written.
+    pub files: Vec<String>,
+}
+
+/// A job as clients see it (and its webhook gets it, in [`JobDetail`]).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct JobView {
+    pub id: String,
+    /// The session the job runs in (open it in the UI to watch or take over).
+    pub session_id: String,
+    pub status: JobStatus,
+    pub network: Option<Network>,
+    pub timeout_secs: u64,
+    /// Where the job's webhook goes, if it has one.
+    pub webhook_url: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub finished_at: Option<DateTime<Utc>>,
+    /// Why it failed.
+    pub error: Option<String>,
+}
+
+impl From<&Job> for JobView {
+    fn from(job: &Job) -> Self {
+        Self {
+            id: job.id.as_str().to_owned(),
+            session_id: job.session_id.as_str().to_owned(),
+            status: job.status,
+            network: job.network,
+            timeout_secs: job.timeout.secs(),
+            webhook_url: job.webhook.as_ref().map(|hook| hook.url.as_str().to_owned()),
+            created_at: job.created_at,
+            started_at: job.started_at,
+            finished_at: job.finished_at,
+            error: job.error.clone(),
+        }
+    }
+}
+
+/// A job with its outcome.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct JobDetail {
+    #[serde(flatten)]
+    pub job: JobView,
+    /// The agent's last message.
+    pub answer: Option<String>,
+    /// The model's tokens over the job's session.
+    pub usage: TokenUsage,
+    /// Files the agent wrote with its file tools, in the order first written (files made
+    /// by commands or code show in `/result`, not here).
+    pub files: Vec<String>,
+}
+
+impl From<&JobReport> for JobDetail {
+    fn from(report: &JobReport) -> Self {
+        Self {
+            job: JobView::from(&report.job),
+            answer: report.answer.clone(),
+            usage: report.usage,
+            files: report.files.clone(),
+        }
+    }
+}
+
+pub struct JobService {
+    jobs: Arc<dyn JobRepository>,
+    sessions: Arc<SessionService>,
+    agent: Arc<AgentService>,
+    events: Arc<EventService>,
+    sandboxes: Arc<dyn SandboxGateway>,
+    webhooks: Arc<dyn WebhookSender>,
+    settings: JobSettings,
+    /// Cancelled on shutdown: followers end, leaving their jobs as stored for
+    /// [`JobService::resume`] on the next start.
+    stopping: CancellationToken,
+    /// Held while a person's queue is looked at and jobs started from it, so two jobs
+    /// ending at once do not both start the same queued one or overrun the limit.
+    queue: tokio::sync::Mutex<()>,
+}
+
+impl JobService {
+    pub fn new(
+        ports: JobPorts,
+        sessions: Arc<SessionService>,
+        agent: Arc<AgentService>,
+        events: Arc<EventService>,
+        settings: JobSettings,
+        stopping: CancellationToken,
+    ) -> Self {
+        Self {
+            jobs: ports.jobs,
+            sessions,
+            agent,
+            events,
+            sandboxes: ports.sandboxes,
+            webhooks: ports.webhooks,
+            settings,
+            stopping,
+            queue: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// Checks the request, creates the job's session and queues the job, which starts at
+    /// once when the person has room.
+    pub async fn create(self: &Arc<Self>, owner: &UserId, new: NewJob) -> AppResult<Job> {
+        check_message(&new.prompt, &new.attachments)?;
+        let network = new.network.as_deref().map(Network::parse).transpose()?;
+        // The default never exceeds the maximum, also when the operator lowered only that.
+        let default = self
+            .settings
+            .default_timeout_secs
+            .min(self.settings.max_timeout_secs);
+        let timeout = JobTimeout::parse(
+            new.timeout_secs.unwrap_or(default),
+            self.settings.max_timeout_secs,
+        )?;
+        let webhook = match new.webhook_url.as_deref() {
+            Some(raw) => {
+                let url = WebhookUrl::parse(raw)?;
+                self.webhooks.check(&url).await?;
+                Some(Webhook::new(url))
+            }
+            None => None,
+        };
+        let title = new.title.unwrap_or_else(|| preview(&new.prompt));
+        let session = self.sessions.create(owner, Some(&title)).await?;
+        let request = JobRequest {
+            prompt: new.prompt,
+            attachments: new.attachments,
+            network,
+            timeout,
+            webhook,
+        };
+        let job = Job::new(owner.clone(), session.id, request, Utc::now());
+        self.jobs.insert(&job).await?;
+        self.start_queued(owner).await;
+        Ok(self.jobs.get(&job.id).await?.unwrap_or(job))
+    }
+
+    /// The caller's job, or `NotFound`.
+    pub async fn get(&self, owner: &UserId, id: &str) -> AppResult<Job> {
+        let id = JobId::parse(id)?;
+        match self.jobs.get(&id).await? {
+            Some(job) if &job.owner == owner => Ok(job),
+            _ => Err(AppError::NotFound("job")),
+        }
+    }
+
+    /// The caller's job with its answer, usage and written files.
+    pub async fn report(&self, owner: &UserId, id: &str) -> AppResult<JobReport> {
+        self.report_of(self.get(owner, id).await?).await
+    }
+
+    async fn report_of(&self, job: Job) -> AppResult<JobReport> {
+        let session = self.sessions.get(&job.owner, job.session_id.as_str()).await?;
+        let mut answer = None;
+        let mut files = Vec::new();
+        let mut seen = BTreeSet::new();
+        self.scan(&job, |event| match event {
+            AgentEvent::Message {
+                role: MessageRole::Assistant,
+                content,
+                ..
+            } => answer = Some(content.clone()),
+            AgentEvent::Tool {
+                name,
+                status: ToolStatus::Called,
+                args,
+                ..
+            } if WRITING_TOOLS.contains(&name.as_str()) => {
+                if let Some(path) = args.get("path").and_then(|p| p.as_str()) {
+                    if seen.insert(path.to_owned()) {
+                        files.push(path.to_owned());
+                    }
+                }
+            }
+            _ => {}
+        })
+        .await?;
+        Ok(JobReport {
+            job,
+            answer,
+            usage: session.usage,
+            files,
+        })
+    }
+
+    /// Shows `see` every event in the job's session's log, in order.
+    async fn scan(&self, job: &Job, mut see: impl FnMut(&AgentEvent)) -> AppResult<()> {
+        let mut after = 0;
+        loop {
+            let batch = self.events.page(&job.session_id, after, REPORT_BATCH).await?;
+            for stored in &batch {
+                see(&stored.event);
+            }
+            match batch.last() {
+                Some(last) if batch.len() == REPORT_BATCH => after = last.seq,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// The caller's jobs, newest first, in `status` when given; `before` is the last id
+    /// of the previous page.
+    pub async fn list(
+        &self,
+        owner: &UserId,
+        status: Option<&str>,
+        before: Option<&str>,
+        limit: usize,
+    ) -> AppResult<Vec<Job>> {
+        let status = status.map(JobStatus::parse).transpose()?;
+        let before = before
+            .map(|raw| JobId::parse(raw).map_err(|_| AppError::Invalid("before is not a job id".into())))
+            .transpose()?;
+        Ok(self
+            .jobs
+            .list_for(owner, status, before.as_ref(), limit.clamp(1, 100))
+            .await?)
+    }
+
+    /// Cancels a job that has not ended: a queued one never starts, a running one's run
+    /// is stopped before this answers.
+    pub async fn cancel(self: &Arc<Self>, owner: &UserId, id: &str) -> AppResult<Job> {
+        let job = self.get(owner, id).await?;
+        let (cancelled, was) = self.change(&job.id, JobStatus::Cancelled, None).await?;
+        let Some(was) = was else {
+            return Err(AppError::Conflict(format!(
+                "the job has ended already ({})",
+                cancelled.status.as_str()
+            )));
+        };
+        if was != JobStatus::Queued {
+            self.agent.stop(owner, job.session_id.as_str()).await?;
+            self.start_queued(owner).await;
+        }
+        Ok(cancelled)
+    }
+
+    /// Answers the question a waiting job asked; `Conflict` when it is not waiting.
+    pub async fn reply(&self, owner: &UserId, id: &str, content: &str) -> AppResult<StoredEvent> {
+        let job = self.get(owner, id).await?;
+        if job.status != JobStatus::Waiting {
+            return Err(AppError::Conflict(format!(
+                "the job is not waiting for an answer ({})",
+                job.status.as_str()
+            )));
+        }
+        self.agent
+            .post_message(owner, job.session_id.as_str(), content, &[])
+            .await
+    }
+
+    /// After a restart: follows the jobs that were going again (a run the restart
+    /// interrupted fails with its session) and starts the queued ones.
+    pub async fn resume(self: &Arc<Self>) -> AppResult<usize> {
+        let mut resumed = 0;
+        for status in [JobStatus::Running, JobStatus::Waiting] {
+            for job in self.jobs.with_status(status).await? {
+                tokio::spawn(self.clone().run(job, true));
+                resumed += 1;
+            }
+        }
+        let owners: BTreeSet<UserId> = self
+            .jobs
+            .with_status(JobStatus::Queued)
+            .await?
+            .into_iter()
+            .map(|job| job.owner)
+            .collect();
+        for owner in owners {
+            self.start_queued(&owner).await;
+        }
+        Ok(resumed)
+    }
+
+    /// Starts the owner's queued jobs, oldest first, while they have room. A failure is
+    /// logged: the queue is looked at again whenever one of their jobs ends.
+    async fn start_queued(self: &Arc<Self>, owner: &UserId) {
+        if let Err(err) = self.try_start_queued(owner).await {
+            tracing::error!(owner = owner.as_str(), %err, "starting queued jobs");
+        }
+    }
+
+    async fn try_start_queued(self: &Arc<Self>, owner: &UserId) -> AppResult<()> {
+        let _turn = self.queue.lock().await;
+        let limit = self.settings.max_running_per_person;
+        let mut going = 0;
+        for status in [JobStatus::Running, JobStatus::Waiting] {
+            going += self.jobs.list_for(owner, Some(status), None, limit).await?.len();
+        }
+        let queued = self.jobs.with_status(JobStatus::Queued).await?;
+        for mut job in queued.into_iter().filter(|job| &job.owner == owner) {
+            if going >= limit {
+                break;
+            }
+            job.move_to(JobStatus::Running, None, Utc::now());
+            if self.jobs.update_from(&job, JobStatus::Queued).await? {
+                going += 1;
+                tokio::spawn(self.clone().run(job, false));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a started job to its end: posts its prompt (unless `resumed` and posted
+    /// already), follows its session, then lets the next queued job start. Boxed: the
+    /// run starts queued jobs, whose runs start queued jobs, so its future names itself.
+    fn run(self: Arc<Self>, job: Job, resumed: bool) -> BoxFuture<'static, ()> {
+        Box::pin(async move {
+            let outcome = tokio::select! {
+                outcome = self.drive(&job, resumed) => outcome,
+                () = self.stopping.cancelled() => return,
+            };
+            if let Err(err) = outcome {
+                tracing::error!(job = job.id.as_str(), %err, "a job's run failed");
+                let message = match err {
+                    AppError::Internal(_) => "the job could not be run (an internal error)".to_owned(),
+                    other => other.to_string(),
+                };
+                if let Err(err) = self.change(&job.id, JobStatus::Failed, Some(message)).await {
+                    tracing::error!(job = job.id.as_str(), %err, "marking a job failed");
+                }
+            }
+            self.start_queued(&job.owner).await;
+        })
+    }
+
+    async fn drive(&self, job: &Job, resumed: bool) -> AppResult<()> {
+        let session = self.sessions.get(&job.owner, job.session_id.as_str()).await?;
+        // A job whose prompt is in its log takes the session's status (a run the restart
+        // interrupted has failed, saying so in its last error) and follows from there.
+        if resumed && session.last_seq > 0 {
+            if let Some(to) = JobStatus::of_session(session.status) {
+                let mut error = None;
+                if session.status == SessionStatus::Failed {
+                    self.scan(job, |event| {
+                        if let AgentEvent::Error { message } = event {
+                            error = Some(message.clone());
+                        }
+                    })
+                    .await?;
+                }
+                let reason = (session.status == SessionStatus::Failed).then(|| failure(error));
+                if self.change(&job.id, to, reason).await?.0.status.is_final() {
+                    return Ok(());
+                }
+            }
+            return self.follow(job, session.last_seq).await;
+        }
+        if let Some(network) = job.network {
+            self.sandboxes
+                .prepare(&job.session_id, &job.owner, network)
+                .await?;
+        }
+        let prompt = self
+            .agent
+            .post_message(&job.owner, job.session_id.as_str(), &job.prompt, &job.attachments)
+            .await?;
+        self.follow(job, prompt.seq - 1).await
+    }
+
+    /// Moves the job with its session's statuses after `after` until the job has ended,
+    /// or fails it and stops its run when its time is up.
+    async fn follow(&self, job: &Job, after: u64) -> AppResult<()> {
+        let deadline = job
+            .deadline()
+            .map(|at| (at - Utc::now()).to_std().unwrap_or_default())
+            .unwrap_or_default();
+        let follow = async {
+            let mut last = after;
+            let mut error = None;
+            // The stream ends when it falls behind; the next one resumes from `last`.
+            loop {
+                let mut events = Box::pin(self.events.stream(job.session_id.clone(), last));
+                while let Some(stored) = events.next().await {
+                    last = stored.seq;
+                    let status = match stored.event {
+                        AgentEvent::Error { message } => {
+                            error = Some(message);
+                            continue;
+                        }
+                        AgentEvent::Status { status } => status,
+                        _ => continue,
+                    };
+                    let Some(to) = JobStatus::of_session(status) else {
+                        continue;
+                    };
+                    let reason = (status == SessionStatus::Failed).then(|| failure(error.take()));
+                    let (now, _) = self.change(&job.id, to, reason).await?;
+                    if now.status.is_final() {
+                        return Ok(());
+                    }
+                }
+                // Not at once: a stream that ended on a store error would end again.
+                tokio::time::sleep(RESUBSCRIBE_PAUSE).await;
+            }
+        };
+        match tokio::time::timeout(deadline, follow).await {
+            Ok(outcome) => outcome,
+            Err(_) => {
+                let message = format!("the job ran longer than its timeout of {} s", job.timeout.secs());
+                let (_, was) = self.change(&job.id, JobStatus::Failed, Some(message)).await?;
+                if was.is_some() {
+                    self.agent.stop(&job.owner, job.session_id.as_str()).await?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Moves the job to `to` unless it has ended (or is there already); the job as it is
+    /// afterwards, and the status it was moved from (`None`: not moved).
+    async fn change(
+        &self,
+        id: &JobId,
+        to: JobStatus,
+        error: Option<String>,
+    ) -> AppResult<(Job, Option<JobStatus>)> {
+        for _ in 0..STATUS_ROUNDS {
+            let mut job = self.jobs.get(id).await?.ok_or(AppError::NotFound("job"))?;
+            let from = job.status;
+            if from.is_final() || from == to {
+                return Ok((job, None));
+            }
+            job.move_to(to, error.clone(), Utc::now());
+            if self.jobs.update_from(&job, from).await? {
+                if to == JobStatus::Waiting || to.is_final() {
+                    self.notify(&job).await;
+                }
+                return Ok((job, Some(from)));
+            }
+        }
+        Err(AppError::Internal(anyhow::anyhow!(
+            "job {} kept changing under {STATUS_ROUNDS} attempts to update it",
+            id.as_str()
+        )))
+    }
+}
+
+impl JobService {
+    /// Sends the job to its webhook, if it has one, in a task of its own: a slow receiver
+    /// holds up nothing. A failure to make the body is logged, as is a receiver that
+    /// never accepts it.
+    async fn notify(&self, job: &Job) {
+        let Some(webhook) = job.webhook.clone() else {
+            return;
+        };
+        let body = match self.report_of(job.clone()).await {
+            Ok(report) => serde_json::to_vec(&JobDetail::from(&report)).map_err(anyhow::Error::from),
+            Err(err) => Err(anyhow::Error::from(err)),
+        };
+        let body = match body {
+            Ok(body) => body,
+            Err(err) => {
+                tracing::error!(job = job.id.as_str(), %err, "making a webhook's body");
+                return;
+            }
+        };
+        let sender = self.webhooks.clone();
+        let id = job.id.clone();
+        tokio::spawn(async move {
+            let signature = sign(&webhook.secret, &body);
+            let mut pause = WEBHOOK_FIRST_RETRY;
+            for attempt in 1..=WEBHOOK_ATTEMPTS {
+                match sender.post(&webhook.url, &body, &signature).await {
+                    Ok(()) => return,
+                    Err(err) if attempt == WEBHOOK_ATTEMPTS => {
+                        tracing::warn!(job = id.as_str(), %err, "a webhook was given up");
+                    }
+                    Err(err) => {
+                        tracing::info!(job = id.as_str(), %err, attempt, "a webhook call failed; retrying");
+                        tokio::time::sleep(pause).await;
+                        pause *= 2;
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// The lower-case hex HMAC-SHA256 of `body` under `secret`.
+fn sign(secret: &str, body: &[u8]) -> String {
+    // HMAC takes keys of any length, so this cannot fail.
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("an HMAC key");
+    mac.update(body);
+    mac.finalize()
+        .into_bytes()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// Why a job failed: the run's last error, if it gave one.
+fn failure(error: Option<String>) -> String {
+    error.unwrap_or_else(|| "the run failed".into())
+}

@@ -1,0 +1,382 @@
+//! Headless jobs: a prompt run by the agent without a chat window, for scripts (CI, cron,
+//! other services). A job is a session the person owns — it shows in their session list,
+//! so they can watch or take over — plus what a script needs around it: a status it can
+//! poll, a time limit, a place in the person's queue, and a webhook told when it waits
+//! or ends.
+
+use std::net::IpAddr;
+
+use chrono::{DateTime, Utc};
+use rand::distr::{Alphanumeric, SampleString};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::error::{DomainError, DomainResult};
+use super::session::{SessionId, SessionStatus};
+use super::user::UserId;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct JobId(String);
+
+impl JobId {
+    /// Time-ordered (UUID v7), so id order is creation order (the queue's order).
+    pub fn new() -> Self {
+        Self(uuid::Uuid::now_v7().to_string())
+    }
+
+    /// An id from a URL: anything that is not one of ours is simply not found.
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        uuid::Uuid::parse_str(raw)
+            .map(|id| Self(id.to_string()))
+            .map_err(|_| DomainError::NotFound("job"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for JobId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum JobStatus {
+    /// Waiting for one of the person's running jobs to end.
+    Queued,
+    /// The agent is working on it.
+    Running,
+    /// The agent asked the person something; `POST /jobs/{id}/reply` answers.
+    Waiting,
+    /// The agent answered.
+    Succeeded,
+    /// The run failed or ran out of time; `error` says why.
+    Failed,
+    /// Cancelled by the person.
+    Cancelled,
+}
+
+impl JobStatus {
+    /// Every status, for parsing filters.
+    const ALL: [Self; 6] = [
+        Self::Queued,
+        Self::Running,
+        Self::Waiting,
+        Self::Succeeded,
+        Self::Failed,
+        Self::Cancelled,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Queued => "queued",
+            Self::Running => "running",
+            Self::Waiting => "waiting",
+            Self::Succeeded => "succeeded",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
+    /// A status filter from a query string.
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|status| status.as_str() == raw)
+            .ok_or_else(|| DomainError::InvalidField {
+                field: "status",
+                message: "one of queued, running, waiting, succeeded, failed, cancelled".into(),
+            })
+    }
+
+    /// Nothing changes a job in a final status any more.
+    pub fn is_final(self) -> bool {
+        matches!(self, Self::Succeeded | Self::Failed | Self::Cancelled)
+    }
+
+    /// What a session status means for the job once it has started: `None` while the
+    /// session has not reached a status of its own yet (`pending`).
+    pub fn of_session(status: SessionStatus) -> Option<Self> {
+        match status {
+            SessionStatus::Pending => None,
+            SessionStatus::Running => Some(Self::Running),
+            SessionStatus::Waiting => Some(Self::Waiting),
+            SessionStatus::Completed => Some(Self::Succeeded),
+            SessionStatus::Failed => Some(Self::Failed),
+        }
+    }
+}
+
+/// Whether the job's sandbox may reach the internet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Network {
+    Internet,
+    Offline,
+}
+
+impl Network {
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        match raw {
+            "internet" => Ok(Self::Internet),
+            "offline" => Ok(Self::Offline),
+            _ => Err(DomainError::InvalidField {
+                field: "network",
+                message: "internet or offline".into(),
+            }),
+        }
+    }
+}
+
+/// How long a job may take from its start to its end, waiting for the person included,
+/// in seconds: at least [`JobTimeout::MIN_SECS`], at most the operator's maximum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobTimeout(u64);
+
+impl JobTimeout {
+    /// Below this no run gets as far as its first model answer.
+    pub const MIN_SECS: u64 = 10;
+
+    pub fn parse(secs: u64, max_secs: u64) -> DomainResult<Self> {
+        if !(Self::MIN_SECS..=max_secs).contains(&secs) {
+            return Err(DomainError::InvalidField {
+                field: "timeout_secs",
+                message: format!("between {} and {max_secs} seconds", Self::MIN_SECS),
+            });
+        }
+        Ok(Self(secs))
+    }
+
+    pub fn secs(self) -> u64 {
+        self.0
+    }
+}
+
+/// Where a job's webhook goes: an `http` or `https` URL with a host, at most 2048
+/// characters. Whether its host is an address the backend may call is the sender's to
+/// decide, since that needs the host's addresses ([`is_public`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WebhookUrl(String);
+
+impl WebhookUrl {
+    const MAX_CHARS: usize = 2048;
+
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        let invalid = |message: &str| DomainError::InvalidField {
+            field: "webhook_url",
+            message: message.into(),
+        };
+        if raw.len() > Self::MAX_CHARS {
+            return Err(invalid("at most 2048 characters"));
+        }
+        let url = url::Url::parse(raw).map_err(|_| invalid("not a URL"))?;
+        if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+            return Err(invalid("an http or https URL with a host"));
+        }
+        Ok(Self(url.into()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Whether `address` is on the public internet: not loopback, private, link-local,
+/// unique-local, shared (CGNAT), documentation, multicast or unspecified — the addresses a
+/// webhook could use to reach the backend's own network.
+pub fn is_public(address: IpAddr) -> bool {
+    match address {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b)))
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => is_public(IpAddr::V4(v4)),
+            None => {
+                let first = v6.segments()[0];
+                !(v6.is_loopback()
+                    || v6.is_unspecified()
+                    || v6.is_multicast()
+                    || (first & 0xfe00) == 0xfc00
+                    || (first & 0xffc0) == 0xfe80)
+            }
+        },
+    }
+}
+
+/// A job's webhook: where it goes and the key its bodies are signed with (HMAC-SHA256),
+/// which the creator got once, in the answer that made the job. Kept as it is, not as a
+/// digest, since signing needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Webhook {
+    pub url: WebhookUrl,
+    pub secret: String,
+}
+
+impl Webhook {
+    pub fn new(url: WebhookUrl) -> Self {
+        Self {
+            url,
+            secret: format!("whsec_{}", Alphanumeric.sample_string(&mut rand::rng(), 40)),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub id: JobId,
+    pub owner: UserId,
+    /// The session the job runs in, made with the job.
+    pub session_id: SessionId,
+    pub status: JobStatus,
+    /// Kept until the job starts: a queued job posts it then (also after a restart).
+    pub prompt: String,
+    pub attachments: Vec<String>,
+    /// `None`: the sandbox-manager's default.
+    pub network: Option<Network>,
+    pub timeout: JobTimeout,
+    #[serde(default)]
+    pub webhook: Option<Webhook>,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub finished_at: Option<DateTime<Utc>>,
+    pub error: Option<String>,
+}
+
+impl Job {
+    /// A queued job in `session`.
+    pub fn new(owner: UserId, session_id: SessionId, request: JobRequest, now: DateTime<Utc>) -> Self {
+        Self {
+            id: JobId::new(),
+            owner,
+            session_id,
+            status: JobStatus::Queued,
+            prompt: request.prompt,
+            attachments: request.attachments,
+            network: request.network,
+            timeout: request.timeout,
+            webhook: request.webhook,
+            created_at: now,
+            started_at: None,
+            finished_at: None,
+            error: None,
+        }
+    }
+
+    /// Moves the job to `status` with its timestamps; an error only for failures.
+    pub fn move_to(&mut self, status: JobStatus, error: Option<String>, now: DateTime<Utc>) {
+        self.status = status;
+        if status == JobStatus::Running {
+            self.started_at.get_or_insert(now);
+        }
+        if status.is_final() {
+            self.finished_at = Some(now);
+            self.error = error;
+        }
+    }
+
+    /// When the time limit ends, once started.
+    pub fn deadline(&self) -> Option<DateTime<Utc>> {
+        let limit = chrono::Duration::seconds(i64::try_from(self.timeout.secs()).unwrap_or(i64::MAX));
+        self.started_at.map(|started| started + limit)
+    }
+}
+
+/// What a job is asked to do, its values checked.
+#[derive(Debug, Clone)]
+pub struct JobRequest {
+    pub prompt: String,
+    pub attachments: Vec<String>,
+    pub network: Option<Network>,
+    pub timeout: JobTimeout,
+    pub webhook: Option<Webhook>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_parse_by_name() {
+        for status in JobStatus::ALL {
+            assert_eq!(JobStatus::parse(status.as_str()).unwrap(), status);
+        }
+        assert!(JobStatus::parse("done").is_err());
+    }
+
+    #[test]
+    fn timeouts_are_bounded() {
+        assert!(JobTimeout::parse(9, 100).is_err());
+        assert!(JobTimeout::parse(101, 100).is_err());
+        assert_eq!(JobTimeout::parse(100, 100).unwrap().secs(), 100);
+    }
+
+    #[test]
+    fn networks_are_named() {
+        assert_eq!(Network::parse("offline").unwrap(), Network::Offline);
+        assert!(Network::parse("lan").is_err());
+    }
+
+    #[test]
+    fn webhook_urls_are_http_with_a_host() {
+        assert!(WebhookUrl::parse("https://hooks.example.org/a?b=c").is_ok());
+        for bad in ["ftp://example.org/", "not a url", "file:///etc/passwd", "http://"] {
+            assert!(WebhookUrl::parse(bad).is_err(), "{bad}");
+        }
+        assert!(WebhookUrl::parse(&format!("https://example.org/{}", "a".repeat(2048))).is_err());
+    }
+
+    #[test]
+    fn only_public_addresses_are_public() {
+        for private in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:127.0.0.1",
+        ] {
+            assert!(!is_public(private.parse().unwrap()), "{private}");
+        }
+        for public in ["93.184.216.34", "2606:2800:220:1::1"] {
+            assert!(is_public(public.parse().unwrap()), "{public}");
+        }
+    }
+
+    #[test]
+    fn final_moves_stamp_the_end_and_keep_the_start() {
+        let request = JobRequest {
+            prompt: "hi".into(),
+            attachments: vec![],
+            network: None,
+            timeout: JobTimeout::parse(60, 60).unwrap(),
+            webhook: None,
+        };
+        let start = Utc::now();
+        let mut job = Job::new(UserId::new(), SessionId::new(), request, start);
+        assert_eq!(job.deadline(), None);
+        job.move_to(JobStatus::Running, None, start);
+        job.move_to(JobStatus::Running, None, start + chrono::Duration::seconds(5));
+        assert_eq!(job.started_at, Some(start));
+        assert_eq!(job.deadline(), Some(start + chrono::Duration::seconds(60)));
+        job.move_to(JobStatus::Failed, Some("boom".into()), start);
+        assert_eq!(job.finished_at, Some(start));
+        assert_eq!(job.error.as_deref(), Some("boom"));
+    }
+}

@@ -1,0 +1,206 @@
+//! `/api/v1/jobs`: headless jobs for scripts — create one from a prompt, poll its status,
+//! list, cancel, answer its question, follow its events, download what it made. A job is
+//! a session, so its events and files are the session's, served by the same code.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, Sse};
+use axum::response::Response;
+use futures::Stream;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{ApiResult, ErrorBody};
+use super::events::{session_stream, Resume};
+use super::extract::{CurrentUser, Json, Path, Query};
+use super::files::{archive_of, PathQuery};
+use super::AppState;
+use crate::application::jobs::{JobDetail, JobView, NewJob};
+use crate::domain::event::StoredEvent;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(get))
+        .routes(routes!(cancel))
+        .routes(routes!(reply))
+        .routes(routes!(events))
+        .routes(routes!(result))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct NewJobBody {
+    /// What to do, as a person would write it in a chat.
+    pub prompt: String,
+    /// Paths of files already in the job's workspace.
+    #[serde(default)]
+    pub attachments: Vec<String>,
+    /// The session's title; defaults to the start of the prompt.
+    pub title: Option<String>,
+    /// `internet` or `offline`; default: the sandbox-manager's.
+    pub network: Option<String>,
+    /// How long the job may take from its start, waiting included (default 1800).
+    pub timeout_secs: Option<u64>,
+    /// Gets the job (as `GET /jobs/{id}` shows it) when it starts waiting and when it
+    /// ends, signed; a public address unless the operator allows private ones.
+    pub webhook_url: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Reply {
+    pub content: String,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// Only jobs in this status.
+    pub status: Option<String>,
+    /// The `next_before` of the previous page.
+    pub before: Option<String>,
+    /// 1–100, default 30.
+    pub limit: Option<usize>,
+}
+
+/// A job just made, with its webhook's signing key.
+#[derive(Serialize, ToSchema)]
+pub struct CreatedJob {
+    #[serde(flatten)]
+    pub job: JobView,
+    /// The key the webhook's bodies are signed with (`X-Sandpiper-Signature:
+    /// sha256=<hex HMAC-SHA256 of the body>`); shown only here.
+    pub webhook_secret: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct JobPage {
+    pub jobs: Vec<JobView>,
+    /// Pass as `before` for the next page; absent on the last.
+    pub next_before: Option<String>,
+}
+
+/// Runs a prompt as a job: a new session the agent works in without a chat window. It
+/// starts at once, or waits as `queued` while the caller's other jobs run.
+#[utoipa::path(post, path = "/api/v1/jobs", tag = "jobs", request_body = NewJobBody,
+    responses((status = 201, body = CreatedJob), (status = 401, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+async fn create(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Json(body): Json<NewJobBody>,
+) -> ApiResult<(StatusCode, axum::Json<CreatedJob>)> {
+    let new = NewJob {
+        prompt: body.prompt,
+        attachments: body.attachments,
+        title: body.title,
+        network: body.network,
+        timeout_secs: body.timeout_secs,
+        webhook_url: body.webhook_url,
+    };
+    let job = state.jobs.create(&principal.user_id, new).await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(CreatedJob {
+            job: JobView::from(&job),
+            webhook_secret: job.webhook.map(|hook| hook.secret),
+        }),
+    ))
+}
+
+/// The caller's jobs, newest first, a page at a time.
+#[utoipa::path(get, path = "/api/v1/jobs", tag = "jobs", params(ListQuery),
+    responses((status = 200, body = JobPage), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn list(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Query(query): Query<ListQuery>,
+) -> ApiResult<axum::Json<JobPage>> {
+    let limit = query.limit.unwrap_or(30).clamp(1, 100);
+    let jobs = state
+        .jobs
+        .list(
+            &principal.user_id,
+            query.status.as_deref(),
+            query.before.as_deref(),
+            limit,
+        )
+        .await?;
+    let next_before = (jobs.len() == limit)
+        .then(|| jobs.last().map(|job| job.id.as_str().to_owned()))
+        .flatten();
+    Ok(axum::Json(JobPage {
+        jobs: jobs.iter().map(JobView::from).collect(),
+        next_before,
+    }))
+}
+
+/// One of the caller's jobs with its answer, usage and written files (others' are 404).
+#[utoipa::path(get, path = "/api/v1/jobs/{id}", tag = "jobs",
+    responses((status = 200, body = JobDetail), (status = 404, body = ErrorBody)))]
+async fn get(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<JobDetail>> {
+    let report = state.jobs.report(&principal.user_id, &id).await?;
+    Ok(axum::Json(JobDetail::from(&report)))
+}
+
+/// Cancels a job that has not ended; a running one's run is stopped before this answers.
+#[utoipa::path(post, path = "/api/v1/jobs/{id}/cancel", tag = "jobs",
+    responses((status = 200, body = JobView), (status = 404, body = ErrorBody),
+        (status = 409, description = "the job has ended already", body = ErrorBody)))]
+async fn cancel(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<JobView>> {
+    let job = state.jobs.cancel(&principal.user_id, &id).await?;
+    Ok(axum::Json(JobView::from(&job)))
+}
+
+/// Answers the question a `waiting` job asked; the agent goes on.
+#[utoipa::path(post, path = "/api/v1/jobs/{id}/reply", tag = "jobs", request_body = Reply,
+    responses((status = 201, body = StoredEvent), (status = 404, body = ErrorBody),
+        (status = 409, description = "the job is not waiting", body = ErrorBody), (status = 413, body = ErrorBody)))]
+async fn reply(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<Reply>,
+) -> ApiResult<(StatusCode, axum::Json<StoredEvent>)> {
+    let event = state.jobs.reply(&principal.user_id, &id, &body.content).await?;
+    Ok((StatusCode::CREATED, axum::Json(event)))
+}
+
+/// The job's session's events, as `GET /api/v1/sessions/{id}/events` streams them.
+#[utoipa::path(get, path = "/api/v1/jobs/{id}/events", tag = "jobs", params(Resume),
+    responses(
+        (status = 200, description = "`text/event-stream`; each event's `id:` is its sequence number, `event:` its type, `data:` the stored event as JSON", content_type = "text/event-stream", body = String),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, description = "too many open streams", body = ErrorBody)))]
+async fn events(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+    Query(resume): Query<Resume>,
+    headers: HeaderMap,
+) -> ApiResult<Sse<impl Stream<Item = Result<Event, std::convert::Infallible>>>> {
+    let job = state.jobs.get(&principal.user_id, &id).await?;
+    session_stream(&state, &principal.user_id, job.session_id, &resume, &headers)
+}
+
+/// The job's workspace (or `?path=` a folder in it) as a zip, streamed as it is made.
+#[utoipa::path(get, path = "/api/v1/jobs/{id}/result", tag = "jobs", params(PathQuery),
+    responses((status = 200, description = "a zip archive", content_type = "application/zip", body = Vec<u8>),
+        (status = 404, body = ErrorBody)))]
+async fn result(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+    Query(query): Query<PathQuery>,
+) -> ApiResult<Response> {
+    let job = state.jobs.get(&principal.user_id, &id).await?;
+    archive_of(&state, &principal.user_id, job.session_id.as_str(), &query.path).await
+}
