@@ -40,6 +40,7 @@ from .code_output_image_type import CodeOutputImageType
 from .code_output_text import CodeOutputText
 from .code_output_text_type import CodeOutputTextType
 from .command_state import CommandState
+from .created_job import CreatedJob
 from .credentials import Credentials
 from .error_body import ErrorBody
 from .error_detail import ErrorDetail
@@ -48,6 +49,10 @@ from .file_kind import FileKind
 from .health import Health
 from .image_ref import ImageRef
 from .invite_request import InviteRequest
+from .job_detail import JobDetail
+from .job_page import JobPage
+from .job_status import JobStatus
+from .job_view import JobView
 from .listing import Listing
 from .logout_request import LogoutRequest
 from .mcp_item_image import McpItemImage
@@ -64,8 +69,10 @@ from .mcp_server_view import McpServerView
 from .mcp_tool import McpTool
 from .mcp_transport_kind import McpTransportKind
 from .message_role import MessageRole
+from .network import Network
 from .new_api_key import NewApiKey
 from .new_invite import NewInvite
+from .new_job_body import NewJobBody
 from .new_message import NewMessage
 from .new_session import NewSession
 from .notebook_response_200 import NotebookResponse200
@@ -77,6 +84,7 @@ from .refresh_request import RefreshRequest
 from .registration import Registration
 from .registration_mode import RegistrationMode
 from .rename import Rename
+from .reply import Reply
 from .role import Role
 from .session_page import SessionPage
 from .session_status import SessionStatus
@@ -153,6 +161,7 @@ __all__ = (
     "CodeOutputText",
     "CodeOutputTextType",
     "CommandState",
+    "CreatedJob",
     "Credentials",
     "ErrorBody",
     "ErrorDetail",
@@ -161,6 +170,10 @@ __all__ = (
     "Health",
     "ImageRef",
     "InviteRequest",
+    "JobDetail",
+    "JobPage",
+    "JobStatus",
+    "JobView",
     "Listing",
     "LogoutRequest",
     "McpItemImage",
@@ -177,8 +190,10 @@ __all__ = (
     "McpTool",
     "McpTransportKind",
     "MessageRole",
+    "Network",
     "NewApiKey",
     "NewInvite",
+    "NewJobBody",
     "NewMessage",
     "NewSession",
     "NotebookResponse200",
@@ -190,6 +205,7 @@ __all__ = (
     "Registration",
     "RegistrationMode",
     "Rename",
+    "Reply",
     "Role",
     "SessionPage",
     "SessionStatus",

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, ServerSentEventsResult, TDataShape } from './client/index.js';
-import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, DeleteData, DeleteErrors, DeleteResponses, DownloadData, DownloadErrors, DownloadResponses, EditData, EditErrors, EditResponses, GetData, GetErrors, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, RenameData, RenameErrors, RenameResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses } from './types.gen.js';
+import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, DeleteData, DeleteErrors, DeleteResponses, DownloadData, DownloadErrors, DownloadResponses, EditData, EditErrors, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, GetData, GetErrors, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, RenameData, RenameErrors, RenameResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -168,8 +168,8 @@ export class Users {
     /**
      * Every account, oldest first (admins only).
      */
-    public static list<ThrowOnError extends boolean = false>(options?: Options<List4Data, ThrowOnError>): RequestResult<List4Responses, List4Errors, ThrowOnError> {
-        return (options?.client ?? client).get<List4Responses, List4Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List5Data, ThrowOnError>): RequestResult<List5Responses, List5Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List5Responses, List5Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -496,12 +496,156 @@ export class Auth {
     }
 }
 
+export class Jobs {
+    /**
+     * The caller's jobs, newest first, a page at a time.
+     */
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List2Data, ThrowOnError>): RequestResult<List2Responses, List2Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List2Responses, List2Errors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/jobs',
+            ...options
+        });
+    }
+    
+    /**
+     * Runs a prompt as a job: a new session the agent works in without a chat window. It
+     * starts at once, or waits as `queued` while the caller's other jobs run.
+     */
+    public static create<ThrowOnError extends boolean = false>(options: Options<Create2Data, ThrowOnError>): RequestResult<Create2Responses, Create2Errors, ThrowOnError> {
+        return (options.client ?? client).post<Create2Responses, Create2Errors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/jobs',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * One of the caller's jobs with its answer, usage and written files (others' are 404).
+     */
+    public static get<ThrowOnError extends boolean = false>(options: Options<GetData, ThrowOnError>): RequestResult<GetResponses, GetErrors, ThrowOnError> {
+        return (options.client ?? client).get<GetResponses, GetErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/jobs/{id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Cancels a job that has not ended; a running one's run is stopped before this answers.
+     */
+    public static cancel<ThrowOnError extends boolean = false>(options: Options<CancelData, ThrowOnError>): RequestResult<CancelResponses, CancelErrors, ThrowOnError> {
+        return (options.client ?? client).post<CancelResponses, CancelErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/jobs/{id}/cancel',
+            ...options
+        });
+    }
+    
+    /**
+     * The job's session's events, as `GET /api/v1/sessions/{id}/events` streams them.
+     */
+    public static events<ThrowOnError extends boolean = false>(options: Options<EventsData, ThrowOnError, EventsResponse>): Promise<ServerSentEventsResult<EventsResponses>> {
+        return (options.client ?? client).sse.get<EventsResponses, EventsErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/jobs/{id}/events',
+            ...options
+        });
+    }
+    
+    /**
+     * Answers the question a `waiting` job asked; the agent goes on.
+     */
+    public static reply<ThrowOnError extends boolean = false>(options: Options<ReplyData, ThrowOnError>): RequestResult<ReplyResponses, ReplyErrors, ThrowOnError> {
+        return (options.client ?? client).post<ReplyResponses, ReplyErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/jobs/{id}/reply',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * The job's workspace (or `?path=` a folder in it) as a zip, streamed as it is made.
+     */
+    public static result<ThrowOnError extends boolean = false>(options: Options<ResultData, ThrowOnError>): RequestResult<ResultResponses, ResultErrors, ThrowOnError> {
+        return (options.client ?? client).get<ResultResponses, ResultErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/jobs/{id}/result',
+            ...options
+        });
+    }
+}
+
 export class Sessions {
     /**
      * The caller's sessions, newest first, a page at a time.
      */
-    public static list<ThrowOnError extends boolean = false>(options?: Options<List2Data, ThrowOnError>): RequestResult<List2Responses, List2Errors, ThrowOnError> {
-        return (options?.client ?? client).get<List2Responses, List2Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List3Data, ThrowOnError>): RequestResult<List3Responses, List3Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List3Responses, List3Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -519,8 +663,8 @@ export class Sessions {
     /**
      * Starts a new, empty session.
      */
-    public static create<ThrowOnError extends boolean = false>(options: Options<Create2Data, ThrowOnError>): RequestResult<Create2Responses, Create2Errors, ThrowOnError> {
-        return (options.client ?? client).post<Create2Responses, Create2Errors, ThrowOnError>({
+    public static create<ThrowOnError extends boolean = false>(options: Options<Create3Data, ThrowOnError>): RequestResult<Create3Responses, Create3Errors, ThrowOnError> {
+        return (options.client ?? client).post<Create3Responses, Create3Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -561,8 +705,8 @@ export class Sessions {
     /**
      * One of the caller's sessions (others' are 404).
      */
-    public static get<ThrowOnError extends boolean = false>(options: Options<GetData, ThrowOnError>): RequestResult<GetResponses, GetErrors, ThrowOnError> {
-        return (options.client ?? client).get<GetResponses, GetErrors, ThrowOnError>({
+    public static get<ThrowOnError extends boolean = false>(options: Options<Get2Data, ThrowOnError>): RequestResult<Get2Responses, Get2Errors, ThrowOnError> {
+        return (options.client ?? client).get<Get2Responses, Get2Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -848,8 +992,8 @@ export class Files {
     /**
      * A folder's entries.
      */
-    public static list<ThrowOnError extends boolean = false>(options: Options<List3Data, ThrowOnError>): RequestResult<List3Responses, List3Errors, ThrowOnError> {
-        return (options.client ?? client).get<List3Responses, List3Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options: Options<List4Data, ThrowOnError>): RequestResult<List4Responses, List4Errors, ThrowOnError> {
+        return (options.client ?? client).get<List4Responses, List4Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',

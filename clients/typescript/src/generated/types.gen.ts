@@ -198,6 +198,17 @@ export type CodeOutput = {
 
 export type CommandState = 'running' | 'exited' | 'killed';
 
+/**
+ * A job just made, with its webhook's signing key.
+ */
+export type CreatedJob = JobView & {
+    /**
+     * The key the webhook's bodies are signed with (`X-Sandpiper-Signature:
+     * sha256=<hex HMAC-SHA256 of the body>`); shown only here.
+     */
+    webhook_secret?: string | null;
+};
+
 export type Credentials = {
     email: string;
     password: string;
@@ -269,6 +280,60 @@ export type InviteRequest = {
      * 1 to 720; default 168 (a week).
      */
     expires_in_hours?: number | null;
+};
+
+/**
+ * A job with its outcome.
+ */
+export type JobDetail = JobView & {
+    /**
+     * The agent's last message.
+     */
+    answer?: string | null;
+    /**
+     * Files the agent wrote with its file tools, in the order first written (files made
+     * by commands or code show in `/result`, not here).
+     */
+    files: Array<string>;
+    /**
+     * The model's tokens over the job's session.
+     */
+    usage: TokenUsage;
+};
+
+export type JobPage = {
+    jobs: Array<JobView>;
+    /**
+     * Pass as `before` for the next page; absent on the last.
+     */
+    next_before?: string | null;
+};
+
+export type JobStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
+
+/**
+ * A job as clients see it (and its webhook gets it, in [`JobDetail`]).
+ */
+export type JobView = {
+    created_at: string;
+    /**
+     * Why it failed.
+     */
+    error?: string | null;
+    finished_at?: string | null;
+    id: string;
+    network?: null | Network;
+    /**
+     * The session the job runs in (open it in the UI to watch or take over).
+     */
+    session_id: string;
+    started_at?: string | null;
+    status: JobStatus;
+    timeout_secs: number;
+    /**
+     * Where the job's webhook goes, if it has one.
+     */
+    webhook_url?: string | null;
 };
 
 /**
@@ -417,6 +482,11 @@ export type McpTransportKind = 'http' | 'stdio';
 export type MessageRole = 'user' | 'assistant';
 
 /**
+ * Whether the job's sandbox may reach the internet.
+ */
+export type Network = 'internet' | 'offline';
+
+/**
  * A new API key, with its secret: shown in this answer only.
  */
 export type NewApiKey = ApiKeyView & {
@@ -436,6 +506,34 @@ export type NewInvite = {
      */
     email?: string | null;
     expires_at: string;
+};
+
+export type NewJobBody = {
+    /**
+     * Paths of files already in the job's workspace.
+     */
+    attachments?: Array<string>;
+    /**
+     * `internet` or `offline`; default: the sandbox-manager's.
+     */
+    network?: string | null;
+    /**
+     * What to do, as a person would write it in a chat.
+     */
+    prompt: string;
+    /**
+     * How long the job may take from its start, waiting included (default 1800).
+     */
+    timeout_secs?: number | null;
+    /**
+     * The session's title; defaults to the start of the prompt.
+     */
+    title?: string | null;
+    /**
+     * Gets the job (as `GET /jobs/{id}` shows it) when it starts waiting and when it
+     * ends, signed; a public address unless the operator allows private ones.
+     */
+    webhook_url?: string | null;
 };
 
 export type NewMessage = {
@@ -504,6 +602,10 @@ export type RegistrationMode = 'open' | 'invite' | 'closed';
 
 export type Rename = {
     title: string;
+};
+
+export type Reply = {
+    content: string;
 };
 
 export type Role = 'admin' | 'user';
@@ -1106,6 +1208,195 @@ export type RegisterResponses = {
 
 export type RegisterResponse = RegisterResponses[keyof RegisterResponses];
 
+export type List2Data = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only jobs in this status.
+         */
+        status?: string | null;
+        /**
+         * The `next_before` of the previous page.
+         */
+        before?: string | null;
+        /**
+         * 1–100, default 30.
+         */
+        limit?: number | null;
+    };
+    url: '/api/v1/jobs';
+};
+
+export type List2Errors = {
+    401: ErrorBody;
+    422: ErrorBody;
+};
+
+export type List2Error = List2Errors[keyof List2Errors];
+
+export type List2Responses = {
+    200: JobPage;
+};
+
+export type List2Response = List2Responses[keyof List2Responses];
+
+export type Create2Data = {
+    body: NewJobBody;
+    path?: never;
+    query?: never;
+    url: '/api/v1/jobs';
+};
+
+export type Create2Errors = {
+    401: ErrorBody;
+    413: ErrorBody;
+    422: ErrorBody;
+};
+
+export type Create2Error = Create2Errors[keyof Create2Errors];
+
+export type Create2Responses = {
+    201: CreatedJob;
+};
+
+export type Create2Response = Create2Responses[keyof Create2Responses];
+
+export type GetData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/jobs/{id}';
+};
+
+export type GetErrors = {
+    404: ErrorBody;
+};
+
+export type GetError = GetErrors[keyof GetErrors];
+
+export type GetResponses = {
+    200: JobDetail;
+};
+
+export type GetResponse = GetResponses[keyof GetResponses];
+
+export type CancelData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/jobs/{id}/cancel';
+};
+
+export type CancelErrors = {
+    404: ErrorBody;
+    /**
+     * the job has ended already
+     */
+    409: ErrorBody;
+};
+
+export type CancelError = CancelErrors[keyof CancelErrors];
+
+export type CancelResponses = {
+    200: JobView;
+};
+
+export type CancelResponse = CancelResponses[keyof CancelResponses];
+
+export type EventsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Events after this sequence number (`Last-Event-ID` wins when both are given).
+         */
+        after?: number | null;
+    };
+    url: '/api/v1/jobs/{id}/events';
+};
+
+export type EventsErrors = {
+    400: ErrorBody;
+    404: ErrorBody;
+    /**
+     * too many open streams
+     */
+    429: ErrorBody;
+};
+
+export type EventsError = EventsErrors[keyof EventsErrors];
+
+export type EventsResponses = {
+    /**
+     * `text/event-stream`; each event's `id:` is its sequence number, `event:` its type, `data:` the stored event as JSON
+     */
+    200: string;
+};
+
+export type EventsResponse = EventsResponses[keyof EventsResponses];
+
+export type ReplyData = {
+    body: Reply;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/jobs/{id}/reply';
+};
+
+export type ReplyErrors = {
+    404: ErrorBody;
+    /**
+     * the job is not waiting
+     */
+    409: ErrorBody;
+    413: ErrorBody;
+};
+
+export type ReplyError = ReplyErrors[keyof ReplyErrors];
+
+export type ReplyResponses = {
+    201: StoredEvent;
+};
+
+export type ReplyResponse = ReplyResponses[keyof ReplyResponses];
+
+export type ResultData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * A path in the sandbox; relative ones start at the workspace (default: the workspace).
+         */
+        path?: string;
+    };
+    url: '/api/v1/jobs/{id}/result';
+};
+
+export type ResultErrors = {
+    404: ErrorBody;
+};
+
+export type ResultError = ResultErrors[keyof ResultErrors];
+
+export type ResultResponses = {
+    /**
+     * a zip archive
+     */
+    200: Array<number>;
+};
+
+export type ResultResponse = ResultResponses[keyof ResultResponses];
+
 export type ServersData = {
     body?: never;
     path?: never;
@@ -1125,7 +1416,7 @@ export type ServersResponses = {
 
 export type ServersResponse = ServersResponses[keyof ServersResponses];
 
-export type List2Data = {
+export type List3Data = {
     body?: never;
     path?: never;
     query?: {
@@ -1141,37 +1432,37 @@ export type List2Data = {
     url: '/api/v1/sessions';
 };
 
-export type List2Errors = {
+export type List3Errors = {
     401: ErrorBody;
 };
 
-export type List2Error = List2Errors[keyof List2Errors];
+export type List3Error = List3Errors[keyof List3Errors];
 
-export type List2Responses = {
+export type List3Responses = {
     200: SessionPage;
 };
 
-export type List2Response = List2Responses[keyof List2Responses];
+export type List3Response = List3Responses[keyof List3Responses];
 
-export type Create2Data = {
+export type Create3Data = {
     body: NewSession;
     path?: never;
     query?: never;
     url: '/api/v1/sessions';
 };
 
-export type Create2Errors = {
+export type Create3Errors = {
     401: ErrorBody;
     422: ErrorBody;
 };
 
-export type Create2Error = Create2Errors[keyof Create2Errors];
+export type Create3Error = Create3Errors[keyof Create3Errors];
 
-export type Create2Responses = {
+export type Create3Responses = {
     201: SessionView;
 };
 
-export type Create2Response = Create2Responses[keyof Create2Responses];
+export type Create3Response = Create3Responses[keyof Create3Responses];
 
 export type SessionListStreamData = {
     body?: never;
@@ -1219,7 +1510,7 @@ export type DeleteResponses = {
 
 export type DeleteResponse = DeleteResponses[keyof DeleteResponses];
 
-export type GetData = {
+export type Get2Data = {
     body?: never;
     path: {
         id: string;
@@ -1228,17 +1519,17 @@ export type GetData = {
     url: '/api/v1/sessions/{id}';
 };
 
-export type GetErrors = {
+export type Get2Errors = {
     404: ErrorBody;
 };
 
-export type GetError = GetErrors[keyof GetErrors];
+export type Get2Error = Get2Errors[keyof Get2Errors];
 
-export type GetResponses = {
+export type Get2Responses = {
     200: SessionView;
 };
 
-export type GetResponse = GetResponses[keyof GetResponses];
+export type Get2Response = Get2Responses[keyof Get2Responses];
 
 export type RenameData = {
     body: Rename;
@@ -1375,7 +1666,7 @@ export type Delete2Responses = {
 
 export type Delete2Response = Delete2Responses[keyof Delete2Responses];
 
-export type List3Data = {
+export type List4Data = {
     body?: never;
     path: {
         id: string;
@@ -1389,18 +1680,18 @@ export type List3Data = {
     url: '/api/v1/sessions/{id}/files';
 };
 
-export type List3Errors = {
+export type List4Errors = {
     404: ErrorBody;
     503: ErrorBody;
 };
 
-export type List3Error = List3Errors[keyof List3Errors];
+export type List4Error = List4Errors[keyof List4Errors];
 
-export type List3Responses = {
+export type List4Responses = {
     200: Listing;
 };
 
-export type List3Response = List3Responses[keyof List3Responses];
+export type List4Response = List4Responses[keyof List4Responses];
 
 export type ArchiveData = {
     body?: never;
@@ -1892,7 +2183,7 @@ export type SharedImageResponses = {
 
 export type SharedImageResponse = SharedImageResponses[keyof SharedImageResponses];
 
-export type List4Data = {
+export type List5Data = {
     body?: never;
     path?: never;
     query?: {
@@ -1905,17 +2196,17 @@ export type List4Data = {
     url: '/api/v1/users';
 };
 
-export type List4Errors = {
+export type List5Errors = {
     403: ErrorBody;
 };
 
-export type List4Error = List4Errors[keyof List4Errors];
+export type List5Error = List5Errors[keyof List5Errors];
 
-export type List4Responses = {
+export type List5Responses = {
     200: Array<UserView>;
 };
 
-export type List4Response = List4Responses[keyof List4Responses];
+export type List5Response = List5Responses[keyof List5Responses];
 
 export type ActivateData = {
     body?: never;

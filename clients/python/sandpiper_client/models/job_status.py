@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class JobStatus(StrEnum):
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    WAITING = "waiting"
+
+    def __str__(self) -> str:
+        return str(self.value)
