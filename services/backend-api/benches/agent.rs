@@ -14,8 +14,9 @@
 //!   through the adapter, and the same call as a run's step;
 //! - MCP over stdio: the same server started in the session's sandbox and its `echo`
 //!   relayed by tool-api;
-//! - VNC relay: full-screen raw updates pulled through the relay and straight from the
-//!   sandbox's VNC server (throughput), and a 1×1 update round trip both ways (latency);
+//! - VNC relay: full-screen raw updates pulled through the browser's relay and through
+//!   the backend's connector alone ("direct": the tool-api's upgraded stream to x11vnc)
+//!   (throughput), and a 1×1 update round trip both ways (latency);
 //! - code interpreter: the first `code_run` of a session whose sandbox came from the warm
 //!   pool (its kernel started with the sandbox), `print(1)` steps end to end and straight
 //!   to tool-api, `import pandas` in a warm kernel, and a kernel's cold start (restart).
