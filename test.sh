@@ -17,9 +17,9 @@
 # The full suite: every crate's unit tests and each service's one integration-test binary
 # against real processes, files, sockets, containers and a real desktop; backend-api's
 # storage-dependent areas once more against MongoDB (wire protocol) and Redis instead of
-# the embedded store; the front end's component and end-to-end tests; then the deployment
-# (images, Compose, dev.sh). Arguments (e.g. a test name filter) run only the Rust tests
-# they select, over both kinds of store.
+# the embedded store; each API client running a job in a real sandbox; the front end's
+# component and end-to-end tests; then the deployment (images, Compose, dev.sh). Arguments
+# (e.g. a test name filter) run only the Rust tests they select, over both kinds of store.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -162,9 +162,9 @@ log "the fast tier (./test.sh --quick)"
 tests="$(build_tests)"
 
 # The areas that need Docker, a desktop or shared stores wait mostly on containers,
-# browsers and sockets, not on the CPU: the four suites run side by side, each into a log
-# of its own that is printed when it ends, and the release build that ./build.sh needs
-# runs beside them at the lowest priority.
+# browsers and sockets, not on the CPU: the suites run side by side, each into a log of
+# its own that is printed when it ends, and the release build that ./build.sh needs runs
+# beside them at the lowest priority.
 logs="$(mktemp -d "${TMPDIR:-/tmp}/sandpiper-tests.XXXXXX")"
 suite() { # name, command...
     local name="$1" started=$SECONDS status=0
@@ -187,10 +187,14 @@ running[backend-api]=$!
 suite backend-api-shared-stores on_shared_stores run_tests integration services/backend-api \
     auth:: registration:: api_keys:: jobs:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: &
 running[backend-api-shared-stores]=$!
+# The generated clients each run a job (the scripted model, one sandbox each, no warm
+# pool) with the backend-api and sandbox-manager binaries the build above made.
+suite clients-jobs clients/test-live.sh --jobs &
+running[clients-jobs]=$!
 suite release-build nice -n 19 cargo build --release --locked --workspace --bin backend-api --bin sandbox-manager &
 running[release-build]=$!
 failed=()
-for name in tool-api sandbox-manager backend-api backend-api-shared-stores release-build; do
+for name in tool-api sandbox-manager backend-api backend-api-shared-stores clients-jobs release-build; do
     wait "${running[$name]}" || failed+=("$name")
     printf '\n---- %s ----\n' "$name" >&2
     cat "$logs/$name.log" >&2
