@@ -48,6 +48,8 @@ if $jobs; then
 fi
 
 need_node
+# The READMEs' job examples, which the job tests run, use curl and jq.
+! $jobs || need_packages curl:curl jq:jq
 venv="$(need_pip_venv clients-venv clients/requirements.txt)"
 need_npm_packages clients/typescript
 
@@ -110,6 +112,7 @@ if $jobs; then
         SANDBOX_MANAGER_TOKEN="$manager_token" SANDBOX_MANAGER_PORT="$manager_port" \
         SANDBOX_MANAGER_DATA_DIR="$work/manager" SANDBOX_MANAGER_NAMESPACE="$namespace" \
         SANDBOX_MANAGER_POOL__SIZE=0 SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS=90 \
+        SANDBOX_MANAGER_QUOTA__PER_OWNER=10 \
         SANDBOX_IMAGE="$image" "$manager" >"$work/sandbox-manager.log" 2>&1 &
     started+=("$!:sandbox-manager")
     wait_until_it_answers "http://127.0.0.1:$manager_port/health" sandbox-manager "$!"

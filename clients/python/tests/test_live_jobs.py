@@ -3,15 +3,20 @@ starts a backend-api whose model is clients/scripted-model.py and whose sandboxe
 
 It registers an account, makes a `jobs` API key with the client, runs a job with the key,
 polls it until it ends, checks its answer and files and finds fib.py in its result zip;
-then the job routes' documented errors.
+then the job routes' documented errors; and runs the READMEs' job examples (curl and
+Python) as they are written.
 """
 
 import io
 import os
+import re
+import subprocess
+import sys
 import time
 import uuid
 import zipfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -50,6 +55,7 @@ ANSWER = "Wrote fib.py: it prints the first 20 Fibonacci numbers."
 # How long a job may take to end (its sandbox is started for it: no warm pool).
 WAIT_SECS = 120
 ENDED = {JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED}
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +88,13 @@ def until_ended(client: AuthenticatedClient, job_id: str) -> JobDetail:
         time.sleep(0.5)
 
 
+def assert_fib_py_in(archive: bytes) -> None:
+    with zipfile.ZipFile(io.BytesIO(archive)) as unzipped:
+        names = [name for name in unzipped.namelist() if name.endswith("fib.py")]
+        assert names, unzipped.namelist()
+        assert unzipped.read(names[0]).decode() == FIB_PY
+
+
 def test_a_job_writes_fib_py_in_a_sandbox_and_its_zip_holds_it(key):
     created = create.sync_detailed(
         client=key, body=NewJobBody(prompt="Write fib.py that prints Fibonacci numbers", network="offline")
@@ -98,10 +111,7 @@ def test_a_job_writes_fib_py_in_a_sandbox_and_its_zip_holds_it(key):
 
     archive = result.sync(client=key, id=job.id)
     assert isinstance(archive, bytes), archive
-    with zipfile.ZipFile(io.BytesIO(archive)) as unzipped:
-        names = [name for name in unzipped.namelist() if name.endswith("fib.py")]
-        assert names, unzipped.namelist()
-        assert unzipped.read(names[0]).decode() == FIB_PY
+    assert_fib_py_in(archive)
 
 
 def assert_error(response, status: int, code: str) -> ErrorBody:
@@ -119,3 +129,26 @@ def test_job_routes_answer_bad_input_with_the_documented_status(key):
     assert assert_error(too_short, 422, "invalid").error.field == "timeout_secs"
     # The key is for jobs only.
     assert list_.sync_detailed(client=key).status_code == 403
+
+
+def code_blocks(readme: str, after: str) -> dict[str, list[str]]:
+    """The fenced blocks (by language) that follow `after` in a README, up to the next
+    heading, each line without its `# example…` comment."""
+    text = (REPO / readme).read_text()
+    start = text.index(after)
+    end = text.find("\n#", start + len(after))
+    blocks = re.findall(r"```(\w+)\n(.*?)```", text[start : end if end > 0 else None], re.S)
+    return {language: [re.sub(r"\s+# example.*$", "", line) for line in code.splitlines()] for language, code in blocks}
+
+
+@pytest.mark.parametrize("language", ["sh", "python"])
+def test_the_readmes_job_examples_run_as_written(key, language, tmp_path):
+    examples = code_blocks("clients/README.md", "### A job: run, wait, download")
+    # The root README's three lines are the same as the clients README's.
+    short = code_blocks("README.md", "**From a script**")[language]
+    assert len(short) == 3
+    assert short == examples[language][-3:]
+    command = ["bash", "-euo", "pipefail", "-c"] if language == "sh" else [sys.executable, "-c"]
+    environment = {**os.environ, "SANDPIPER_URL": URL, "SANDPIPER_API_KEY": key.token}
+    subprocess.run([*command, "\n".join(examples[language])], cwd=tmp_path, env=environment, check=True, timeout=WAIT_SECS)
+    assert_fib_py_in((tmp_path / "result.zip").read_bytes())
