@@ -4,7 +4,8 @@
 //! in creation order while fewer than [`JobSettings::max_running_per_person`] of theirs
 //! are running or waiting. Starting one creates its sandbox (with the asked-for network)
 //! and posts the prompt through [`AgentService::post_message`], the path a chat message
-//! takes. A follower task then reads the session's event stream and moves the job with
+//! takes, after writing the files sent with the job to the workspace's `uploads/` and
+//! naming them with the prompt, as a chat's attachments are. A follower task then reads the session's event stream and moves the job with
 //! the session's status (`running`, `waiting`, `completed` → `succeeded`, `failed`)
 //! until the job ends, or stops the run when the job's time limit passes.
 //!
@@ -31,10 +32,13 @@ use tokio_util::sync::CancellationToken;
 use super::agent::AgentService;
 use super::error::{AppError, AppResult};
 use super::events::EventService;
-use super::sessions::{check_message, SessionService};
+use super::files::FileService;
+use super::sessions::{check_message, SessionService, MAX_ATTACHMENTS};
 use crate::domain::agent::{SandboxGateway, TokenUsage};
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent, ToolStatus};
-use crate::domain::job::{Job, JobId, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl};
+use crate::domain::job::{
+    Job, JobAttachment, JobId, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl,
+};
 use crate::domain::ports::{JobRepository, WebhookSender};
 use crate::domain::session::{preview, SessionStatus};
 use crate::domain::user::UserId;
@@ -62,6 +66,8 @@ pub struct JobSettings {
     pub max_running_per_person: usize,
     pub default_timeout_secs: u64,
     pub max_timeout_secs: u64,
+    /// The decoded size of a job's attachments together.
+    pub max_attachment_bytes: u64,
 }
 
 /// What jobs need from the outside world.
@@ -71,10 +77,19 @@ pub struct JobPorts {
     pub webhooks: Arc<dyn WebhookSender>,
 }
 
+/// A file sent with a job, unchecked.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+pub struct NewAttachment {
+    /// A plain file name (no `/`, `\\` or `..`); stored as `uploads/<name>`.
+    pub name: String,
+    /// The file's content, base64 (standard alphabet, padded).
+    pub content_base64: String,
+}
+
 /// A job as a client asks for it, unchecked.
 pub struct NewJob {
     pub prompt: String,
-    pub attachments: Vec<String>,
+    pub attachments: Vec<NewAttachment>,
     pub title: Option<String>,
     pub network: Option<String>,
     pub timeout_secs: Option<u64>,
@@ -156,6 +171,7 @@ pub struct JobService {
     sessions: Arc<SessionService>,
     agent: Arc<AgentService>,
     events: Arc<EventService>,
+    files: Arc<FileService>,
     sandboxes: Arc<dyn SandboxGateway>,
     webhooks: Arc<dyn WebhookSender>,
     settings: JobSettings,
@@ -173,6 +189,7 @@ impl JobService {
         sessions: Arc<SessionService>,
         agent: Arc<AgentService>,
         events: Arc<EventService>,
+        files: Arc<FileService>,
         settings: JobSettings,
         stopping: CancellationToken,
     ) -> Self {
@@ -181,6 +198,7 @@ impl JobService {
             sessions,
             agent,
             events,
+            files,
             sandboxes: ports.sandboxes,
             webhooks: ports.webhooks,
             settings,
@@ -192,7 +210,14 @@ impl JobService {
     /// Checks the request, creates the job's session and queues the job, which starts at
     /// once when the person has room.
     pub async fn create(self: &Arc<Self>, owner: &UserId, new: NewJob) -> AppResult<Job> {
-        check_message(&new.prompt, &new.attachments)?;
+        let attachments = JobAttachment::parse_all(
+            new.attachments
+                .into_iter()
+                .map(|file| (file.name, file.content_base64)),
+            MAX_ATTACHMENTS,
+            self.settings.max_attachment_bytes,
+        )?;
+        check_message(&new.prompt, &[])?;
         let network = new.network.as_deref().map(Network::parse).transpose()?;
         // The default never exceeds the maximum, also when the operator lowered only that.
         let default = self
@@ -215,7 +240,7 @@ impl JobService {
         let session = self.sessions.create(owner, Some(&title)).await?;
         let request = JobRequest {
             prompt: new.prompt,
-            attachments: new.attachments,
+            attachments,
             network,
             timeout,
             webhook,
@@ -224,6 +249,11 @@ impl JobService {
         self.jobs.insert(&job).await?;
         self.start_queued(owner).await;
         Ok(self.jobs.get(&job.id).await?.unwrap_or(job))
+    }
+
+    /// The decoded size a job's attachments may have together.
+    pub fn max_attachment_bytes(&self) -> u64 {
+        self.settings.max_attachment_bytes
     }
 
     /// The caller's job, or `NotFound`.
@@ -442,9 +472,28 @@ impl JobService {
                 .prepare(&job.session_id, &job.owner, network)
                 .await?;
         }
+        for file in &job.attachments {
+            let content = bytes::Bytes::from(file.content.clone());
+            let length = content.len() as u64;
+            let body = futures::stream::once(async move { Ok(content) }).boxed();
+            self.files
+                .attach(
+                    &job.owner,
+                    job.session_id.as_str(),
+                    file.name.as_str(),
+                    Some(length),
+                    body,
+                )
+                .await?;
+        }
         let prompt = self
             .agent
-            .post_message(&job.owner, job.session_id.as_str(), &job.prompt, &job.attachments)
+            .post_message(
+                &job.owner,
+                job.session_id.as_str(),
+                &job.prompt,
+                &job.attachment_paths(),
+            )
             .await?;
         self.follow(job, prompt.seq - 1).await
     }
