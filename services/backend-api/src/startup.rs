@@ -204,6 +204,7 @@ impl Application {
         let jobs = Arc::new(JobService::new(
             JobPorts {
                 jobs: stores.jobs.clone(),
+                api_keys: stores.api_keys.clone(),
                 sandboxes,
                 webhooks: Arc::new(HttpWebhooks::new(settings.jobs.allow_private_webhooks)),
             },

@@ -109,6 +109,10 @@ export type ApiKeyView = {
      */
     requests: number;
     scope: ApiKeyScope;
+    /**
+     * The model's tokens over the jobs made with the key, counted when each ends.
+     */
+    tokens: TokenUsage;
 };
 
 export type AuthModeView = {

@@ -13,6 +13,9 @@
 //! `GET /jobs/{id}` shows it, signed with HMAC-SHA256 under the job's own secret (shown
 //! once, at creation: a leaked secret then concerns one job), retried with back-off.
 //!
+//! A job made with an API key adds its session's tokens to the key's when it ends (once:
+//! only one move to a final status succeeds), so a key's listing shows what its jobs cost.
+//!
 //! Status changes are compare-and-set in the store, so a cancel and the end of the run
 //! cannot both win. Jobs are stored, so the queue survives a restart: [`JobService::resume`]
 //! follows the jobs that were going again and starts the queued ones.
@@ -35,11 +38,12 @@ use super::events::EventService;
 use super::files::FileService;
 use super::sessions::{check_message, SessionService, MAX_ATTACHMENTS};
 use crate::domain::agent::{SandboxGateway, TokenUsage};
+use crate::domain::api_key::ApiKeyId;
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent, ToolStatus};
 use crate::domain::job::{
     Job, JobAttachment, JobId, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl,
 };
-use crate::domain::ports::{JobRepository, WebhookSender};
+use crate::domain::ports::{ApiKeyRepository, JobRepository, WebhookSender};
 use crate::domain::session::{preview, SessionStatus};
 use crate::domain::user::UserId;
 
@@ -73,6 +77,7 @@ pub struct JobSettings {
 /// What jobs need from the outside world.
 pub struct JobPorts {
     pub jobs: Arc<dyn JobRepository>,
+    pub api_keys: Arc<dyn ApiKeyRepository>,
     pub sandboxes: Arc<dyn SandboxGateway>,
     pub webhooks: Arc<dyn WebhookSender>,
 }
@@ -168,6 +173,7 @@ impl From<&JobReport> for JobDetail {
 
 pub struct JobService {
     jobs: Arc<dyn JobRepository>,
+    api_keys: Arc<dyn ApiKeyRepository>,
     sessions: Arc<SessionService>,
     agent: Arc<AgentService>,
     events: Arc<EventService>,
@@ -195,6 +201,7 @@ impl JobService {
     ) -> Self {
         Self {
             jobs: ports.jobs,
+            api_keys: ports.api_keys,
             sessions,
             agent,
             events,
@@ -208,8 +215,13 @@ impl JobService {
     }
 
     /// Checks the request, creates the job's session and queues the job, which starts at
-    /// once when the person has room.
-    pub async fn create(self: &Arc<Self>, owner: &UserId, new: NewJob) -> AppResult<Job> {
+    /// once when the person has room. `api_key`: the key the request came with.
+    pub async fn create(
+        self: &Arc<Self>,
+        owner: &UserId,
+        api_key: Option<ApiKeyId>,
+        new: NewJob,
+    ) -> AppResult<Job> {
         let attachments = JobAttachment::parse_all(
             new.attachments
                 .into_iter()
@@ -244,6 +256,7 @@ impl JobService {
             network,
             timeout,
             webhook,
+            api_key,
         };
         let job = Job::new(owner.clone(), session.id, request, Utc::now());
         self.jobs.insert(&job).await?;
@@ -563,6 +576,9 @@ impl JobService {
             }
             job.move_to(to, error.clone(), Utc::now());
             if self.jobs.update_from(&job, from).await? {
+                if to.is_final() {
+                    self.charge(&job).await;
+                }
                 if to == JobStatus::Waiting || to.is_final() {
                     self.notify(&job).await;
                 }
@@ -577,6 +593,27 @@ impl JobService {
 }
 
 impl JobService {
+    /// Adds the ended job's session's tokens to its API key's, if it was made with one. A
+    /// failure is logged: the job's own usage stays right, only the key's count lags.
+    async fn charge(&self, job: &Job) {
+        let Some(key) = &job.api_key else {
+            return;
+        };
+        let usage = match self.sessions.get(&job.owner, job.session_id.as_str()).await {
+            Ok(session) => session.usage,
+            Err(err) => {
+                tracing::error!(job = job.id.as_str(), %err, "reading a job's usage for its key");
+                return;
+            }
+        };
+        if usage.is_empty() {
+            return;
+        }
+        if let Err(err) = self.api_keys.add_tokens(key, usage).await {
+            tracing::error!(job = job.id.as_str(), %err, "adding a job's tokens to its key");
+        }
+    }
+
     /// Sends the job to its webhook, if it has one, in a task of its own: a slow receiver
     /// holds up nothing. A failure to make the body is logged, as is a receiver that
     /// never accepts it.

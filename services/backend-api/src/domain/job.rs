@@ -13,6 +13,7 @@ use rand::distr::{Alphanumeric, SampleString};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::api_key::ApiKeyId;
 use super::error::{DomainError, DomainResult};
 use super::files::FileName;
 use super::session::{SessionId, SessionStatus};
@@ -318,6 +319,10 @@ pub struct Job {
     pub timeout: JobTimeout,
     #[serde(default)]
     pub webhook: Option<Webhook>,
+    /// The API key the job was made with: its session's tokens are added to the key's
+    /// when the job ends.
+    #[serde(default)]
+    pub api_key: Option<ApiKeyId>,
     pub created_at: DateTime<Utc>,
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
@@ -337,6 +342,7 @@ impl Job {
             network: request.network,
             timeout: request.timeout,
             webhook: request.webhook,
+            api_key: request.api_key,
             created_at: now,
             started_at: None,
             finished_at: None,
@@ -379,6 +385,7 @@ pub struct JobRequest {
     pub network: Option<Network>,
     pub timeout: JobTimeout,
     pub webhook: Option<Webhook>,
+    pub api_key: Option<ApiKeyId>,
 }
 
 #[cfg(test)]
@@ -483,6 +490,7 @@ mod tests {
             network: None,
             timeout: JobTimeout::parse(60, 60).unwrap(),
             webhook: None,
+            api_key: None,
         };
         let start = Utc::now();
         let mut job = Job::new(UserId::new(), SessionId::new(), request, start);

@@ -1,6 +1,6 @@
 //! Headless jobs against the real server and a scripted model: a job that writes a file
 //! in a real sandbox (its answer, files and zip), run with a `jobs` API key that may do
-//! nothing else; cancel mid-run; a job that asks and is answered; the queue in order, also
+//! nothing else and is charged the job's tokens; cancel mid-run; a job that asks and is answered; the queue in order, also
 //! across a restart; the time limit; a webhook on waiting and on the end, signed and
 //! retried; attachments the run reads; and bad input.
 //!
@@ -109,7 +109,34 @@ async fn a_job_writes_a_file_in_a_sandbox_and_its_result_holds_it() {
     assert_eq!(done["answer"], "Wrote fib.py.");
     assert_eq!(done["files"], json!(["fib.py"]));
     assert_eq!(done["network"], "offline");
-    assert!(done["usage"]["prompt_tokens"].as_u64().unwrap() > 0, "{done}");
+    // The scripted model reports 100 prompt and 20 completion tokens per request; the
+    // job's two requests are added to the key it was made with.
+    assert_eq!(
+        done["usage"],
+        json!({ "prompt_tokens": 200, "completion_tokens": 40 }),
+        "{done}"
+    );
+    // Added just after the job's end is stored, so possibly a moment after it shows.
+    let start = Instant::now();
+    loop {
+        let keys = app
+            .expect(
+                StatusCode::OK,
+                Method::GET,
+                "/api/v1/api-keys",
+                Some(&token),
+                None,
+            )
+            .await;
+        if keys[0]["tokens"] == done["usage"] {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the key was not charged: {keys}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     assert!(
         done["started_at"].is_string() && done["finished_at"].is_string(),
         "{done}"

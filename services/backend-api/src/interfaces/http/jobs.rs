@@ -120,7 +120,8 @@ async fn create(
         timeout_secs: body.timeout_secs,
         webhook_url: body.webhook_url,
     };
-    let job = state.jobs.create(&principal.user_id, new).await?;
+    let key = principal.key.map(|used| used.id);
+    let job = state.jobs.create(&principal.user_id, key, new).await?;
     Ok((
         StatusCode::CREATED,
         axum::Json(CreatedJob {
