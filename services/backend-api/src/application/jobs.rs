@@ -485,6 +485,24 @@ impl JobService {
                 .prepare(&job.session_id, &job.owner, network)
                 .await?;
         }
+        if !job.attachments_written {
+            self.write_attachments(job).await?;
+        }
+        let prompt = self
+            .agent
+            .post_message(
+                &job.owner,
+                job.session_id.as_str(),
+                &job.prompt,
+                &job.attachment_paths(),
+            )
+            .await?;
+        self.follow(job, prompt.seq - 1).await
+    }
+
+    /// Writes the job's attachments to its workspace, then drops their contents from the
+    /// stored job. A restart in between writes them again (the same files, replaced).
+    async fn write_attachments(&self, job: &Job) -> AppResult<()> {
         for file in &job.attachments {
             let content = bytes::Bytes::from(file.content.clone());
             let length = content.len() as u64;
@@ -499,16 +517,12 @@ impl JobService {
                 )
                 .await?;
         }
-        let prompt = self
-            .agent
-            .post_message(
-                &job.owner,
-                job.session_id.as_str(),
-                &job.prompt,
-                &job.attachment_paths(),
-            )
-            .await?;
-        self.follow(job, prompt.seq - 1).await
+        let mut written = job.clone();
+        written.mark_attachments_written();
+        // Only a job still running is rewritten: one cancelled meanwhile keeps its record
+        // as the cancel left it.
+        self.jobs.update_from(&written, JobStatus::Running).await?;
+        Ok(())
     }
 
     /// Moves the job with its session's statuses after `after` until the job has ended,

@@ -239,7 +239,7 @@ impl Webhook {
 
 /// A file sent with a job. The job's workspace exists only once the job starts, so the
 /// file is kept with the job until then and written to `uploads/<name>` before the prompt
-/// is posted (where a chat's attachments go).
+/// is posted (where a chat's attachments go); then only its name is kept.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobAttachment {
     pub name: FileName,
@@ -314,6 +314,10 @@ pub struct Job {
     /// Written to the workspace when the job starts.
     #[serde(default)]
     pub attachments: Vec<JobAttachment>,
+    /// The attachments are in the workspace and their contents dropped from the job, so
+    /// job records (listed a page at a time) do not stay megabytes large.
+    #[serde(default)]
+    pub attachments_written: bool,
     /// `None`: the sandbox-manager's default.
     pub network: Option<Network>,
     pub timeout: JobTimeout,
@@ -339,6 +343,7 @@ impl Job {
             status: JobStatus::Queued,
             prompt: request.prompt,
             attachments: request.attachments,
+            attachments_written: false,
             network: request.network,
             timeout: request.timeout,
             webhook: request.webhook,
@@ -360,6 +365,14 @@ impl Job {
             self.finished_at = Some(now);
             self.error = error;
         }
+    }
+
+    /// Forgets the attachments' contents once they are in the workspace.
+    pub fn mark_attachments_written(&mut self) {
+        for file in &mut self.attachments {
+            file.content = Vec::new();
+        }
+        self.attachments_written = true;
     }
 
     /// Where the attachments are in the workspace once written, for the prompt.
@@ -458,6 +471,24 @@ mod tests {
         let json = serde_json::to_value(&files[0]).unwrap();
         assert_eq!(json["content"], "eCwxCg==");
         assert_eq!(serde_json::from_value::<JobAttachment>(json).unwrap(), files[0]);
+    }
+
+    #[test]
+    fn written_attachments_keep_their_paths_and_drop_their_contents() {
+        let request = JobRequest {
+            prompt: "hi".into(),
+            attachments: JobAttachment::parse_all(sent(&[("a.csv", "eCwxCg==")]).into_iter(), 2, 10).unwrap(),
+            network: None,
+            timeout: JobTimeout::parse(60, 60).unwrap(),
+            webhook: None,
+            api_key: None,
+        };
+        let mut job = Job::new(UserId::new(), SessionId::new(), request, Utc::now());
+        assert!(!job.attachments_written);
+        job.mark_attachments_written();
+        assert!(job.attachments_written);
+        assert!(job.attachments[0].content.is_empty());
+        assert_eq!(job.attachment_paths(), ["uploads/a.csv"]);
     }
 
     #[test]
