@@ -68,16 +68,7 @@ async fn until(app: &TestApp, token: &str, id: &str, status: &str) -> Value {
 /// A `jobs` API key of a new account, and the account's access token.
 async fn jobs_key(app: &TestApp, email: &str) -> (String, String) {
     let (token, _, _) = app.register(email).await;
-    let key = app
-        .expect(
-            StatusCode::CREATED,
-            Method::POST,
-            "/api/v1/api-keys",
-            Some(&token),
-            Some(json!({ "name": "script", "scope": "jobs" })),
-        )
-        .await;
-    (key["key"].as_str().unwrap().to_owned(), token)
+    (app.jobs_key(&token).await, token)
 }
 
 #[tokio::test]
@@ -116,27 +107,7 @@ async fn a_job_writes_a_file_in_a_sandbox_and_its_result_holds_it() {
         json!({ "prompt_tokens": 200, "completion_tokens": 40 }),
         "{done}"
     );
-    // Added just after the job's end is stored, so possibly a moment after it shows.
-    let start = Instant::now();
-    loop {
-        let keys = app
-            .expect(
-                StatusCode::OK,
-                Method::GET,
-                "/api/v1/api-keys",
-                Some(&token),
-                None,
-            )
-            .await;
-        if keys[0]["tokens"] == done["usage"] {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "the key was not charged: {keys}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    app.until_key_tokens(&token, &done["usage"]).await;
     assert!(
         done["started_at"].is_string() && done["finished_at"].is_string(),
         "{done}"

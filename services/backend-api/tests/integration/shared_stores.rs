@@ -266,19 +266,11 @@ async fn jobs_ending_on_either_replica_add_their_tokens_to_their_key() {
     let llm = FakeLlm::start(vec![Reply::Text("Done."), Reply::Text("Done too.")]).await;
     let (mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
     let settings = llm.settings();
-    let overrides: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let overrides = support::borrowed(&settings);
     let (a, b, _dir) = two_replicas(&mongodb, &redis, &overrides).await;
     let (token, _, _) = a.register("ada@example.org").await;
-    let made = a
-        .expect(
-            StatusCode::CREATED,
-            Method::POST,
-            "/api/v1/api-keys",
-            Some(&token),
-            Some(json!({ "name": "jobs", "scope": "jobs" })),
-        )
-        .await;
-    let key = made["key"].as_str().unwrap();
+    let key = a.jobs_key(&token).await;
+    let key = key.as_str();
     // One job made on each replica; each is charged where it ends, and the two add up
     // (the scripted model reports 100 prompt and 20 completion tokens per request).
     for app in [&a, &b] {
@@ -291,21 +283,6 @@ async fn jobs_ending_on_either_replica_add_their_tokens_to_their_key() {
         )
         .await;
     }
-    let start = Instant::now();
-    loop {
-        let keys = b
-            .expect(
-                StatusCode::OK,
-                Method::GET,
-                "/api/v1/api-keys",
-                Some(&token),
-                None,
-            )
-            .await;
-        if keys[0]["tokens"] == json!({ "prompt_tokens": 200, "completion_tokens": 40 }) {
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "{keys}");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    b.until_key_tokens(&token, &json!({ "prompt_tokens": 200, "completion_tokens": 40 }))
+        .await;
 }
