@@ -144,6 +144,7 @@ export const strings = {
     neverExpires: 'never expires',
     used: (requests: number, at: string) => `${requests} request${requests === 1 ? '' : 's'}, last ${at}`,
     neverUsed: 'never used',
+    tokens: (prompt: number, completion: number) => `jobs' model tokens: ${prompt} prompt + ${completion} completion`,
     revoke: 'Revoke',
     confirmRevoke: (name: string) => `Revoke the API key “${name}”? Programs that use it stop working at once.`,
   },

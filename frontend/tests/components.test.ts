@@ -172,7 +172,8 @@ describe('ApiKeys', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   const key = (id: string, name: string, extra = {}) => ({
-    id, name, prefix: 'AbCd1234', scope: 'full', created_at: '2026-01-02T10:00:00Z', expires_at: null, last_used_at: null, requests: 0, ...extra,
+    id, name, prefix: 'AbCd1234', scope: 'full', created_at: '2026-01-02T10:00:00Z', expires_at: null, last_used_at: null, requests: 0,
+    tokens: { prompt_tokens: 0, completion_tokens: 0 }, ...extra,
   })
 
   /** Answers the key routes from `stored`, recording each call. */
@@ -197,7 +198,8 @@ describe('ApiKeys', () => {
   }
 
   it('makes a key, shows it once to copy, lists its use and revokes it when confirmed', async () => {
-    const calls = backend([key('k1', 'old script', { last_used_at: '2026-01-03T10:00:00Z', requests: 7, expires_at: '2026-01-04T00:00:00Z' })])
+    const calls = backend([key('k1', 'old script', { last_used_at: '2026-01-03T10:00:00Z', requests: 7, expires_at: '2026-01-04T00:00:00Z',
+      tokens: { prompt_tokens: 1200, completion_tokens: 340 } })])
     const confirm = vi.fn(() => true)
     vi.stubGlobal('confirm', confirm)
     const wrapper = mount(ApiKeys)
@@ -205,6 +207,7 @@ describe('ApiKeys', () => {
     const first = wrapper.get('[data-test=api-key]')
     expect(first.text()).toContain('sp_AbCd1234…')
     expect(first.get('[data-test=api-key-use]').text()).toMatch(/^7 requests, last /)
+    expect(first.get('[data-test=api-key-tokens]').text()).toBe("· jobs' model tokens: 1200 prompt + 340 completion")
     expect(first.text()).toContain('expired')
 
     await wrapper.get('input[name=api-key-name]').setValue('nightly')
@@ -215,6 +218,8 @@ describe('ApiKeys', () => {
     expect(wrapper.get('[data-test=api-key-made]').text()).toContain('will not be shown again')
     expect(wrapper.get('[data-test=api-key-secret]').text()).toBe('sp_secret')
     expect(wrapper.findAll('[data-test=api-key]').map((k) => k.attributes('data-name'))).toEqual(['old script', 'nightly'])
+    // A key no job has charged shows no tokens.
+    expect(wrapper.findAll('[data-test=api-key]')[1].find('[data-test=api-key-tokens]').exists()).toBe(false)
 
     // The secret goes once it is revoked, like the key.
     await wrapper.findAll('[data-test=api-key-revoke]')[1].trigger('click')

@@ -211,6 +211,8 @@ pub struct JobsConfig {
     pub default_timeout_secs: u64,
     /// The longest time limit a job may ask for.
     pub max_timeout_secs: u64,
+    /// The decoded size of the files sent with one job, together.
+    pub max_attachment_bytes: u64,
     /// Lets webhooks go to private, loopback and link-local addresses (a receiver on the
     /// operator's own network); off, since a job's creator would otherwise reach it.
     pub allow_private_webhooks: bool,
@@ -222,6 +224,7 @@ impl Default for JobsConfig {
             max_running_per_person: 2,
             default_timeout_secs: 30 * 60,
             max_timeout_secs: 6 * 60 * 60,
+            max_attachment_bytes: 10 * 1024 * 1024,
             allow_private_webhooks: false,
         }
     }

@@ -204,16 +204,19 @@ impl Application {
         let jobs = Arc::new(JobService::new(
             JobPorts {
                 jobs: stores.jobs.clone(),
+                api_keys: stores.api_keys.clone(),
                 sandboxes,
                 webhooks: Arc::new(HttpWebhooks::new(settings.jobs.allow_private_webhooks)),
             },
             sessions.clone(),
             agent.clone(),
             events.clone(),
+            files.clone(),
             JobSettings {
                 max_running_per_person: settings.jobs.max_running_per_person.max(1),
                 default_timeout_secs: settings.jobs.default_timeout_secs,
                 max_timeout_secs: settings.jobs.max_timeout_secs,
+                max_attachment_bytes: settings.jobs.max_attachment_bytes,
             },
             stopping.clone(),
         ));

@@ -71,6 +71,7 @@ from .mcp_transport_kind import McpTransportKind
 from .message_role import MessageRole
 from .network import Network
 from .new_api_key import NewApiKey
+from .new_attachment import NewAttachment
 from .new_invite import NewInvite
 from .new_job_body import NewJobBody
 from .new_message import NewMessage
@@ -192,6 +193,7 @@ __all__ = (
     "MessageRole",
     "Network",
     "NewApiKey",
+    "NewAttachment",
     "NewInvite",
     "NewJobBody",
     "NewMessage",

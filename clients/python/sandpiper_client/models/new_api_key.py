@@ -2,13 +2,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.api_key_scope import ApiKeyScope
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.token_usage import TokenUsage
+
 
 T = TypeVar("T", bound="NewApiKey")
 
@@ -26,6 +30,7 @@ class NewApiKey:
         requests (int): Requests made while the key was valid and within its rate limit, whatever they
             answered.
         scope (ApiKeyScope): What a key may do.
+        tokens (TokenUsage): Tokens the model provider counted (and bills).
         expires_at (datetime.datetime | None | Unset): Absent: it never expires.
         last_used_at (datetime.datetime | None | Unset): Absent: never used. Like `requests`, written every few seconds,
             so it may lag.
@@ -38,6 +43,7 @@ class NewApiKey:
     prefix: str
     requests: int
     scope: ApiKeyScope
+    tokens: TokenUsage
     expires_at: datetime.datetime | None | Unset = UNSET
     last_used_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -56,6 +62,8 @@ class NewApiKey:
         requests = self.requests
 
         scope = self.scope.value
+
+        tokens = self.tokens.to_dict()
 
         expires_at: None | str | Unset
         if isinstance(self.expires_at, Unset):
@@ -84,6 +92,7 @@ class NewApiKey:
                 "prefix": prefix,
                 "requests": requests,
                 "scope": scope,
+                "tokens": tokens,
             }
         )
         if expires_at is not UNSET:
@@ -95,6 +104,8 @@ class NewApiKey:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.token_usage import TokenUsage  # noqa: PLC0415
+
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -109,6 +120,8 @@ class NewApiKey:
         requests = d.pop("requests")
 
         scope = ApiKeyScope(d.pop("scope"))
+
+        tokens = TokenUsage.from_dict(d.pop("tokens"))
 
         def _parse_expires_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
@@ -152,6 +165,7 @@ class NewApiKey:
             prefix=prefix,
             requests=requests,
             scope=scope,
+            tokens=tokens,
             expires_at=expires_at,
             last_used_at=last_used_at,
         )

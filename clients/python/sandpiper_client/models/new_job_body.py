@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.new_attachment import NewAttachment
+
 
 T = TypeVar("T", bound="NewJobBody")
 
@@ -16,7 +20,10 @@ class NewJobBody:
     """
     Attributes:
         prompt (str): What to do, as a person would write it in a chat.
-        attachments (list[str] | Unset): Paths of files already in the job's workspace.
+        attachments (list[NewAttachment] | Unset): Files for the job, written to its workspace as `uploads/<name>`
+            before the agent
+            starts and named with the prompt: at most 20, at most 10 MiB decoded together
+            (the operator's `BACKEND_JOBS__MAX_ATTACHMENT_BYTES`; 413 past it).
         network (None | str | Unset): `internet` or `offline`; default: the sandbox-manager's.
         timeout_secs (int | None | Unset): How long the job may take from its start, waiting included (default 1800).
         title (None | str | Unset): The session's title; defaults to the start of the prompt.
@@ -25,7 +32,7 @@ class NewJobBody:
     """
 
     prompt: str
-    attachments: list[str] | Unset = UNSET
+    attachments: list[NewAttachment] | Unset = UNSET
     network: None | str | Unset = UNSET
     timeout_secs: int | None | Unset = UNSET
     title: None | str | Unset = UNSET
@@ -35,9 +42,12 @@ class NewJobBody:
     def to_dict(self) -> dict[str, Any]:
         prompt = self.prompt
 
-        attachments: list[str] | Unset = UNSET
+        attachments: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.attachments, Unset):
-            attachments = self.attachments
+            attachments = []
+            for attachments_item_data in self.attachments:
+                attachments_item = attachments_item_data.to_dict()
+                attachments.append(attachments_item)
 
         network: None | str | Unset
         if isinstance(self.network, Unset):
@@ -85,10 +95,19 @@ class NewJobBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.new_attachment import NewAttachment  # noqa: PLC0415
+
         d = dict(src_dict)
         prompt = d.pop("prompt")
 
-        attachments = cast(list[str], d.pop("attachments", UNSET))
+        _attachments = d.pop("attachments", UNSET)
+        attachments: list[NewAttachment] | Unset = UNSET
+        if _attachments is not UNSET:
+            attachments = []
+            for attachments_item_data in _attachments:
+                attachments_item = NewAttachment.from_dict(attachments_item_data)
+
+                attachments.append(attachments_item)
 
         def _parse_network(data: object) -> None | str | Unset:
             if data is None:

@@ -2,13 +2,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.api_key_scope import ApiKeyScope
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.token_usage import TokenUsage
+
 
 T = TypeVar("T", bound="OwnedApiKeyView")
 
@@ -27,6 +31,7 @@ class OwnedApiKeyView:
         requests (int): Requests made while the key was valid and within its rate limit, whatever they
             answered.
         scope (ApiKeyScope): What a key may do.
+        tokens (TokenUsage): Tokens the model provider counted (and bills).
         expires_at (datetime.datetime | None | Unset): Absent: it never expires.
         last_used_at (datetime.datetime | None | Unset): Absent: never used. Like `requests`, written every few seconds,
             so it may lag.
@@ -40,6 +45,7 @@ class OwnedApiKeyView:
     prefix: str
     requests: int
     scope: ApiKeyScope
+    tokens: TokenUsage
     expires_at: datetime.datetime | None | Unset = UNSET
     last_used_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -60,6 +66,8 @@ class OwnedApiKeyView:
         requests = self.requests
 
         scope = self.scope.value
+
+        tokens = self.tokens.to_dict()
 
         expires_at: None | str | Unset
         if isinstance(self.expires_at, Unset):
@@ -89,6 +97,7 @@ class OwnedApiKeyView:
                 "prefix": prefix,
                 "requests": requests,
                 "scope": scope,
+                "tokens": tokens,
             }
         )
         if expires_at is not UNSET:
@@ -100,6 +109,8 @@ class OwnedApiKeyView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.token_usage import TokenUsage  # noqa: PLC0415
+
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -116,6 +127,8 @@ class OwnedApiKeyView:
         requests = d.pop("requests")
 
         scope = ApiKeyScope(d.pop("scope"))
+
+        tokens = TokenUsage.from_dict(d.pop("tokens"))
 
         def _parse_expires_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
@@ -160,6 +173,7 @@ class OwnedApiKeyView:
             prefix=prefix,
             requests=requests,
             scope=scope,
+            tokens=tokens,
             expires_at=expires_at,
             last_used_at=last_used_at,
         )

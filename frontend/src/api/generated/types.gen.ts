@@ -109,6 +109,10 @@ export type ApiKeyView = {
      */
     requests: number;
     scope: ApiKeyScope;
+    /**
+     * The model's tokens over the jobs made with the key, counted when each ends.
+     */
+    tokens: TokenUsage;
 };
 
 export type AuthModeView = {
@@ -497,6 +501,20 @@ export type NewApiKey = ApiKeyView & {
 };
 
 /**
+ * A file sent with a job, unchecked.
+ */
+export type NewAttachment = {
+    /**
+     * The file's content, base64 (standard alphabet, padded).
+     */
+    content_base64: string;
+    /**
+     * A plain file name (no `/`, `\\` or `..`); stored as `uploads/<name>`.
+     */
+    name: string;
+};
+
+/**
  * A new invite, its code shown this once.
  */
 export type NewInvite = {
@@ -510,9 +528,11 @@ export type NewInvite = {
 
 export type NewJobBody = {
     /**
-     * Paths of files already in the job's workspace.
+     * Files for the job, written to its workspace as `uploads/<name>` before the agent
+     * starts and named with the prompt: at most 20, at most 10 MiB decoded together
+     * (the operator's `BACKEND_JOBS__MAX_ATTACHMENT_BYTES`; 413 past it).
      */
-    attachments?: Array<string>;
+    attachments?: Array<NewAttachment>;
     /**
      * `internet` or `offline`; default: the sandbox-manager's.
      */

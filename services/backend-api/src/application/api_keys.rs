@@ -19,6 +19,7 @@ use tokio::time::Instant;
 
 use super::auth::{require_admin, Principal};
 use super::error::{AppError, AppResult};
+use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::{ApiKey, ApiKeyId, ApiKeyName, ApiKeyScope, ApiKeySecret};
 use crate::domain::ports::{ApiKeyRepository, KeyValueStore, UserRepository};
 
@@ -104,6 +105,7 @@ impl ApiKeys {
             expires_at: new.expires_at,
             last_used_at: None,
             requests: 0,
+            tokens: TokenUsage::default(),
             revoked_at: None,
         };
         self.keys.insert(&key).await?;

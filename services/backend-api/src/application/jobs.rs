@@ -4,13 +4,17 @@
 //! in creation order while fewer than [`JobSettings::max_running_per_person`] of theirs
 //! are running or waiting. Starting one creates its sandbox (with the asked-for network)
 //! and posts the prompt through [`AgentService::post_message`], the path a chat message
-//! takes. A follower task then reads the session's event stream and moves the job with
+//! takes, after writing the files sent with the job to the workspace's `uploads/` and
+//! naming them with the prompt, as a chat's attachments are. A follower task then reads the session's event stream and moves the job with
 //! the session's status (`running`, `waiting`, `completed` → `succeeded`, `failed`)
 //! until the job ends, or stops the run when the job's time limit passes.
 //!
 //! When a job starts waiting or ends, its webhook (if it has one) gets the job as
 //! `GET /jobs/{id}` shows it, signed with HMAC-SHA256 under the job's own secret (shown
 //! once, at creation: a leaked secret then concerns one job), retried with back-off.
+//!
+//! A job made with an API key adds its session's tokens to the key's when it ends (once:
+//! only one move to a final status succeeds), so a key's listing shows what its jobs cost.
 //!
 //! Status changes are compare-and-set in the store, so a cancel and the end of the run
 //! cannot both win. Jobs are stored, so the queue survives a restart: [`JobService::resume`]
@@ -31,11 +35,15 @@ use tokio_util::sync::CancellationToken;
 use super::agent::AgentService;
 use super::error::{AppError, AppResult};
 use super::events::EventService;
-use super::sessions::{check_message, SessionService};
+use super::files::FileService;
+use super::sessions::{check_message, SessionService, MAX_ATTACHMENTS};
 use crate::domain::agent::{SandboxGateway, TokenUsage};
+use crate::domain::api_key::ApiKeyId;
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent, ToolStatus};
-use crate::domain::job::{Job, JobId, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl};
-use crate::domain::ports::{JobRepository, WebhookSender};
+use crate::domain::job::{
+    Job, JobAttachment, JobId, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl,
+};
+use crate::domain::ports::{ApiKeyRepository, JobRepository, WebhookSender};
 use crate::domain::session::{preview, SessionStatus};
 use crate::domain::user::UserId;
 
@@ -62,19 +70,31 @@ pub struct JobSettings {
     pub max_running_per_person: usize,
     pub default_timeout_secs: u64,
     pub max_timeout_secs: u64,
+    /// The decoded size of a job's attachments together.
+    pub max_attachment_bytes: u64,
 }
 
 /// What jobs need from the outside world.
 pub struct JobPorts {
     pub jobs: Arc<dyn JobRepository>,
+    pub api_keys: Arc<dyn ApiKeyRepository>,
     pub sandboxes: Arc<dyn SandboxGateway>,
     pub webhooks: Arc<dyn WebhookSender>,
+}
+
+/// A file sent with a job, unchecked.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+pub struct NewAttachment {
+    /// A plain file name (no `/`, `\\` or `..`); stored as `uploads/<name>`.
+    pub name: String,
+    /// The file's content, base64 (standard alphabet, padded).
+    pub content_base64: String,
 }
 
 /// A job as a client asks for it, unchecked.
 pub struct NewJob {
     pub prompt: String,
-    pub attachments: Vec<String>,
+    pub attachments: Vec<NewAttachment>,
     pub title: Option<String>,
     pub network: Option<String>,
     pub timeout_secs: Option<u64>,
@@ -153,9 +173,11 @@ impl From<&JobReport> for JobDetail {
 
 pub struct JobService {
     jobs: Arc<dyn JobRepository>,
+    api_keys: Arc<dyn ApiKeyRepository>,
     sessions: Arc<SessionService>,
     agent: Arc<AgentService>,
     events: Arc<EventService>,
+    files: Arc<FileService>,
     sandboxes: Arc<dyn SandboxGateway>,
     webhooks: Arc<dyn WebhookSender>,
     settings: JobSettings,
@@ -173,14 +195,17 @@ impl JobService {
         sessions: Arc<SessionService>,
         agent: Arc<AgentService>,
         events: Arc<EventService>,
+        files: Arc<FileService>,
         settings: JobSettings,
         stopping: CancellationToken,
     ) -> Self {
         Self {
             jobs: ports.jobs,
+            api_keys: ports.api_keys,
             sessions,
             agent,
             events,
+            files,
             sandboxes: ports.sandboxes,
             webhooks: ports.webhooks,
             settings,
@@ -190,9 +215,21 @@ impl JobService {
     }
 
     /// Checks the request, creates the job's session and queues the job, which starts at
-    /// once when the person has room.
-    pub async fn create(self: &Arc<Self>, owner: &UserId, new: NewJob) -> AppResult<Job> {
-        check_message(&new.prompt, &new.attachments)?;
+    /// once when the person has room. `api_key`: the key the request came with.
+    pub async fn create(
+        self: &Arc<Self>,
+        owner: &UserId,
+        api_key: Option<ApiKeyId>,
+        new: NewJob,
+    ) -> AppResult<Job> {
+        let attachments = JobAttachment::parse_all(
+            new.attachments
+                .into_iter()
+                .map(|file| (file.name, file.content_base64)),
+            MAX_ATTACHMENTS,
+            self.settings.max_attachment_bytes,
+        )?;
+        check_message(&new.prompt, &[])?;
         let network = new.network.as_deref().map(Network::parse).transpose()?;
         // The default never exceeds the maximum, also when the operator lowered only that.
         let default = self
@@ -215,15 +252,21 @@ impl JobService {
         let session = self.sessions.create(owner, Some(&title)).await?;
         let request = JobRequest {
             prompt: new.prompt,
-            attachments: new.attachments,
+            attachments,
             network,
             timeout,
             webhook,
+            api_key,
         };
         let job = Job::new(owner.clone(), session.id, request, Utc::now());
         self.jobs.insert(&job).await?;
         self.start_queued(owner).await;
         Ok(self.jobs.get(&job.id).await?.unwrap_or(job))
+    }
+
+    /// The decoded size a job's attachments may have together.
+    pub fn max_attachment_bytes(&self) -> u64 {
+        self.settings.max_attachment_bytes
     }
 
     /// The caller's job, or `NotFound`.
@@ -442,11 +485,44 @@ impl JobService {
                 .prepare(&job.session_id, &job.owner, network)
                 .await?;
         }
+        if !job.attachments_written {
+            self.write_attachments(job).await?;
+        }
         let prompt = self
             .agent
-            .post_message(&job.owner, job.session_id.as_str(), &job.prompt, &job.attachments)
+            .post_message(
+                &job.owner,
+                job.session_id.as_str(),
+                &job.prompt,
+                &job.attachment_paths(),
+            )
             .await?;
         self.follow(job, prompt.seq - 1).await
+    }
+
+    /// Writes the job's attachments to its workspace, then drops their contents from the
+    /// stored job. A restart in between writes them again (the same files, replaced).
+    async fn write_attachments(&self, job: &Job) -> AppResult<()> {
+        for file in &job.attachments {
+            let content = bytes::Bytes::from(file.content.clone());
+            let length = content.len() as u64;
+            let body = futures::stream::once(async move { Ok(content) }).boxed();
+            self.files
+                .attach(
+                    &job.owner,
+                    job.session_id.as_str(),
+                    file.name.as_str(),
+                    Some(length),
+                    body,
+                )
+                .await?;
+        }
+        let mut written = job.clone();
+        written.mark_attachments_written();
+        // Only a job still running is rewritten: one cancelled meanwhile keeps its record
+        // as the cancel left it.
+        self.jobs.update_from(&written, JobStatus::Running).await?;
+        Ok(())
     }
 
     /// Moves the job with its session's statuses after `after` until the job has ended,
@@ -514,6 +590,9 @@ impl JobService {
             }
             job.move_to(to, error.clone(), Utc::now());
             if self.jobs.update_from(&job, from).await? {
+                if to.is_final() {
+                    self.charge(&job).await;
+                }
                 if to == JobStatus::Waiting || to.is_final() {
                     self.notify(&job).await;
                 }
@@ -528,6 +607,27 @@ impl JobService {
 }
 
 impl JobService {
+    /// Adds the ended job's session's tokens to its API key's, if it was made with one. A
+    /// failure is logged: the job's own usage stays right, only the key's count lags.
+    async fn charge(&self, job: &Job) {
+        let Some(key) = &job.api_key else {
+            return;
+        };
+        let usage = match self.sessions.get(&job.owner, job.session_id.as_str()).await {
+            Ok(session) => session.usage,
+            Err(err) => {
+                tracing::error!(job = job.id.as_str(), %err, "reading a job's usage for its key");
+                return;
+            }
+        };
+        if usage.is_empty() {
+            return;
+        }
+        if let Err(err) = self.api_keys.add_tokens(key, usage).await {
+            tracing::error!(job = job.id.as_str(), %err, "adding a job's tokens to its key");
+        }
+    }
+
     /// Sends the job to its webhook, if it has one, in a task of its own: a slow receiver
     /// holds up nothing. A failure to make the body is logged, as is a receiver that
     /// never accepts it.

@@ -9,6 +9,7 @@ use rand::distr::{Alphanumeric, SampleString};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::agent::TokenUsage;
 use super::error::{DomainError, DomainResult};
 use super::user::UserId;
 
@@ -157,6 +158,9 @@ pub struct ApiKey {
     pub last_used_at: Option<DateTime<Utc>>,
     /// Requests made while the key was valid and within its rate limit.
     pub requests: u64,
+    /// The model's tokens over the jobs made with the key, added as each ends.
+    #[serde(default)]
+    pub tokens: TokenUsage,
     /// Revoked keys are kept (not listed) so that using one is told it was revoked.
     pub revoked_at: Option<DateTime<Utc>>,
 }
@@ -264,6 +268,7 @@ mod tests {
             expires_at: Some(now + Duration::seconds(1)),
             last_used_at: None,
             requests: 0,
+            tokens: TokenUsage::default(),
             revoked_at: None,
         };
         assert_eq!(key.refusal(now), None);

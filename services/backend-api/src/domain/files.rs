@@ -104,7 +104,7 @@ pub trait SandboxFiles: Send + Sync {
 }
 
 /// The name an attachment is stored under: one path component, no tricks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileName(String);
 
 impl FileName {
@@ -124,6 +124,10 @@ impl FileName {
             return invalid("contains control characters");
         }
         Ok(Self(name.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 
     /// Where it goes in the sandbox.

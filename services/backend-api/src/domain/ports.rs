@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 
+use super::agent::TokenUsage;
 use super::api_key::{ApiKey, ApiKeyId};
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
@@ -113,6 +114,8 @@ pub trait ApiKeyRepository: Send + Sync {
     /// Adds `requests` to the key's count and moves `last_used_at` forward to `at` (never
     /// back: replicas write their counts in any order).
     async fn record_use(&self, id: &ApiKeyId, requests: u64, at: DateTime<Utc>) -> DomainResult<()>;
+    /// Adds a job's `tokens` to the key's, in one write (jobs end on any replica).
+    async fn add_tokens(&self, id: &ApiKeyId, tokens: TokenUsage) -> DomainResult<()>;
 }
 
 /// Headless jobs ([`Job`]).

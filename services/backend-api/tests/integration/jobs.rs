@@ -1,8 +1,8 @@
 //! Headless jobs against the real server and a scripted model: a job that writes a file
 //! in a real sandbox (its answer, files and zip), run with a `jobs` API key that may do
-//! nothing else; cancel mid-run; a job that asks and is answered; the queue in order, also
+//! nothing else and is charged the job's tokens; cancel mid-run; a job that asks and is answered; the queue in order, also
 //! across a restart; the time limit; a webhook on waiting and on the end, signed and
-//! retried; and bad input.
+//! retried; attachments the run reads; and bad input.
 //!
 //! The first test needs the Docker engine and the sandbox-manager binary (see
 //! `agent_sandbox`); the others need no sandbox, since their runs call no sandbox tool.
@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
@@ -66,16 +68,7 @@ async fn until(app: &TestApp, token: &str, id: &str, status: &str) -> Value {
 /// A `jobs` API key of a new account, and the account's access token.
 async fn jobs_key(app: &TestApp, email: &str) -> (String, String) {
     let (token, _, _) = app.register(email).await;
-    let key = app
-        .expect(
-            StatusCode::CREATED,
-            Method::POST,
-            "/api/v1/api-keys",
-            Some(&token),
-            Some(json!({ "name": "script", "scope": "jobs" })),
-        )
-        .await;
-    (key["key"].as_str().unwrap().to_owned(), token)
+    (app.jobs_key(&token).await, token)
 }
 
 #[tokio::test]
@@ -107,7 +100,14 @@ async fn a_job_writes_a_file_in_a_sandbox_and_its_result_holds_it() {
     assert_eq!(done["answer"], "Wrote fib.py.");
     assert_eq!(done["files"], json!(["fib.py"]));
     assert_eq!(done["network"], "offline");
-    assert!(done["usage"]["prompt_tokens"].as_u64().unwrap() > 0, "{done}");
+    // The scripted model reports 100 prompt and 20 completion tokens per request; the
+    // job's two requests are added to the key it was made with.
+    assert_eq!(
+        done["usage"],
+        json!({ "prompt_tokens": 200, "completion_tokens": 40 }),
+        "{done}"
+    );
+    app.until_key_tokens(&token, &done["usage"]).await;
     assert!(
         done["started_at"].is_string() && done["finished_at"].is_string(),
         "{done}"
@@ -476,9 +476,47 @@ async fn the_webhook_gets_the_job_signed_when_it_waits_and_ends_and_is_retried()
 }
 
 #[tokio::test]
+async fn a_jobs_attachments_are_in_its_workspace_and_named_with_its_prompt() {
+    let llm = FakeLlm::start(vec![
+        Reply::tool("shell_exec", json!({ "command": "cat uploads/sales.csv" })),
+        Reply::Text("Two rows."),
+    ])
+    .await;
+    let manager = Manager::start();
+    let app = backend(&llm, &manager.settings()).await;
+    let (key, _) = jobs_key(&app, "ada@example.org").await;
+    let csv = "region,total\nnorth,12\nsouth,30\n";
+    let created = create(
+        &app,
+        &key,
+        json!({
+            "prompt": "Sum the totals",
+            "attachments": [{ "name": "sales.csv", "content_base64": BASE64.encode(csv) }],
+        }),
+    )
+    .await;
+    let done = until(&app, &key, created["id"].as_str().unwrap(), "succeeded").await;
+    assert_eq!(done["answer"], "Two rows.");
+    assert!(
+        llm.last_message_text(0).contains("uploads/sales.csv"),
+        "the prompt does not name the file: {}",
+        llm.last_message_text(0)
+    );
+    let read = llm.last_message_text(1);
+    assert!(read.contains("north,12") && read.contains("south,30"), "{read}");
+}
+
+#[tokio::test]
 async fn bad_input_is_refused() {
     let llm = FakeLlm::start(vec![]).await;
-    let app = backend(&llm, &[("jobs.max_timeout_secs", "600".to_owned())]).await;
+    let app = backend(
+        &llm,
+        &[
+            ("jobs.max_timeout_secs", "600".to_owned()),
+            ("jobs.max_attachment_bytes", "1024".to_owned()),
+        ],
+    )
+    .await;
     let (key, _) = jobs_key(&app, "ada@example.org").await;
     let (other, _) = jobs_key(&app, "bob@example.org").await;
     let refused = |body: Value, status: StatusCode| {
@@ -500,6 +538,48 @@ async fn bad_input_is_refused() {
     assert_eq!(too_long["error"]["field"], "timeout_secs", "{too_long}");
     let network = refused(json!({ "prompt": "hi", "network": "lan" }), unprocessable).await;
     assert_eq!(network["error"]["field"], "network", "{network}");
+    let file = |name: &str, content: &str| json!({ "name": name, "content_base64": content });
+    for attachments in [
+        json!([file("../etc/passwd", "YQ==")]),
+        json!([file("a/b.csv", "YQ==")]),
+        json!([file("a.csv", "not base64!")]),
+        json!([file("a.csv", "YQ=="), file("a.csv", "YQ==")]),
+        json!((0..21)
+            .map(|n| file(&format!("{n}.txt"), "YQ=="))
+            .collect::<Vec<_>>()),
+    ] {
+        let bad = refused(
+            json!({ "prompt": "hi", "attachments": attachments }),
+            unprocessable,
+        )
+        .await;
+        assert_eq!(bad["error"]["field"], "attachments", "{bad}");
+    }
+    // Over the total (1 KiB here) when decoded, in one file or together.
+    let big = BASE64.encode([0u8; 600]);
+    refused(
+        json!({ "prompt": "hi", "attachments": [file("a", &BASE64.encode([0u8; 1025]))] }),
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
+    refused(
+        json!({ "prompt": "hi", "attachments": [file("a", &big), file("b", &big)] }),
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
+    // A body past what the attachments could need is cut off before it is read whole.
+    refused(
+        json!({ "prompt": "hi", "attachments": [file("a", &"A".repeat(200 * 1024))] }),
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
+    // Just under the total is fine.
+    create(
+        &app,
+        &key,
+        json!({ "prompt": "hi", "attachments": [file("a", &BASE64.encode([0u8; 1024]))] }),
+    )
+    .await;
     app.expect(
         unprocessable,
         Method::GET,

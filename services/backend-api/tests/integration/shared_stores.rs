@@ -1,7 +1,7 @@
 //! MongoDB and Redis as the production deployment uses them: two replicas sharing both
 //! (fan-out between them, gap-free numbering under concurrent appends from both, exact
 //! resume when a client moves from one replica to the other, an API key's rate limit,
-//! use and revocation), and outages — a store that goes away makes requests fail with
+//! use and revocation, the tokens of jobs added to their key), and outages — a store that goes away makes requests fail with
 //! 503 and a JSON body, and the backend recovers by itself when it returns, with nothing
 //! stored lost.
 
@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
+use support::fake_llm::{FakeLlm, Reply};
 use support::servers::ServerProcess;
 use support::TestApp;
 
@@ -258,4 +259,30 @@ async fn a_redis_outage_gives_503_then_recovers_and_streams_resume() {
     let mut resumed = a.events(&token, &id, Some(1)).await;
     b.post_message(&token, &id, "and live").await;
     assert_eq!(resumed.seqs(2).await, [2, 3]);
+}
+
+#[tokio::test]
+async fn jobs_ending_on_either_replica_add_their_tokens_to_their_key() {
+    let llm = FakeLlm::start(vec![Reply::Text("Done."), Reply::Text("Done too.")]).await;
+    let (mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
+    let settings = llm.settings();
+    let overrides = support::borrowed(&settings);
+    let (a, b, _dir) = two_replicas(&mongodb, &redis, &overrides).await;
+    let (token, _, _) = a.register("ada@example.org").await;
+    let key = a.jobs_key(&token).await;
+    let key = key.as_str();
+    // One job made on each replica; each is charged where it ends, and the two add up
+    // (the scripted model reports 100 prompt and 20 completion tokens per request).
+    for app in [&a, &b] {
+        app.expect(
+            StatusCode::CREATED,
+            Method::POST,
+            "/api/v1/jobs",
+            Some(key),
+            Some(json!({ "prompt": "hi" })),
+        )
+        .await;
+    }
+    b.until_key_tokens(&token, &json!({ "prompt_tokens": 200, "completion_tokens": 40 }))
+        .await;
 }

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable};
 
 use super::{decode, EmbeddedStore, API_KEYS, API_KEY_DIGESTS, OWNER_API_KEYS};
+use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::{ApiKey, ApiKeyId};
 use crate::domain::ports::ApiKeyRepository;
 use crate::domain::user::UserId;
@@ -126,6 +127,18 @@ impl ApiKeyRepository for EmbeddedStore {
             update(db, &id, |key| {
                 key.requests = key.requests.saturating_add(requests);
                 key.last_used_at = key.last_used_at.max(Some(at));
+                true
+            })
+        })
+        .await?;
+        Ok(())
+    }
+
+    async fn add_tokens(&self, id: &ApiKeyId, tokens: TokenUsage) -> DomainResult<()> {
+        let id = id.clone();
+        self.blocking(move |db| {
+            update(db, &id, |key| {
+                key.tokens.add(tokens);
                 true
             })
         })

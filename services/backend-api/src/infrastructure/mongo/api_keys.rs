@@ -6,6 +6,7 @@ use chrono::{DateTime, SubsecRound, Utc};
 use mongodb::bson::doc;
 
 use super::{all, bson, failure, MongoStore};
+use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::{ApiKey, ApiKeyId};
 use crate::domain::ports::ApiKeyRepository;
 use crate::domain::user::UserId;
@@ -64,6 +65,20 @@ impl ApiKeyRepository for MongoStore {
                     "$inc": { "requests": bson(&requests)? },
                     "$max": { "last_used_at": bson(&at)? },
                 },
+            )
+            .await
+            .map_err(failure)?;
+        Ok(())
+    }
+
+    async fn add_tokens(&self, id: &ApiKeyId, tokens: TokenUsage) -> DomainResult<()> {
+        self.api_keys
+            .update_one(
+                doc! { "id": id.as_str() },
+                doc! { "$inc": {
+                    "tokens.prompt_tokens": bson(&tokens.prompt_tokens)?,
+                    "tokens.completion_tokens": bson(&tokens.completion_tokens)?,
+                } },
             )
             .await
             .map_err(failure)?;

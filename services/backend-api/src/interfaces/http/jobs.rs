@@ -2,7 +2,7 @@
 //! list, cancel, answer its question, follow its events, download what it made. A job is
 //! a session, so its events and files are the session's, served by the same code.
 
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::Response;
@@ -12,13 +12,18 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::{ApiError, ApiResult, ErrorBody};
 use super::events::{session_stream, Resume};
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::files::{archive_of, PathQuery};
 use super::AppState;
-use crate::application::jobs::{JobDetail, JobView, NewJob};
+use crate::application::jobs::{JobDetail, JobView, NewAttachment, NewJob};
+use crate::application::sessions::MAX_MESSAGE_BYTES;
+use crate::application::AppError;
 use crate::domain::event::StoredEvent;
+
+/// Room in a job's body for the JSON around its prompt and attachments.
+const JSON_ROOM: usize = 64 * 1024;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -34,9 +39,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct NewJobBody {
     /// What to do, as a person would write it in a chat.
     pub prompt: String,
-    /// Paths of files already in the job's workspace.
+    /// Files for the job, written to its workspace as `uploads/<name>` before the agent
+    /// starts and named with the prompt: at most 20, at most 10 MiB decoded together
+    /// (the operator's `BACKEND_JOBS__MAX_ATTACHMENT_BYTES`; 413 past it).
     #[serde(default)]
-    pub attachments: Vec<String>,
+    pub attachments: Vec<NewAttachment>,
     /// The session's title; defaults to the start of the prompt.
     pub title: Option<String>,
     /// `internet` or `offline`; default: the sandbox-manager's.
@@ -88,8 +95,23 @@ pub struct JobPage {
 async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-    Json(body): Json<NewJobBody>,
+    request: Request,
 ) -> ApiResult<(StatusCode, axum::Json<CreatedJob>)> {
+    // Attachments come inline, so this body may be far larger than the server-wide limit
+    // (`Request` is not held to it): room for the attachments in base64 (4 characters per
+    // 3 bytes), the prompt, and the JSON around them.
+    let limit = usize::try_from(state.jobs.max_attachment_bytes() / 3 * 4)
+        .unwrap_or(usize::MAX)
+        .saturating_add(MAX_MESSAGE_BYTES + JSON_ROOM);
+    let bytes = axum::body::to_bytes(request.into_body(), limit)
+        .await
+        .map_err(|_| {
+            AppError::TooLarge(format!(
+                "the request body is larger than {} KiB (or broke off)",
+                limit / 1024
+            ))
+        })?;
+    let axum::Json(body) = axum::Json::<NewJobBody>::from_bytes(&bytes).map_err(ApiError::from)?;
     let new = NewJob {
         prompt: body.prompt,
         attachments: body.attachments,
@@ -98,7 +120,8 @@ async fn create(
         timeout_secs: body.timeout_secs,
         webhook_url: body.webhook_url,
     };
-    let job = state.jobs.create(&principal.user_id, new).await?;
+    let key = principal.key.map(|used| used.id);
+    let job = state.jobs.create(&principal.user_id, key, new).await?;
     Ok((
         StatusCode::CREATED,
         axum::Json(CreatedJob {

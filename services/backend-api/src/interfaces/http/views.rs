@@ -158,6 +158,8 @@ pub struct ApiKeyView {
     /// Requests made while the key was valid and within its rate limit, whatever they
     /// answered.
     pub requests: u64,
+    /// The model's tokens over the jobs made with the key, counted when each ends.
+    pub tokens: TokenUsage,
 }
 
 impl From<&ApiKey> for ApiKeyView {
@@ -171,6 +173,7 @@ impl From<&ApiKey> for ApiKeyView {
             expires_at: key.expires_at,
             last_used_at: key.last_used_at,
             requests: key.requests,
+            tokens: key.tokens,
         }
     }
 }

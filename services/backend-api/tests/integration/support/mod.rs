@@ -199,6 +199,40 @@ impl TestApp {
         )
     }
 
+    /// Makes a `jobs` API key for the account `token` signs in to; the key's secret.
+    pub async fn jobs_key(&self, token: &str) -> String {
+        let key = self
+            .expect(
+                StatusCode::CREATED,
+                Method::POST,
+                "/api/v1/api-keys",
+                Some(token),
+                Some(json!({ "name": "script", "scope": "jobs" })),
+            )
+            .await;
+        key["key"].as_str().unwrap().to_owned()
+    }
+
+    /// Waits until the first API key of the account `token` signs in to lists `tokens`:
+    /// a job's tokens are added just after its end is stored, so maybe a moment after
+    /// it shows. Fails the test after 30 s.
+    pub async fn until_key_tokens(&self, token: &str, tokens: &Value) {
+        let start = std::time::Instant::now();
+        loop {
+            let keys = self
+                .expect(StatusCode::OK, Method::GET, "/api/v1/api-keys", Some(token), None)
+                .await;
+            if &keys[0]["tokens"] == tokens {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the key never showed {tokens}: {keys}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     pub async fn new_session(&self, token: &str) -> String {
         let body = self
             .expect(
