@@ -3,8 +3,9 @@
 //! can), so the tool-api keeps the workspace within `storage_quota_bytes` itself: it
 //! measures what the workspace takes on disk every `storage_check_secs`, refuses writes
 //! through its API (`507 storage_full`) while there is no room, and each time it finds
-//! the quota exceeded it ends the running shell commands and interrupts the running code
-//! cell, with a note saying why, which is how a runaway `dd` stops. A soft quota: between
+//! the workspace over the quota and still growing it ends the running shell commands and
+//! interrupts the running code cell, with a note saying why, which is how a runaway `dd`
+//! stops. A soft quota: between
 //! two measurements a command can write past it by its write rate times the interval.
 //! Deleting files (through the API or `rm` in a shell) always works.
 
@@ -78,7 +79,8 @@ impl StorageQuota {
     }
 
     /// Measures every `interval` until `stopping`; each time the workspace is found over
-    /// its quota, `enforce` is given the note to show where work was ended.
+    /// its quota and larger than at the last measurement, `enforce` is given the note to
+    /// show where work was ended.
     pub fn watch(
         self: Arc<Self>,
         interval: Duration,
@@ -87,9 +89,14 @@ impl StorageQuota {
     ) {
         let Some(quota) = self.quota else { return };
         tokio::spawn(async move {
+            let mut before = 0;
             loop {
                 let used = self.measure().await;
-                if used > quota {
+                // Only while the workspace grows past the quota: what is deleting files
+                // to make room (an `rm` that started before this measurement) goes on.
+                let growing = used > before;
+                before = used;
+                if used > quota && growing {
                     let usage = StorageUsage {
                         used_bytes: used,
                         quota_bytes: quota,
