@@ -564,11 +564,12 @@ impl JobService {
         match tokio::time::timeout(deadline, follow).await {
             Ok(outcome) => outcome,
             Err(_) => {
+                // The run stops first, so whoever sees the job failed (a poll, the
+                // webhook) finds its session stopped too. Stopping a run that has just
+                // ended is a no-op, and `change` keeps a job that has ended meanwhile.
+                self.agent.stop(&job.owner, job.session_id.as_str()).await?;
                 let message = format!("the job ran longer than its timeout of {} s", job.timeout.secs());
-                let (_, was) = self.change(&job.id, JobStatus::Failed, Some(message)).await?;
-                if was.is_some() {
-                    self.agent.stop(&job.owner, job.session_id.as_str()).await?;
-                }
+                self.change(&job.id, JobStatus::Failed, Some(message)).await?;
                 Ok(())
             }
         }
