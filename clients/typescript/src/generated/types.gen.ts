@@ -1882,6 +1882,10 @@ export type PostMessageData = {
 export type PostMessageErrors = {
     404: ErrorBody;
     413: ErrorBody;
+    /**
+     * an empty message, or a bad attachment path
+     */
+    422: ErrorBody;
 };
 
 export type PostMessageError = PostMessageErrors[keyof PostMessageErrors];

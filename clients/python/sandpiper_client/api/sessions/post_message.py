@@ -52,6 +52,11 @@ def _parse_response(
 
         return response_413
 
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:

@@ -226,7 +226,8 @@ async fn mark_read(
 
 /// Adds the person's message to the session's log; the agent takes it up.
 #[utoipa::path(post, path = "/api/v1/sessions/{id}/messages", tag = "sessions", request_body = NewMessage,
-    responses((status = 201, body = StoredEvent), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody)))]
+    responses((status = 201, body = StoredEvent), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "an empty message, or a bad attachment path")))]
 async fn post_message(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
