@@ -217,6 +217,7 @@ impl Application {
                 default_timeout_secs: settings.jobs.default_timeout_secs,
                 max_timeout_secs: settings.jobs.max_timeout_secs,
                 max_attachment_bytes: settings.jobs.max_attachment_bytes,
+                model: settings.llm.model.clone(),
             },
             stopping.clone(),
         ));

@@ -24,6 +24,8 @@ class NewJobBody:
             before the agent
             starts and named with the prompt: at most 20, at most 10 MiB decoded together
             (the operator's `BACKEND_JOBS__MAX_ATTACHMENT_BYTES`; 413 past it).
+        model (None | str | Unset): The model to run it with: the deployment's model (`LLM_MODEL`), the only one it
+            offers for now; another name is refused (422) rather than ignored.
         network (None | str | Unset): `internet` or `offline`; default: the sandbox-manager's.
         timeout_secs (int | None | Unset): How long the job may take from its start, waiting included (default 1800).
         title (None | str | Unset): The session's title; defaults to the start of the prompt.
@@ -33,6 +35,7 @@ class NewJobBody:
 
     prompt: str
     attachments: list[NewAttachment] | Unset = UNSET
+    model: None | str | Unset = UNSET
     network: None | str | Unset = UNSET
     timeout_secs: int | None | Unset = UNSET
     title: None | str | Unset = UNSET
@@ -48,6 +51,12 @@ class NewJobBody:
             for attachments_item_data in self.attachments:
                 attachments_item = attachments_item_data.to_dict()
                 attachments.append(attachments_item)
+
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
 
         network: None | str | Unset
         if isinstance(self.network, Unset):
@@ -82,6 +91,8 @@ class NewJobBody:
         )
         if attachments is not UNSET:
             field_dict["attachments"] = attachments
+        if model is not UNSET:
+            field_dict["model"] = model
         if network is not UNSET:
             field_dict["network"] = network
         if timeout_secs is not UNSET:
@@ -108,6 +119,15 @@ class NewJobBody:
                 attachments_item = NewAttachment.from_dict(attachments_item_data)
 
                 attachments.append(attachments_item)
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
 
         def _parse_network(data: object) -> None | str | Unset:
             if data is None:
@@ -148,6 +168,7 @@ class NewJobBody:
         new_job_body = cls(
             prompt=prompt,
             attachments=attachments,
+            model=model,
             network=network,
             timeout_secs=timeout_secs,
             title=title,

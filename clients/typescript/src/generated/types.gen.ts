@@ -534,6 +534,11 @@ export type NewJobBody = {
      */
     attachments?: Array<NewAttachment>;
     /**
+     * The model to run it with: the deployment's model (`LLM_MODEL`), the only one it
+     * offers for now; another name is refused (422) rather than ignored.
+     */
+    model?: string | null;
+    /**
      * `internet` or `offline`; default: the sandbox-manager's.
      */
     network?: string | null;

@@ -72,6 +72,8 @@ pub struct JobSettings {
     pub max_timeout_secs: u64,
     /// The decoded size of a job's attachments together.
     pub max_attachment_bytes: u64,
+    /// The deployment's model, the one a job may name.
+    pub model: Option<String>,
 }
 
 /// What jobs need from the outside world.
@@ -99,6 +101,7 @@ pub struct NewJob {
     pub network: Option<String>,
     pub timeout_secs: Option<u64>,
     pub webhook_url: Option<String>,
+    pub model: Option<String>,
 }
 
 /// A job with what its session tells about it.
@@ -230,6 +233,7 @@ impl JobService {
             self.settings.max_attachment_bytes,
         )?;
         check_message(&new.prompt, &[])?;
+        self.check_model(new.model.as_deref())?;
         let network = new.network.as_deref().map(Network::parse).transpose()?;
         // The default never exceeds the maximum, also when the operator lowered only that.
         let default = self
@@ -523,6 +527,24 @@ impl JobService {
         // as the cancel left it.
         self.jobs.update_from(&written, JobStatus::Running).await?;
         Ok(())
+    }
+
+    /// A job may name the deployment's model, the only one there is; any other name is an
+    /// error the client can act on, not silently another model.
+    fn check_model(&self, asked: Option<&str>) -> AppResult<()> {
+        let offered = self.settings.model.as_deref();
+        match asked {
+            Some(asked) if Some(asked) != offered => Err(AppError::InvalidField {
+                field: "model",
+                message: match offered {
+                    Some(offered) => format!(
+                        "this deployment runs jobs with the model `{offered}` only; name it or leave model out"
+                    ),
+                    None => "this deployment has no model configured".to_owned(),
+                },
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// Moves the job with its session's statuses after `after` until the job has ended,

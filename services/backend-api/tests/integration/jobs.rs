@@ -538,6 +538,16 @@ async fn bad_input_is_refused() {
     assert_eq!(too_long["error"]["field"], "timeout_secs", "{too_long}");
     let network = refused(json!({ "prompt": "hi", "network": "lan" }), unprocessable).await;
     assert_eq!(network["error"]["field"], "network", "{network}");
+    let model = refused(json!({ "prompt": "hi", "model": "gpt-nope" }), unprocessable).await;
+    assert_eq!(model["error"]["field"], "model", "{model}");
+    assert!(
+        model["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`scripted` only"),
+        "{model}"
+    );
+    create(&app, &key, json!({ "prompt": "hi", "model": "scripted" })).await;
     let file = |name: &str, content: &str| json!({ "name": name, "content_base64": content });
     for attachments in [
         json!([file("../etc/passwd", "YQ==")]),

@@ -53,6 +53,9 @@ pub struct NewJobBody {
     /// Gets the job (as `GET /jobs/{id}` shows it) when it starts waiting and when it
     /// ends, signed; a public address unless the operator allows private ones.
     pub webhook_url: Option<String>,
+    /// The model to run it with: the deployment's model (`LLM_MODEL`), the only one it
+    /// offers for now; another name is refused (422) rather than ignored.
+    pub model: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -119,6 +122,7 @@ async fn create(
         network: body.network,
         timeout_secs: body.timeout_secs,
         webhook_url: body.webhook_url,
+        model: body.model,
     };
     let key = principal.key.map(|used| used.id);
     let job = state.jobs.create(&principal.user_id, key, new).await?;
