@@ -58,10 +58,12 @@ pub fn bearer_matches(header: Option<&str>, expected: &str) -> bool {
 /// The SHA-256 of `data` in lower-case hex.
 pub fn sha256_hex(data: impl AsRef<[u8]>) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(data.as_ref())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(data.as_ref()))
+}
+
+/// `bytes` in lower-case hex, two digits each (digests, signatures).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -696,11 +696,7 @@ fn sign(secret: &str, body: &[u8]) -> String {
     // HMAC takes keys of any length, so this cannot fail.
     let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("an HMAC key");
     mac.update(body);
-    mac.finalize()
-        .into_bytes()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    service_kit::hex(&mac.finalize().into_bytes())
 }
 
 /// Why a job failed: the run's last error, if it gave one.
