@@ -82,6 +82,14 @@ pub struct FindRequest {
     pub glob: String,
     #[serde(default)]
     pub max_results: Option<u32>,
+    /// Only files (no folders) last modified at or after this time, in milliseconds
+    /// since the Unix epoch: what a piece of work created or changed.
+    #[serde(default)]
+    pub modified_since_ms: Option<i64>,
+    /// Leaves out names starting with `.` and does not look inside such folders (caches,
+    /// tool state), which can hold more files than the scan limit.
+    #[serde(default)]
+    pub skip_hidden: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]

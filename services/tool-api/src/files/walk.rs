@@ -1,5 +1,6 @@
 //! The tree walk under `find` and `search`: sorted by name, symlinks not followed (so no
-//! loops), unreadable directories skipped, and a cap on how many entries are visited.
+//! loops), unreadable directories skipped, hidden names left out on request, and a cap on
+//! how many entries are visited.
 
 use std::path::Path;
 
@@ -10,6 +11,7 @@ pub struct Walk {
     visited: u64,
     limit: u64,
     limit_hit: bool,
+    skip_hidden: bool,
 }
 
 impl Walk {
@@ -23,7 +25,14 @@ impl Walk {
             visited: 0,
             limit,
             limit_hit: false,
+            skip_hidden: false,
         }
+    }
+
+    /// Leaves out entries whose name starts with `.`, and everything inside such folders.
+    pub fn skip_hidden(mut self, skip: bool) -> Self {
+        self.skip_hidden = skip;
+        self
     }
 
     /// Whether the walk stopped at its limit with entries left.
@@ -42,10 +51,17 @@ impl Iterator for Walk {
                 self.limit_hit = true;
                 return None;
             }
-            if let Ok(entry) = entry {
-                self.visited += 1;
-                return Some(entry);
+            let Ok(entry) = entry else { continue };
+            // Not counted: a skipped cache folder must not use up the scan limit.
+            if self.skip_hidden && entry.depth() > 0 && entry.file_name().as_encoded_bytes().starts_with(b".")
+            {
+                if entry.file_type().is_dir() {
+                    self.entries.skip_current_dir();
+                }
+                continue;
             }
+            self.visited += 1;
+            return Some(entry);
         }
     }
 }
@@ -68,5 +84,17 @@ mod tests {
         let mut walk = Walk::new(dir.path(), 1, 3);
         assert_eq!(walk.by_ref().count(), 3);
         assert!(!walk.limit_hit(), "nothing was left out");
+    }
+
+    #[test]
+    fn skips_hidden_names_and_what_is_inside_them() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".cache/deep")).unwrap();
+        std::fs::write(dir.path().join(".cache/deep/blob"), "").unwrap();
+        std::fs::write(dir.path().join(".history"), "").unwrap();
+        std::fs::write(dir.path().join("seen"), "").unwrap();
+        let names = |walk: Walk| -> Vec<_> { walk.map(|e| e.file_name().to_owned()).collect() };
+        assert_eq!(names(Walk::new(dir.path(), 1, 2).skip_hidden(true)), ["seen"]);
+        assert_eq!(names(Walk::new(dir.path(), 1, 10)).len(), 5);
     }
 }

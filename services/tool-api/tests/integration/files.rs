@@ -55,7 +55,7 @@ fn find(path: &str, glob: &str) -> FindRequest {
     FindRequest {
         path: path.into(),
         glob: glob.into(),
-        max_results: None,
+        ..Default::default()
     }
 }
 
@@ -652,6 +652,52 @@ async fn find_matches_relative_paths_or_names() {
         ErrorCode::WrongKind,
     );
     expect_code(app.client.find(&find("nope", "*")).await, ErrorCode::NotFound);
+}
+
+#[tokio::test]
+async fn find_lists_the_files_modified_since_a_time_without_hidden_ones() {
+    let app = spawn_app().await;
+    make_project(&app);
+    let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for old in ["proj/README.md", "proj/docs/guide.md", "proj/src/lib.rs"] {
+        let file = std::fs::File::options().write(true).open(app.path(old)).unwrap();
+        file.set_modified(an_hour_ago).unwrap();
+    }
+    std::fs::create_dir_all(app.path("proj/.cache/pip")).unwrap();
+    std::fs::write(app.path("proj/.cache/pip/wheel"), "x").unwrap();
+    let a_minute_ago = std::time::SystemTime::now() - Duration::from_secs(60);
+    let since = a_minute_ago
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+
+    let recent = FindRequest {
+        modified_since_ms: Some(since),
+        skip_hidden: true,
+        ..find("proj", "**")
+    };
+    let recent = app.client.find(&recent).await.unwrap();
+    assert_eq!(
+        recent.matches,
+        [
+            shown(&app, "proj/src/http/mod.rs"),
+            shown(&app, "proj/src/main.rs")
+        ],
+        "new files only: no folders, nothing older, nothing hidden"
+    );
+
+    let with_hidden = FindRequest {
+        modified_since_ms: Some(since),
+        ..find("proj", "**")
+    };
+    let with_hidden = app.client.find(&with_hidden).await.unwrap();
+    assert!(
+        with_hidden
+            .matches
+            .contains(&shown(&app, "proj/.cache/pip/wheel")),
+        "{:?}",
+        with_hidden.matches
+    );
 }
 
 #[tokio::test]
