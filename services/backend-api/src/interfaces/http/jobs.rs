@@ -3,6 +3,7 @@
 //! a session, so its events and files are the session's, served by the same code.
 
 use axum::extract::{Request, State};
+use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::Response;
@@ -93,13 +94,18 @@ pub struct JobPage {
 /// Runs a prompt as a job: a new session the agent works in without a chat window. It
 /// starts at once, or waits as `queued` while the caller's other jobs run.
 #[utoipa::path(post, path = "/api/v1/jobs", tag = "jobs", request_body = NewJobBody,
-    responses((status = 201, body = CreatedJob), (status = 401, body = ErrorBody), (status = 413, body = ErrorBody),
-        (status = 422, body = ErrorBody)))]
+    responses((status = 201, body = CreatedJob), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     request: Request,
 ) -> ApiResult<(StatusCode, axum::Json<CreatedJob>)> {
+    if !says_json(request.headers()) {
+        return Err(
+            AppError::Malformed("send the job as JSON (`Content-Type: application/json`)".into()).into(),
+        );
+    }
     // Attachments come inline, so this body may be far larger than the server-wide limit
     // (`Request` is not held to it): room for the attachments in base64 (4 characters per
     // 3 bytes), the prompt, and the JSON around them.
@@ -133,6 +139,21 @@ async fn create(
             webhook_secret: job.webhook.map(|hook| hook.secret),
         }),
     ))
+}
+
+/// Whether the body is declared JSON (`application/json` or a `+json` type), as axum's
+/// `Json` extractor asks; this route reads its body itself, for a larger limit.
+fn says_json(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 /// The caller's jobs, newest first, a page at a time.
