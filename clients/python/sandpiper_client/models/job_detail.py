@@ -24,8 +24,10 @@ class JobDetail:
 
     Attributes:
         created_at (datetime.datetime):
-        files (list[str]): Files the agent wrote with its file tools, in the order first written (files made
-            by commands or code show in `/result`, not here).
+        files (list[str]): Once the job has ended: the files its run created or changed in the workspace,
+            relative to it and by path (hidden ones and the job's own attachments left out).
+            While it runs: the files its file tools wrote so far.
+        files_truncated (bool): More files changed than `files` lists.
         id (str):
         session_id (str): The session the job runs in (open it in the UI to watch or take over).
         status (JobStatus):
@@ -41,6 +43,7 @@ class JobDetail:
 
     created_at: datetime.datetime
     files: list[str]
+    files_truncated: bool
     id: str
     session_id: str
     status: JobStatus
@@ -58,6 +61,8 @@ class JobDetail:
         created_at = self.created_at.isoformat()
 
         files = self.files
+
+        files_truncated = self.files_truncated
 
         id = self.id
 
@@ -117,6 +122,7 @@ class JobDetail:
             {
                 "created_at": created_at,
                 "files": files,
+                "files_truncated": files_truncated,
                 "id": id,
                 "session_id": session_id,
                 "status": status,
@@ -147,6 +153,8 @@ class JobDetail:
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         files = cast(list[str], d.pop("files"))
+
+        files_truncated = d.pop("files_truncated")
 
         id = d.pop("id")
 
@@ -239,6 +247,7 @@ class JobDetail:
         job_detail = cls(
             created_at=created_at,
             files=files,
+            files_truncated=files_truncated,
             id=id,
             session_id=session_id,
             status=status,

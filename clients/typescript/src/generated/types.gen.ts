@@ -295,10 +295,15 @@ export type JobDetail = JobView & {
      */
     answer?: string | null;
     /**
-     * Files the agent wrote with its file tools, in the order first written (files made
-     * by commands or code show in `/result`, not here).
+     * Once the job has ended: the files its run created or changed in the workspace,
+     * relative to it and by path (hidden ones and the job's own attachments left out).
+     * While it runs: the files its file tools wrote so far.
      */
     files: Array<string>;
+    /**
+     * More files changed than `files` lists.
+     */
+    files_truncated: boolean;
     /**
      * The model's tokens over the job's session.
      */
@@ -1274,6 +1279,7 @@ export type Create2Data = {
 };
 
 export type Create2Errors = {
+    400: ErrorBody;
     401: ErrorBody;
     413: ErrorBody;
     422: ErrorBody;

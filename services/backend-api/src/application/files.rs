@@ -13,8 +13,10 @@ use futures::StreamExt;
 use super::error::{AppError, AppResult};
 use super::sessions::SessionService;
 use crate::domain::agent::{SandboxAccess, SandboxGateway};
+use chrono::{DateTime, Utc};
+
 use crate::domain::files::{
-    ByteStream, Download, FileChange, FileEntry, FileName, Listing, SandboxFiles, UPLOADS_DIR,
+    ByteStream, ChangedFiles, Download, FileChange, FileEntry, FileName, Listing, SandboxFiles, UPLOADS_DIR,
 };
 use crate::domain::user::UserId;
 use crate::domain::DomainError;
@@ -75,6 +77,19 @@ impl FileService {
     pub async fn delete(&self, owner: &UserId, id: &str, path: &str) -> AppResult<()> {
         let sandbox = self.sandbox(owner, id).await?;
         Ok(self.files.delete(&sandbox, path).await?)
+    }
+
+    /// At most `max` files of the workspace changed since `since` (see
+    /// [`SandboxFiles::changed_since`]).
+    pub async fn changed_since(
+        &self,
+        owner: &UserId,
+        id: &str,
+        since: DateTime<Utc>,
+        max: u32,
+    ) -> AppResult<ChangedFiles> {
+        let sandbox = self.sandbox(owner, id).await?;
+        Ok(self.files.changed_since(&sandbox, since, max).await?)
     }
 
     pub async fn watch(

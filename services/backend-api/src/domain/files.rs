@@ -3,6 +3,7 @@
 //! the sandbox's own (relative ones start at its workspace).
 
 use bytes::Bytes;
+use chrono::{DateTime, Utc};
 use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -42,6 +43,17 @@ pub struct FileEntry {
 pub struct Listing {
     pub path: String,
     pub entries: Vec<FileEntry>,
+}
+
+/// The files under the workspace changed since some time, hidden ones left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangedFiles {
+    /// The workspace's absolute path.
+    pub root: String,
+    /// Relative to `root`, by path.
+    pub paths: Vec<String>,
+    /// More files changed than were listed.
+    pub truncated: bool,
 }
 
 /// A file (or a folder as an archive) on its way out.
@@ -95,6 +107,14 @@ pub trait SandboxFiles: Send + Sync {
     ) -> DomainResult<FileEntry>;
     /// Folders with all they hold.
     async fn delete(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<()>;
+    /// At most `max` files of the workspace (not in hidden folders) modified at or after
+    /// `since`.
+    async fn changed_since(
+        &self,
+        sandbox: &SandboxAccess,
+        since: DateTime<Utc>,
+        max: u32,
+    ) -> DomainResult<ChangedFiles>;
     /// Changes under `path` (recursively) until the stream is dropped or the sandbox goes.
     async fn watch(
         &self,

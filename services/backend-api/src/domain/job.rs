@@ -331,6 +331,21 @@ pub struct Job {
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
     pub error: Option<String>,
+    /// What the run made, kept once the job has ended.
+    #[serde(default)]
+    pub outcome: Option<JobOutcome>,
+}
+
+/// What a job's run made: its answer and the files it created or changed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobOutcome {
+    /// The agent's last message.
+    pub answer: Option<String>,
+    /// Relative to the workspace, by path.
+    pub files: Vec<String>,
+    /// More files changed than `files` lists.
+    #[serde(default)]
+    pub files_truncated: bool,
 }
 
 impl Job {
@@ -352,6 +367,7 @@ impl Job {
             started_at: None,
             finished_at: None,
             error: None,
+            outcome: None,
         }
     }
 

@@ -38,7 +38,8 @@ pub struct NoArguments {}
 
 /// Declares a family of tools as one enum, one variant per tool carrying its typed
 /// arguments (or none), with the tool's name and description: the enum gets `name()`,
-/// `specs()` (schemas generated from the argument types) and `parse(name, args)`.
+/// `is_named(name)`, `specs()` (schemas generated from the argument types) and
+/// `parse(name, args)`.
 macro_rules! tool_calls {
     ($(#[$doc:meta])* $enum:ident { $($variant:ident $(($args:ty))? = $name:literal, $description:literal;)* }) => {
         $(#[$doc])*
@@ -54,6 +55,13 @@ macro_rules! tool_calls {
                 match self {
                     $(Self::$variant { .. } => $name,)*
                 }
+            }
+
+            /// Whether a tool of the family is called `name`.
+            // Not every family's users need it.
+            #[allow(dead_code)]
+            pub fn is_named(name: &str) -> bool {
+                matches!(name, $($name)|*)
             }
 
             /// Every tool of the family, as the model is offered it.

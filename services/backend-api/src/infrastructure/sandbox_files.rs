@@ -3,19 +3,21 @@
 //! in memory whole). The tool-api's error codes become domain errors the person can act
 //! on; only an unreachable sandbox is `Unavailable`.
 
+use chrono::{DateTime, Utc};
 use eventsource_stream::Eventsource;
 use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use reqwest::header::{CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE};
 use reqwest::Body;
-use tool_api_client::contract::files::{self as wire, ArchiveFormat, DeleteRequest};
+use tool_api_client::contract::files::{self as wire, ArchiveFormat, DeleteRequest, FindRequest};
 use tool_api_client::contract::ErrorCode;
 use tool_api_client::ClientError;
 
 use super::sandbox_tools::{tool_api, unreachable_sandbox};
 use crate::domain::agent::SandboxAccess;
 use crate::domain::files::{
-    ByteStream, Download, FileChange, FileChangeKind, FileEntry, FileKind, Listing, SandboxFiles,
+    ByteStream, ChangedFiles, Download, FileChange, FileChangeKind, FileEntry, FileKind, Listing,
+    SandboxFiles,
 };
 use crate::domain::{DomainError, DomainResult};
 
@@ -89,6 +91,37 @@ impl SandboxFiles for ToolApiFiles {
     async fn stat(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<FileEntry> {
         let stat = tool_api(&self.http, sandbox).stat(path).await.map_err(failure)?;
         Ok(entry(stat))
+    }
+
+    async fn changed_since(
+        &self,
+        sandbox: &SandboxAccess,
+        since: DateTime<Utc>,
+        max: u32,
+    ) -> DomainResult<ChangedFiles> {
+        let client = tool_api(&self.http, sandbox);
+        let root = client.stat(".").await.map_err(failure)?.path;
+        let found = client
+            .find(&FindRequest {
+                path: root.clone(),
+                glob: "**".into(),
+                max_results: Some(max),
+                modified_since_ms: Some(since.timestamp_millis()),
+                skip_hidden: true,
+            })
+            .await
+            .map_err(failure)?;
+        let prefix = format!("{}/", root.trim_end_matches('/'));
+        let paths = found
+            .matches
+            .into_iter()
+            .map(|path| path.strip_prefix(&prefix).map(str::to_owned).unwrap_or(path))
+            .collect();
+        Ok(ChangedFiles {
+            root,
+            paths,
+            truncated: found.truncated,
+        })
     }
 
     async fn download(

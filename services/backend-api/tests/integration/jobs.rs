@@ -78,6 +78,11 @@ async fn a_job_writes_a_file_in_a_sandbox_and_its_result_holds_it() {
             "file_write",
             json!({ "path": "fib.py", "content": "print([0, 1, 1, 2, 3, 5])\n" }),
         ),
+        // Files made by a command count too; hidden ones (caches, tool state) do not.
+        Reply::tool(
+            "shell_exec",
+            json!({ "command": "mkdir -p out .cache && python3 fib.py > out/fib.txt && touch .cache/junk" }),
+        ),
         Reply::Text("Wrote fib.py."),
     ])
     .await;
@@ -98,13 +103,14 @@ async fn a_job_writes_a_file_in_a_sandbox_and_its_result_holds_it() {
     let id = created["id"].as_str().unwrap();
     let done = until(&app, &key, id, "succeeded").await;
     assert_eq!(done["answer"], "Wrote fib.py.");
-    assert_eq!(done["files"], json!(["fib.py"]));
+    assert_eq!(done["files"], json!(["fib.py", "out/fib.txt"]), "{done}");
+    assert_eq!(done["files_truncated"], false);
     assert_eq!(done["network"], "offline");
     // The scripted model reports 100 prompt and 20 completion tokens per request; the
-    // job's two requests are added to the key it was made with.
+    // job's three requests are added to the key it was made with.
     assert_eq!(
         done["usage"],
-        json!({ "prompt_tokens": 200, "completion_tokens": 40 }),
+        json!({ "prompt_tokens": 300, "completion_tokens": 60 }),
         "{done}"
     );
     app.until_key_tokens(&token, &done["usage"]).await;
@@ -504,6 +510,11 @@ async fn a_jobs_attachments_are_in_its_workspace_and_named_with_its_prompt() {
     );
     let read = llm.last_message_text(1);
     assert!(read.contains("north,12") && read.contains("south,30"), "{read}");
+    assert_eq!(
+        done["files"],
+        json!([]),
+        "the attachment is the job's, not the run's"
+    );
 }
 
 #[tokio::test]
@@ -590,6 +601,19 @@ async fn bad_input_is_refused() {
         json!({ "prompt": "hi", "attachments": [file("a", &BASE64.encode([0u8; 1024]))] }),
     )
     .await;
+    // The body is read by the route itself, which still asks for JSON.
+    let form = app
+        .http
+        .post(format!("{}{JOBS}", app.base))
+        .bearer_auth(&key)
+        .header("content-type", "text/plain")
+        .body(r#"{"prompt": "hi"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(form.status(), StatusCode::BAD_REQUEST);
+    let form: Value = form.json().await.unwrap();
+    assert_eq!(form["error"]["code"], "malformed_request", "{form}");
     app.expect(
         unprocessable,
         Method::GET,

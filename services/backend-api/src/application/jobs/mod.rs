@@ -16,9 +16,13 @@
 //! A job made with an API key adds its session's tokens to the key's when it ends (once:
 //! only one move to a final status succeeds), so a key's listing shows what its jobs cost.
 //!
+//! An ended job keeps what its run made (see [`outcome`]).
+//!
 //! Status changes are compare-and-set in the store, so a cancel and the end of the run
 //! cannot both win. Jobs are stored, so the queue survives a restart: [`JobService::resume`]
 //! follows the jobs that were going again and starts the queued ones.
+
+mod outcome;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -39,19 +43,20 @@ use super::files::FileService;
 use super::sessions::{check_message, SessionService, MAX_ATTACHMENTS};
 use crate::domain::agent::{SandboxGateway, TokenUsage};
 use crate::domain::api_key::ApiKeyId;
-use crate::domain::event::{AgentEvent, MessageRole, StoredEvent, ToolStatus};
+use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::job::{
-    Job, JobAttachment, JobId, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl,
+    Job, JobAttachment, JobId, JobOutcome, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl,
 };
 use crate::domain::ports::{ApiKeyRepository, JobRepository, WebhookSender};
 use crate::domain::session::{preview, SessionStatus};
 use crate::domain::user::UserId;
+use outcome::EventsSeen;
 
 /// Events read from the log per query when a job's report is made.
 const REPORT_BATCH: usize = 1000;
 
-/// Tools whose `path` argument names a file the run wrote.
-const WRITING_TOOLS: [&str; 2] = ["file_write", "file_replace"];
+/// Files an ended job lists at most.
+const MAX_LISTED_FILES: u32 = 1000;
 
 /// How long a follower waits before it reads its session's events again.
 const RESUBSCRIBE_PAUSE: Duration = Duration::from_millis(500);
@@ -107,11 +112,8 @@ pub struct NewJob {
 /// A job with what its session tells about it.
 pub struct JobReport {
     pub job: Job,
-    /// The last assistant message.
-    pub answer: Option<String>,
+    pub outcome: JobOutcome,
     pub usage: TokenUsage,
-    /// The files the run's file tools wrote, in the order first written.
-    pub files: Vec<String>,
 }
 
 /// A job as clients see it (and its webhook gets it, in [`JobDetail`]).
@@ -158,18 +160,22 @@ pub struct JobDetail {
     pub answer: Option<String>,
     /// The model's tokens over the job's session.
     pub usage: TokenUsage,
-    /// Files the agent wrote with its file tools, in the order first written (files made
-    /// by commands or code show in `/result`, not here).
+    /// Once the job has ended: the files its run created or changed in the workspace,
+    /// relative to it and by path (hidden ones and the job's own attachments left out).
+    /// While it runs: the files its file tools wrote so far.
     pub files: Vec<String>,
+    /// More files changed than `files` lists.
+    pub files_truncated: bool,
 }
 
 impl From<&JobReport> for JobDetail {
     fn from(report: &JobReport) -> Self {
         Self {
             job: JobView::from(&report.job),
-            answer: report.answer.clone(),
+            answer: report.outcome.answer.clone(),
             usage: report.usage,
-            files: report.files.clone(),
+            files: report.outcome.files.clone(),
+            files_truncated: report.outcome.files_truncated,
         }
     }
 }
@@ -289,35 +295,40 @@ impl JobService {
 
     async fn report_of(&self, job: Job) -> AppResult<JobReport> {
         let session = self.sessions.get(&job.owner, job.session_id.as_str()).await?;
-        let mut answer = None;
-        let mut files = Vec::new();
-        let mut seen = BTreeSet::new();
-        self.scan(&job, |event| match event {
-            AgentEvent::Message {
-                role: MessageRole::Assistant,
-                content,
-                ..
-            } => answer = Some(content.clone()),
-            AgentEvent::Tool {
-                name,
-                status: ToolStatus::Called,
-                args,
-                ..
-            } if WRITING_TOOLS.contains(&name.as_str()) => {
-                if let Some(path) = args.get("path").and_then(|p| p.as_str()) {
-                    if seen.insert(path.to_owned()) {
-                        files.push(path.to_owned());
-                    }
-                }
-            }
-            _ => {}
-        })
-        .await?;
+        let outcome = match &job.outcome {
+            Some(outcome) => outcome.clone(),
+            None => self.seen(&job).await?.outcome(),
+        };
         Ok(JobReport {
             job,
-            answer,
+            outcome,
             usage: session.usage,
-            files,
+        })
+    }
+
+    async fn seen(&self, job: &Job) -> AppResult<EventsSeen> {
+        let mut seen = EventsSeen::default();
+        self.scan(job, |event| seen.see(event)).await?;
+        Ok(seen)
+    }
+
+    /// What the ending job made, its workspace listed (when its run used one). A listing
+    /// that fails is logged and leaves the files the events tell.
+    async fn outcome_of(&self, job: &Job) -> AppResult<JobOutcome> {
+        let seen = self.seen(job).await?;
+        let Some(started) = job.started_at.filter(|_| seen.used_sandbox) else {
+            return Ok(seen.outcome());
+        };
+        let changed = self
+            .files
+            .changed_since(&job.owner, job.session_id.as_str(), started, MAX_LISTED_FILES)
+            .await;
+        Ok(match changed {
+            Ok(changed) => seen.outcome_with(changed, &job.attachment_paths()),
+            Err(err) => {
+                tracing::warn!(job = job.id.as_str(), %err, "listing an ended job's files");
+                seen.outcome()
+            }
         })
     }
 
@@ -605,13 +616,18 @@ impl JobService {
         to: JobStatus,
         error: Option<String>,
     ) -> AppResult<(Job, Option<JobStatus>)> {
+        let mut outcome = None;
         for _ in 0..STATUS_ROUNDS {
             let mut job = self.jobs.get(id).await?.ok_or(AppError::NotFound("job"))?;
             let from = job.status;
             if from.is_final() || from == to {
                 return Ok((job, None));
             }
+            if to.is_final() && outcome.is_none() {
+                outcome = Some(self.outcome_of(&job).await?);
+            }
             job.move_to(to, error.clone(), Utc::now());
+            job.outcome.clone_from(&outcome);
             if self.jobs.update_from(&job, from).await? {
                 if to.is_final() {
                     self.charge(&job).await;
