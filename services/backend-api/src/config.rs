@@ -11,19 +11,26 @@
 //! | `AUTH_MODE` | `password`, `local` or `none` |
 //! | `FRONTEND_ORIGIN` | origin(s) allowed by CORS, comma-separated |
 //! | `FRONTEND_DIR` | the built front end, served at `/` |
-//! | `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` | the OpenAI-compatible model provider |
+//! | `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` | the one model, when no list is given (below) |
+//! | `LLM_DEFAULT_MODEL` | which of the listed models a session gets when it names none |
 //! | `SANDBOX_MANAGER_URL`, `SANDBOX_MANAGER_TOKEN` | the sandbox-manager |
 //! | `MCP_CONFIG` | an `mcp.json` file of MCP servers whose tools the agent gets |
 //! | `SEARCH_PROVIDER` | web search for the agent: `searxng`, `brave`, `tavily`, `serper` or `generic` |
 //! | `SEARCH_URL`, `SEARCH_API_KEY` | the provider's endpoint and key |
 //! | `SEARCH_RESULTS_FIELD`, `SEARCH_TITLE_FIELD`, `SEARCH_URL_FIELD`, `SEARCH_SNIPPET_FIELD` | the generic provider's JSON layout |
+//!
+//! Several models are a table per model under `[llm.models.<name>]` in the file, or
+//! `BACKEND_LLM__MODELS__<NAME>__<FIELD>` in the environment (which lower-cases the
+//! name); see [`ModelConfig`]. [`LlmConfig::models`] checks them at start-up.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
 use web_kit::search::SearchSettings;
 
 use crate::domain::invite::RegistrationMode;
+use crate::domain::model::{ModelCatalog, ModelInfo, ModelName, Prices};
 
 /// The development secret: usable on a laptop, refused in production.
 pub const DEVELOPMENT_JWT_SECRET: &str = "sandpiper-development-secret-do-not-use-in-production";
@@ -72,7 +79,10 @@ pub struct Settings {
     pub search: SearchSettings,
 }
 
-/// The model provider: any OpenAI-compatible chat-completions API.
+/// The models: any OpenAI-compatible chat-completions APIs. Either a list (`models`,
+/// with `default_model`), or the one model of `base_url`, `api_key` and `model` (the
+/// `LLM_*` variables) with `temperature`, `max_tokens` and `extra_headers`, named by its
+/// `model`. The timeouts and retries hold for every model.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
 pub struct LlmConfig {
@@ -83,7 +93,12 @@ pub struct LlmConfig {
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
     /// Extra request headers (e.g. OpenRouter's `HTTP-Referer`), `name: value` per entry.
-    pub extra_headers: std::collections::BTreeMap<String, String>,
+    pub extra_headers: BTreeMap<String, String>,
+    /// The models people may pick, by the name they pick them by.
+    pub models: BTreeMap<String, ModelConfig>,
+    /// The listed model a session gets when it names none; may be left out when the
+    /// list has one model.
+    pub default_model: Option<String>,
     /// Longest wait for one answer, and for the next chunk of a streamed one.
     pub timeout_secs: u64,
     pub chunk_timeout_secs: u64,
@@ -100,13 +115,146 @@ impl Default for LlmConfig {
             model: None,
             temperature: None,
             max_tokens: None,
-            extra_headers: Default::default(),
+            extra_headers: BTreeMap::new(),
+            models: BTreeMap::new(),
+            default_model: None,
             timeout_secs: 300,
             chunk_timeout_secs: 90,
             max_retries: 4,
             retry_base_millis: 500,
         }
     }
+}
+
+/// One model of the list: where it is, what it is called there, what it can do and cost.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModelConfig {
+    /// The OpenAI-compatible API's base, e.g. `https://openrouter.ai/api/v1`.
+    pub base_url: String,
+    pub api_key: Option<String>,
+    /// The provider's id of the model; the list's name when left out.
+    pub model: Option<String>,
+    /// The context window in tokens (default 128000); the conversation is compacted to
+    /// fit it.
+    #[serde(default = "default_context_tokens")]
+    pub context_tokens: u32,
+    /// `false` for a model that cannot call tools: the agent then tells the person to
+    /// pick another instead of asking it (default `true`).
+    #[serde(default = "default_true")]
+    pub supports_tools: bool,
+    #[serde(default)]
+    pub supports_images: bool,
+    /// What a million tokens cost, both or neither; sessions then show their cost.
+    pub input_price_per_million: Option<f64>,
+    pub output_price_per_million: Option<f64>,
+    pub temperature: Option<f32>,
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub extra_headers: BTreeMap<String, String>,
+}
+
+fn default_context_tokens() -> u32 {
+    128_000
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// The configured models, checked: the catalogue the application offers, and how to
+/// reach each, for the adapter.
+#[derive(Debug, Default)]
+pub struct Models {
+    pub catalog: ModelCatalog,
+    pub endpoints: Vec<(ModelName, ModelConfig)>,
+}
+
+impl LlmConfig {
+    /// The list, or the one `LLM_*` model, or none. Refuses a list beside the `LLM_*`
+    /// model, a bad name, a missing or unknown default, twins and half a price.
+    pub fn models(&self) -> Result<Models, String> {
+        if self.models.is_empty() {
+            return self.single_model();
+        }
+        if self.base_url.is_some() || self.model.is_some() {
+            return Err(
+                "both a model list (llm.models) and LLM_BASE_URL/LLM_MODEL are set; \
+                        list that model too, or leave the list out"
+                    .into(),
+            );
+        }
+        let mut infos = Vec::new();
+        let mut endpoints = Vec::new();
+        for (raw, config) in &self.models {
+            let name = ModelName::parse(raw).map_err(|err| format!("llm.models: {err}"))?;
+            infos.push(model_info(&name, config)?);
+            endpoints.push((name, config.clone()));
+        }
+        let default = match (&self.default_model, infos.as_slice()) {
+            (Some(raw), _) => ModelName::parse(raw).map_err(|err| format!("llm.default_model: {err}"))?,
+            (None, [only]) => only.name.clone(),
+            (None, _) => {
+                return Err(
+                    "several models are listed: name the default one in llm.default_model \
+                     (LLM_DEFAULT_MODEL)"
+                        .into(),
+                )
+            }
+        };
+        let catalog = ModelCatalog::new(infos, &default).map_err(|err| format!("llm.models: {err}"))?;
+        Ok(Models { catalog, endpoints })
+    }
+
+    fn single_model(&self) -> Result<Models, String> {
+        let (Some(base_url), Some(model)) = (&self.base_url, &self.model) else {
+            return Ok(Models::default());
+        };
+        let name = ModelName::parse(model).map_err(|err| format!("LLM_MODEL: {err}"))?;
+        let config = ModelConfig {
+            base_url: base_url.clone(),
+            api_key: self.api_key.clone(),
+            model: Some(model.clone()),
+            context_tokens: default_context_tokens(),
+            supports_tools: true,
+            supports_images: false,
+            input_price_per_million: None,
+            output_price_per_million: None,
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+            extra_headers: self.extra_headers.clone(),
+        };
+        let catalog =
+            ModelCatalog::new(vec![model_info(&name, &config)?], &name).map_err(|e| e.to_string())?;
+        Ok(Models {
+            catalog,
+            endpoints: vec![(name, config)],
+        })
+    }
+}
+
+fn model_info(name: &ModelName, config: &ModelConfig) -> Result<ModelInfo, String> {
+    let prices = match (config.input_price_per_million, config.output_price_per_million) {
+        (Some(input), Some(output)) => {
+            Some(Prices::parse(input, output).map_err(|err| format!("llm.models.{}: {err}", name.as_str()))?)
+        }
+        (None, None) => None,
+        _ => {
+            return Err(format!(
+                "llm.models.{}: give both input_price_per_million and output_price_per_million, or neither",
+                name.as_str()
+            ))
+        }
+    };
+    if config.context_tokens == 0 {
+        return Err(format!("llm.models.{}: context_tokens is 0", name.as_str()));
+    }
+    Ok(ModelInfo {
+        name: name.clone(),
+        context_tokens: config.context_tokens,
+        supports_tools: config.supports_tools,
+        supports_images: config.supports_images,
+        prices,
+    })
 }
 
 /// Where sandboxes come from.
@@ -365,6 +513,14 @@ fn list_or_commas<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<V
         .collect())
 }
 
+/// The `BACKEND_*` variables, nested with `__`.
+fn backend_environment() -> config::Environment {
+    config::Environment::with_prefix("BACKEND")
+        .prefix_separator("_")
+        .separator("__")
+        .try_parsing(true)
+}
+
 impl Settings {
     /// Reads defaults, the optional file named by `BACKEND_CONFIG`, then the environment.
     pub fn load() -> Result<Self, config::ConfigError> {
@@ -380,12 +536,7 @@ impl Settings {
             builder = builder.add_source(config::File::with_name(&file));
         }
         builder = builder
-            .add_source(
-                config::Environment::with_prefix("BACKEND")
-                    .prefix_separator("_")
-                    .separator("__")
-                    .try_parsing(true),
-            )
+            .add_source(backend_environment())
             .set_override_option("mongodb_uri", env("MONGODB_URI"))?
             .set_override_option("mongodb_database", env("MONGODB_DATABASE"))?
             .set_override_option("redis_url", env("REDIS_URL"))?
@@ -396,6 +547,7 @@ impl Settings {
             .set_override_option("llm.base_url", env("LLM_BASE_URL"))?
             .set_override_option("llm.api_key", env("LLM_API_KEY"))?
             .set_override_option("llm.model", env("LLM_MODEL"))?
+            .set_override_option("llm.default_model", env("LLM_DEFAULT_MODEL"))?
             .set_override_option("sandbox.manager_url", env("SANDBOX_MANAGER_URL"))?
             .set_override_option("sandbox.manager_token", env("SANDBOX_MANAGER_TOKEN"))?
             .set_override_option("mcp.config_file", env("MCP_CONFIG"))?;
@@ -412,5 +564,111 @@ impl Settings {
             builder = builder.set_override_option(format!("search.{key}"), value)?;
         }
         builder.build()?.try_deserialize()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `llm` section of a TOML file, read the way [`Settings::load`] reads one.
+    fn llm(toml: &str) -> LlmConfig {
+        config::Config::builder()
+            .add_source(config::File::from_str(toml, config::FileFormat::Toml))
+            .build()
+            .and_then(|c| c.get::<LlmConfig>("llm"))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_list_of_models_is_read_with_its_default() {
+        let models = llm(r#"
+            [llm]
+            default_model = "coder"
+            [llm.models.planner]
+            base_url = "https://api.example.com/v1"
+            api_key = "k1"
+            model = "big-model-2"
+            context_tokens = 200000
+            input_price_per_million = 3.0
+            output_price_per_million = 15.0
+            [llm.models.coder]
+            base_url = "http://localhost:11434/v1"
+            supports_tools = true
+            supports_images = true
+        "#)
+        .models()
+        .unwrap();
+        let names: Vec<_> = models.catalog.list().iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["coder", "planner"], "the default comes first");
+        let planner = &models.catalog.list()[1];
+        assert_eq!(planner.context_tokens, 200_000);
+        assert_eq!(planner.prices, Some(Prices::parse(3.0, 15.0).unwrap()));
+        let coder = &models.catalog.list()[0];
+        assert!(coder.supports_images && coder.prices.is_none());
+        assert_eq!(coder.context_tokens, 128_000);
+        assert_eq!(models.endpoints.len(), 2);
+    }
+
+    #[test]
+    fn the_llm_variables_make_the_one_default_model() {
+        let models = llm(r#"
+            [llm]
+            base_url = "http://localhost:8080/v1"
+            model = "openai/gpt-4o"
+        "#)
+        .models()
+        .unwrap();
+        assert_eq!(
+            models.catalog.default_model().unwrap().name.as_str(),
+            "openai/gpt-4o"
+        );
+        assert_eq!(models.endpoints[0].1.model.as_deref(), Some("openai/gpt-4o"));
+        assert!(llm("[llm]").models().unwrap().catalog.list().is_empty());
+    }
+
+    #[test]
+    fn models_are_listed_in_the_environment_too() {
+        let variables = [
+            ("BACKEND_LLM__MODELS__FAST__BASE_URL", "http://localhost:11434/v1"),
+            ("BACKEND_LLM__MODELS__FAST__MODEL", "qwen2.5-coder:7b"),
+            ("BACKEND_LLM__MODELS__FAST__CONTEXT_TOKENS", "32768"),
+            ("BACKEND_LLM__MODELS__FAST__SUPPORTS_TOOLS", "false"),
+            ("BACKEND_LLM__MODELS__FAST__INPUT_PRICE_PER_MILLION", "0.5"),
+            ("BACKEND_LLM__MODELS__FAST__OUTPUT_PRICE_PER_MILLION", "1"),
+        ];
+        let environment = variables.map(|(k, v)| (k.to_owned(), v.to_owned()));
+        let models = config::Config::builder()
+            .add_source(backend_environment().source(Some(environment.into_iter().collect())))
+            .build()
+            .and_then(|c| c.get::<LlmConfig>("llm"))
+            .unwrap()
+            .models()
+            .unwrap();
+        let fast = models.catalog.default_model().unwrap();
+        assert_eq!(fast.name.as_str(), "fast");
+        assert_eq!(fast.context_tokens, 32_768);
+        assert!(!fast.supports_tools);
+        assert_eq!(fast.prices, Some(Prices::parse(0.5, 1.0).unwrap()));
+        assert_eq!(models.endpoints[0].1.model.as_deref(), Some("qwen2.5-coder:7b"));
+    }
+
+    #[test]
+    fn bad_model_lists_are_refused_with_a_reason() {
+        let model = |name: &str| format!("[llm.models.{name}]\nbase_url = \"http://x/v1\"\n");
+        let refused = |toml: String| llm(&toml).models().unwrap_err();
+        let two = format!("{}{}", model("a"), model("b"));
+        assert!(refused(two.clone()).contains("name the default one"));
+        assert!(refused(format!("[llm]\ndefault_model = \"c\"\n{two}"))
+            .contains("`c` is not one of the models (a, b)"));
+        assert!(refused(format!(
+            "[llm]\nmodel = \"x\"\nbase_url = \"http://y/v1\"\n{}",
+            model("a")
+        ))
+        .contains("both"));
+        assert!(
+            refused(format!("{}input_price_per_million = 1.0\n", model("a"))).contains("both input_price")
+        );
+        assert!(refused(model("\"two words\"")).contains("no spaces"));
     }
 }

@@ -27,9 +27,9 @@ use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
 };
-use crate::domain::agent::{LlmClient, SandboxGateway, WebSearch};
+use crate::domain::agent::{SandboxGateway, WebSearch};
 use crate::domain::mcp::McpServers;
-use crate::infrastructure::llm::OpenAiClient;
+use crate::infrastructure::llm::OpenAiModels;
 use crate::infrastructure::mcp::{config as mcp_config, McpHub};
 use crate::infrastructure::password::Argon2Hasher;
 use crate::infrastructure::sandbox_files::ToolApiFiles;
@@ -105,11 +105,29 @@ impl Application {
                 (Some(_), None) => bail!("SANDBOX_MANAGER_URL is set but SANDBOX_MANAGER_TOKEN is not"),
                 _ => Arc::new(NoSandboxes),
             };
+        let models = settings
+            .llm
+            .models()
+            .map_err(|err| anyhow::anyhow!("configuring the models: {err}"))?;
+        let llm = OpenAiModels::new(&models.endpoints, &settings.llm).context("configuring the models")?;
+        let models = Arc::new(models.catalog);
+        match models.default_model() {
+            Some(default) => tracing::info!(
+                models = models.list().len(),
+                default = default.name.as_str(),
+                "models configured"
+            ),
+            None if settings.agent.enabled => tracing::warn!(
+                "no model configured (LLM_BASE_URL, LLM_MODEL, or llm.models): messages get an error event saying so"
+            ),
+            None => {}
+        }
         let sessions = Arc::new(SessionService::new(
             stores.sessions.clone(),
             events.clone(),
             sandboxes.clone(),
             stores.images.clone(),
+            models.clone(),
         ));
         let files = Arc::new(FileService::new(
             sessions.clone(),
@@ -117,12 +135,6 @@ impl Application {
             Arc::new(ToolApiFiles::default()),
             settings.http.upload_limit_bytes,
         ));
-        let llm = OpenAiClient::from_config(&settings.llm).context("configuring the model provider")?;
-        if llm.is_none() && settings.agent.enabled {
-            tracing::warn!(
-                "no model configured (LLM_BASE_URL, LLM_MODEL): messages get an error event saying so"
-            );
-        }
         let web_search = ProviderSearch::from_settings(&settings.search)
             .context("configuring web search (SEARCH_*, BACKEND_SEARCH__TIMEOUT_SECS)")?;
         match &web_search {
@@ -146,10 +158,11 @@ impl Application {
             Arc::new(McpHub::new(stores.mcp_servers.clone(), settings.mcp.clone()));
         let agent = Arc::new(AgentService::new(
             sessions.clone(),
-            stores.sessions.clone(),
             Dependencies {
                 events: events.clone(),
-                llm: llm.map(|client| Arc::new(client) as Arc<dyn LlmClient>),
+                sessions: stores.sessions.clone(),
+                llm: Arc::new(llm),
+                models,
                 sandboxes: sandboxes.clone(),
                 tools: Arc::new(ToolApiTools::new()),
                 web_search: web_search.map(|search| Arc::new(search) as Arc<dyn WebSearch>),
@@ -217,7 +230,6 @@ impl Application {
                 default_timeout_secs: settings.jobs.default_timeout_secs,
                 max_timeout_secs: settings.jobs.max_timeout_secs,
                 max_attachment_bytes: settings.jobs.max_attachment_bytes,
-                model: settings.llm.model.clone(),
             },
             stopping.clone(),
         ));

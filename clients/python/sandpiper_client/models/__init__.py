@@ -42,6 +42,7 @@ from .code_output_text_type import CodeOutputTextType
 from .command_state import CommandState
 from .created_job import CreatedJob
 from .credentials import Credentials
+from .edit_session import EditSession
 from .error_body import ErrorBody
 from .error_detail import ErrorDetail
 from .file_entry import FileEntry
@@ -69,6 +70,9 @@ from .mcp_server_view import McpServerView
 from .mcp_tool import McpTool
 from .mcp_transport_kind import McpTransportKind
 from .message_role import MessageRole
+from .model_list import ModelList
+from .model_usage import ModelUsage
+from .model_view import ModelView
 from .network import Network
 from .new_api_key import NewApiKey
 from .new_attachment import NewAttachment
@@ -80,16 +84,17 @@ from .notebook_response_200 import NotebookResponse200
 from .owned_api_key_view import OwnedApiKeyView
 from .password_change import PasswordChange
 from .plan_step import PlanStep
+from .prices import Prices
 from .readiness import Readiness
 from .refresh_request import RefreshRequest
 from .registration import Registration
 from .registration_mode import RegistrationMode
-from .rename import Rename
 from .reply import Reply
 from .role import Role
 from .session_page import SessionPage
 from .session_status import SessionStatus
 from .session_view import SessionView
+from .session_view_usage_by_model import SessionViewUsageByModel
 from .signed_in import SignedIn
 from .step_status import StepStatus
 from .stored_event import StoredEvent
@@ -164,6 +169,7 @@ __all__ = (
     "CommandState",
     "CreatedJob",
     "Credentials",
+    "EditSession",
     "ErrorBody",
     "ErrorDetail",
     "FileEntry",
@@ -191,6 +197,9 @@ __all__ = (
     "McpTool",
     "McpTransportKind",
     "MessageRole",
+    "ModelList",
+    "ModelUsage",
+    "ModelView",
     "Network",
     "NewApiKey",
     "NewAttachment",
@@ -202,16 +211,17 @@ __all__ = (
     "OwnedApiKeyView",
     "PasswordChange",
     "PlanStep",
+    "Prices",
     "Readiness",
     "RefreshRequest",
     "Registration",
     "RegistrationMode",
-    "Rename",
     "Reply",
     "Role",
     "SessionPage",
     "SessionStatus",
     "SessionView",
+    "SessionViewUsageByModel",
     "SignedIn",
     "StepStatus",
     "StoredEvent",

@@ -24,8 +24,8 @@ class NewJobBody:
             before the agent
             starts and named with the prompt: at most 20, at most 10 MiB decoded together
             (the operator's `BACKEND_JOBS__MAX_ATTACHMENT_BYTES`; 413 past it).
-        model (None | str | Unset): The model to run it with: the deployment's model (`LLM_MODEL`), the only one it
-            offers for now; another name is refused (422) rather than ignored.
+        model (None | str | Unset): The model to run it with: one of `GET /api/v1/models`' names (the default model
+            when left out); another name is refused (422) rather than ignored.
         network (None | str | Unset): `internet` or `offline`; default: the sandbox-manager's.
         timeout_secs (int | None | Unset): How long the job may take from its start, waiting included (default 1800).
         title (None | str | Unset): The session's title; defaults to the start of the prompt.

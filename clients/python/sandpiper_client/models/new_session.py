@@ -15,13 +15,21 @@ T = TypeVar("T", bound="NewSession")
 class NewSession:
     """
     Attributes:
+        model (None | str | Unset): One of `GET /api/v1/models`' names; the default model when left out.
         title (None | str | Unset): Defaults to "New chat"; the agent sets one later.
     """
 
+    model: None | str | Unset = UNSET
     title: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
+
         title: None | str | Unset
         if isinstance(self.title, Unset):
             title = UNSET
@@ -31,6 +39,8 @@ class NewSession:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
+        if model is not UNSET:
+            field_dict["model"] = model
         if title is not UNSET:
             field_dict["title"] = title
 
@@ -39,6 +49,15 @@ class NewSession:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
 
         def _parse_title(data: object) -> None | str | Unset:
             if data is None:
@@ -50,6 +69,7 @@ class NewSession:
         title = _parse_title(d.pop("title", UNSET))
 
         new_session = cls(
+            model=model,
             title=title,
         )
 

@@ -11,6 +11,7 @@ from ..models.session_status import SessionStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.session_view_usage_by_model import SessionViewUsageByModel
     from ..models.token_usage import TokenUsage
 
 
@@ -29,7 +30,10 @@ class SessionView:
         unread_count (int): Assistant messages the owner has not read.
         updated_at (datetime.datetime):
         usage (TokenUsage): Tokens the model provider counted (and bills).
+        usage_by_model (SessionViewUsageByModel): `usage` by the model that used the tokens, with their cost where it
+            has prices.
         last_message_preview (None | str | Unset): The start of the last message.
+        model (None | str | Unset): The model the session's next turn asks (absent: the default one).
         share_token (None | str | Unset): Present while the session is shared: the replay link's token.
     """
 
@@ -41,7 +45,9 @@ class SessionView:
     unread_count: int
     updated_at: datetime.datetime
     usage: TokenUsage
+    usage_by_model: SessionViewUsageByModel
     last_message_preview: None | str | Unset = UNSET
+    model: None | str | Unset = UNSET
     share_token: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -62,11 +68,19 @@ class SessionView:
 
         usage = self.usage.to_dict()
 
+        usage_by_model = self.usage_by_model.to_dict()
+
         last_message_preview: None | str | Unset
         if isinstance(self.last_message_preview, Unset):
             last_message_preview = UNSET
         else:
             last_message_preview = self.last_message_preview
+
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
 
         share_token: None | str | Unset
         if isinstance(self.share_token, Unset):
@@ -86,10 +100,13 @@ class SessionView:
                 "unread_count": unread_count,
                 "updated_at": updated_at,
                 "usage": usage,
+                "usage_by_model": usage_by_model,
             }
         )
         if last_message_preview is not UNSET:
             field_dict["last_message_preview"] = last_message_preview
+        if model is not UNSET:
+            field_dict["model"] = model
         if share_token is not UNSET:
             field_dict["share_token"] = share_token
 
@@ -97,6 +114,7 @@ class SessionView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.session_view_usage_by_model import SessionViewUsageByModel  # noqa: PLC0415
         from ..models.token_usage import TokenUsage  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -116,6 +134,8 @@ class SessionView:
 
         usage = TokenUsage.from_dict(d.pop("usage"))
 
+        usage_by_model = SessionViewUsageByModel.from_dict(d.pop("usage_by_model"))
+
         def _parse_last_message_preview(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -124,6 +144,15 @@ class SessionView:
             return cast(None | str | Unset, data)
 
         last_message_preview = _parse_last_message_preview(d.pop("last_message_preview", UNSET))
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
 
         def _parse_share_token(data: object) -> None | str | Unset:
             if data is None:
@@ -143,7 +172,9 @@ class SessionView:
             unread_count=unread_count,
             updated_at=updated_at,
             usage=usage,
+            usage_by_model=usage_by_model,
             last_message_preview=last_message_preview,
+            model=model,
             share_token=share_token,
         )
 

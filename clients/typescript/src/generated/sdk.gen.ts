@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, ServerSentEventsResult, TDataShape } from './client/index.js';
-import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, DeleteData, DeleteErrors, DeleteResponses, DownloadData, DownloadErrors, DownloadResponses, EditData, EditErrors, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, GetData, GetErrors, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, RenameData, RenameErrors, RenameResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses } from './types.gen.js';
+import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, DeleteData, DeleteErrors, DeleteResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, EditData, EditErrors, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, GetData, GetErrors, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -168,8 +168,8 @@ export class Users {
     /**
      * Every account, oldest first (admins only).
      */
-    public static list<ThrowOnError extends boolean = false>(options?: Options<List5Data, ThrowOnError>): RequestResult<List5Responses, List5Errors, ThrowOnError> {
-        return (options?.client ?? client).get<List5Responses, List5Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List6Data, ThrowOnError>): RequestResult<List6Responses, List6Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List6Responses, List6Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -640,12 +640,33 @@ export class Jobs {
     }
 }
 
+export class Models {
+    /**
+     * The models the caller may pick (an API key of scope `jobs` may ask too).
+     */
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List3Data, ThrowOnError>): RequestResult<List3Responses, List3Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List3Responses, List3Errors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/models',
+            ...options
+        });
+    }
+}
+
 export class Sessions {
     /**
      * The caller's sessions, newest first, a page at a time.
      */
-    public static list<ThrowOnError extends boolean = false>(options?: Options<List3Data, ThrowOnError>): RequestResult<List3Responses, List3Errors, ThrowOnError> {
-        return (options?.client ?? client).get<List3Responses, List3Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List4Data, ThrowOnError>): RequestResult<List4Responses, List4Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List4Responses, List4Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -722,10 +743,10 @@ export class Sessions {
     }
     
     /**
-     * Renames a session.
+     * Renames a session or changes its model (from its next turn).
      */
-    public static rename<ThrowOnError extends boolean = false>(options: Options<RenameData, ThrowOnError>): RequestResult<RenameResponses, RenameErrors, ThrowOnError> {
-        return (options.client ?? client).patch<RenameResponses, RenameErrors, ThrowOnError>({
+    public static edit<ThrowOnError extends boolean = false>(options: Options<Edit2Data, ThrowOnError>): RequestResult<Edit2Responses, Edit2Errors, ThrowOnError> {
+        return (options.client ?? client).patch<Edit2Responses, Edit2Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -992,8 +1013,8 @@ export class Files {
     /**
      * A folder's entries.
      */
-    public static list<ThrowOnError extends boolean = false>(options: Options<List4Data, ThrowOnError>): RequestResult<List4Responses, List4Errors, ThrowOnError> {
-        return (options.client ?? client).get<List4Responses, List4Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options: Options<List5Data, ThrowOnError>): RequestResult<List5Responses, List5Errors, ThrowOnError> {
+        return (options.client ?? client).get<List5Responses, List5Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',

@@ -46,6 +46,14 @@ export type AgentEvent = {
     type: 'status';
 } | {
     completion_tokens: number;
+    /**
+     * What the tokens cost, when the model has prices.
+     */
+    cost?: number | null;
+    /**
+     * The model the turn asked (absent in events from before there were several).
+     */
+    model?: string | null;
     prompt_tokens: number;
     type: 'usage';
 } | {
@@ -216,6 +224,18 @@ export type CreatedJob = JobView & {
 export type Credentials = {
     email: string;
     password: string;
+};
+
+/**
+ * What to change; parts left out stay as they are.
+ */
+export type EditSession = {
+    /**
+     * One of `GET /api/v1/models`' names. Takes effect from the next turn: a turn in
+     * progress finishes with the model it started with.
+     */
+    model?: string | null;
+    title?: string | null;
 };
 
 export type ErrorBody = {
@@ -491,6 +511,49 @@ export type McpTransportKind = 'http' | 'stdio';
 export type MessageRole = 'user' | 'assistant';
 
 /**
+ * The offered models, the default first; empty when none is configured.
+ */
+export type ModelList = {
+    models: Array<ModelView>;
+};
+
+/**
+ * One model's share of a session's tokens, and what they cost when it has prices.
+ */
+export type ModelUsage = {
+    completion_tokens: number;
+    /**
+     * In the prices' currency; absent when the model has no prices.
+     */
+    cost?: number | null;
+    prompt_tokens: number;
+};
+
+/**
+ * One offered model.
+ */
+export type ModelView = {
+    /**
+     * The context window, in tokens.
+     */
+    context_tokens: number;
+    /**
+     * The model a session or job gets when it names none.
+     */
+    default: boolean;
+    /**
+     * What a session's or a job's `model` names.
+     */
+    name: string;
+    prices?: null | Prices;
+    supports_images: boolean;
+    /**
+     * Whether it calls tools; the agent cannot work with a model that does not.
+     */
+    supports_tools: boolean;
+};
+
+/**
  * Whether the job's sandbox may reach the internet.
  */
 export type Network = 'internet' | 'offline';
@@ -539,8 +602,8 @@ export type NewJobBody = {
      */
     attachments?: Array<NewAttachment>;
     /**
-     * The model to run it with: the deployment's model (`LLM_MODEL`), the only one it
-     * offers for now; another name is refused (422) rather than ignored.
+     * The model to run it with: one of `GET /api/v1/models`' names (the default model
+     * when left out); another name is refused (422) rather than ignored.
      */
     model?: string | null;
     /**
@@ -576,6 +639,10 @@ export type NewMessage = {
 
 export type NewSession = {
     /**
+     * One of `GET /api/v1/models`' names; the default model when left out.
+     */
+    model?: string | null;
+    /**
      * Defaults to "New chat"; the agent sets one later.
      */
     title?: string | null;
@@ -598,6 +665,14 @@ export type PlanStep = {
     description: string;
     id: string;
     status: StepStatus;
+};
+
+/**
+ * What a model's tokens cost, per million, in the operator's currency.
+ */
+export type Prices = {
+    input_per_million: number;
+    output_per_million: number;
 };
 
 export type Readiness = {
@@ -630,10 +705,6 @@ export type Registration = {
  */
 export type RegistrationMode = 'open' | 'invite' | 'closed';
 
-export type Rename = {
-    title: string;
-};
-
 export type Reply = {
     content: string;
 };
@@ -665,6 +736,10 @@ export type SessionView = {
      */
     last_seq: number;
     /**
+     * The model the session's next turn asks (absent: the default one).
+     */
+    model?: string | null;
+    /**
      * Present while the session is shared: the replay link's token.
      */
     share_token?: string | null;
@@ -679,6 +754,12 @@ export type SessionView = {
      * The model's tokens over the whole session.
      */
     usage: TokenUsage;
+    /**
+     * `usage` by the model that used the tokens, with their cost where it has prices.
+     */
+    usage_by_model: {
+        [key: string]: ModelUsage;
+    };
 };
 
 /**
@@ -1450,6 +1531,25 @@ export type ServersResponse = ServersResponses[keyof ServersResponses];
 export type List3Data = {
     body?: never;
     path?: never;
+    query?: never;
+    url: '/api/v1/models';
+};
+
+export type List3Errors = {
+    401: ErrorBody;
+};
+
+export type List3Error = List3Errors[keyof List3Errors];
+
+export type List3Responses = {
+    200: ModelList;
+};
+
+export type List3Response = List3Responses[keyof List3Responses];
+
+export type List4Data = {
+    body?: never;
+    path?: never;
     query?: {
         /**
          * The `next_before` of the previous page.
@@ -1463,17 +1563,17 @@ export type List3Data = {
     url: '/api/v1/sessions';
 };
 
-export type List3Errors = {
+export type List4Errors = {
     401: ErrorBody;
 };
 
-export type List3Error = List3Errors[keyof List3Errors];
+export type List4Error = List4Errors[keyof List4Errors];
 
-export type List3Responses = {
+export type List4Responses = {
     200: SessionPage;
 };
 
-export type List3Response = List3Responses[keyof List3Responses];
+export type List4Response = List4Responses[keyof List4Responses];
 
 export type Create3Data = {
     body: NewSession;
@@ -1484,6 +1584,9 @@ export type Create3Data = {
 
 export type Create3Errors = {
     401: ErrorBody;
+    /**
+     * a bad title, or a model not offered (`field`: `model`)
+     */
     422: ErrorBody;
 };
 
@@ -1562,8 +1665,8 @@ export type Get2Responses = {
 
 export type Get2Response = Get2Responses[keyof Get2Responses];
 
-export type RenameData = {
-    body: Rename;
+export type Edit2Data = {
+    body: EditSession;
     path: {
         id: string;
     };
@@ -1571,18 +1674,21 @@ export type RenameData = {
     url: '/api/v1/sessions/{id}';
 };
 
-export type RenameErrors = {
+export type Edit2Errors = {
     404: ErrorBody;
+    /**
+     * a bad title, or a model not offered (`field`: `model`)
+     */
     422: ErrorBody;
 };
 
-export type RenameError = RenameErrors[keyof RenameErrors];
+export type Edit2Error = Edit2Errors[keyof Edit2Errors];
 
-export type RenameResponses = {
+export type Edit2Responses = {
     200: SessionView;
 };
 
-export type RenameResponse = RenameResponses[keyof RenameResponses];
+export type Edit2Response = Edit2Responses[keyof Edit2Responses];
 
 export type AttachmentsData = {
     body?: never;
@@ -1697,7 +1803,7 @@ export type Delete2Responses = {
 
 export type Delete2Response = Delete2Responses[keyof Delete2Responses];
 
-export type List4Data = {
+export type List5Data = {
     body?: never;
     path: {
         id: string;
@@ -1711,18 +1817,18 @@ export type List4Data = {
     url: '/api/v1/sessions/{id}/files';
 };
 
-export type List4Errors = {
+export type List5Errors = {
     404: ErrorBody;
     503: ErrorBody;
 };
 
-export type List4Error = List4Errors[keyof List4Errors];
+export type List5Error = List5Errors[keyof List5Errors];
 
-export type List4Responses = {
+export type List5Responses = {
     200: Listing;
 };
 
-export type List4Response = List4Responses[keyof List4Responses];
+export type List5Response = List5Responses[keyof List5Responses];
 
 export type ArchiveData = {
     body?: never;
@@ -2218,7 +2324,7 @@ export type SharedImageResponses = {
 
 export type SharedImageResponse = SharedImageResponses[keyof SharedImageResponses];
 
-export type List5Data = {
+export type List6Data = {
     body?: never;
     path?: never;
     query?: {
@@ -2231,17 +2337,17 @@ export type List5Data = {
     url: '/api/v1/users';
 };
 
-export type List5Errors = {
+export type List6Errors = {
     403: ErrorBody;
 };
 
-export type List5Error = List5Errors[keyof List5Errors];
+export type List6Error = List6Errors[keyof List6Errors];
 
-export type List5Responses = {
+export type List6Responses = {
     200: Array<UserView>;
 };
 
-export type List5Response = List5Responses[keyof List5Responses];
+export type List6Response = List6Responses[keyof List6Responses];
 
 export type ActivateData = {
     body?: never;

@@ -1,5 +1,10 @@
-//! Sessions of one user: create, list, get, rename, delete, stop, share, read.
-//! Another user's session is "not found", never "forbidden": its existence stays private.
+//! Sessions of one user: create, list, get, edit (title, model), delete, stop, share,
+//! read. Another user's session is "not found", never "forbidden": its existence stays
+//! private.
+//!
+//! A session's model may change at any time; the turn in progress keeps the model it
+//! started with and the next turn asks the new one (the run reads it when a turn begins),
+//! so a change never needs the run to be idle.
 
 use std::sync::Arc;
 
@@ -11,6 +16,7 @@ use super::events::EventService;
 use crate::domain::agent::SandboxGateway;
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent};
 use crate::domain::image::{ImageFormat, ImageId};
+use crate::domain::model::ModelCatalog;
 use crate::domain::ports::{ImageStore, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus, Title};
 use crate::domain::user::UserId;
@@ -49,8 +55,16 @@ pub fn check_message(content: &str, attachments: &[String]) -> AppResult<()> {
     Ok(())
 }
 
+/// What a person changes of a session; `None` leaves a part as it is.
+pub struct SessionEdit<'a> {
+    pub title: Option<&'a str>,
+    /// A name of the offered models.
+    pub model: Option<&'a str>,
+}
+
 pub struct SessionService {
     sessions: Arc<dyn SessionRepository>,
+    models: Arc<ModelCatalog>,
     pub(super) events: Arc<EventService>,
     sandboxes: Arc<dyn SandboxGateway>,
     pub(super) images: Arc<dyn ImageStore>,
@@ -62,18 +76,32 @@ impl SessionService {
         events: Arc<EventService>,
         sandboxes: Arc<dyn SandboxGateway>,
         images: Arc<dyn ImageStore>,
+        models: Arc<ModelCatalog>,
     ) -> Self {
         Self {
             sessions,
+            models,
             events,
             sandboxes,
             images,
         }
     }
 
-    pub async fn create(&self, owner: &UserId, title: Option<&str>) -> AppResult<Session> {
+    /// The models a person may pick, the default first.
+    pub fn models(&self) -> &ModelCatalog {
+        &self.models
+    }
+
+    /// A new session with the model named (the default one when `None`).
+    pub async fn create(
+        &self,
+        owner: &UserId,
+        title: Option<&str>,
+        model: Option<&str>,
+    ) -> AppResult<Session> {
         let title = Title::parse(title.unwrap_or("New chat"))?;
-        let session = Session::new(owner.clone(), title, Utc::now());
+        let model = self.models.pick(model)?.map(|m| m.name.clone());
+        let session = Session::new(owner.clone(), title, model, Utc::now());
         self.sessions.insert(&session).await?;
         self.events.publish_session(&session).await;
         Ok(session)
@@ -102,10 +130,19 @@ impl SessionService {
         }
     }
 
-    pub async fn rename(&self, owner: &UserId, id: &str, title: &str) -> AppResult<Session> {
-        let title = Title::parse(title)?;
+    pub async fn edit(&self, owner: &UserId, id: &str, edit: SessionEdit<'_>) -> AppResult<Session> {
+        let title = edit.title.map(Title::parse).transpose()?;
+        let model = match edit.model {
+            Some(name) => self.models.pick(Some(name))?.map(|m| m.name.clone()),
+            None => None,
+        };
         let mut session = self.get(owner, id).await?;
-        session.title = title;
+        if let Some(title) = title {
+            session.title = title;
+        }
+        if model.is_some() {
+            session.model = model;
+        }
         session.updated_at = Utc::now();
         self.sessions.update(&session).await?;
         self.events.publish_session(&session).await;

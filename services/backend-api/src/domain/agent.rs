@@ -9,6 +9,7 @@ use super::backend_call::WebSearchRequest;
 use super::error::DomainResult;
 use super::image::Picture;
 use super::job::Network;
+use super::model::ModelName;
 use super::sandbox_call::SandboxCall;
 use super::session::SessionId;
 use super::tool::{ToolSpec, ToolView};
@@ -91,12 +92,19 @@ pub struct Completion {
     pub usage: TokenUsage,
 }
 
-/// An OpenAI-compatible chat-completion provider.
+/// The configured models, each behind its OpenAI-compatible chat-completion provider.
 #[async_trait::async_trait]
 pub trait LlmClient: Send + Sync {
-    /// Fails with `Unavailable` when the provider cannot be reached or keeps failing
-    /// (after the adapter's retries), `Invalid` when it refuses the request.
-    async fn complete(&self, messages: &[ChatMessage], tools: &[ToolSpec]) -> DomainResult<Completion>;
+    /// Asks `model` (a name of the [`super::model::ModelCatalog`]). Fails with
+    /// `Unavailable` when its provider cannot be reached or keeps failing (after the
+    /// adapter's retries), `Invalid` when it refuses the request or the model is not
+    /// configured.
+    async fn complete(
+        &self,
+        model: &ModelName,
+        messages: &[ChatMessage],
+        tools: &[ToolSpec],
+    ) -> DomainResult<Completion>;
 }
 
 /// How to reach a running sandbox; never shown to a browser.

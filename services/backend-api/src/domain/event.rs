@@ -60,10 +60,17 @@ pub enum AgentEvent {
     Error { message: String },
     /// The session's status changed.
     Status { status: SessionStatus },
-    /// What the model's requests of one turn cost; the session record keeps the sum.
+    /// What the model's requests of one turn cost; the session record keeps the sum, in
+    /// all and by model.
     Usage {
         prompt_tokens: u64,
         completion_tokens: u64,
+        /// The model the turn asked (absent in events from before there were several).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        /// What the tokens cost, when the model has prices.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost: Option<f64>,
     },
     /// The agent's working memory of one model request: its answer with the tool calls
     /// and each call's result as the model saw it. Later turns, and a restarted backend,

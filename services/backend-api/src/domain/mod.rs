@@ -15,6 +15,7 @@ pub mod invite;
 pub mod job;
 pub mod mcp;
 pub mod mcp_edit;
+pub mod model;
 pub mod ports;
 pub mod sandbox_call;
 pub mod session;

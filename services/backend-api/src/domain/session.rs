@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::agent::TokenUsage;
 use super::error::{DomainError, DomainResult};
 use super::event::{AgentEvent, MessageRole, StoredEvent};
+use super::model::{ModelName, UsageByModel};
 use super::user::UserId;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -93,10 +94,17 @@ pub struct Session {
     /// before it existed compare equal to what is read back from them.
     #[serde(default, skip_serializing_if = "TokenUsage::is_empty")]
     pub usage: TokenUsage,
+    /// The model its turns ask; `None` (sessions from before models could be picked, or
+    /// with none configured) asks the default one. A change applies from the next turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelName>,
+    /// `usage` by model name, with costs where the model has prices.
+    #[serde(default, skip_serializing_if = "UsageByModel::is_empty")]
+    pub usage_by_model: UsageByModel,
 }
 
 impl Session {
-    pub fn new(owner: UserId, title: Title, now: DateTime<Utc>) -> Self {
+    pub fn new(owner: UserId, title: Title, model: Option<ModelName>, now: DateTime<Utc>) -> Self {
         Self {
             id: SessionId::new(),
             owner,
@@ -109,6 +117,8 @@ impl Session {
             last_seq: 0,
             share_token: None,
             usage: TokenUsage::default(),
+            model,
+            usage_by_model: UsageByModel::new(),
         }
     }
 }
@@ -135,10 +145,21 @@ impl Session {
             AgentEvent::Usage {
                 prompt_tokens,
                 completion_tokens,
-            } => self.usage.add(TokenUsage {
-                prompt_tokens: *prompt_tokens,
-                completion_tokens: *completion_tokens,
-            }),
+                model,
+                cost,
+            } => {
+                let usage = TokenUsage {
+                    prompt_tokens: *prompt_tokens,
+                    completion_tokens: *completion_tokens,
+                };
+                self.usage.add(usage);
+                if let Some(model) = model {
+                    self.usage_by_model
+                        .entry(model.clone())
+                        .or_default()
+                        .add(usage, *cost);
+                }
+            }
             _ => {}
         }
     }
@@ -146,8 +167,8 @@ impl Session {
 
 impl Session {
     /// `self` (as stored now) with the edits a person made to `edited` (a copy read
-    /// earlier): title, share token, and the read state — the latter only if no event
-    /// arrived in between, so an unread message is never marked read unseen.
+    /// earlier): title, model, share token, and the read state — the latter only if no
+    /// event arrived in between, so an unread message is never marked read unseen.
     pub fn merge_edits(&self, edited: Session) -> Session {
         let unread_count = if edited.last_seq == self.last_seq {
             edited.unread_count
@@ -156,6 +177,7 @@ impl Session {
         };
         Session {
             title: edited.title,
+            model: edited.model,
             share_token: edited.share_token,
             unread_count,
             updated_at: self.updated_at.max(edited.updated_at),
@@ -202,7 +224,7 @@ mod tests {
     #[test]
     fn events_update_the_summary() {
         let now = Utc::now();
-        let mut session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), now);
+        let mut session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), None, now);
         let stored = |seq, event| StoredEvent {
             session_id: session.id.clone(),
             seq,
@@ -232,6 +254,41 @@ mod tests {
         assert_eq!(session.last_message_preview.as_deref(), Some("Done!"));
         assert_eq!(session.title.as_str(), "Trip");
         assert_eq!(session.status, SessionStatus::Running);
+    }
+
+    #[test]
+    fn usage_is_summed_in_all_and_by_model() {
+        let now = Utc::now();
+        let mut session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), None, now);
+        let usage = |seq, model: Option<&str>, cost| StoredEvent {
+            session_id: session.id.clone(),
+            seq,
+            at: now,
+            event: AgentEvent::Usage {
+                prompt_tokens: 100,
+                completion_tokens: 10,
+                model: model.map(str::to_owned),
+                cost,
+            },
+        };
+        let events = [
+            usage(1, Some("big"), Some(0.5)),
+            usage(2, Some("big"), Some(0.25)),
+            usage(3, Some("small"), None),
+            usage(4, None, None),
+        ];
+        for event in &events {
+            session.apply(event);
+        }
+        assert_eq!(session.usage.prompt_tokens, 400);
+        assert_eq!(session.usage.completion_tokens, 40);
+        let big = session.usage_by_model["big"];
+        assert_eq!(
+            (big.prompt_tokens, big.completion_tokens, big.cost),
+            (200, 20, Some(0.75))
+        );
+        assert_eq!(session.usage_by_model["small"].cost, None);
+        assert_eq!(session.usage_by_model.len(), 2);
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! The model provider: OpenAI-compatible chat completions with native tool calling,
-//! streamed (`stream: true`), so OpenAI, OpenRouter, DeepSeek, Ollama, vLLM, llama.cpp's
-//! server and LM Studio all work by setting a base URL, key and model.
+//! The models: OpenAI-compatible chat completions with native tool calling, streamed
+//! (`stream: true`), so OpenAI, OpenRouter, DeepSeek, Ollama, vLLM, llama.cpp's server,
+//! LM Studio and the OpenAI-compatible endpoints of Anthropic and Gemini all work by
+//! setting a base URL, key and model. [`OpenAiModels`] holds one HTTP client per
+//! configured model, built once, and sends each request to the model it names.
 //!
 //! A streamed answer arrives as SSE chunks; tool calls come in pieces keyed by `index`
 //! (id and name first, then the arguments text in fragments) and are put back together
@@ -8,7 +10,7 @@
 //! with exponential back-off (honouring `Retry-After`); other 4xx are the request's
 //! fault and are not.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use eventsource_stream::Eventsource;
@@ -18,15 +20,52 @@ use reqwest::StatusCode;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::config::LlmConfig;
+use crate::config::{LlmConfig, ModelConfig};
 use crate::domain::agent::{ChatMessage, Completion, LlmClient, TokenUsage, ToolCallRequest};
+use crate::domain::model::ModelName;
 use crate::domain::tool::ToolSpec;
 use crate::domain::{DomainError, DomainResult};
 
 /// Longest wait between retries, whatever `Retry-After` says.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
-pub struct OpenAiClient {
+/// Every configured model's client, by the model's name.
+pub struct OpenAiModels {
+    clients: HashMap<ModelName, OpenAiClient>,
+}
+
+impl OpenAiModels {
+    /// One client per model; `transport` gives the timeouts and retries.
+    pub fn new(endpoints: &[(ModelName, ModelConfig)], transport: &LlmConfig) -> anyhow::Result<Self> {
+        let clients = endpoints
+            .iter()
+            .map(|(name, endpoint)| {
+                let client = OpenAiClient::new(name, endpoint, transport)
+                    .map_err(|err| anyhow::anyhow!("the model `{}`: {err}", name.as_str()))?;
+                Ok((name.clone(), client))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        Ok(Self { clients })
+    }
+}
+
+#[async_trait::async_trait]
+impl LlmClient for OpenAiModels {
+    async fn complete(
+        &self,
+        model: &ModelName,
+        messages: &[ChatMessage],
+        tools: &[ToolSpec],
+    ) -> DomainResult<Completion> {
+        let client = self.clients.get(model).ok_or_else(|| {
+            DomainError::Invalid(format!("no model named `{}` is configured", model.as_str()))
+        })?;
+        client.complete(messages, tools).await
+    }
+}
+
+/// One model's endpoint.
+struct OpenAiClient {
     http: reqwest::Client,
     url: String,
     model: String,
@@ -44,11 +83,7 @@ enum Failure {
 }
 
 impl OpenAiClient {
-    /// `None` when no model is configured (base URL and model name are both needed).
-    pub fn from_config(config: &LlmConfig) -> anyhow::Result<Option<Self>> {
-        let (Some(base), Some(model)) = (&config.base_url, &config.model) else {
-            return Ok(None);
-        };
+    fn new(name: &ModelName, config: &ModelConfig, transport: &LlmConfig) -> anyhow::Result<Self> {
         let mut headers = HeaderMap::new();
         if let Some(key) = config.api_key.as_deref().filter(|k| !k.is_empty()) {
             let mut value = HeaderValue::from_str(&format!("Bearer {key}"))?;
@@ -64,18 +99,18 @@ impl OpenAiClient {
         let http = reqwest::Client::builder()
             .default_headers(headers)
             .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(config.timeout_secs.max(1)))
+            .timeout(Duration::from_secs(transport.timeout_secs.max(1)))
             .build()?;
-        Ok(Some(Self {
+        Ok(Self {
             http,
-            url: format!("{}/chat/completions", base.trim_end_matches('/')),
-            model: model.clone(),
+            url: format!("{}/chat/completions", config.base_url.trim_end_matches('/')),
+            model: config.model.clone().unwrap_or_else(|| name.as_str().to_owned()),
             temperature: config.temperature,
             max_tokens: config.max_tokens,
-            chunk_timeout: Duration::from_secs(config.chunk_timeout_secs.max(1)),
-            max_retries: config.max_retries,
-            retry_base: Duration::from_millis(config.retry_base_millis),
-        }))
+            chunk_timeout: Duration::from_secs(transport.chunk_timeout_secs.max(1)),
+            max_retries: transport.max_retries,
+            retry_base: Duration::from_millis(transport.retry_base_millis),
+        })
     }
 
     async fn attempt(&self, body: &serde_json::Value) -> Result<Completion, Failure> {
@@ -147,8 +182,7 @@ fn wire_message(message: &ChatMessage) -> Value {
     wire
 }
 
-#[async_trait::async_trait]
-impl LlmClient for OpenAiClient {
+impl OpenAiClient {
     async fn complete(&self, messages: &[ChatMessage], tools: &[ToolSpec]) -> DomainResult<Completion> {
         let mut body = json!({
             "model": self.model,

@@ -555,7 +555,7 @@ async fn bad_input_is_refused() {
         model["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("`scripted` only"),
+            .contains("no model is named `gpt-nope`; GET /api/v1/models lists them (scripted)"),
         "{model}"
     );
     create(&app, &key, json!({ "prompt": "hi", "model": "scripted" })).await;

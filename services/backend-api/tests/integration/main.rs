@@ -17,6 +17,7 @@ mod jobs;
 mod mcp;
 mod mcp_admin;
 mod mcp_sandbox;
+mod models;
 mod registration;
 mod sessions;
 mod shared_stores;

@@ -34,6 +34,7 @@ use super::sessions::SessionService;
 use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools, WebSearch};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::mcp::McpServers;
+use crate::domain::model::ModelCatalog;
 use crate::domain::ports::{ImageStore, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
@@ -55,7 +56,11 @@ pub struct Budgets {
 /// What the runs need, shared by all of them.
 pub struct Dependencies {
     pub events: Arc<EventService>,
-    pub llm: Option<Arc<dyn LlmClient>>,
+    /// Read as each turn begins, for the model the person picked since the last one.
+    pub sessions: Arc<dyn SessionRepository>,
+    pub llm: Arc<dyn LlmClient>,
+    /// The offered models; a turn asks its session's (or the default one).
+    pub models: Arc<ModelCatalog>,
     pub sandboxes: Arc<dyn SandboxGateway>,
     pub tools: Arc<dyn SandboxTools>,
     /// Web search with the operator's provider; `None` when none is configured, and the
@@ -85,23 +90,16 @@ struct RunHandle {
 pub struct AgentService {
     deps: Arc<Dependencies>,
     sessions: Arc<SessionService>,
-    repository: Arc<dyn SessionRepository>,
     runs: Arc<Mutex<HashMap<SessionId, RunHandle>>>,
     enabled: bool,
 }
 
 impl AgentService {
     /// `enabled: false` stores messages without answering them.
-    pub fn new(
-        sessions: Arc<SessionService>,
-        repository: Arc<dyn SessionRepository>,
-        deps: Dependencies,
-        enabled: bool,
-    ) -> Self {
+    pub fn new(sessions: Arc<SessionService>, deps: Dependencies, enabled: bool) -> Self {
         Self {
             deps: Arc::new(deps),
             sessions,
-            repository,
             runs: Arc::new(Mutex::new(HashMap::new())),
             enabled,
         }
@@ -162,7 +160,7 @@ impl AgentService {
     pub async fn fail_interrupted(&self) -> AppResult<usize> {
         let mut failed = 0;
         for status in [SessionStatus::Running] {
-            for session in self.repository.with_status(status).await? {
+            for session in self.deps.sessions.with_status(status).await? {
                 let message =
                     "The backend restarted while the agent was working; send a message to continue.";
                 self.deps

@@ -26,6 +26,7 @@ use crate::domain::backend_call::BackendCall;
 use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
 use crate::domain::image::{ImageId, Picture};
 use crate::domain::mcp::McpSite;
+use crate::domain::model::{ModelInfo, ModelName};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::tool::{ImageRef, ToolView};
@@ -33,6 +34,10 @@ use crate::domain::DomainError;
 
 /// Events read per query when loading the history.
 const PAGE: usize = 500;
+
+/// Characters a token stands for, roughly, when a model's context window (in tokens)
+/// bounds the conversation (in characters).
+const CHARS_PER_TOKEN: usize = 3;
 
 /// How a turn ended.
 enum TurnEnd {
@@ -69,7 +74,8 @@ pub struct Run {
     /// MCP servers whose failure the person has been told of in this run.
     mcp_reported: HashSet<String>,
     sandbox: Option<SandboxAccess>,
-    /// The model's tokens in this turn, recorded when it ends.
+    /// The model this turn asks, and its tokens, recorded when the turn ends.
+    model: Option<ModelInfo>,
     usage: TokenUsage,
     open_call: Option<OpenCall>,
     /// Code cells that failed in a row in this turn.
@@ -96,6 +102,7 @@ impl Run {
             catalogue,
             mcp_reported: HashSet::new(),
             sandbox: None,
+            model: None,
             usage: TokenUsage::default(),
             open_call: None,
             failed_cells: 0,
@@ -124,10 +131,12 @@ impl Run {
         };
         // One event per turn (not per request): every append is a durable write.
         let usage = std::mem::take(&mut self.usage);
-        if !usage.is_empty() {
+        if let Some(model) = self.model.take().filter(|_| !usage.is_empty()) {
             self.emit(AgentEvent::Usage {
                 prompt_tokens: usage.prompt_tokens,
                 completion_tokens: usage.completion_tokens,
+                model: Some(model.name.as_str().to_owned()),
+                cost: model.prices.map(|prices| prices.cost(usage)),
             })
             .await;
         }
@@ -140,13 +149,6 @@ impl Run {
     }
 
     async fn turn(&mut self) -> TurnEnd {
-        let Some(llm) = self.deps.llm.clone() else {
-            return TurnEnd::Failed(
-                "No model is configured. Set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the \
-                 provider needs one), then restart the backend."
-                    .into(),
-            );
-        };
         if let Err(err) = self.load_history().await {
             return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
         }
@@ -154,12 +156,27 @@ impl Run {
         // expired, killed) since the last turn, and the manager then makes a new one.
         self.sandbox = None;
         self.failed_cells = 0;
+        // The session as this turn begins: a model picked since the last turn applies.
+        match self.deps.sessions.get(&self.session.id).await {
+            Ok(Some(session)) => self.session = session,
+            Ok(None) => return TurnEnd::Failed("The session was deleted.".into()),
+            Err(err) => return TurnEnd::Failed(format!("Could not read the session: {err}")),
+        }
+        let model = match self.turn_model() {
+            Ok(model) => model,
+            Err(message) => return TurnEnd::Failed(message),
+        };
+        self.model = Some(model.clone());
         self.emit(AgentEvent::Status {
             status: SessionStatus::Running,
         })
         .await;
         self.offer_mcp_tools().await;
         let budgets = self.deps.budgets.clone();
+        // About 3 characters a token: the conversation stays within the model's window.
+        let context_chars = budgets
+            .context_chars
+            .min((model.context_tokens as usize).saturating_mul(CHARS_PER_TOKEN));
         let mut guard = Guard::new(
             self.cancel.clone(),
             self.deps.take_over.clone(),
@@ -173,11 +190,14 @@ impl Run {
                 Err(err) => return TurnEnd::Failed(format!("Could not read your token budget: {err}")),
             }
             self.read_inbox();
-            compact(&mut self.conversation, budgets.context_chars);
-            let request = llm.complete(&self.conversation, self.catalogue.specs());
+            compact(&mut self.conversation, context_chars);
+            let request = self
+                .deps
+                .llm
+                .complete(&model.name, &self.conversation, self.catalogue.specs());
             let completion = match guard.run(request).await {
                 Err(interrupted) => return self.ended_by(interrupted),
-                Ok(Err(err)) => return TurnEnd::Failed(model_failure(&err)),
+                Ok(Err(err)) => return TurnEnd::Failed(model_failure(&model.name, &err)),
                 Ok(Ok(completion)) => completion,
             };
             metrics::counter!("llm_prompt_tokens").increment(completion.usage.prompt_tokens);
@@ -216,6 +236,34 @@ impl Run {
             "The run reached its step budget ({} model requests) and stopped; send a message to continue.",
             budgets.max_steps
         ))
+    }
+
+    /// The model this turn asks: the session's, or the default one. A model that cannot
+    /// call tools, or is no longer offered, is a message telling the person what to do.
+    fn turn_model(&self) -> Result<ModelInfo, String> {
+        let models = &self.deps.models;
+        let model = match &self.session.model {
+            Some(name) => models.get(name).ok_or_else(|| {
+                format!(
+                    "The model `{}` this session uses is no longer offered; pick another model \
+                     and send your message again.",
+                    name.as_str()
+                )
+            })?,
+            None => models.default_model().ok_or_else(|| {
+                "No model is configured. Set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the \
+                 provider needs one), or list models in the configuration, then restart the backend."
+                    .to_owned()
+            })?,
+        };
+        if !model.supports_tools {
+            return Err(format!(
+                "The model `{}` cannot call tools, which the agent needs to work; pick another \
+                 model for this session and send your message again.",
+                model.name.as_str()
+            ));
+        }
+        Ok(model.clone())
     }
 
     /// Runs the tool calls of one model answer in order; how the turn ends, if one of
@@ -647,14 +695,15 @@ impl Run {
 }
 
 /// What the person reads when the model request failed.
-fn model_failure(err: &DomainError) -> String {
+fn model_failure(model: &ModelName, err: &DomainError) -> String {
+    let model = model.as_str();
     match err {
         DomainError::Unavailable { detail, .. } => {
-            format!("The model provider is not answering ({detail}). Check LLM_BASE_URL and the provider's status, then send a message to retry.")
+            format!("The provider of the model `{model}` is not answering ({detail}). Check its base URL and the provider's status, then send a message to retry.")
         }
         DomainError::Invalid(detail) => {
-            format!("The model provider refused the request ({detail}). Check LLM_MODEL and LLM_API_KEY.")
+            format!("The model `{model}` refused the request: {detail}. Check its model id and API key, or pick another model.")
         }
-        other => format!("The model request failed: {other}"),
+        other => format!("The request to the model `{model}` failed: {other}"),
     }
 }

@@ -20,6 +20,7 @@ use crate::domain::agent::{
 use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
 use crate::domain::job::Network;
 use crate::domain::mcp::{McpResult, McpServerStatus, McpServers, McpSite};
+use crate::domain::model::{ModelCatalog, ModelInfo, ModelName};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::tool::{ToolSpec, ToolView};
@@ -41,7 +42,12 @@ struct ScriptedModel {
 
 #[async_trait::async_trait]
 impl LlmClient for ScriptedModel {
-    async fn complete(&self, messages: &[ChatMessage], _tools: &[ToolSpec]) -> DomainResult<Completion> {
+    async fn complete(
+        &self,
+        _model: &ModelName,
+        messages: &[ChatMessage],
+        _tools: &[ToolSpec],
+    ) -> DomainResult<Completion> {
         let first = {
             let mut requests = self.requests.lock().unwrap();
             requests.push(messages.to_vec());
@@ -164,16 +170,28 @@ impl Harness {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
         let events = Arc::new(EventService::new(store.clone(), Arc::new(LocalBus::new())));
+        let name = ModelName::parse("scripted").unwrap();
+        let scripted = ModelInfo {
+            name: name.clone(),
+            context_tokens: 100_000,
+            supports_tools: true,
+            supports_images: false,
+            prices: None,
+        };
+        let models = Arc::new(ModelCatalog::new(vec![scripted], &name).unwrap());
         let sessions = Arc::new(SessionService::new(
             store.clone(),
             events.clone(),
             Arc::new(OneSandbox),
             store.clone(),
+            models.clone(),
         ));
         let (model, sandbox) = (Arc::new(model), Arc::new(RecordedSandbox::default()));
         let deps = Dependencies {
             events: events.clone(),
-            llm: Some(model.clone()),
+            sessions: store.clone(),
+            llm: model.clone(),
+            models,
             sandboxes: Arc::new(OneSandbox),
             tools: sandbox.clone(),
             web_search: None,
@@ -190,7 +208,7 @@ impl Harness {
             daily_tokens: DailyTokens::new(store.clone(), None),
         };
         Self {
-            agent: AgentService::new(sessions.clone(), store, deps, true),
+            agent: AgentService::new(sessions.clone(), deps, true),
             sessions,
             events,
             model,
@@ -201,7 +219,7 @@ impl Harness {
     }
 
     async fn session(&self) -> Session {
-        self.sessions.create(&self.owner, None).await.unwrap()
+        self.sessions.create(&self.owner, None, None).await.unwrap()
     }
 
     async fn say(&self, session: &Session, content: &str) {

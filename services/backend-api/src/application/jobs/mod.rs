@@ -77,8 +77,6 @@ pub struct JobSettings {
     pub max_timeout_secs: u64,
     /// The decoded size of a job's attachments together.
     pub max_attachment_bytes: u64,
-    /// The deployment's model, the one a job may name.
-    pub model: Option<String>,
 }
 
 /// What jobs need from the outside world.
@@ -239,7 +237,8 @@ impl JobService {
             self.settings.max_attachment_bytes,
         )?;
         check_message(&new.prompt, &[])?;
-        self.check_model(new.model.as_deref())?;
+        // A name not offered is an error the client can act on, never silently another model.
+        self.sessions.models().pick(new.model.as_deref())?;
         let network = new.network.as_deref().map(Network::parse).transpose()?;
         // The default never exceeds the maximum, also when the operator lowered only that.
         let default = self
@@ -259,7 +258,10 @@ impl JobService {
             None => None,
         };
         let title = new.title.unwrap_or_else(|| preview(&new.prompt));
-        let session = self.sessions.create(owner, Some(&title)).await?;
+        let session = self
+            .sessions
+            .create(owner, Some(&title), new.model.as_deref())
+            .await?;
         let request = JobRequest {
             prompt: new.prompt,
             attachments,
@@ -538,24 +540,6 @@ impl JobService {
         // as the cancel left it.
         self.jobs.update_from(&written, JobStatus::Running).await?;
         Ok(())
-    }
-
-    /// A job may name the deployment's model, the only one there is; any other name is an
-    /// error the client can act on, not silently another model.
-    fn check_model(&self, asked: Option<&str>) -> AppResult<()> {
-        let offered = self.settings.model.as_deref();
-        match asked {
-            Some(asked) if Some(asked) != offered => Err(AppError::InvalidField {
-                field: "model",
-                message: match offered {
-                    Some(offered) => format!(
-                        "this deployment runs jobs with the model `{offered}` only; name it or leave model out"
-                    ),
-                    None => "this deployment has no model configured".to_owned(),
-                },
-            }),
-            _ => Ok(()),
-        }
     }
 
     /// Moves the job with its session's statuses after `after` until the job has ended,

@@ -29,8 +29,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Where a `jobs` key may go: the jobs API, at this route and below it…
 const JOBS_ROUTES: &str = "/api/v1/jobs";
-/// …and who it belongs to.
+/// …who it belongs to…
 const IDENTITY_ROUTE: &str = "/api/v1/auth/me";
+/// …and which models a job may name.
+const MODELS_ROUTE: &str = "/api/v1/models";
 
 /// Whether a key of `scope` may call the route `route` (its pattern, as matched;
 /// `None` when no route matched). A `full` key may call anything its owner may.
@@ -39,6 +41,7 @@ pub(super) fn within_scope(scope: ApiKeyScope, route: Option<&str>) -> Result<()
         ApiKeyScope::Full => true,
         ApiKeyScope::Jobs => route.is_some_and(|route| {
             route == IDENTITY_ROUTE
+                || route == MODELS_ROUTE
                 || route
                     .strip_prefix(JOBS_ROUTES)
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
@@ -48,8 +51,8 @@ pub(super) fn within_scope(scope: ApiKeyScope, route: Option<&str>) -> Result<()
         return Ok(());
     }
     Err(AppError::Forbidden(format!(
-        "this API key's scope is `{}`: it may call {JOBS_ROUTES} and below, and GET {IDENTITY_ROUTE}, \
-         nothing else; use a key with scope `full` for this",
+        "this API key's scope is `{}`: it may call {JOBS_ROUTES} and below, GET {IDENTITY_ROUTE} and \
+         GET {MODELS_ROUTE}, nothing else; use a key with scope `full` for this",
         scope.as_str()
     )))
 }

@@ -54,8 +54,8 @@ pub struct NewJobBody {
     /// Gets the job (as `GET /jobs/{id}` shows it) when it starts waiting and when it
     /// ends, signed; a public address unless the operator allows private ones.
     pub webhook_url: Option<String>,
-    /// The model to run it with: the deployment's model (`LLM_MODEL`), the only one it
-    /// offers for now; another name is refused (422) rather than ignored.
+    /// The model to run it with: one of `GET /api/v1/models`' names (the default model
+    /// when left out); another name is refused (422) rather than ignored.
     pub model: Option<String>,
 }
 

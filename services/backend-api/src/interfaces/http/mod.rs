@@ -22,6 +22,7 @@ mod live;
 mod mcp;
 mod mcp_admin;
 pub mod metrics;
+mod models;
 mod sessions;
 mod system;
 mod terminal;
@@ -117,6 +118,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(system::router())
         .merge(auth::router())
         .merge(users::router())
+        .merge(models::router())
         .merge(sessions::router())
         .merge(events::router())
         .merge(files::router())

@@ -1,4 +1,5 @@
-//! `/api/v1/sessions`: the caller's chat sessions — create, list, get, rename, delete,
+//! `/api/v1/sessions`: the caller's chat sessions — create, list, get, edit (title and
+//! model), delete,
 //! stop, share / unshare, mark read, post a message, download the code cells as a
 //! notebook — and `/api/v1/shared/{token}`, the read-only replay anyone with the link
 //! may open.
@@ -15,6 +16,7 @@ use super::error::{ApiResult, ErrorBody};
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::views::{SessionPage, SessionView};
 use super::AppState;
+use crate::application::sessions::SessionEdit;
 use crate::application::AppError;
 use crate::domain::event::StoredEvent;
 
@@ -24,7 +26,7 @@ const MAX_EVENT_PAGE: usize = 1000;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create, list))
-        .routes(routes!(get, rename, delete))
+        .routes(routes!(get, edit, delete))
         .routes(routes!(stop))
         .routes(routes!(notebook))
         .routes(routes!(share, unshare))
@@ -38,11 +40,17 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct NewSession {
     /// Defaults to "New chat"; the agent sets one later.
     pub title: Option<String>,
+    /// One of `GET /api/v1/models`' names; the default model when left out.
+    pub model: Option<String>,
 }
 
+/// What to change; parts left out stay as they are.
 #[derive(Deserialize, ToSchema)]
-pub struct Rename {
-    pub title: String,
+pub struct EditSession {
+    pub title: Option<String>,
+    /// One of `GET /api/v1/models`' names. Takes effect from the next turn: a turn in
+    /// progress finishes with the model it started with.
+    pub model: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -72,7 +80,8 @@ pub struct EventPage {
 
 /// Starts a new, empty session.
 #[utoipa::path(post, path = "/api/v1/sessions", tag = "sessions", request_body = NewSession,
-    responses((status = 201, body = SessionView), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 201, body = SessionView), (status = 401, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "a bad title, or a model not offered (`field`: `model`)")))]
 async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
@@ -87,7 +96,7 @@ async fn create(
     };
     let session = state
         .sessions
-        .create(&principal.user_id, body.title.as_deref())
+        .create(&principal.user_id, body.title.as_deref(), body.model.as_deref())
         .await?;
     Ok((StatusCode::CREATED, axum::Json(SessionView::from(&session))))
 }
@@ -126,19 +135,21 @@ async fn get(
     Ok(axum::Json(SessionView::from(&session)))
 }
 
-/// Renames a session.
-#[utoipa::path(patch, path = "/api/v1/sessions/{id}", tag = "sessions", request_body = Rename,
-    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn rename(
+/// Renames a session or changes its model (from its next turn).
+#[utoipa::path(patch, path = "/api/v1/sessions/{id}", tag = "sessions", request_body = EditSession,
+    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "a bad title, or a model not offered (`field`: `model`)")))]
+async fn edit(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-    Json(body): Json<Rename>,
+    Json(body): Json<EditSession>,
 ) -> ApiResult<axum::Json<SessionView>> {
-    let session = state
-        .sessions
-        .rename(&principal.user_id, &id, &body.title)
-        .await?;
+    let edit = SessionEdit {
+        title: body.title.as_deref(),
+        model: body.model.as_deref(),
+    };
+    let session = state.sessions.edit(&principal.user_id, &id, edit).await?;
     Ok(axum::Json(SessionView::from(&session)))
 }
 

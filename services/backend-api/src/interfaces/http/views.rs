@@ -11,6 +11,7 @@ use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::{ApiKey, ApiKeyScope, ApiKeySecret};
 use crate::domain::mcp::{McpServer, McpTransport};
 use crate::domain::mcp_edit::McpTransportKind;
+use crate::domain::model::UsageByModel;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::user::{Role, User};
 
@@ -59,6 +60,11 @@ pub struct SessionView {
     pub share_token: Option<String>,
     /// The model's tokens over the whole session.
     pub usage: TokenUsage,
+    /// The model the session's next turn asks (absent: the default one).
+    pub model: Option<String>,
+    /// `usage` by the model that used the tokens, with their cost where it has prices.
+    #[schema(value_type = std::collections::BTreeMap<String, crate::domain::model::ModelUsage>)]
+    pub usage_by_model: UsageByModel,
 }
 
 impl From<&Session> for SessionView {
@@ -74,6 +80,8 @@ impl From<&Session> for SessionView {
             last_seq: session.last_seq,
             share_token: session.share_token.clone(),
             usage: session.usage,
+            model: session.model.as_ref().map(|m| m.as_str().to_owned()),
+            usage_by_model: session.usage_by_model.clone(),
         }
     }
 }

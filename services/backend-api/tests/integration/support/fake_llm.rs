@@ -1,6 +1,7 @@
 //! A scripted OpenAI-compatible chat-completions server on 127.0.0.1:0: each request gets
 //! the next scripted reply, streamed as real SSE chunks (tool calls split into deltas the
-//! way providers send them), and every request body is kept for the test to inspect.
+//! way OpenAI sends them), and every request body is kept for the test to inspect. A
+//! [`Provider`] names the key it wants.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -36,11 +37,31 @@ impl Reply {
     }
 }
 
-#[derive(Default)]
+/// How the server speaks.
+#[derive(Clone)]
+pub struct Provider {
+    /// The API key it wants (as `Authorization: Bearer …`).
+    pub key: &'static str,
+}
+
+impl Default for Provider {
+    fn default() -> Self {
+        Self { key: "test-key" }
+    }
+}
+
+impl Provider {
+    /// OpenAI's way, with this key.
+    pub fn with_key(key: &'static str) -> Self {
+        Self { key }
+    }
+}
+
 struct Script {
     replies: VecDeque<Reply>,
     requests: Vec<Value>,
     headers: Vec<HeaderMap>,
+    provider: Provider,
 }
 
 #[derive(Clone)]
@@ -51,10 +72,16 @@ pub struct FakeLlm {
 
 impl FakeLlm {
     pub async fn start(replies: Vec<Reply>) -> Self {
+        Self::start_as(Provider::default(), replies).await
+    }
+
+    /// A server that speaks like `provider`.
+    pub async fn start_as(provider: Provider, replies: Vec<Reply>) -> Self {
         let script = Arc::new(Mutex::new(Script {
             replies: replies.into(),
             requests: Vec::new(),
             headers: Vec::new(),
+            provider,
         }));
         let app = axum::Router::new()
             .route("/v1/chat/completions", post(complete))
@@ -81,6 +108,32 @@ impl FakeLlm {
         let requests = self.requests();
         let last = requests[n]["messages"].as_array().unwrap().last().unwrap();
         last["content"].as_str().unwrap().to_owned()
+    }
+
+    /// The `model` each request named, in order.
+    pub fn models_asked(&self) -> Vec<String> {
+        self.requests()
+            .iter()
+            .map(|r| r["model"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    /// Settings that list this server as the model `name` with the provider's id `id`
+    /// (and its key), beside what [`FakeLlm::settings`] sets for every model.
+    pub fn model_settings(&self, name: &str, id: &str) -> Vec<(String, String)> {
+        let key = self.script.lock().unwrap().provider.key;
+        [
+            ("base_url", self.base_url.clone()),
+            ("model", id.into()),
+            ("api_key", key.into()),
+        ]
+        .into_iter()
+        .map(|(field, value)| (format!("llm.models.{name}.{field}"), value))
+        .chain([
+            ("llm.retry_base_millis".to_owned(), "10".to_owned()),
+            ("agent.enabled".to_owned(), "true".to_owned()),
+        ])
+        .collect()
     }
 
     /// Settings that point a backend at this server.
@@ -150,7 +203,8 @@ async fn complete(
     headers: HeaderMap,
     Json(body): Json<Value>,
 ) -> Response {
-    assert_eq!(headers["authorization"], "Bearer test-key");
+    let provider = script.lock().unwrap().provider.clone();
+    assert_eq!(headers["authorization"], format!("Bearer {}", provider.key));
     if let Some(problem) = invalid_conversation(&body) {
         script.lock().unwrap().requests.push(body);
         let error = json!({ "error": { "message": problem, "type": "invalid_request_error" } });

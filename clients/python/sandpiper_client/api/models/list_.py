@@ -1,56 +1,35 @@
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
-from ...models.rename import Rename
-from ...models.session_view import SessionView
+from ...models.model_list import ModelList
 from ...types import Response
 
 
-def _get_kwargs(
-    id: str,
-    *,
-    body: Rename,
-) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
+def _get_kwargs() -> dict[str, Any]:
 
     _kwargs: dict[str, Any] = {
-        "method": "patch",
-        "url": "/api/v1/sessions/{id}".format(
-            id=quote(str(id), safe=""),
-        ),
+        "method": "get",
+        "url": "/api/v1/models",
     }
 
-    _kwargs["json"] = body.to_dict()
-
-    headers["Content-Type"] = "application/json"
-
-    _kwargs["headers"] = headers
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | SessionView | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | ModelList | None:
     if response.status_code == 200:
-        response_200 = SessionView.from_dict(response.json())
+        response_200 = ModelList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 404:
-        response_404 = ErrorBody.from_dict(response.json())
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
 
-        return response_404
-
-    if response.status_code == 422:
-        response_422 = ErrorBody.from_dict(response.json())
-
-        return response_422
+        return response_401
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -60,7 +39,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | SessionView]:
+) -> Response[ErrorBody | ModelList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -70,29 +49,20 @@ def _build_response(
 
 
 def sync_detailed(
-    id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Rename,
-) -> Response[ErrorBody | SessionView]:
-    """Renames a session.
-
-    Args:
-        id (str):
-        body (Rename):
+) -> Response[ErrorBody | ModelList]:
+    """The models the caller may pick (an API key of scope `jobs` may ask too).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | SessionView]
+        Response[ErrorBody | ModelList]
     """
 
-    kwargs = _get_kwargs(
-        id=id,
-        body=body,
-    )
+    kwargs = _get_kwargs()
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -102,56 +72,39 @@ def sync_detailed(
 
 
 def sync(
-    id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Rename,
-) -> ErrorBody | SessionView | None:
-    """Renames a session.
-
-    Args:
-        id (str):
-        body (Rename):
+) -> ErrorBody | ModelList | None:
+    """The models the caller may pick (an API key of scope `jobs` may ask too).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | SessionView
+        ErrorBody | ModelList
     """
 
     return sync_detailed(
-        id=id,
         client=client,
-        body=body,
     ).parsed
 
 
 async def asyncio_detailed(
-    id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Rename,
-) -> Response[ErrorBody | SessionView]:
-    """Renames a session.
-
-    Args:
-        id (str):
-        body (Rename):
+) -> Response[ErrorBody | ModelList]:
+    """The models the caller may pick (an API key of scope `jobs` may ask too).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | SessionView]
+        Response[ErrorBody | ModelList]
     """
 
-    kwargs = _get_kwargs(
-        id=id,
-        body=body,
-    )
+    kwargs = _get_kwargs()
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -159,29 +112,21 @@ async def asyncio_detailed(
 
 
 async def asyncio(
-    id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Rename,
-) -> ErrorBody | SessionView | None:
-    """Renames a session.
-
-    Args:
-        id (str):
-        body (Rename):
+) -> ErrorBody | ModelList | None:
+    """The models the caller may pick (an API key of scope `jobs` may ask too).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | SessionView
+        ErrorBody | ModelList
     """
 
     return (
         await asyncio_detailed(
-            id=id,
             client=client,
-            body=body,
         )
     ).parsed

@@ -1,32 +1,40 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="Rename")
+if TYPE_CHECKING:
+    from ..models.model_view import ModelView
+
+
+T = TypeVar("T", bound="ModelList")
 
 
 @_attrs_define
-class Rename:
-    """
+class ModelList:
+    """The offered models, the default first; empty when none is configured.
+
     Attributes:
-        title (str):
+        models (list[ModelView]):
     """
 
-    title: str
+    models: list[ModelView]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        title = self.title
+        models = []
+        for models_item_data in self.models:
+            models_item = models_item_data.to_dict()
+            models.append(models_item)
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "title": title,
+                "models": models,
             }
         )
 
@@ -34,15 +42,22 @@ class Rename:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        title = d.pop("title")
+        from ..models.model_view import ModelView  # noqa: PLC0415
 
-        rename = cls(
-            title=title,
+        d = dict(src_dict)
+        models = []
+        _models = d.pop("models")
+        for models_item_data in _models:
+            models_item = ModelView.from_dict(models_item_data)
+
+            models.append(models_item)
+
+        model_list = cls(
+            models=models,
         )
 
-        rename.additional_properties = d
-        return rename
+        model_list.additional_properties = d
+        return model_list
 
     @property
     def additional_keys(self) -> list[str]:

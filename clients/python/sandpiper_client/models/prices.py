@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="Prices")
+
+
+@_attrs_define
+class Prices:
+    """What a model's tokens cost, per million, in the operator's currency.
+
+    Attributes:
+        input_per_million (float):
+        output_per_million (float):
+    """
+
+    input_per_million: float
+    output_per_million: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        input_per_million = self.input_per_million
+
+        output_per_million = self.output_per_million
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "input_per_million": input_per_million,
+                "output_per_million": output_per_million,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        input_per_million = d.pop("input_per_million")
+
+        output_per_million = d.pop("output_per_million")
+
+        prices = cls(
+            input_per_million=input_per_million,
+            output_per_million=output_per_million,
+        )
+
+        prices.additional_properties = d
+        return prices
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

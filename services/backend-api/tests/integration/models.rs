@@ -1,0 +1,322 @@
+//! Several models against scripted model servers speaking real HTTP and SSE: the list a
+//! person sees (without keys or addresses), each request going to its model's server
+//! with its provider id and key, a session that changes model between turns, a job that
+//! names its model, usage and cost by model, the 422s for a model not offered, and a
+//! model configured without tool calls.
+
+use crate::support;
+
+use std::time::Duration;
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use support::fake_llm::{FakeLlm, Provider, Reply};
+use support::TestApp;
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A backend offering `planner` (default; priced) and `coder`, each on its own server.
+async fn two_models(planner: &FakeLlm, coder: &FakeLlm) -> TestApp {
+    let mut settings = planner.model_settings("planner", "big-model-1");
+    settings.extend(coder.model_settings("coder", "small-model-2"));
+    settings.extend(
+        [
+            ("llm.default_model", "planner"),
+            ("llm.models.planner.context_tokens", "200000"),
+            ("llm.models.planner.input_price_per_million", "2"),
+            ("llm.models.planner.output_price_per_million", "10"),
+            ("llm.models.coder.context_tokens", "32000"),
+            ("llm.models.coder.supports_images", "true"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned())),
+    );
+    spawn(&settings).await
+}
+
+async fn spawn(settings: &[(String, String)]) -> TestApp {
+    let settings: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    TestApp::spawn(&settings).await
+}
+
+/// A backend with one model, `only`, on a server that speaks like `provider`.
+async fn one_model(provider: Provider, replies: Vec<Reply>, extra: &[(&str, &str)]) -> (FakeLlm, TestApp) {
+    let llm = FakeLlm::start_as(provider, replies).await;
+    let mut settings = llm.model_settings("only", "only-1");
+    settings.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let app = spawn(&settings).await;
+    (llm, app)
+}
+
+/// Posts `content` and returns the turn's events up to its final status.
+async fn turn(app: &TestApp, token: &str, session_id: &str, content: &str) -> Vec<Value> {
+    let before = session(app, token, session_id).await["last_seq"]
+        .as_u64()
+        .unwrap();
+    let mut stream = app.events(token, session_id, Some(before)).await;
+    app.post_message(token, session_id, content).await;
+    stream
+        .until(WAIT, |e| {
+            e["type"] == "status"
+                && ["completed", "failed", "waiting"].contains(&e["status"].as_str().unwrap())
+        })
+        .await
+}
+
+async fn session(app: &TestApp, token: &str, id: &str) -> Value {
+    app.expect(
+        StatusCode::OK,
+        Method::GET,
+        &format!("/api/v1/sessions/{id}"),
+        Some(token),
+        None,
+    )
+    .await
+}
+
+fn assistant_text(events: &[Value]) -> Vec<&str> {
+    events
+        .iter()
+        .filter(|e| e["type"] == "message" && e["role"] == "assistant")
+        .map(|e| e["content"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_models_are_listed_without_keys_or_addresses() {
+    let planner = FakeLlm::start_as(Provider::with_key("key-of-planner"), vec![]).await;
+    let coder = FakeLlm::start_as(Provider::with_key("key-of-coder"), vec![]).await;
+    let app = two_models(&planner, &coder).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+
+    let response = app.call(Method::GET, "/api/v1/models", Some(&token), None).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = response.text().await.unwrap();
+    for secret in [
+        "key-of-planner",
+        "key-of-coder",
+        &planner.base_url,
+        &coder.base_url,
+        "big-model-1",
+    ] {
+        assert!(!text.contains(secret), "{secret} is not shown: {text}");
+    }
+    let list: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        list,
+        json!({ "models": [
+            { "name": "planner", "context_tokens": 200000, "supports_tools": true, "supports_images": false,
+              "prices": { "input_per_million": 2.0, "output_per_million": 10.0 }, "default": true },
+            { "name": "coder", "context_tokens": 32000, "supports_tools": true, "supports_images": true,
+              "prices": null, "default": false },
+        ] })
+    );
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::GET,
+        "/api/v1/models",
+        None,
+        None,
+    )
+    .await;
+    // A key for jobs may ask which models its jobs may name.
+    let key = app.jobs_key(&token).await;
+    app.expect(StatusCode::OK, Method::GET, "/api/v1/models", Some(&key), None)
+        .await;
+}
+
+#[tokio::test]
+async fn a_session_changes_model_between_turns_and_counts_usage_by_model() {
+    let planner = FakeLlm::start_as(
+        Provider::with_key("key-of-planner"),
+        vec![Reply::Text("Planned."), Reply::Text("Planned again.")],
+    )
+    .await;
+    let coder = FakeLlm::start_as(Provider::with_key("key-of-coder"), vec![Reply::Text("Coded.")]).await;
+    let app = two_models(&planner, &coder).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    assert_eq!(
+        session(&app, &token, &id).await["model"],
+        "planner",
+        "the default"
+    );
+
+    assert_eq!(
+        assistant_text(&turn(&app, &token, &id, "Plan it").await),
+        ["Planned."]
+    );
+    let path = format!("/api/v1/sessions/{id}");
+    let changed = app
+        .expect(
+            StatusCode::OK,
+            Method::PATCH,
+            &path,
+            Some(&token),
+            Some(json!({ "model": "coder" })),
+        )
+        .await;
+    assert_eq!(changed["model"], "coder");
+    assert_eq!(changed["title"], "New chat", "the title stays");
+    assert_eq!(
+        assistant_text(&turn(&app, &token, &id, "Code it").await),
+        ["Coded."]
+    );
+    app.expect(
+        StatusCode::OK,
+        Method::PATCH,
+        &path,
+        Some(&token),
+        Some(json!({ "model": "planner" })),
+    )
+    .await;
+    assert_eq!(
+        assistant_text(&turn(&app, &token, &id, "Check it").await),
+        ["Planned again."]
+    );
+
+    // Each request went to its model's server, with its provider id and its key.
+    assert_eq!(planner.models_asked(), ["big-model-1", "big-model-1"]);
+    assert_eq!(coder.models_asked(), ["small-model-2"]);
+    assert!(coder
+        .headers()
+        .iter()
+        .all(|h| h["authorization"] == "Bearer key-of-coder"));
+    // The second planner request carried the whole conversation, the coder's answer too.
+    let history = planner.requests()[1]["messages"].to_string();
+    assert!(history.contains("Coded."), "{history}");
+
+    // 100 prompt and 20 completion tokens per request; the planner's cost 2 and 10 per
+    // million: 2 × (100 × 2 + 20 × 10) / 1e6.
+    let done = session(&app, &token, &id).await;
+    assert_eq!(
+        done["usage"],
+        json!({ "prompt_tokens": 300, "completion_tokens": 60 })
+    );
+    let by_model = &done["usage_by_model"];
+    assert_eq!(
+        by_model["coder"],
+        json!({ "prompt_tokens": 100, "completion_tokens": 20 })
+    );
+    assert_eq!(by_model["planner"]["prompt_tokens"], 200);
+    let cost = by_model["planner"]["cost"].as_f64().unwrap();
+    assert!((cost - 0.0008).abs() < 1e-12, "{cost}");
+}
+
+#[tokio::test]
+async fn a_session_started_with_a_model_asks_it_first() {
+    let planner = FakeLlm::start(vec![]).await;
+    let coder = FakeLlm::start(vec![Reply::Text("Coded.")]).await;
+    let app = two_models(&planner, &coder).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let created = app
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            "/api/v1/sessions",
+            Some(&token),
+            Some(json!({ "title": "Code", "model": "coder" })),
+        )
+        .await;
+    assert_eq!(created["model"], "coder");
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(
+        assistant_text(&turn(&app, &token, id, "Code it").await),
+        ["Coded."]
+    );
+    assert_eq!(coder.models_asked(), ["small-model-2"]);
+    assert!(planner.requests().is_empty());
+}
+
+#[tokio::test]
+async fn a_model_not_offered_is_refused_naming_the_field() {
+    let planner = FakeLlm::start(vec![]).await;
+    let coder = FakeLlm::start(vec![]).await;
+    let app = two_models(&planner, &coder).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
+    let check = |refused: Value| {
+        assert_eq!(refused["error"]["code"], "invalid", "{refused}");
+        assert_eq!(refused["error"]["field"], "model", "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("`gpt-nope`") && message.contains("planner, coder"),
+            "{message}"
+        );
+    };
+    let body = Some(json!({ "model": "gpt-nope" }));
+    check(
+        app.expect(
+            unprocessable,
+            Method::POST,
+            "/api/v1/sessions",
+            Some(&token),
+            body.clone(),
+        )
+        .await,
+    );
+    let id = app.new_session(&token).await;
+    let path = format!("/api/v1/sessions/{id}");
+    check(
+        app.expect(unprocessable, Method::PATCH, &path, Some(&token), body)
+            .await,
+    );
+    assert_eq!(session(&app, &token, &id).await["model"], "planner", "unchanged");
+    let key = app.jobs_key(&token).await;
+    let job = Some(json!({ "prompt": "hi", "model": "gpt-nope" }));
+    check(
+        app.expect(unprocessable, Method::POST, "/api/v1/jobs", Some(&key), job)
+            .await,
+    );
+}
+
+#[tokio::test]
+async fn a_job_runs_with_the_model_it_names() {
+    let planner = FakeLlm::start(vec![]).await;
+    let coder = FakeLlm::start(vec![Reply::Text("Done by the coder.")]).await;
+    let app = two_models(&planner, &coder).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let key = app.jobs_key(&token).await;
+    let job = app
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            "/api/v1/jobs",
+            Some(&key),
+            Some(json!({ "prompt": "Write it", "model": "coder" })),
+        )
+        .await;
+    let path = format!("/api/v1/jobs/{}", job["id"].as_str().unwrap());
+    let start = std::time::Instant::now();
+    let done = loop {
+        let job = app
+            .expect(StatusCode::OK, Method::GET, &path, Some(&key), None)
+            .await;
+        if job["status"] == "succeeded" {
+            break job;
+        }
+        assert!(start.elapsed() < WAIT, "the job never succeeded: {job}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(done["answer"], "Done by the coder.");
+    assert_eq!(coder.models_asked(), ["small-model-2"]);
+    assert!(planner.requests().is_empty());
+    let job_session = session(&app, &token, job["session_id"].as_str().unwrap()).await;
+    assert_eq!(job_session["model"], "coder");
+}
+
+#[tokio::test]
+async fn a_model_configured_without_tools_is_not_asked_and_the_person_told() {
+    let extra = [("llm.models.only.supports_tools", "false")];
+    let (llm, app) = one_model(Provider::default(), vec![Reply::Text("Hi")], &extra).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let events = turn(&app, &token, &id, "Hi").await;
+    let error = events.iter().find(|e| e["type"] == "error").expect("an error");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("`only` cannot call tools") && message.contains("pick another model"),
+        "{message}"
+    );
+    assert_eq!(events.last().unwrap()["status"], "failed");
+    assert!(llm.requests().is_empty());
+}
