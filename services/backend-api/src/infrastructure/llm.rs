@@ -6,11 +6,15 @@
 //!
 //! A streamed answer arrives as SSE chunks; tool calls come in pieces keyed by `index`
 //! (id and name first, then the arguments text in fragments) and are put back together
-//! here. 429, 5xx, connection failures and streams that end before `[DONE]` are retried
-//! with exponential back-off (honouring `Retry-After`); other 4xx are the request's
-//! fault and are not.
+//! here. Providers differ, and these are taken as they come: a call sent whole in one
+//! chunk, arguments as a JSON object instead of its text, calls without `index` (told
+//! apart by their ids), no `usage` at all (the turn then counts no tokens), and
+//! `reasoning_content` beside the answer (dropped: the person gets the answer only).
+//! 429, 5xx, connection failures and streams that end before `[DONE]` are retried with
+//! exponential back-off (honouring `Retry-After`); other 4xx are the request's fault and
+//! are not.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::time::Duration;
 
 use eventsource_stream::Eventsource;
@@ -131,6 +135,13 @@ impl OpenAiClient {
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .map(Duration::from_secs);
             let text = response.text().await.unwrap_or_default();
+            if status.is_client_error() && refuses_tools(&text) {
+                return Err(Failure::Fatal(DomainError::Invalid(format!(
+                    "it cannot call tools, which the agent needs; pick another model, or mark \
+                     this one `supports_tools = false` (the provider answered {status}: {})",
+                    excerpt(&text)
+                ))));
+            }
             let detail = format!("the model provider answered {status}: {}", excerpt(&text));
             return Err(
                 if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
@@ -227,6 +238,15 @@ impl OpenAiClient {
     }
 }
 
+/// Whether an error names missing tool support, as Ollama (`… does not support tools`),
+/// vLLM (`"auto" tool choice requires --enable-auto-tool-choice …`) and others say it.
+fn refuses_tools(text: &str) -> bool {
+    let text = text.to_lowercase();
+    text.contains("does not support tools")
+        || text.contains("tool choice requires")
+        || (text.contains("tool") && text.contains("not supported"))
+}
+
 fn excerpt(text: &str) -> String {
     let cut: String = text.chars().take(300).collect();
     if cut.len() < text.len() {
@@ -258,8 +278,7 @@ struct Delta {
 
 #[derive(Deserialize)]
 struct ToolCallDelta {
-    #[serde(default)]
-    index: usize,
+    index: Option<usize>,
     id: Option<String>,
     function: Option<FunctionDelta>,
 }
@@ -267,7 +286,9 @@ struct ToolCallDelta {
 #[derive(Deserialize)]
 struct FunctionDelta {
     name: Option<String>,
-    arguments: Option<String>,
+    /// A fragment of the arguments' text, or (some providers) the arguments as a JSON
+    /// object, whole.
+    arguments: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -282,7 +303,9 @@ struct Usage {
 #[derive(Default)]
 struct Assembly {
     content: String,
-    calls: BTreeMap<usize, ToolCallRequest>,
+    calls: Vec<ToolCallRequest>,
+    /// The call each `index` of the stream last meant.
+    by_index: HashMap<usize, usize>,
     usage: TokenUsage,
 }
 
@@ -299,27 +322,57 @@ impl Assembly {
                 self.content.push_str(&text);
             }
             for delta in choice.delta.tool_calls {
-                let call = self.calls.entry(delta.index).or_insert_with(|| ToolCallRequest {
-                    id: String::new(),
-                    name: String::new(),
-                    arguments: String::new(),
-                });
+                let at = self.call_for(&delta);
+                let call = &mut self.calls[at];
                 if let Some(id) = delta.id {
                     call.id = id;
                 }
                 if let Some(function) = delta.function {
                     call.name.push_str(function.name.as_deref().unwrap_or_default());
-                    call.arguments
-                        .push_str(function.arguments.as_deref().unwrap_or_default());
+                    match function.arguments {
+                        Some(Value::String(text)) => call.arguments.push_str(&text),
+                        Some(Value::Null) | None => {}
+                        Some(whole) => call.arguments.push_str(&whole.to_string()),
+                    }
                 }
             }
         }
     }
 
+    /// Which call a delta continues, or a new one: a known id names its call; an id new
+    /// to its `index` starts a call (providers that number every whole call 0); no id
+    /// continues the call at its `index`, or the last one when it has none.
+    fn call_for(&mut self, delta: &ToolCallDelta) -> usize {
+        let by_id = delta
+            .id
+            .as_ref()
+            .and_then(|id| self.calls.iter().position(|call| &call.id == id));
+        let at_index = delta.index.and_then(|index| self.by_index.get(&index).copied());
+        let found = match (by_id, at_index, &delta.id) {
+            (Some(at), _, _) => Some(at),
+            (None, Some(at), Some(_)) if !self.calls[at].id.is_empty() => None,
+            (None, Some(at), _) => Some(at),
+            (None, None, None) if delta.index.is_none() => self.calls.len().checked_sub(1),
+            (None, None, _) => None,
+        };
+        let at = found.unwrap_or_else(|| {
+            self.calls.push(ToolCallRequest {
+                id: String::new(),
+                name: String::new(),
+                arguments: String::new(),
+            });
+            self.calls.len() - 1
+        });
+        if let Some(index) = delta.index {
+            self.by_index.insert(index, at);
+        }
+        at
+    }
+
     fn finish(self) -> Completion {
         let tool_calls = self
             .calls
-            .into_values()
+            .into_iter()
             .enumerate()
             .map(|(i, mut call)| {
                 // Some servers (older llama.cpp, Ollama) send no ids.
@@ -334,5 +387,60 @@ impl Assembly {
             tool_calls,
             usage: self.usage,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The calls an answer made of these `tool_calls` deltas (one chunk each) comes to.
+    fn calls(deltas: &[Value]) -> Vec<(String, String, String)> {
+        let mut answer = Assembly::default();
+        for delta in deltas {
+            let chunk = json!({ "choices": [{ "delta": { "tool_calls": [delta] } }] });
+            answer.add(serde_json::from_value(chunk).unwrap());
+        }
+        let finished = answer.finish();
+        finished
+            .tool_calls
+            .into_iter()
+            .map(|c| (c.id, c.name, c.arguments))
+            .collect()
+    }
+
+    fn call(id: &str, name: &str, arguments: &str) -> (String, String, String) {
+        (id.into(), name.into(), arguments.into())
+    }
+
+    #[test]
+    fn calls_are_told_apart_however_they_are_numbered() {
+        // OpenAI: id and name first, then fragments keyed by index.
+        let openai = calls(&[
+            json!({ "index": 0, "id": "a", "function": { "name": "f", "arguments": "" } }),
+            json!({ "index": 0, "function": { "arguments": "{\"x\":" } }),
+            json!({ "index": 0, "function": { "arguments": "1}" } }),
+        ]);
+        assert_eq!(openai, [call("a", "f", "{\"x\":1}")]);
+        // The id repeated in every fragment.
+        let repeated = calls(&[
+            json!({ "index": 0, "id": "a", "function": { "name": "f", "arguments": "{\"x\":" } }),
+            json!({ "index": 0, "id": "a", "function": { "arguments": "1}" } }),
+        ]);
+        assert_eq!(repeated, [call("a", "f", "{\"x\":1}")]);
+        // Whole calls all numbered 0, or not numbered, told apart by their ids.
+        for index in [json!(0), Value::Null] {
+            let whole = calls(&[
+                json!({ "index": index, "id": "a", "function": { "name": "f", "arguments": "{}" } }),
+                json!({ "index": index, "id": "b", "function": { "name": "g", "arguments": { "y": 2 } } }),
+            ]);
+            assert_eq!(whole, [call("a", "f", "{}"), call("b", "g", "{\"y\":2}")]);
+        }
+        // No ids at all (older llama.cpp, Ollama): numbered in order.
+        let anonymous = calls(&[
+            json!({ "index": 0, "function": { "name": "f", "arguments": "{}" } }),
+            json!({ "index": 1, "function": { "name": "g", "arguments": "{}" } }),
+        ]);
+        assert_eq!(anonymous, [call("call_0", "f", "{}"), call("call_1", "g", "{}")]);
     }
 }

@@ -1,8 +1,9 @@
 //! Several models against scripted model servers speaking real HTTP and SSE: the list a
 //! person sees (without keys or addresses), each request going to its model's server
 //! with its provider id and key, a session that changes model between turns, a job that
-//! names its model, usage and cost by model, the 422s for a model not offered, and a
-//! model configured without tool calls.
+//! names its model, usage and cost by model, the 422s for a model not offered; and the
+//! providers' quirks: tool calls sent whole, arguments as an object, no usage, reasoning
+//! beside the answer, and a model that cannot call tools.
 
 use crate::support;
 
@@ -10,7 +11,7 @@ use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use support::fake_llm::{FakeLlm, Provider, Reply};
+use support::fake_llm::{FakeLlm, Provider, Reply, REASONING};
 use support::TestApp;
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -304,6 +305,104 @@ async fn a_job_runs_with_the_model_it_names() {
     assert_eq!(job_session["model"], "coder");
 }
 
+/// Two calls of the run's own tools in one answer, then a text answer: both run, and
+/// the next request answers both.
+fn two_calls() -> Vec<Reply> {
+    vec![
+        Reply::Tools(vec![
+            ("set_title", json!({ "title": "Trip" }).to_string()),
+            ("message_notify_user", json!({ "text": "On it." }).to_string()),
+        ]),
+        Reply::Text("All done."),
+    ]
+}
+
+async fn check_two_calls_ran(llm: &FakeLlm, app: &TestApp, token: &str, id: &str) {
+    let events = turn(app, token, id, "Plan a trip").await;
+    let failed: Vec<_> = events.iter().filter(|e| e["type"] == "error").collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    assert_eq!(assistant_text(&events), ["On it.", "All done."]);
+    assert_eq!(session(app, token, id).await["title"], "Trip");
+    let answered: Vec<String> = llm.requests()[1]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(answered, ["title set", "delivered"]);
+}
+
+#[tokio::test]
+async fn tool_calls_sent_whole_are_kept_apart_and_run() {
+    let provider = Provider {
+        whole_calls: true,
+        ..Provider::default()
+    };
+    let (llm, app) = one_model(provider, two_calls(), &[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    check_two_calls_ran(&llm, &app, &token, &id).await;
+}
+
+#[tokio::test]
+async fn arguments_sent_as_an_object_are_run() {
+    let provider = Provider {
+        whole_calls: true,
+        object_arguments: true,
+        ..Provider::default()
+    };
+    let (llm, app) = one_model(provider, two_calls(), &[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    check_two_calls_ran(&llm, &app, &token, &id).await;
+    // The conversation sends them back as text, as every provider accepts them.
+    let call = &llm.requests()[1]["messages"][2]["tool_calls"][0]["function"];
+    assert_eq!(call["arguments"], json!({ "title": "Trip" }).to_string());
+}
+
+#[tokio::test]
+async fn an_answer_without_usage_completes_and_counts_nothing() {
+    let provider = Provider {
+        no_usage: true,
+        ..Provider::default()
+    };
+    let (_llm, app) = one_model(provider, vec![Reply::Text("Hello!")], &[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let events = turn(&app, &token, &id, "Hi").await;
+    assert_eq!(assistant_text(&events), ["Hello!"]);
+    assert_eq!(events.last().unwrap()["status"], "completed");
+    assert!(events.iter().all(|e| e["type"] != "usage"), "{events:?}");
+    let done = session(&app, &token, &id).await;
+    assert_eq!(
+        done["usage"],
+        json!({ "prompt_tokens": 0, "completion_tokens": 0 })
+    );
+}
+
+#[tokio::test]
+async fn reasoning_never_reaches_the_answer() {
+    let provider = Provider {
+        reasoning: true,
+        ..Provider::default()
+    };
+    let replies = vec![
+        Reply::tool("set_title", json!({ "title": "Thought" })),
+        Reply::Text("The answer is 42."),
+    ];
+    let (llm, app) = one_model(provider, replies, &[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let events = turn(&app, &token, &id, "Think").await;
+    assert_eq!(assistant_text(&events), ["The answer is 42."]);
+    let everything = serde_json::to_string(&events).unwrap();
+    assert!(!everything.contains("Let me think"), "{everything}");
+    let sent_back = llm.requests()[1]["messages"].to_string();
+    assert!(!sent_back.contains("Let me think"), "{sent_back}");
+    assert!(REASONING.contains("Let me think"));
+}
+
 #[tokio::test]
 async fn a_model_configured_without_tools_is_not_asked_and_the_person_told() {
     let extra = [("llm.models.only.supports_tools", "false")];
@@ -319,4 +418,25 @@ async fn a_model_configured_without_tools_is_not_asked_and_the_person_told() {
     );
     assert_eq!(events.last().unwrap()["status"], "failed");
     assert!(llm.requests().is_empty());
+}
+
+#[tokio::test]
+async fn a_provider_refusing_tools_is_a_clear_error() {
+    let provider = Provider {
+        no_tools: true,
+        ..Provider::default()
+    };
+    let (llm, app) = one_model(provider, vec![Reply::Text("Hi")], &[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let events = turn(&app, &token, &id, "Hi").await;
+    let error = events.iter().find(|e| e["type"] == "error").expect("an error");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("`only`")
+            && message.contains("cannot call tools")
+            && message.contains("supports_tools = false"),
+        "{message}"
+    );
+    assert_eq!(llm.requests().len(), 1, "a refusal is not retried");
 }

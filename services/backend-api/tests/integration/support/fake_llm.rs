@@ -1,7 +1,8 @@
 //! A scripted OpenAI-compatible chat-completions server on 127.0.0.1:0: each request gets
 //! the next scripted reply, streamed as real SSE chunks (tool calls split into deltas the
 //! way OpenAI sends them), and every request body is kept for the test to inspect. A
-//! [`Provider`] names the key it wants.
+//! [`Provider`] makes it speak like other providers do (their quirks) and names the key
+//! it wants.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -37,25 +38,48 @@ impl Reply {
     }
 }
 
-/// How the server speaks.
+/// How the server speaks, beyond OpenAI's way.
 #[derive(Clone)]
 pub struct Provider {
     /// The API key it wants (as `Authorization: Bearer …`).
     pub key: &'static str,
+    /// Each tool call in one chunk (id, name and all its arguments), without `index`.
+    pub whole_calls: bool,
+    /// `arguments` as a JSON object rather than its text (with `whole_calls`).
+    pub object_arguments: bool,
+    /// No `usage` in the stream.
+    pub no_usage: bool,
+    /// `reasoning_content` deltas before the answer, as DeepSeek and vLLM send them.
+    pub reasoning: bool,
+    /// Refuses any request with `tools`, as Ollama does for a model without tool support.
+    pub no_tools: bool,
 }
 
 impl Default for Provider {
     fn default() -> Self {
-        Self { key: "test-key" }
+        Self {
+            key: "test-key",
+            whole_calls: false,
+            object_arguments: false,
+            no_usage: false,
+            reasoning: false,
+            no_tools: false,
+        }
     }
 }
 
 impl Provider {
     /// OpenAI's way, with this key.
     pub fn with_key(key: &'static str) -> Self {
-        Self { key }
+        Self {
+            key,
+            ..Self::default()
+        }
     }
 }
+
+/// What the `reasoning` provider thinks aloud before each answer.
+pub const REASONING: &str = "Hmm, the person wants something. Let me think it over.";
 
 struct Script {
     replies: VecDeque<Reply>,
@@ -205,6 +229,12 @@ async fn complete(
 ) -> Response {
     let provider = script.lock().unwrap().provider.clone();
     assert_eq!(headers["authorization"], format!("Bearer {}", provider.key));
+    if provider.no_tools && body.get("tools").is_some() {
+        let model = body["model"].as_str().unwrap_or_default().to_owned();
+        script.lock().unwrap().requests.push(body);
+        let error = json!({ "error": { "message": format!("registry.ollama.ai/library/{model} does not support tools") } });
+        return (StatusCode::BAD_REQUEST, Json(error)).into_response();
+    }
     if let Some(problem) = invalid_conversation(&body) {
         script.lock().unwrap().requests.push(body);
         let error = json!({ "error": { "message": problem, "type": "invalid_request_error" } });
@@ -220,6 +250,13 @@ async fn complete(
             .unwrap_or(Reply::Text("(script ended)"))
     };
     let mut stream = String::new();
+    if provider.reasoning {
+        for part in REASONING.split_inclusive(". ") {
+            stream.push_str(&chunk(
+                json!({ "role": "assistant", "content": null, "reasoning_content": part }),
+            ));
+        }
+    }
     match reply {
         Reply::Status(code) => {
             let status = StatusCode::from_u16(code).unwrap();
@@ -242,6 +279,17 @@ async fn complete(
             tokio::time::sleep(Duration::from_millis(millis)).await;
             answer(&mut stream, text);
         }
+        Reply::Tools(calls) if provider.whole_calls => {
+            for (index, (name, arguments)) in calls.into_iter().enumerate() {
+                let arguments = if provider.object_arguments {
+                    serde_json::from_str(&arguments).unwrap()
+                } else {
+                    Value::String(arguments)
+                };
+                let id = format!("call_{}_{index}", name);
+                stream.push_str(&chunk(json!({ "tool_calls": [{ "id": id, "type": "function", "function": { "name": name, "arguments": arguments } }] })));
+            }
+        }
         Reply::Tools(calls) => {
             for (index, (name, arguments)) in calls.into_iter().enumerate() {
                 let id = format!("call_{}_{index}", name);
@@ -255,9 +303,12 @@ async fn complete(
             }
         }
     }
-    stream.push_str(&format!(
-        "data: {}\n\ndata: [DONE]\n\n",
-        json!({ "choices": [], "usage": { "prompt_tokens": 100, "completion_tokens": 20 } })
-    ));
+    if !provider.no_usage {
+        stream.push_str(&format!(
+            "data: {}\n\n",
+            json!({ "choices": [], "usage": { "prompt_tokens": 100, "completion_tokens": 20 } })
+        ));
+    }
+    stream.push_str("data: [DONE]\n\n");
     ([("content-type", "text/event-stream")], stream).into_response()
 }
