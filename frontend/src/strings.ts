@@ -57,6 +57,9 @@ export const strings = {
     shareCopied: 'Replay link copied',
     shareLink: 'Read-only replay link',
     usage: (prompt: number, completion: number) => `${prompt + completion} tokens`,
+    model: 'Model',
+    modelHint: 'The model for the next message',
+    modelWithoutTools: 'This model cannot call tools, which the agent needs',
   },
   tools: {
     running: 'running',

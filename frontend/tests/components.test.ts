@@ -7,7 +7,7 @@ import ToolLine from '../src/components/ToolLine.vue'
 import FileView from '../src/components/tools/FileView.vue'
 import ToolView from '../src/components/ToolView.vue'
 import ToolsPanel from '../src/components/ToolsPanel.vue'
-import type { ToolView as ToolViewData } from '../src/api/types'
+import type { Model, ToolView as ToolViewData } from '../src/api/types'
 import TimelineList from '../src/components/TimelineList.vue'
 
 /** A composer whose sends are recorded and answered with `accepted`. */
@@ -69,6 +69,31 @@ describe('Composer', () => {
     const running = composer(true)
     await running.get('[data-test=stop]').trigger('click')
     expect(running.emitted('stop')).toHaveLength(1)
+  })
+
+  it('shows the chat\'s model when there is a choice, and asks for another between turns', async () => {
+    const model = (name: string, isDefault = false): Model => ({
+      name,
+      context_tokens: 128000,
+      supports_tools: true,
+      supports_images: false,
+      default: isDefault,
+    })
+    const props = { draftKey: 'test', running: false, ensureSession: async () => 's1', submit: async () => true }
+    const one = mount(Composer, { props: { ...props, models: [model('planner', true)], model: 'planner' } })
+    expect(one.find('[data-test=model]').exists()).toBe(false)
+
+    const chatty = { ...model('chatty'), supports_tools: false }
+    const two = mount(Composer, { props: { ...props, models: [model('planner', true), model('coder'), chatty], model: 'coder' } })
+    const select = two.get<HTMLSelectElement>('[data-test=model]')
+    const options = select.findAll('option')
+    expect(options.map((o) => o.text())).toEqual(['planner', 'coder', 'chatty'])
+    expect(options.map((o) => o.attributes('disabled') !== undefined)).toEqual([false, false, true])
+    expect(select.element.value).toBe('coder')
+    await select.setValue('planner')
+    expect(two.emitted('pickModel')).toEqual([['planner']])
+    await two.setProps({ running: true })
+    expect(select.attributes('disabled')).toBeDefined()
   })
 })
 

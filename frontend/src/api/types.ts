@@ -13,6 +13,8 @@ export type {
   McpServerInput,
   McpServerStatus as McpServer,
   McpServerView as McpServerConfig,
+  ModelList,
+  ModelView as Model,
   NewApiKey,
   NewInvite,
   OwnedApiKeyView as OwnedApiKey,

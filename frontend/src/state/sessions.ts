@@ -83,10 +83,16 @@ export function stopSessions(): void {
   sessions.loaded = false
 }
 
-export async function createSession(): Promise<Session> {
-  const session = await api<Session>('POST', '/api/v1/sessions', {})
+/** A new chat with `model` (the default one when `null`). */
+export async function createSession(model: string | null = null): Promise<Session> {
+  const session = await api<Session>('POST', '/api/v1/sessions', model ? { model } : {})
   upsert(session)
   return session
+}
+
+/** The chat's next turn asks `model`. */
+export async function setSessionModel(id: string, model: string): Promise<void> {
+  upsert(await api<Session>('PATCH', `/api/v1/sessions/${id}`, { model }))
 }
 
 export async function renameSession(id: string, title: string): Promise<void> {
