@@ -418,6 +418,10 @@ async fn a_model_configured_without_tools_is_not_asked_and_the_person_told() {
     );
     assert_eq!(events.last().unwrap()["status"], "failed");
     assert!(llm.requests().is_empty());
+    // The message was answered by that error: no turn tries it again.
+    let settled = session(&app, &token, &id).await["last_seq"].clone();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(session(&app, &token, &id).await["last_seq"], settled);
 }
 
 #[tokio::test]

@@ -152,6 +152,9 @@ impl Run {
         if let Err(err) = self.load_history().await {
             return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
         }
+        // Taken before anything can end the turn: a turn that fails answers them with
+        // its error, and a message left in the inbox would start the next turn at once.
+        self.read_inbox();
         // Asked for again on the first sandbox call: the sandbox may have ended (removed,
         // expired, killed) since the last turn, and the manager then makes a new one.
         self.sandbox = None;
