@@ -1,9 +1,10 @@
 //! Several models against scripted model servers speaking real HTTP and SSE: the list a
 //! person sees (without keys or addresses), each request going to its model's server
-//! with its provider id and key, a session that changes model between turns, a job that
-//! names its model, usage and cost by model, the 422s for a model not offered; and the
-//! providers' quirks: tool calls sent whole, arguments as an object, no usage, reasoning
-//! beside the answer, and a model that cannot call tools.
+//! with its provider id and key, a session that changes model between turns (a change
+//! mid-turn applies to the next one; a model the configuration no longer lists is told),
+//! a job that names its model, usage and cost by model, the 422s for a model not
+//! offered; and the providers' quirks: tool calls sent whole, arguments as an object, no
+//! usage, reasoning beside the answer, and a model that cannot call tools.
 
 use crate::support;
 
@@ -303,6 +304,106 @@ async fn a_job_runs_with_the_model_it_names() {
     assert!(planner.requests().is_empty());
     let job_session = session(&app, &token, job["session_id"].as_str().unwrap()).await;
     assert_eq!(job_session["model"], "coder");
+}
+
+#[tokio::test]
+async fn a_change_during_a_turn_applies_from_the_next_one() {
+    let planner = FakeLlm::start(vec![
+        Reply::Later(
+            700,
+            Box::new(Reply::tool("set_title", json!({ "title": "Plan" }))),
+        ),
+        Reply::Text("Planned."),
+    ])
+    .await;
+    let coder = FakeLlm::start(vec![Reply::Text("Coded.")]).await;
+    let app = two_models(&planner, &coder).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    let mut stream = app.events(&token, &id, None).await;
+    app.post_message(&token, &id, "Plan it").await;
+    let start = std::time::Instant::now();
+    while planner.requests().is_empty() {
+        assert!(start.elapsed() < WAIT, "the planner was never asked");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The turn's first request is under way: the change is taken, not refused.
+    let path = format!("/api/v1/sessions/{id}");
+    let changed = app
+        .expect(
+            StatusCode::OK,
+            Method::PATCH,
+            &path,
+            Some(&token),
+            Some(json!({ "model": "coder" })),
+        )
+        .await;
+    assert_eq!(
+        (changed["status"].as_str(), changed["model"].as_str()),
+        (Some("running"), Some("coder"))
+    );
+    stream
+        .until(WAIT, |e| e["type"] == "status" && e["status"] == "completed")
+        .await;
+    assert_eq!(
+        planner.models_asked(),
+        ["big-model-1", "big-model-1"],
+        "the turn kept its model"
+    );
+    assert!(coder.requests().is_empty());
+    assert_eq!(
+        assistant_text(&turn(&app, &token, &id, "Code it").await),
+        ["Coded."]
+    );
+    assert_eq!(coder.models_asked(), ["small-model-2"]);
+}
+
+#[tokio::test]
+async fn a_session_whose_model_was_removed_is_told_to_pick_another() {
+    let planner = FakeLlm::start(vec![Reply::Text("Planned.")]).await;
+    let coder = FakeLlm::start(vec![]).await;
+    let mut first = two_models(&planner, &coder).await;
+    let (token, _, _) = first.register("ada@example.org").await;
+    let id = first.new_session(&token).await;
+    let path = format!("/api/v1/sessions/{id}");
+    first
+        .expect(
+            StatusCode::OK,
+            Method::PATCH,
+            &path,
+            Some(&token),
+            Some(json!({ "model": "coder" })),
+        )
+        .await;
+    let data = first.take_data().unwrap();
+    first.stop().await;
+
+    // The operator lists the planner only now.
+    let settings = planner.model_settings("planner", "big-model-1");
+    let settings: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let second = TestApp::spawn_on(data.path(), &settings).await;
+    let events = turn(&second, &token, &id, "Go on").await;
+    let error = events.iter().find(|e| e["type"] == "error").expect("an error");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("`coder` this session uses is no longer offered"),
+        "{message}"
+    );
+    assert!(coder.requests().is_empty() && planner.requests().is_empty());
+    // Picking a model that is offered lets it go on.
+    second
+        .expect(
+            StatusCode::OK,
+            Method::PATCH,
+            &path,
+            Some(&token),
+            Some(json!({ "model": "planner" })),
+        )
+        .await;
+    assert_eq!(
+        assistant_text(&turn(&second, &token, &id, "Go on").await),
+        ["Planned."]
+    );
 }
 
 /// Two calls of the run's own tools in one answer, then a text answer: both run, and

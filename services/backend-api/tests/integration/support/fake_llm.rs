@@ -29,6 +29,8 @@ pub enum Reply {
     Slow(u64, &'static str),
     /// The start of an answer, then the stream ends without `[DONE]`.
     Cut,
+    /// This reply after this many milliseconds.
+    Later(u64, Box<Reply>),
 }
 
 impl Reply {
@@ -249,6 +251,13 @@ async fn complete(
             .pop_front()
             .unwrap_or(Reply::Text("(script ended)"))
     };
+    let reply = match reply {
+        Reply::Later(millis, reply) => {
+            tokio::time::sleep(Duration::from_millis(millis)).await;
+            *reply
+        }
+        reply => reply,
+    };
     let mut stream = String::new();
     if provider.reasoning {
         for part in REASONING.split_inclusive(". ") {
@@ -271,6 +280,7 @@ async fn complete(
             tokio::time::sleep(Duration::from_secs(3600)).await;
         }
         Reply::Text(text) => answer(&mut stream, text),
+        Reply::Later(..) => unreachable!("taken apart above"),
         Reply::Cut => {
             stream.push_str(&chunk(json!({ "role": "assistant", "content": "Half an ans" })));
             return ([("content-type", "text/event-stream")], stream).into_response();
