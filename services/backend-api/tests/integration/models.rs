@@ -202,6 +202,20 @@ async fn a_session_changes_model_between_turns_and_counts_usage_by_model() {
     assert_eq!(by_model["planner"]["prompt_tokens"], 200);
     let cost = by_model["planner"]["cost"].as_f64().unwrap();
     assert!((cost - 0.0008).abs() < 1e-12, "{cost}");
+    // The process's counters (shared by the tests in it) name the model too.
+    let metrics = app
+        .http
+        .get(format!("{}/metrics", app.base))
+        .send()
+        .await
+        .unwrap();
+    let metrics = metrics.text().await.unwrap();
+    for line in [
+        "llm_prompt_tokens{model=\"coder\"}",
+        "llm_completion_tokens{model=\"planner\"}",
+    ] {
+        assert!(metrics.contains(line), "{line} in {metrics}");
+    }
 }
 
 #[tokio::test]

@@ -203,8 +203,12 @@ impl Run {
                 Ok(Err(err)) => return TurnEnd::Failed(model_failure(&model.name, &err)),
                 Ok(Ok(completion)) => completion,
             };
-            metrics::counter!("llm_prompt_tokens").increment(completion.usage.prompt_tokens);
-            metrics::counter!("llm_completion_tokens").increment(completion.usage.completion_tokens);
+            // Labelled by model: the names are the operator's list, so the series are few.
+            let name = model.name.as_str().to_owned();
+            metrics::counter!("llm_prompt_tokens", "model" => name.clone())
+                .increment(completion.usage.prompt_tokens);
+            metrics::counter!("llm_completion_tokens", "model" => name)
+                .increment(completion.usage.completion_tokens);
             if let Err(err) = self
                 .deps
                 .daily_tokens
