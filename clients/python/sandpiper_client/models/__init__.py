@@ -94,7 +94,6 @@ from .role import Role
 from .session_page import SessionPage
 from .session_status import SessionStatus
 from .session_view import SessionView
-from .session_view_usage_by_model import SessionViewUsageByModel
 from .signed_in import SignedIn
 from .step_status import StepStatus
 from .stored_event import StoredEvent
@@ -221,7 +220,6 @@ __all__ = (
     "SessionPage",
     "SessionStatus",
     "SessionView",
-    "SessionViewUsageByModel",
     "SignedIn",
     "StepStatus",
     "StoredEvent",

@@ -17,17 +17,21 @@ class ModelUsage:
 
     Attributes:
         completion_tokens (int):
+        model (str): The model's name.
         prompt_tokens (int):
         cost (float | None | Unset): In the prices' currency; absent when the model has no prices.
     """
 
     completion_tokens: int
+    model: str
     prompt_tokens: int
     cost: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         completion_tokens = self.completion_tokens
+
+        model = self.model
 
         prompt_tokens = self.prompt_tokens
 
@@ -42,6 +46,7 @@ class ModelUsage:
         field_dict.update(
             {
                 "completion_tokens": completion_tokens,
+                "model": model,
                 "prompt_tokens": prompt_tokens,
             }
         )
@@ -54,6 +59,8 @@ class ModelUsage:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         completion_tokens = d.pop("completion_tokens")
+
+        model = d.pop("model")
 
         prompt_tokens = d.pop("prompt_tokens")
 
@@ -68,6 +75,7 @@ class ModelUsage:
 
         model_usage = cls(
             completion_tokens=completion_tokens,
+            model=model,
             prompt_tokens=prompt_tokens,
             cost=cost,
         )

@@ -11,7 +11,7 @@ from ..models.session_status import SessionStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.session_view_usage_by_model import SessionViewUsageByModel
+    from ..models.model_usage import ModelUsage
     from ..models.token_usage import TokenUsage
 
 
@@ -30,8 +30,9 @@ class SessionView:
         unread_count (int): Assistant messages the owner has not read.
         updated_at (datetime.datetime):
         usage (TokenUsage): Tokens the model provider counted (and bills).
-        usage_by_model (SessionViewUsageByModel): `usage` by the model that used the tokens, with their cost where it
-            has prices.
+        usage_by_model (list[ModelUsage]): `usage` by the model that used the tokens, in the order first used, with
+            their
+            cost where the model has prices.
         last_message_preview (None | str | Unset): The start of the last message.
         model (None | str | Unset): The model the session's next turn asks (absent: the default one).
         share_token (None | str | Unset): Present while the session is shared: the replay link's token.
@@ -45,7 +46,7 @@ class SessionView:
     unread_count: int
     updated_at: datetime.datetime
     usage: TokenUsage
-    usage_by_model: SessionViewUsageByModel
+    usage_by_model: list[ModelUsage]
     last_message_preview: None | str | Unset = UNSET
     model: None | str | Unset = UNSET
     share_token: None | str | Unset = UNSET
@@ -68,7 +69,10 @@ class SessionView:
 
         usage = self.usage.to_dict()
 
-        usage_by_model = self.usage_by_model.to_dict()
+        usage_by_model = []
+        for usage_by_model_item_data in self.usage_by_model:
+            usage_by_model_item = usage_by_model_item_data.to_dict()
+            usage_by_model.append(usage_by_model_item)
 
         last_message_preview: None | str | Unset
         if isinstance(self.last_message_preview, Unset):
@@ -114,7 +118,7 @@ class SessionView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.session_view_usage_by_model import SessionViewUsageByModel  # noqa: PLC0415
+        from ..models.model_usage import ModelUsage  # noqa: PLC0415
         from ..models.token_usage import TokenUsage  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -134,7 +138,12 @@ class SessionView:
 
         usage = TokenUsage.from_dict(d.pop("usage"))
 
-        usage_by_model = SessionViewUsageByModel.from_dict(d.pop("usage_by_model"))
+        usage_by_model = []
+        _usage_by_model = d.pop("usage_by_model")
+        for usage_by_model_item_data in _usage_by_model:
+            usage_by_model_item = ModelUsage.from_dict(usage_by_model_item_data)
+
+            usage_by_model.append(usage_by_model_item)
 
         def _parse_last_message_preview(data: object) -> None | str | Unset:
             if data is None:

@@ -526,6 +526,10 @@ export type ModelUsage = {
      * In the prices' currency; absent when the model has no prices.
      */
     cost?: number | null;
+    /**
+     * The model's name.
+     */
+    model: string;
     prompt_tokens: number;
 };
 
@@ -755,11 +759,10 @@ export type SessionView = {
      */
     usage: TokenUsage;
     /**
-     * `usage` by the model that used the tokens, with their cost where it has prices.
+     * `usage` by the model that used the tokens, in the order first used, with their
+     * cost where the model has prices.
      */
-    usage_by_model: {
-        [key: string]: ModelUsage;
-    };
+    usage_by_model: Array<ModelUsage>;
 };
 
 /**

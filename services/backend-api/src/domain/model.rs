@@ -2,8 +2,6 @@
 //! what it costs, and which one a session gets when it names none. Where a model lives
 //! and its key belong to the adapter that reaches it; nothing here holds them.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -143,8 +141,10 @@ impl ModelCatalog {
 }
 
 /// One model's share of a session's tokens, and what they cost when it has prices.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ModelUsage {
+    /// The model's name.
+    pub model: String,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
     /// In the prices' currency; absent when the model has no prices.
@@ -152,18 +152,43 @@ pub struct ModelUsage {
     pub cost: Option<f64>,
 }
 
-impl ModelUsage {
-    pub fn add(&mut self, usage: TokenUsage, cost: Option<f64>) {
-        self.prompt_tokens = self.prompt_tokens.saturating_add(usage.prompt_tokens);
-        self.completion_tokens = self.completion_tokens.saturating_add(usage.completion_tokens);
+/// A session's tokens by model, in the order the models were first used. A list rather
+/// than a map keyed by name: names may hold `.` and `$`, which document stores refuse
+/// in keys.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct UsageByModel(Vec<ModelUsage>);
+
+impl UsageByModel {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn entries(&self) -> &[ModelUsage] {
+        &self.0
+    }
+
+    pub fn add(&mut self, model: &str, usage: TokenUsage, cost: Option<f64>) {
+        let at = match self.0.iter().position(|entry| entry.model == model) {
+            Some(at) => at,
+            None => {
+                self.0.push(ModelUsage {
+                    model: model.to_owned(),
+                    prompt_tokens: 0,
+                    completion_tokens: 0,
+                    cost: None,
+                });
+                self.0.len() - 1
+            }
+        };
+        let entry = &mut self.0[at];
+        entry.prompt_tokens = entry.prompt_tokens.saturating_add(usage.prompt_tokens);
+        entry.completion_tokens = entry.completion_tokens.saturating_add(usage.completion_tokens);
         if let Some(cost) = cost {
-            self.cost = Some(self.cost.unwrap_or_default() + cost);
+            entry.cost = Some(entry.cost.unwrap_or_default() + cost);
         }
     }
 }
-
-/// A session's tokens by the name of the model that used them.
-pub type UsageByModel = BTreeMap<String, ModelUsage>;
 
 #[cfg(test)]
 mod tests {

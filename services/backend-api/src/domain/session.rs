@@ -118,7 +118,7 @@ impl Session {
             share_token: None,
             usage: TokenUsage::default(),
             model,
-            usage_by_model: UsageByModel::new(),
+            usage_by_model: UsageByModel::default(),
         }
     }
 }
@@ -154,10 +154,7 @@ impl Session {
                 };
                 self.usage.add(usage);
                 if let Some(model) = model {
-                    self.usage_by_model
-                        .entry(model.clone())
-                        .or_default()
-                        .add(usage, *cost);
+                    self.usage_by_model.add(model, usage, *cost);
                 }
             }
             _ => {}
@@ -282,13 +279,13 @@ mod tests {
         }
         assert_eq!(session.usage.prompt_tokens, 400);
         assert_eq!(session.usage.completion_tokens, 40);
-        let big = session.usage_by_model["big"];
-        assert_eq!(
-            (big.prompt_tokens, big.completion_tokens, big.cost),
-            (200, 20, Some(0.75))
-        );
-        assert_eq!(session.usage_by_model["small"].cost, None);
-        assert_eq!(session.usage_by_model.len(), 2);
+        let by_model: Vec<_> = session
+            .usage_by_model
+            .entries()
+            .iter()
+            .map(|u| (u.model.as_str(), u.prompt_tokens, u.completion_tokens, u.cost))
+            .collect();
+        assert_eq!(by_model, [("big", 200, 20, Some(0.75)), ("small", 100, 10, None)]);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::{ApiKey, ApiKeyScope, ApiKeySecret};
 use crate::domain::mcp::{McpServer, McpTransport};
 use crate::domain::mcp_edit::McpTransportKind;
-use crate::domain::model::UsageByModel;
+use crate::domain::model::ModelUsage;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::user::{Role, User};
 
@@ -62,9 +62,9 @@ pub struct SessionView {
     pub usage: TokenUsage,
     /// The model the session's next turn asks (absent: the default one).
     pub model: Option<String>,
-    /// `usage` by the model that used the tokens, with their cost where it has prices.
-    #[schema(value_type = std::collections::BTreeMap<String, crate::domain::model::ModelUsage>)]
-    pub usage_by_model: UsageByModel,
+    /// `usage` by the model that used the tokens, in the order first used, with their
+    /// cost where the model has prices.
+    pub usage_by_model: Vec<ModelUsage>,
 }
 
 impl From<&Session> for SessionView {
@@ -81,7 +81,7 @@ impl From<&Session> for SessionView {
             share_token: session.share_token.clone(),
             usage: session.usage,
             model: session.model.as_ref().map(|m| m.as_str().to_owned()),
-            usage_by_model: session.usage_by_model.clone(),
+            usage_by_model: session.usage_by_model.entries().to_vec(),
         }
     }
 }
