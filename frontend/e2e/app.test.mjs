@@ -208,6 +208,25 @@ describe('Sandpiper in a browser', () => {
       await snap(page, '09-tools-panel')
     }))
 
+  test('the model picked in the composer answers the next message', { timeout: 60_000 }, () =>
+    onPage('model', {}, async (page) => {
+      await signIn(page)
+      const picker = page.locator('[data-test=model]')
+      assert.deepEqual(await picker.locator('option').allTextContents(), ['scripted', 'coder'])
+      assert.equal(await picker.inputValue(), 'scripted')
+      await picker.selectOption('coder')
+      await page.fill('[data-test=composer]', 'Which model is this?')
+      const asked = stack.llm.requests.length
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=message-assistant]', { hasText: 'You said: Which model is this?' }).waitFor(SLOW)
+      assert.equal(stack.llm.requests[asked].model, 'scripted-coder')
+      await snap(page, '19-composer-model')
+      // The pick is the chat's: it is still there after a reload.
+      await page.reload()
+      await page.locator('[data-test=message-assistant]').first().waitFor()
+      assert.equal(await page.locator('[data-test=model]').inputValue(), 'coder')
+    }))
+
   test('code runs in the kernel: its chart, table and error show, and the notebook downloads', { timeout: 120_000 }, () =>
     onPage('code', {}, async (page) => {
       await signIn(page)

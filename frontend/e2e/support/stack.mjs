@@ -116,9 +116,13 @@ export async function startStack() {
     FRONTEND_DIR: path.resolve(here, '../../dist'),
     SANDBOX_MANAGER_URL: `http://127.0.0.1:${managerPort}`,
     SANDBOX_MANAGER_TOKEN: MANAGER_TOKEN,
-    LLM_BASE_URL: llm.baseUrl,
-    LLM_API_KEY: 'e2e-key',
-    LLM_MODEL: 'scripted',
+    // Two models people pick from, both the scripted one; requests say which was meant.
+    LLM_DEFAULT_MODEL: 'scripted',
+    BACKEND_LLM__MODELS__SCRIPTED__BASE_URL: llm.baseUrl,
+    BACKEND_LLM__MODELS__SCRIPTED__API_KEY: 'e2e-key',
+    BACKEND_LLM__MODELS__CODER__BASE_URL: llm.baseUrl,
+    BACKEND_LLM__MODELS__CODER__API_KEY: 'e2e-key',
+    BACKEND_LLM__MODELS__CODER__MODEL: 'scripted-coder',
     MCP_CONFIG: mcpConfig,
     // As Compose runs it: the first account is the admin, everyone else needs an invite.
     BACKEND_AUTH__REGISTRATION: 'invite',
