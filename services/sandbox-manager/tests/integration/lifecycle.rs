@@ -27,15 +27,14 @@ async fn the_pool_hands_out_ready_sandboxes_with_their_own_secrets_and_refills()
     assert_eq!(pooled.len(), 1);
     let mut events = Box::pin(client.events(None).await.unwrap());
 
-    let started = Instant::now();
+    // How fast a claim is, is the benchmark's to say (`benches/manager.rs`); under a
+    // loaded engine a timed assertion here only fails at random.
     let first = client.create(&request("p-1", "alice")).await.unwrap();
-    let claim = started.elapsed();
     assert_eq!(
         vec![first.id.clone()],
         pooled,
         "the pooled container was handed out"
     );
-    assert!(claim < Duration::from_secs(1), "a claim takes {claim:?}");
     let ready = expect_event(
         &mut events,
         LifecycleKind::Ready,
