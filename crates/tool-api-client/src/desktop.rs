@@ -1,20 +1,36 @@
-//! The desktop's VNC stream (`GET /v1/desktop/vnc`, upgraded to raw RFB bytes; see
-//! `tool_api_contract::desktop`).
+//! The desktop: starting and stopping it, and its VNC stream (`GET /v1/desktop/vnc`,
+//! upgraded to raw RFB bytes; see `tool_api_contract::desktop`).
 
 use reqwest::header::{CONNECTION, UPGRADE};
 use reqwest::{Method, StatusCode};
 use tool_api_contract::desktop::VNC_UPGRADE;
+use tool_api_contract::info::DesktopInfo;
 
-use crate::{check, ClientError, ClientResult, ToolApiClient};
+use crate::{check, decode, ClientError, ClientResult, ToolApiClient};
 
 /// A byte stream to the sandbox's VNC server, which greets first with its RFB version.
 pub type VncStream = reqwest::Upgraded;
 
 impl ToolApiClient {
-    /// Opens a connection to the sandbox's VNC server through the tool-api.
+    /// Starts the desktop unless it runs; answers once X, VNC and the browser do.
     ///
-    /// Errors: [`ClientError::Api`] with `503 desktop_unavailable` when the VNC server is
-    /// not answering, `503 not_configured` when the sandbox has no desktop.
+    /// Errors: [`ClientError::Api`] with `503 desktop_unavailable` when it does not come
+    /// up (or the sandbox's memory limit is too small for it), `503 not_configured` when
+    /// the sandbox has no desktop.
+    pub async fn start_desktop(&self) -> ClientResult<DesktopInfo> {
+        decode(self.request(Method::POST, "/v1/desktop/start").send().await?).await
+    }
+
+    /// Stops the desktop; the next browser call or VNC connection starts it again.
+    pub async fn stop_desktop(&self) -> ClientResult<DesktopInfo> {
+        decode(self.request(Method::POST, "/v1/desktop/stop").send().await?).await
+    }
+
+    /// Opens a connection to the sandbox's VNC server through the tool-api, starting the
+    /// desktop first when it is stopped.
+    ///
+    /// Errors: [`ClientError::Api`] with `503 desktop_unavailable` when the desktop does not
+    /// come up, `503 not_configured` when the sandbox has no desktop.
     pub async fn vnc(&self) -> ClientResult<VncStream> {
         let response = self
             .request(Method::GET, "/v1/desktop/vnc")

@@ -5,11 +5,13 @@ use utoipa::ToSchema;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct HealthResponse {
-    /// `ready` when every part of the sandbox answers (with a desktop: X, VNC and the
-    /// browser's DevTools), `starting` before that.
+    /// Ready for tools: `ready` once the tool-api serves. A desktop that starts on demand
+    /// does not count (its state is in `desktop`); one configured to start with the
+    /// sandbox (`start = always`) does, and the status is `starting` until it answers.
     pub status: Readiness,
     pub version: String,
-    /// Per part of the desktop, whether it answers; absent when the desktop is disabled.
+    /// The desktop's state and whether each part answers; absent when the desktop is
+    /// disabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub desktop: Option<DesktopReadiness>,
 }
@@ -23,12 +25,25 @@ pub enum Readiness {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DesktopReadiness {
+    pub state: DesktopState,
     /// The X server accepts clients.
     pub display: bool,
     /// The VNC server sends its protocol banner.
     pub vnc: bool,
     /// The browser's DevTools endpoint answers.
     pub browser: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DesktopState {
+    /// Not running: it starts on the next browser call, VNC connection or
+    /// `POST /v1/desktop/start`.
+    Stopped,
+    /// Started, not every part answers yet.
+    Starting,
+    /// X, VNC and the browser's DevTools answer.
+    Ready,
 }
 
 /// The desktop's processes as the supervisor sees them.

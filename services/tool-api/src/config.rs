@@ -51,9 +51,29 @@ pub struct DesktopSettings {
     /// the browser is driven through the tool-api).
     pub cdp_public_port: Option<u16>,
     pub browser_command: String,
+    /// Where the browser keeps its profile (cookies, storage) across stops; default
+    /// `~/.config/sandpiper-browser`.
+    pub browser_profile: Option<PathBuf>,
     /// `false` adds `--no-sandbox`: only for engines whose seccomp profile blocks
     /// Chromium's own sandbox.
     pub browser_sandbox: bool,
+    /// `on_demand`: the desktop starts on first need and stops when idle; `always`: it
+    /// starts with the tool-api, stays up, and `/health` waits for it.
+    pub start: DesktopStart,
+    /// With `on_demand`, how long the desktop may go unused before it stops; 0 keeps it.
+    pub idle_stop_secs: f64,
+    /// How long a caller waits for a starting desktop before `desktop_unavailable`.
+    pub start_timeout_secs: f64,
+    /// Below this memory limit the desktop refuses to start (Chromium is OOM-killed on its
+    /// first page at 200 MiB; 512 MiB leaves room for real pages).
+    pub min_memory_mb: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DesktopStart {
+    OnDemand,
+    Always,
 }
 
 impl Default for DesktopSettings {
@@ -66,7 +86,12 @@ impl Default for DesktopSettings {
             cdp_port: 9222,
             cdp_public_port: None,
             browser_command: "chromium".into(),
+            browser_profile: None,
             browser_sandbox: true,
+            start: DesktopStart::OnDemand,
+            idle_stop_secs: 600.0,
+            start_timeout_secs: 20.0,
+            min_memory_mb: 512,
         }
     }
 }
@@ -77,7 +102,8 @@ impl Default for DesktopSettings {
 #[serde(default)]
 pub struct KernelSettings {
     /// Start the kernel with the server, so that a sandbox taken from the warm pool has
-    /// it ready for the first cell.
+    /// it ready for the first cell. Off by default: an idle kernel holds ≈110 MiB and
+    /// most sandboxes never run a cell; without it the first cell waits for the start.
     pub prewarm: bool,
     /// The Python that has `jupyter_client` and `ipykernel`.
     pub python: String,
@@ -105,7 +131,7 @@ pub struct KernelSettings {
 impl Default for KernelSettings {
     fn default() -> Self {
         Self {
-            prewarm: true,
+            prewarm: false,
             python: "python3".into(),
             default_timeout_secs: 60.0,
             max_timeout_secs: 600.0,

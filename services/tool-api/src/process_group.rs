@@ -13,6 +13,13 @@ pub fn signal(pid: u32, signal: Signal) {
     }
 }
 
+/// Sends `signal` to the process `pid` only, not to its group.
+pub fn signal_leader(pid: u32, signal: Signal) {
+    if let Ok(pid) = i32::try_from(pid) {
+        let _ = nix::sys::signal::kill(Pid::from_raw(pid), signal);
+    }
+}
+
 /// Whether a process of the group led by `pid` still runs. Zombies do not count: they
 /// are already dead and only wait to be reaped. SIGKILL is delivered asynchronously, so
 /// a killer that promises "gone" asks this until it says no. Reads all of /proc, which

@@ -56,7 +56,7 @@ impl Application {
             .with_context(|| format!("binding {address}"))?;
         let desktop = if settings.desktop.enabled {
             let home = std::env::var_os("HOME").map_or_else(|| workspace.root().to_path_buf(), Into::into);
-            Some(Desktop::start(
+            Some(Desktop::new(
                 &settings.desktop,
                 &home,
                 &workspace.root().join("Downloads"),
@@ -74,6 +74,12 @@ impl Application {
         kernel.prewarm();
         let shells = Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?);
         let stopping = CancellationToken::new();
+        if let Some(desktop) = &desktop {
+            if desktop.always_on() {
+                desktop.start().await?;
+            }
+            desktop.stop_when_idle(stopping.clone());
+        }
         let storage = StorageQuota::new(
             workspace.root().to_path_buf(),
             settings.limits.storage_quota_bytes,
@@ -139,7 +145,7 @@ impl Application {
                 mcp_stdio.shutdown();
                 kernel.shutdown();
                 if let Some(desktop) = desktop {
-                    desktop.shutdown().await;
+                    desktop.stop().await;
                 }
                 stopping.cancel();
             }

@@ -79,7 +79,7 @@ fn cpu() -> CpuInfo {
     }
 }
 
-fn memory() -> MemoryInfo {
+pub fn memory() -> MemoryInfo {
     let kib = |key: &str| keyed_u64("/proc/meminfo", key).map(|v| v * 1024);
     let host_total = kib("MemTotal:").unwrap_or(0);
     let host_used = host_total.saturating_sub(kib("MemAvailable:").unwrap_or(0));

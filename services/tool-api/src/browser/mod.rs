@@ -20,7 +20,7 @@ use chromiumoxide::Page;
 use tool_api_contract::ErrorCode;
 
 use self::connection::{Connection, Console};
-use crate::desktop::Desktop;
+use crate::desktop::{Desktop, InUse, Part};
 use crate::error::{ToolError, ToolResult};
 
 /// How long a connect may wait for a starting browser before giving up.
@@ -47,6 +47,12 @@ impl BrowserTools {
             connection: tokio::sync::Mutex::new(None),
             console: Console::default(),
         }
+    }
+
+    /// Starts the desktop if it is stopped and waits for the browser; the desktop stays up
+    /// while the guard lives.
+    pub async fn ready(&self) -> ToolResult<InUse> {
+        self.desktop.ready(Part::Browser).await
     }
 
     /// The active tab, connecting first when there is no live connection.

@@ -1,8 +1,10 @@
 //! One supervised desktop process: started (after what it depends on is ready), watched,
-//! and started again with exponential back-off whenever it exits, until shutdown.
+//! and started again with exponential back-off whenever it exits, until it is stopped.
 //!
 //! Each process runs in a process group of its own so a stop reaches its children (Chromium
-//! forks many); its stderr goes to the log at debug level, tagged with its name.
+//! forks many); its stderr goes to the log at debug level, tagged with its name. A stop
+//! asks with SIGTERM first, so Chromium writes its profile (cookies, storage) before it
+//! goes: the desktop stops when idle and the next start must find the session as it was.
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -20,6 +22,8 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// A run this long counts as healthy: the next crash starts the back-off from the beginning.
 const STABLE_RUN: Duration = Duration::from_secs(30);
+/// How long a stopped process may take to exit after SIGTERM before it is killed.
+const STOP_GRACE: Duration = Duration::from_secs(3);
 
 /// How to start one process. `prepare` runs before every start (e.g. removing stale lock
 /// files a crashed run left behind).
@@ -40,6 +44,9 @@ struct Status {
     state: ProcessState,
     pid: Option<u32>,
     restarts: u32,
+    /// Counts ended runs, crashes and stops alike: whoever holds a connection to the
+    /// process can tell that it belongs to a run that is over.
+    generation: u32,
     last_exit: Option<String>,
 }
 
@@ -51,6 +58,7 @@ impl Supervised {
                 state: ProcessState::Waiting,
                 pid: None,
                 restarts: 0,
+                generation: 0,
                 last_exit: None,
             }),
         })
@@ -73,6 +81,11 @@ impl Supervised {
         }
     }
 
+    /// Changes whenever a run of the process ends (see `Status::generation`).
+    pub fn generation(&self) -> u32 {
+        self.status().generation
+    }
+
     /// Kills the running process; the supervisor starts it again.
     pub fn kill(&self) {
         if let Some(pid) = self.status().pid {
@@ -85,17 +98,17 @@ impl Supervised {
         let mut backoff = FIRST_BACKOFF;
         loop {
             let started = Instant::now();
-            let ended = tokio::select! {
-                ended = self.run_once() => ended,
-                _ = stopping.cancelled() => {
-                    self.stop();
-                    return;
-                }
-            };
+            let ended = self.run_once(&stopping).await;
+            let stopped = stopping.is_cancelled();
             {
                 let mut status = self.status();
-                status.state = ProcessState::Restarting;
                 status.pid = None;
+                status.generation += 1;
+                if stopped {
+                    status.state = ProcessState::Stopped;
+                    return;
+                }
+                status.state = ProcessState::Restarting;
                 status.restarts += 1;
                 status.last_exit = Some(ended.clone());
             }
@@ -114,8 +127,9 @@ impl Supervised {
         }
     }
 
-    /// Starts the process and waits for it to end; returns how it ended.
-    async fn run_once(&self) -> String {
+    /// Starts the process and waits for it to end, or ends it when `stopping` is
+    /// cancelled; returns how it ended.
+    async fn run_once(&self, stopping: &CancellationToken) -> String {
         if let Some(prepare) = &self.spec.prepare {
             prepare();
         }
@@ -146,18 +160,30 @@ impl Supervised {
                 }
             });
         }
-        match child.wait().await {
+        let ended = tokio::select! {
+            ended = child.wait() => ended,
+            _ = stopping.cancelled() => {
+                // The leader alone: Chromium's browser process shuts its helpers down
+                // itself once it has written the profile.
+                let group = child.id();
+                if let Some(group) = group {
+                    process_group::signal_leader(group, Signal::SIGTERM);
+                }
+                let ended = tokio::time::timeout(STOP_GRACE, child.wait()).await;
+                tracing::debug!(process = self.spec.name, ?ended, "stopped");
+                // Whatever of the group is still there (or did not go in time) is killed.
+                if let Some(group) = group {
+                    process_group::signal(group, Signal::SIGKILL);
+                }
+                match ended {
+                    Ok(ended) => ended,
+                    Err(_) => child.wait().await,
+                }
+            }
+        };
+        match ended {
             Ok(status) => status.to_string(),
             Err(err) => format!("waiting failed: {err}"),
         }
-    }
-
-    /// Dropping the child already killed the process itself; this reaches what it forked.
-    fn stop(&self) {
-        let mut status = self.status();
-        if let Some(pid) = status.pid.take() {
-            process_group::signal(pid, Signal::SIGKILL);
-        }
-        status.state = ProcessState::Stopped;
     }
 }

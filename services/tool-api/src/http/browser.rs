@@ -1,5 +1,8 @@
-//! Routes of the browser tools. Without a desktop they answer 503 `not_configured`.
+//! Routes of the browser tools. Each starts the desktop when it is stopped and keeps it
+//! from stopping until it has answered; without a desktop they answer 503
+//! `not_configured`.
 
+use std::ops::Deref;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -8,14 +11,16 @@ use tool_api_contract::browser::{
     OpenTabRequest, PageSummary, PageView, PressKeyRequest, Screenshot, ScreenshotRequest, ScrollRequest,
     SelectRequest, TabList, TabRequest, TypeRequest, ViewRequest,
 };
-use tool_api_contract::{ErrorBody, ErrorCode};
+use tool_api_contract::ErrorBody;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::desktop::no_desktop;
 use super::extract::Json;
 use super::AppState;
 use crate::browser::BrowserTools;
-use crate::error::{ToolError, ToolResult};
+use crate::desktop::InUse;
+use crate::error::ToolResult;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -39,11 +44,29 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 fn tools(state: &AppState) -> ToolResult<Arc<BrowserTools>> {
-    state.browser.clone().ok_or_else(|| {
-        ToolError::new(
-            ErrorCode::NotConfigured,
-            "this sandbox has no desktop browser (TOOL_API_DESKTOP__ENABLED is off)",
-        )
+    state.browser.clone().ok_or_else(no_desktop)
+}
+
+/// The browser tools with the browser answering, held for as long as this lives.
+struct Ready {
+    tools: Arc<BrowserTools>,
+    _in_use: InUse,
+}
+
+impl Deref for Ready {
+    type Target = BrowserTools;
+
+    fn deref(&self) -> &BrowserTools {
+        &self.tools
+    }
+}
+
+async fn ready(state: &AppState) -> ToolResult<Ready> {
+    let tools = tools(state)?;
+    let in_use = tools.ready().await?;
+    Ok(Ready {
+        tools,
+        _in_use: in_use,
     })
 }
 
@@ -55,14 +78,14 @@ async fn navigate(
     State(state): State<AppState>,
     Json(request): Json<NavigateRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.navigate(&request).await?))
+    Ok(Json(ready(&state).await?.navigate(&request).await?))
 }
 
 /// Screenshot, visible text and the numbered interactive elements of the active tab.
 #[utoipa::path(post, path = "/v1/browser/view", tag = "browser", request_body = ViewRequest,
     responses((status = 200, body = PageView), (status = 503, body = ErrorBody)))]
 async fn view(State(state): State<AppState>, Json(request): Json<ViewRequest>) -> ToolResult<Json<PageView>> {
-    Ok(Json(tools(&state)?.view(&request).await?))
+    Ok(Json(ready(&state).await?.view(&request).await?))
 }
 
 /// The active tab's picture alone; the element numbering from the last `view` stays valid.
@@ -72,7 +95,7 @@ async fn screenshot(
     State(state): State<AppState>,
     Json(request): Json<ScreenshotRequest>,
 ) -> ToolResult<Json<Screenshot>> {
-    Ok(Json(tools(&state)?.screenshot(&request).await?))
+    Ok(Json(ready(&state).await?.screenshot(&request).await?))
 }
 
 /// Clicks an element by index, or a viewport point.
@@ -83,7 +106,7 @@ async fn click(
     State(state): State<AppState>,
     Json(request): Json<ClickRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.click(&request).await?))
+    Ok(Json(ready(&state).await?.click(&request).await?))
 }
 
 /// Types into an element (replacing its content unless `append`), optionally pressing Enter.
@@ -93,7 +116,7 @@ async fn type_text(
     State(state): State<AppState>,
     Json(request): Json<TypeRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.type_text(&request).await?))
+    Ok(Json(ready(&state).await?.type_text(&request).await?))
 }
 
 /// Moves the mouse to a viewport point (hover menus).
@@ -103,7 +126,7 @@ async fn move_mouse(
     State(state): State<AppState>,
     Json(request): Json<MoveMouseRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.move_mouse(request.x, request.y).await?))
+    Ok(Json(ready(&state).await?.move_mouse(request.x, request.y).await?))
 }
 
 /// Presses a key or a combination such as `Control+a`.
@@ -113,7 +136,7 @@ async fn press_key(
     State(state): State<AppState>,
     Json(request): Json<PressKeyRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.press_key(&request.key).await?))
+    Ok(Json(ready(&state).await?.press_key(&request.key).await?))
 }
 
 /// Chooses an option of a `<select>` by value or label.
@@ -123,7 +146,7 @@ async fn select(
     State(state): State<AppState>,
     Json(request): Json<SelectRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.select(&request).await?))
+    Ok(Json(ready(&state).await?.select(&request).await?))
 }
 
 /// Scrolls one screen up or down, or to the top or bottom.
@@ -133,7 +156,7 @@ async fn scroll(
     State(state): State<AppState>,
     Json(request): Json<ScrollRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.scroll(&request).await?))
+    Ok(Json(ready(&state).await?.scroll(&request).await?))
 }
 
 /// Runs JavaScript in the active tab; promises are awaited, exceptions reported.
@@ -143,7 +166,7 @@ async fn evaluate(
     State(state): State<AppState>,
     Json(request): Json<EvaluateRequest>,
 ) -> ToolResult<Json<EvaluateResponse>> {
-    Ok(Json(tools(&state)?.evaluate(&request.javascript).await?))
+    Ok(Json(ready(&state).await?.evaluate(&request.javascript).await?))
 }
 
 /// The active tab's recent console messages and uncaught exceptions.
@@ -156,13 +179,13 @@ async fn console(State(state): State<AppState>) -> ToolResult<Json<ConsoleLog>> 
 /// Goes back in the active tab's history.
 #[utoipa::path(post, path = "/v1/browser/back", tag = "browser", responses((status = 200, body = PageSummary)))]
 async fn back(State(state): State<AppState>) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.back().await?))
+    Ok(Json(ready(&state).await?.back().await?))
 }
 
 /// Lists the tabs.
 #[utoipa::path(get, path = "/v1/browser/tabs", tag = "browser", responses((status = 200, body = TabList)))]
 async fn tabs(State(state): State<AppState>) -> ToolResult<Json<TabList>> {
-    Ok(Json(tools(&state)?.tabs().await?))
+    Ok(Json(ready(&state).await?.tabs().await?))
 }
 
 /// Opens a tab (optionally at a URL) and makes it active.
@@ -172,7 +195,7 @@ async fn open_tab(
     State(state): State<AppState>,
     Json(request): Json<OpenTabRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.open_tab(request.url.as_deref()).await?))
+    Ok(Json(ready(&state).await?.open_tab(request.url.as_deref()).await?))
 }
 
 /// Makes a tab active.
@@ -182,7 +205,7 @@ async fn switch_tab(
     State(state): State<AppState>,
     Json(request): Json<TabRequest>,
 ) -> ToolResult<Json<PageSummary>> {
-    Ok(Json(tools(&state)?.switch_tab(&request.tab_id).await?))
+    Ok(Json(ready(&state).await?.switch_tab(&request.tab_id).await?))
 }
 
 /// Closes a tab.
@@ -192,13 +215,13 @@ async fn close_tab(
     State(state): State<AppState>,
     Json(request): Json<TabRequest>,
 ) -> ToolResult<Json<TabList>> {
-    Ok(Json(tools(&state)?.close_tab(&request.tab_id).await?))
+    Ok(Json(ready(&state).await?.close_tab(&request.tab_id).await?))
 }
 
 /// Kills the browser and waits for a fresh one.
 #[utoipa::path(post, path = "/v1/browser/restart", tag = "browser",
     responses((status = 204), (status = 503, body = ErrorBody)))]
 async fn restart(State(state): State<AppState>) -> ToolResult<axum::http::StatusCode> {
-    tools(&state)?.restart().await?;
+    ready(&state).await?.restart().await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }

@@ -1,7 +1,7 @@
 //! `/health` (no auth), `/openapi.json` (no auth) and `/v1/info`.
 
 use axum::extract::State;
-use tool_api_contract::info::{HealthResponse, InfoResponse, Readiness};
+use tool_api_contract::info::{DesktopState, HealthResponse, InfoResponse, Readiness};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -18,15 +18,16 @@ pub fn protected_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(info))
 }
 
-/// Readiness, without authentication: `ready` once every part of the sandbox answers.
+/// Readiness, without authentication: `ready` once the tools are (the desktop's own state
+/// is beside it).
 #[utoipa::path(get, path = "/health", tag = "system", security(()),
     responses((status = 200, body = HealthResponse)))]
 async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
-    let desktop = match &state.desktop {
-        Some(desktop) => Some(desktop.readiness().await),
-        None => None,
+    let (desktop, waits_for_desktop) = match &state.desktop {
+        Some(desktop) => (Some(desktop.readiness().await), desktop.always_on()),
+        None => (None, false),
     };
-    let ready = desktop.is_none_or(|d| d.display && d.vnc && d.browser);
+    let ready = !waits_for_desktop || desktop.is_some_and(|d| d.state == DesktopState::Ready);
     Json(HealthResponse {
         status: if ready {
             Readiness::Ready

@@ -12,7 +12,7 @@ use support::mcp;
 use support::sandbox::{self, docker};
 use support::vnc::handshake;
 use tool_api_contract::browser::{ClickRequest, NavigateRequest, SelectRequest, TypeRequest, ViewRequest};
-use tool_api_contract::info::ProcessState;
+use tool_api_contract::info::{DesktopState, ProcessState};
 use tool_api_contract::shell::ExecRequest;
 
 const TOKEN: &str = "container-test-token-0123456789";
@@ -49,6 +49,9 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
     assert_eq!((info.user.as_str(), info.uid), ("sandbox", 1000));
     assert!(info.memory.limit_bytes <= 2 << 30, "{:?}", info.memory);
 
+    // Ready for tools with the desktop stopped; the first VNC connection starts it.
+    let health = sandbox.client.health().await.unwrap();
+    assert_eq!(health.desktop.unwrap().state, DesktopState::Stopped, "{health:?}");
     // VNC only through the tool-api's relay: x11vnc listens on the sandbox's loopback.
     let mut vnc = sandbox.client.vnc().await.unwrap();
     assert_eq!(handshake(&mut vnc).await, (1280, 800));

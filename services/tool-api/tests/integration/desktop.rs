@@ -5,7 +5,7 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use support::desktop::{spawn_desktop, DesktopApp};
+use support::desktop::{spawn_desktop, spawn_desktop_with, DesktopApp};
 use support::expect_code;
 use support::vnc::handshake;
 use tool_api_client::ToolApiClient;
@@ -13,7 +13,7 @@ use tool_api_contract::browser::{
     ClickRequest, ImageFormat, NavigateRequest, ScreenshotRequest, ScrollDirection, ScrollRequest,
     SelectRequest, TypeRequest, ViewRequest,
 };
-use tool_api_contract::info::ProcessState;
+use tool_api_contract::info::{DesktopState, ProcessState, Readiness};
 use tool_api_contract::ErrorCode;
 
 #[tokio::test]
@@ -27,8 +27,109 @@ async fn desktop_vnc_and_browser_tools() {
     a_killed_browser_is_restarted(&desktop).await;
 }
 
+/// The desktop starts on first need, stops when idle (never under an open VNC stream),
+/// and a stop keeps the browser's profile.
+#[tokio::test]
+async fn the_desktop_starts_when_needed_and_stops_when_idle() {
+    let desktop = spawn_desktop_with(|settings| settings.desktop.idle_stop_secs = 1.0).await;
+    let client = &desktop.app.client;
+    let processes = client.info().await.unwrap().desktop.unwrap().processes;
+    assert!(processes.iter().all(|p| p.pid.is_none()), "{processes:?}");
+
+    // A browser call on a stopped desktop waits for it instead of failing.
+    let started = Instant::now();
+    let page = client
+        .navigate(&NavigateRequest {
+            url: desktop.site.clone(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(page.title, "Order form");
+    eprintln!("cold desktop → first page: {:?}", started.elapsed());
+    client
+        .evaluate("localStorage.setItem('note', 'hello'); 1")
+        .await
+        .unwrap();
+
+    wait_for_state(client, DesktopState::Stopped).await;
+    let processes = client.info().await.unwrap().desktop.unwrap().processes;
+    assert!(
+        processes
+            .iter()
+            .all(|p| p.state == ProcessState::Stopped && p.pid.is_none()),
+        "{processes:?}"
+    );
+
+    // A screenshot starts it again, with the profile as it was.
+    let shot = client
+        .screenshot(&ScreenshotRequest {
+            format: ImageFormat::Png,
+            quality: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(&base64_decode(&shot.image)[..4], b"\x89PNG");
+    client
+        .navigate(&NavigateRequest {
+            url: desktop.site.clone(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap();
+    let kept = client.evaluate("localStorage.getItem('note')").await.unwrap();
+    assert_eq!(kept.result, "hello");
+
+    // A person watching over VNC keeps it up, however long nothing else happens.
+    let mut stream = client.vnc().await.unwrap();
+    assert_eq!(handshake(&mut stream).await, (1280, 800));
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let health = client.health().await.unwrap();
+    assert_eq!(health.desktop.unwrap().state, DesktopState::Ready, "{health:?}");
+    drop(stream);
+    wait_for_state(client, DesktopState::Stopped).await;
+
+    // Started and stopped on request.
+    let info = client.start_desktop().await.unwrap();
+    assert_eq!(info.readiness.state, DesktopState::Ready, "{info:?}");
+    let info = client.stop_desktop().await.unwrap();
+    assert_eq!(info.readiness.state, DesktopState::Stopped, "{info:?}");
+    assert_eq!(client.health().await.unwrap().status, Readiness::Ready);
+}
+
+/// Below its memory floor the desktop refuses to start and says why; the tools still work.
+#[tokio::test]
+async fn a_sandbox_too_small_for_the_desktop_says_so() {
+    let desktop = spawn_desktop_with(|settings| settings.desktop.min_memory_mb = 1 << 30).await;
+    let client = &desktop.app.client;
+    let err = client.start_desktop().await.unwrap_err();
+    assert_eq!(err.code(), Some(ErrorCode::DesktopUnavailable), "{err}");
+    assert!(err.to_string().contains("memory limit"), "{err}");
+    let err = client.vnc().await.unwrap_err();
+    assert_eq!(err.code(), Some(ErrorCode::DesktopUnavailable), "{err}");
+    let health = client.health().await.unwrap();
+    assert_eq!(health.status, Readiness::Ready);
+    assert_eq!(health.desktop.unwrap().state, DesktopState::Stopped);
+}
+
+async fn wait_for_state(client: &ToolApiClient, state: DesktopState) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let health = client.health().await.unwrap();
+        if health.desktop.unwrap().state == state {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the desktop never got {state:?}: {health:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 async fn vnc_is_reached_through_the_relay(desktop: &DesktopApp) {
     let client = &desktop.app.client;
+    // The first connection starts the stopped desktop and waits for its VNC server.
     let mut stream = client.vnc().await.unwrap();
     assert_eq!(handshake(&mut stream).await, (1280, 800));
 

@@ -1,12 +1,14 @@
-//! A tool-api with its desktop running on this host (Xvfb, matchbox, x11vnc, Chromium from
-//! the distribution), on a display and ports of its own so tests can run side by side,
-//! and a small web site for the browser to work on.
+//! A tool-api with a desktop on this host (Xvfb, matchbox, x11vnc, Chromium from the
+//! distribution), on a display, ports and browser profile of its own so tests can run side
+//! by side, and a small web site for the browser to work on.
 
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::time::Duration;
 
 use axum::response::Html;
 use axum::routing::get;
-use tool_api_contract::info::Readiness;
+use tool_api::config::Settings;
+use tool_api_contract::info::{DesktopState, Readiness};
 
 use super::{spawn_app_with, TestApp};
 
@@ -24,30 +26,29 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// Starts the server with its desktop and waits until `/health` says ready.
+/// Starts the server with a desktop that starts on first need, and checks that it has
+/// not started yet while the tools are ready.
 pub async fn spawn_desktop() -> DesktopApp {
-    let display = 100 + (std::process::id() % 400) as u16;
+    spawn_desktop_with(|_| {}).await
+}
+
+pub async fn spawn_desktop_with(adjust: impl FnOnce(&mut Settings)) -> DesktopApp {
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let display = 100 + (std::process::id() % 300) as u16 * 3 + NEXT.fetch_add(1, Ordering::SeqCst);
     let app = spawn_app_with(|settings| {
         settings.desktop.enabled = true;
         settings.desktop.display = display;
         settings.desktop.vnc_port = free_port();
         settings.desktop.cdp_port = free_port();
+        settings.desktop.browser_profile = Some(settings.workspace.join(".browser-profile"));
         // Chromium refuses its own sandbox as root; the image runs it as a normal user.
         settings.desktop.browser_sandbox = !nix::unistd::getuid().is_root();
+        adjust(settings);
     })
     .await;
-    let started = Instant::now();
-    loop {
-        let health = app.client.health().await.unwrap();
-        if health.status == Readiness::Ready {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "desktop not ready: {health:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let health = app.client.health().await.unwrap();
+    assert_eq!(health.status, Readiness::Ready, "tools are ready at once");
+    assert_eq!(health.desktop.unwrap().state, DesktopState::Stopped, "{health:?}");
     DesktopApp {
         app,
         site: serve_site().await,
