@@ -199,7 +199,7 @@ export const strings = {
     showTools: 'Show tools',
   },
   desktop: {
-    connecting: 'Connecting to the desktop…',
+    connecting: 'Starting the desktop…',
     starting: 'The sandbox is starting…',
     gone: 'The desktop is not available. It starts again with your next message.',
     takeOver: 'Take over',
