@@ -135,6 +135,14 @@ pub struct SandboxSettings {
     pub offline_network: String,
     /// `false`: no Chromium seccomp profile, Chromium runs with `--no-sandbox`.
     pub browser_sandbox: bool,
+    /// `true`: every sandbox starts its desktop at once and keeps it up (and the pool
+    /// holds sandboxes whose desktop is ready). By default the desktop starts on first
+    /// need and stops when idle, so a sandbox costs ≈10 MiB until someone looks.
+    pub desktop_always_on: bool,
+    /// Memory the engine reserves for each sandbox (Docker's soft limit, the Pod's
+    /// request), below `limits.memory_mb`: what a sandbox without its desktop needs,
+    /// so the scheduler packs sandboxes by what they use rather than what they may.
+    pub memory_reservation_mb: u64,
     /// A seccomp profile file instead of the built-in one.
     pub seccomp_profile: Option<PathBuf>,
     /// How long a new sandbox may take to become ready, seconds.
@@ -167,6 +175,8 @@ impl Default for SandboxSettings {
             internet_network: "sandpiper-internet".into(),
             offline_network: "sandpiper-offline".into(),
             browser_sandbox: true,
+            desktop_always_on: false,
+            memory_reservation_mb: 64,
             seccomp_profile: None,
             ready_timeout_secs: 30,
             max_restarts: 3,

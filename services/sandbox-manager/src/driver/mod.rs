@@ -47,6 +47,9 @@ fn tool_api_env(settings: &SandboxSettings, spec: &SandboxSpec) -> Vec<(&'static
     if !settings.browser_sandbox {
         env.push(("TOOL_API_DESKTOP__BROWSER_SANDBOX", "false".to_owned()));
     }
+    if settings.desktop_always_on {
+        env.push(("TOOL_API_DESKTOP__START", "always".to_owned()));
+    }
     if spec.storage == StorageKind::Volume {
         let bytes = settings.home_size_mb.saturating_mul(1 << 20);
         env.push(("TOOL_API_LIMITS__STORAGE_QUOTA_BYTES", bytes.to_string()));

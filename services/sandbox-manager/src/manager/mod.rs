@@ -380,10 +380,11 @@ impl Manager {
             cpus: requested.cpus.unwrap_or(defaults.cpus),
             pids: requested.pids.unwrap_or(defaults.pids),
         };
-        // Below these the desktop does not start (measured: Chromium needs > 128 pids and
-        // is OOM-killed on its first page at 200 MiB).
-        const MIN_MEMORY_MB: u64 = 512;
-        const MIN_PIDS: u32 = 160;
+        // Enough for the tool-api and a shell's work. The desktop needs more (Chromium
+        // needs > 128 pids and is OOM-killed on its first page at 200 MiB): in a smaller
+        // sandbox it refuses to start and says why, and everything else works.
+        const MIN_MEMORY_MB: u64 = 128;
+        const MIN_PIDS: u32 = 64;
         if !(MIN_MEMORY_MB..=max.memory_mb).contains(&limits.memory_mb) {
             return Err(ManagerError::invalid(format!(
                 "limits.memory_mb must be between {MIN_MEMORY_MB} and {}",

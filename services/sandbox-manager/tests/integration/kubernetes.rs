@@ -88,7 +88,11 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
         container["resources"]["limits"],
         json!({"memory": "1024Mi", "cpu": "1000m"})
     );
-    assert_eq!(container["resources"]["requests"]["cpu"], "250m");
+    assert_eq!(
+        container["resources"]["requests"],
+        json!({"memory": "64Mi", "cpu": "250m"}),
+        "the request is what a sandbox without its desktop needs"
+    );
     let tools = ToolApiClient::new(&access.url, &access.token);
     let probe = "id -u; touch /etc/probe 2>/dev/null && echo writable || echo read-only";
     let shown = support::sh(&tools, probe).await;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use sandbox_manager_client::contract::{CreateSandbox, LifecycleKind, LimitsRequest, SandboxState};
 use support::{docker, expect_event, request, Manager};
+use tool_api_client::contract::info::DesktopState;
 use tool_api_client::ToolApiClient;
 
 async fn pool_ready(manager: &Manager) -> u64 {
@@ -48,6 +49,15 @@ async fn the_pool_hands_out_ready_sandboxes_with_their_own_secrets_and_refills()
         .info()
         .await
         .is_ok());
+    // Pooled light: the desktop waits for its first use, and the engine reserves little.
+    let health = ToolApiClient::new(&access.url, &access.token)
+        .health()
+        .await
+        .unwrap();
+    assert_eq!(health.desktop.unwrap().state, DesktopState::Stopped, "{health:?}");
+    let container = format!("sandpiper-{}-{}", manager.namespace, first.id);
+    let reserved = docker(&["inspect", "-f", "{{.HostConfig.MemoryReservation}}", &container]);
+    assert_eq!(reserved.trim(), (64u64 << 20).to_string());
 
     // The pool refills with a different sandbox; the next session gets other secrets.
     support::eventually(Duration::from_secs(90), "pool refilled", || async {

@@ -163,7 +163,7 @@ impl DockerDriver {
                 );
             }
         }
-        let memory = i64::try_from(spec.limits.memory_mb * 1024 * 1024).unwrap_or(i64::MAX);
+        let memory = mebibytes(spec.limits.memory_mb);
         let host_config = HostConfig {
             init: Some(true),
             cap_drop: Some(vec!["ALL".into()]),
@@ -177,6 +177,7 @@ impl DockerDriver {
             mounts: Some(mounts),
             memory: Some(memory),
             memory_swap: Some(memory),
+            memory_reservation: Some(mebibytes(s.memory_reservation_mb.min(spec.limits.memory_mb))),
             nano_cpus: Some((spec.limits.cpus * 1e9) as i64),
             pids_limit: Some(i64::from(spec.limits.pids)),
             port_bindings,
@@ -488,4 +489,8 @@ fn classify(err: BollardError) -> DriverError {
         | BollardError::SocketNotFoundError(_) => DriverError::EngineUnavailable(err.to_string()),
         other => DriverError::Engine(other.to_string()),
     }
+}
+
+fn mebibytes(mb: u64) -> i64 {
+    i64::try_from(mb.saturating_mul(1 << 20)).unwrap_or(i64::MAX)
 }

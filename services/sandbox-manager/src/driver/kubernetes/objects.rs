@@ -145,11 +145,14 @@ impl Objects {
         let cpu_millis = (spec.limits.cpus * 1000.0).round() as i64;
         let resources = ResourceRequirements {
             limits: Some(BTreeMap::from([
-                ("memory".to_owned(), memory.clone()),
+                ("memory".to_owned(), memory),
                 ("cpu".to_owned(), Quantity(format!("{cpu_millis}m"))),
             ])),
             requests: Some(BTreeMap::from([
-                ("memory".to_owned(), memory),
+                (
+                    "memory".to_owned(),
+                    mebibytes(s.memory_reservation_mb.min(spec.limits.memory_mb)),
+                ),
                 (
                     "cpu".to_owned(),
                     Quantity(format!("{}m", cpu_millis.min(CPU_REQUEST_MILLIS))),
