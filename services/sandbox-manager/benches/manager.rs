@@ -1,5 +1,6 @@
 //! Sandbox-manager benchmark against the real engine, with the release binary as its own
-//! process. Prints: create-to-ready with the pool warm and cold (p50/p95), delete time,
+//! process. Prints: create-to-ready with the pool warm and cold (p50/p95), a warm claim
+//! to its first shell result (target p50 ≤ 50 ms), delete time,
 //! 20 concurrent creates, the manager's memory, and leaked containers after 200
 //! create/delete cycles with the manager SIGKILLed at random moments.
 //!
@@ -123,7 +124,7 @@ async fn main() {
     drop(cold);
 
     // Claims from a warm pool: each one waits until the pool is full again and its new
-    // desktop has settled, so the figure is the claim, not two cores busy starting Chromium.
+    // sandbox has settled, so the figure is the claim, not two cores busy starting one.
     let warm = Manager::start(&[QUOTA[0], QUOTA[1], ("POOL__SIZE", "2")]);
     let (mut claims, mut answered) = (Vec::new(), Vec::new());
     for i in 0..10 {
@@ -139,18 +140,20 @@ async fn main() {
             .unwrap();
         claims.push(started.elapsed());
         let access = sandbox.tool_api.unwrap();
-        tool_api_client::ToolApiClient::new(&access.url, &access.token)
-            .stat(".")
+        let shell = tool_api_client::contract::shell::ExecRequest {
+            command: "echo ok".into(),
+            ..Default::default()
+        };
+        let result = tool_api_client::ToolApiClient::new(&access.url, &access.token)
+            .exec("bench", &shell)
             .await
             .unwrap();
+        assert!(result.output.contains("ok"), "{}", result.output);
         answered.push(started.elapsed());
         warm.client.delete(&sandbox.id).await.unwrap();
     }
     report("warm-pool claim (create answered)", &mut claims);
-    report(
-        "warm-pool claim → tool-api answered with its token",
-        &mut answered,
-    );
+    report("warm-pool claim → first shell result", &mut answered);
     println!("manager RSS with a warm pool: {:.1} MiB", rss_mib(warm.pid()));
     drop(warm);
 
