@@ -10,8 +10,8 @@ use support::expect_code;
 use support::vnc::handshake;
 use tool_api_client::ToolApiClient;
 use tool_api_contract::browser::{
-    ClickRequest, ImageFormat, NavigateRequest, ScreenshotRequest, ScrollDirection, ScrollRequest,
-    SelectRequest, TypeRequest, ViewRequest,
+    ClickRequest, ImageFormat, NavigateRequest, PageSummary, ScreenshotRequest, ScrollDirection,
+    ScrollRequest, SelectRequest, TypeRequest, ViewRequest,
 };
 use tool_api_contract::info::{DesktopState, ProcessState, Readiness};
 use tool_api_contract::ErrorCode;
@@ -38,13 +38,7 @@ async fn the_desktop_starts_when_needed_and_stops_when_idle() {
 
     // A browser call on a stopped desktop waits for it instead of failing.
     let started = Instant::now();
-    let page = client
-        .navigate(&NavigateRequest {
-            url: desktop.site.clone(),
-            timeout_secs: None,
-        })
-        .await
-        .unwrap();
+    let page = open_site(&desktop).await;
     assert_eq!(page.title, "Order form");
     eprintln!("cold desktop → first page: {:?}", started.elapsed());
     client
@@ -70,13 +64,7 @@ async fn the_desktop_starts_when_needed_and_stops_when_idle() {
         .await
         .unwrap();
     assert_eq!(&base64_decode(&shot.image)[..4], b"\x89PNG");
-    client
-        .navigate(&NavigateRequest {
-            url: desktop.site.clone(),
-            timeout_secs: None,
-        })
-        .await
-        .unwrap();
+    open_site(&desktop).await;
     let kept = client.evaluate("localStorage.getItem('note')").await.unwrap();
     assert_eq!(kept.result, "hello");
 
@@ -110,6 +98,19 @@ async fn a_sandbox_too_small_for_the_desktop_says_so() {
     let health = client.health().await.unwrap();
     assert_eq!(health.status, Readiness::Ready);
     assert_eq!(health.desktop.unwrap().state, DesktopState::Stopped);
+}
+
+/// Loads the test site's form in the active tab.
+async fn open_site(desktop: &DesktopApp) -> PageSummary {
+    desktop
+        .app
+        .client
+        .navigate(&NavigateRequest {
+            url: desktop.site.clone(),
+            timeout_secs: None,
+        })
+        .await
+        .unwrap()
 }
 
 async fn wait_for_state(client: &ToolApiClient, state: DesktopState) {
@@ -146,13 +147,7 @@ async fn vnc_is_reached_through_the_relay(desktop: &DesktopApp) {
 
 async fn browser_fills_a_form(desktop: &DesktopApp) {
     let client = &desktop.app.client;
-    let page = client
-        .navigate(&NavigateRequest {
-            url: desktop.site.clone(),
-            timeout_secs: None,
-        })
-        .await
-        .unwrap();
+    let page = open_site(desktop).await;
     assert_eq!(page.title, "Order form");
 
     let view = client.view_page(&ViewRequest::default()).await.unwrap();
@@ -316,13 +311,7 @@ async fn browser_fills_a_form(desktop: &DesktopApp) {
 
 async fn browser_reports_errors_clearly(desktop: &DesktopApp) {
     let client = &desktop.app.client;
-    client
-        .navigate(&NavigateRequest {
-            url: desktop.site.clone(),
-            timeout_secs: None,
-        })
-        .await
-        .unwrap();
+    open_site(desktop).await;
     let view = client
         .view_page(&ViewRequest {
             no_screenshot: true,
@@ -502,24 +491,12 @@ async fn a_killed_browser_is_restarted(desktop: &DesktopApp) {
         assert!(Instant::now() < deadline, "browser not restarted: {info:?}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let page = client
-        .navigate(&NavigateRequest {
-            url: desktop.site.clone(),
-            timeout_secs: None,
-        })
-        .await
-        .unwrap();
+    let page = open_site(desktop).await;
     assert_eq!(page.title, "Order form");
 
     // An explicit restart works too and leaves a working browser.
     client.restart_browser().await.unwrap();
-    let page = client
-        .navigate(&NavigateRequest {
-            url: desktop.site.clone(),
-            timeout_secs: None,
-        })
-        .await
-        .unwrap();
+    let page = open_site(desktop).await;
     assert_eq!(page.title, "Order form");
 }
 
