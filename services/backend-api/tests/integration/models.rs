@@ -49,32 +49,6 @@ async fn one_model(provider: Provider, replies: Vec<Reply>, extra: &[(&str, &str
     (llm, app)
 }
 
-/// Posts `content` and returns the turn's events up to its final status.
-async fn turn(app: &TestApp, token: &str, session_id: &str, content: &str) -> Vec<Value> {
-    let before = session(app, token, session_id).await["last_seq"]
-        .as_u64()
-        .unwrap();
-    let mut stream = app.events(token, session_id, Some(before)).await;
-    app.post_message(token, session_id, content).await;
-    stream
-        .until(WAIT, |e| {
-            e["type"] == "status"
-                && ["completed", "failed", "waiting"].contains(&e["status"].as_str().unwrap())
-        })
-        .await
-}
-
-async fn session(app: &TestApp, token: &str, id: &str) -> Value {
-    app.expect(
-        StatusCode::OK,
-        Method::GET,
-        &format!("/api/v1/sessions/{id}"),
-        Some(token),
-        None,
-    )
-    .await
-}
-
 fn assistant_text(events: &[Value]) -> Vec<&str> {
     events
         .iter()
@@ -137,14 +111,10 @@ async fn a_session_changes_model_between_turns_and_counts_usage_by_model() {
     let app = two_models(&planner, &coder).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let id = app.new_session(&token).await;
-    assert_eq!(
-        session(&app, &token, &id).await["model"],
-        "planner",
-        "the default"
-    );
+    assert_eq!(app.session(&token, &id).await["model"], "planner", "the default");
 
     assert_eq!(
-        assistant_text(&turn(&app, &token, &id, "Plan it").await),
+        assistant_text(&app.turn(&token, &id, "Plan it").await),
         ["Planned."]
     );
     let path = format!("/api/v1/sessions/{id}");
@@ -160,7 +130,7 @@ async fn a_session_changes_model_between_turns_and_counts_usage_by_model() {
     assert_eq!(changed["model"], "coder");
     assert_eq!(changed["title"], "New chat", "the title stays");
     assert_eq!(
-        assistant_text(&turn(&app, &token, &id, "Code it").await),
+        assistant_text(&app.turn(&token, &id, "Code it").await),
         ["Coded."]
     );
     app.expect(
@@ -172,7 +142,7 @@ async fn a_session_changes_model_between_turns_and_counts_usage_by_model() {
     )
     .await;
     assert_eq!(
-        assistant_text(&turn(&app, &token, &id, "Check it").await),
+        assistant_text(&app.turn(&token, &id, "Check it").await),
         ["Planned again."]
     );
 
@@ -189,7 +159,7 @@ async fn a_session_changes_model_between_turns_and_counts_usage_by_model() {
 
     // 100 prompt and 20 completion tokens per request; the planner's cost 2 and 10 per
     // million: 2 × (100 × 2 + 20 × 10) / 1e6.
-    let done = session(&app, &token, &id).await;
+    let done = app.session(&token, &id).await;
     assert_eq!(
         done["usage"],
         json!({ "prompt_tokens": 300, "completion_tokens": 60 })
@@ -240,10 +210,7 @@ async fn a_session_started_with_a_model_asks_it_first() {
         .await;
     assert_eq!(created["model"], "coder");
     let id = created["id"].as_str().unwrap();
-    assert_eq!(
-        assistant_text(&turn(&app, &token, id, "Code it").await),
-        ["Coded."]
-    );
+    assert_eq!(assistant_text(&app.turn(&token, id, "Code it").await), ["Coded."]);
     assert_eq!(coder.models_asked(), ["small-model-2"]);
     assert!(planner.requests().is_empty());
 }
@@ -281,7 +248,7 @@ async fn a_model_not_offered_is_refused_naming_the_field() {
         app.expect(unprocessable, Method::PATCH, &path, Some(&token), body)
             .await,
     );
-    assert_eq!(session(&app, &token, &id).await["model"], "planner", "unchanged");
+    assert_eq!(app.session(&token, &id).await["model"], "planner", "unchanged");
     let key = app.jobs_key(&token).await;
     let job = Some(json!({ "prompt": "hi", "model": "gpt-nope" }));
     check(
@@ -321,7 +288,7 @@ async fn a_job_runs_with_the_model_it_names() {
     assert_eq!(done["answer"], "Done by the coder.");
     assert_eq!(coder.models_asked(), ["small-model-2"]);
     assert!(planner.requests().is_empty());
-    let job_session = session(&app, &token, job["session_id"].as_str().unwrap()).await;
+    let job_session = app.session(&token, job["session_id"].as_str().unwrap()).await;
     assert_eq!(job_session["model"], "coder");
 }
 
@@ -371,7 +338,7 @@ async fn a_change_during_a_turn_applies_from_the_next_one() {
     );
     assert!(coder.requests().is_empty());
     assert_eq!(
-        assistant_text(&turn(&app, &token, &id, "Code it").await),
+        assistant_text(&app.turn(&token, &id, "Code it").await),
         ["Coded."]
     );
     assert_eq!(coder.models_asked(), ["small-model-2"]);
@@ -401,7 +368,7 @@ async fn a_session_whose_model_was_removed_is_told_to_pick_another() {
     let settings = planner.model_settings("planner", "big-model-1");
     let settings: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let second = TestApp::spawn_on(data.path(), &settings).await;
-    let events = turn(&second, &token, &id, "Go on").await;
+    let events = second.turn(&token, &id, "Go on").await;
     let error = events.iter().find(|e| e["type"] == "error").expect("an error");
     let message = error["message"].as_str().unwrap();
     assert!(
@@ -420,7 +387,7 @@ async fn a_session_whose_model_was_removed_is_told_to_pick_another() {
         )
         .await;
     assert_eq!(
-        assistant_text(&turn(&second, &token, &id, "Go on").await),
+        assistant_text(&second.turn(&token, &id, "Go on").await),
         ["Planned."]
     );
 }
@@ -438,11 +405,11 @@ fn two_calls() -> Vec<Reply> {
 }
 
 async fn check_two_calls_ran(llm: &FakeLlm, app: &TestApp, token: &str, id: &str) {
-    let events = turn(app, token, id, "Plan a trip").await;
+    let events = app.turn(token, id, "Plan a trip").await;
     let failed: Vec<_> = events.iter().filter(|e| e["type"] == "error").collect();
     assert!(failed.is_empty(), "{failed:?}");
     assert_eq!(assistant_text(&events), ["On it.", "All done."]);
-    assert_eq!(session(app, token, id).await["title"], "Trip");
+    assert_eq!(app.session(token, id).await["title"], "Trip");
     let answered: Vec<String> = llm.requests()[1]["messages"]
         .as_array()
         .unwrap()
@@ -490,11 +457,11 @@ async fn an_answer_without_usage_completes_and_counts_nothing() {
     let (_llm, app) = one_model(provider, vec![Reply::Text("Hello!")], &[]).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let id = app.new_session(&token).await;
-    let events = turn(&app, &token, &id, "Hi").await;
+    let events = app.turn(&token, &id, "Hi").await;
     assert_eq!(assistant_text(&events), ["Hello!"]);
     assert_eq!(events.last().unwrap()["status"], "completed");
     assert!(events.iter().all(|e| e["type"] != "usage"), "{events:?}");
-    let done = session(&app, &token, &id).await;
+    let done = app.session(&token, &id).await;
     assert_eq!(
         done["usage"],
         json!({ "prompt_tokens": 0, "completion_tokens": 0 })
@@ -514,7 +481,7 @@ async fn reasoning_never_reaches_the_answer() {
     let (llm, app) = one_model(provider, replies, &[]).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let id = app.new_session(&token).await;
-    let events = turn(&app, &token, &id, "Think").await;
+    let events = app.turn(&token, &id, "Think").await;
     assert_eq!(assistant_text(&events), ["The answer is 42."]);
     let everything = serde_json::to_string(&events).unwrap();
     assert!(!everything.contains("Let me think"), "{everything}");
@@ -529,7 +496,7 @@ async fn a_model_configured_without_tools_is_not_asked_and_the_person_told() {
     let (llm, app) = one_model(Provider::default(), vec![Reply::Text("Hi")], &extra).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let id = app.new_session(&token).await;
-    let events = turn(&app, &token, &id, "Hi").await;
+    let events = app.turn(&token, &id, "Hi").await;
     let error = events.iter().find(|e| e["type"] == "error").expect("an error");
     let message = error["message"].as_str().unwrap();
     assert!(
@@ -539,9 +506,9 @@ async fn a_model_configured_without_tools_is_not_asked_and_the_person_told() {
     assert_eq!(events.last().unwrap()["status"], "failed");
     assert!(llm.requests().is_empty());
     // The message was answered by that error: no turn tries it again.
-    let settled = session(&app, &token, &id).await["last_seq"].clone();
+    let settled = app.session(&token, &id).await["last_seq"].clone();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(session(&app, &token, &id).await["last_seq"], settled);
+    assert_eq!(app.session(&token, &id).await["last_seq"], settled);
 }
 
 #[tokio::test]
@@ -553,7 +520,7 @@ async fn a_provider_refusing_tools_is_a_clear_error() {
     let (llm, app) = one_model(provider, vec![Reply::Text("Hi")], &[]).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let id = app.new_session(&token).await;
-    let events = turn(&app, &token, &id, "Hi").await;
+    let events = app.turn(&token, &id, "Hi").await;
     let error = events.iter().find(|e| e["type"] == "error").expect("an error");
     let message = error["message"].as_str().unwrap();
     assert!(

@@ -260,6 +260,26 @@ impl TestApp {
         body["seq"].as_u64().unwrap()
     }
 
+    /// The session as `GET /sessions/{id}` gives it.
+    pub async fn session(&self, token: &str, id: &str) -> Value {
+        let path = format!("/api/v1/sessions/{id}");
+        self.expect(StatusCode::OK, Method::GET, &path, Some(token), None)
+            .await
+    }
+
+    /// Posts `content` and returns the turn's events, up to its final status.
+    pub async fn turn(&self, token: &str, id: &str, content: &str) -> Vec<Value> {
+        let before = self.session(token, id).await["last_seq"].as_u64().unwrap();
+        let mut stream = self.events(token, id, Some(before)).await;
+        self.post_message(token, id, content).await;
+        stream
+            .until(Duration::from_secs(120), |e| {
+                e["type"] == "status"
+                    && ["completed", "failed", "waiting"].contains(&e["status"].as_str().unwrap())
+            })
+            .await
+    }
+
     /// Stops the session's run and checks it answered within a second; returns the
     /// session as the answer gives it.
     pub async fn stop_run(&self, token: &str, session: &str) -> Value {
