@@ -19,11 +19,14 @@
 //!   (throughput), and a 1×1 update round trip both ways (latency);
 //! - code interpreter: the first `code_run` of a session whose sandbox came from the warm
 //!   pool (its kernel started with the sandbox), `print(1)` steps end to end and straight
-//!   to tool-api, `import pandas` in a warm kernel, and a kernel's cold start (restart).
+//!   to tool-api, `import pandas` in a warm kernel, and a kernel's cold start (restart);
+//! - delegation: a `delegate` call's `calling` → `called` with a sub-agent that answers at
+//!   once, in the session's sandbox and in one of its own claimed from the warm pool.
 //!
 //! Run with `cargo bench -p backend-api --bench agent`. Targets: tool-step overhead
 //! p50 ≤ 5 ms; first tool result ≤ 300 ms with a warm pool; five MCP servers listed
-//! ≤ 300 ms; relay ≥ 100 MB/s; `print(1)` end to end p50 ≤ 30 ms; kernel start ≤ 1.5 s.
+//! ≤ 300 ms; relay ≥ 100 MB/s; `print(1)` end to end p50 ≤ 30 ms; kernel start ≤ 1.5 s;
+//! delegation overhead p50 ≤ 100 ms with a warm pool.
 
 #[path = "../tests/integration/support/mod.rs"]
 mod support;
@@ -57,6 +60,9 @@ const MCP_CALLS: usize = 100;
 const RELAY_SECONDS: u64 = 5;
 const ROUND_TRIPS: usize = 200;
 const CELLS: usize = 20;
+const DELEGATIONS: usize = 10;
+/// What the benchmark's sub-agents are asked (their conversations have a script of their own).
+const SUB_TASK: &str = "Sub-task: answer at once";
 
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
@@ -138,7 +144,14 @@ async fn main() {
     script.extend([print_step(), Reply::Text("done")]);
     script.extend((0..=CELLS).map(|_| print_step()));
     script.push(Reply::Text("done"));
+    for own_sandbox in [false, true] {
+        for _ in 0..DELEGATIONS {
+            let task = json!({ "task": SUB_TASK, "own_sandbox": own_sandbox });
+            script.extend([Reply::tool("delegate", task), Reply::Text("done")]);
+        }
+    }
     let llm = FakeLlm::start(script).await;
+    llm.route(SUB_TASK, vec![Reply::Text("ok"); 2 * DELEGATIONS]);
     let everything = Everything::start().await;
     let mcp_dir = tempfile::tempdir().unwrap();
     let mcp_file = mcp_servers::config_file(
@@ -206,6 +219,47 @@ async fn main() {
     mcp_stdio(id, &manager).await;
     relay(&app, &token, id, &manager).await;
     code(&app, &manager).await;
+    delegation(&app, &manager).await;
+}
+
+/// A delegation's cost with a sub-agent that answers at once, for a third person (the
+/// others hold their quota's sandboxes): in the session's sandbox, then in one of its own.
+async fn delegation(app: &TestApp, manager: &Manager) {
+    let (token, _, _) = app.register("delegating@example.org").await;
+    let id = app.new_session(&token).await;
+    for (place, own_sandbox) in [("the session's sandbox", false), ("its own sandbox", true)] {
+        let mut overheads = Vec::new();
+        for _ in 0..DELEGATIONS {
+            if own_sandbox {
+                wait_for_warm_pool(manager).await;
+            }
+            let seq = app.post_message(&token, &id, "delegate").await;
+            let mut stream = app.events(&token, &id, Some(seq)).await;
+            let calling = std::cell::Cell::new(None);
+            let events = stream
+                .until(Duration::from_secs(60), |e| {
+                    if e["type"] == "tool" && e["status"] == "calling" {
+                        calling.set(Some(Instant::now()));
+                    }
+                    e["type"] == "tool" && e["status"] == "called"
+                })
+                .await;
+            let called = Instant::now();
+            let done = events.last().unwrap();
+            assert_eq!(done["view"]["kind"], "delegation", "{done}");
+            overheads.push(called - calling.get().unwrap());
+            stream
+                .until(Duration::from_secs(60), |e| {
+                    e["type"] == "status" && e["status"] != "running"
+                })
+                .await;
+        }
+        println!(
+            "delegation, sub-agent in {place}: p50 {:.1} ms, max {:.1} ms  (target ≤ 100 with a warm pool)",
+            ms(percentile(&mut overheads, 0.5)),
+            ms(*overheads.last().unwrap())
+        );
+    }
 }
 
 /// The code interpreter through the backend and straight to tool-api, for a second person
@@ -367,6 +421,7 @@ async fn mcp_stdio(session: &str, manager: &Manager) {
         sandbox: SandboxAccess {
             tool_api_url: tool_api.base_url().to_owned(),
             tool_api_token: tool_api.token().to_owned(),
+            shell: SandboxAccess::AGENT_SHELL.to_owned(),
         },
     };
     let started = Instant::now();
@@ -522,6 +577,7 @@ async fn relay(app: &TestApp, token: &str, session: &str, manager: &Manager) {
     let access = SandboxAccess {
         tool_api_url: tool_api.url,
         tool_api_token: tool_api.token,
+        shell: SandboxAccess::AGENT_SHELL.to_owned(),
     };
     // The relay's own connector, without the relay.
     let mut direct = Direct(VncConnector.connect(&access).await.unwrap());

@@ -13,6 +13,7 @@
 //! | `FRONTEND_DIR` | the built front end, served at `/` |
 //! | `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` | the one model, when no list is given (below) |
 //! | `LLM_DEFAULT_MODEL` | which of the listed models a session gets when it names none |
+//! | `LLM_IMPLEMENTER_MODEL` | which of them sub-agents use when the delegating agent names none (the session's model otherwise) |
 //! | `SANDBOX_MANAGER_URL`, `SANDBOX_MANAGER_TOKEN` | the sandbox-manager |
 //! | `MCP_CONFIG` | an `mcp.json` file of MCP servers whose tools the agent gets |
 //! | `SEARCH_PROVIDER` | web search for the agent: `searxng`, `brave`, `tavily`, `serper` or `generic` |
@@ -99,6 +100,10 @@ pub struct LlmConfig {
     /// The listed model a session gets when it names none; may be left out when the
     /// list has one model.
     pub default_model: Option<String>,
+    /// The listed model sub-agents use when the agent delegating a task names none: a
+    /// planner (the default) handing implementation to a cheaper or stronger coder.
+    /// Without it, sub-agents use the delegating session's model.
+    pub implementer_model: Option<String>,
     /// Longest wait for one answer, and for the next chunk of a streamed one.
     pub timeout_secs: u64,
     pub chunk_timeout_secs: u64,
@@ -118,6 +123,7 @@ impl Default for LlmConfig {
             extra_headers: BTreeMap::new(),
             models: BTreeMap::new(),
             default_model: None,
+            implementer_model: None,
             timeout_secs: 300,
             chunk_timeout_secs: 90,
             max_retries: 4,
@@ -201,7 +207,13 @@ impl LlmConfig {
                 )
             }
         };
-        let catalog = ModelCatalog::new(infos, &default).map_err(|err| format!("llm.models: {err}"))?;
+        let mut catalog = ModelCatalog::new(infos, &default).map_err(|err| format!("llm.models: {err}"))?;
+        if let Some(raw) = &self.implementer_model {
+            let name = ModelName::parse(raw).map_err(|err| format!("llm.implementer_model: {err}"))?;
+            catalog = catalog
+                .with_implementer(&name)
+                .map_err(|err| format!("llm.implementer_model: {err}"))?;
+        }
         Ok(Models { catalog, endpoints })
     }
 
@@ -285,6 +297,9 @@ pub struct AgentConfig {
     pub daily_token_budget: u64,
     /// Code cells that may fail in a row before the turn ends with a message.
     pub failed_cells: u32,
+    /// Sub-agents one model answer may start at once (each may take a sandbox of the
+    /// person's quota); the steps and time of a run count for it and its sub-agents.
+    pub max_delegations: u32,
 }
 
 impl Default for AgentConfig {
@@ -297,6 +312,7 @@ impl Default for AgentConfig {
             context_chars: 200_000,
             daily_token_budget: 0,
             failed_cells: 5,
+            max_delegations: 4,
         }
     }
 }
@@ -548,6 +564,7 @@ impl Settings {
             .set_override_option("llm.api_key", env("LLM_API_KEY"))?
             .set_override_option("llm.model", env("LLM_MODEL"))?
             .set_override_option("llm.default_model", env("LLM_DEFAULT_MODEL"))?
+            .set_override_option("llm.implementer_model", env("LLM_IMPLEMENTER_MODEL"))?
             .set_override_option("sandbox.manager_url", env("SANDBOX_MANAGER_URL"))?
             .set_override_option("sandbox.manager_token", env("SANDBOX_MANAGER_TOKEN"))?
             .set_override_option("mcp.config_file", env("MCP_CONFIG"))?;

@@ -28,6 +28,7 @@ use crate::config::{
     MIN_PRODUCTION_SECRET_BYTES,
 };
 use crate::domain::agent::{SandboxGateway, WebSearch};
+use crate::domain::files::SandboxFiles;
 use crate::domain::mcp::McpServers;
 use crate::infrastructure::llm::OpenAiModels;
 use crate::infrastructure::mcp::{config as mcp_config, McpHub};
@@ -129,10 +130,11 @@ impl Application {
             stores.images.clone(),
             models.clone(),
         ));
+        let sandbox_files: Arc<dyn SandboxFiles> = Arc::new(ToolApiFiles::default());
         let files = Arc::new(FileService::new(
             sessions.clone(),
             sandboxes.clone(),
-            Arc::new(ToolApiFiles::default()),
+            sandbox_files.clone(),
             settings.http.upload_limit_bytes,
         ));
         let web_search = ProviderSearch::from_settings(&settings.search)
@@ -165,6 +167,7 @@ impl Application {
                 models,
                 sandboxes: sandboxes.clone(),
                 tools: Arc::new(ToolApiTools::new()),
+                files: sandbox_files,
                 web_search: web_search.map(|search| Arc::new(search) as Arc<dyn WebSearch>),
                 budgets: Budgets {
                     max_steps: settings.agent.max_steps,
@@ -172,6 +175,7 @@ impl Application {
                     tool_output_chars: settings.agent.tool_output_chars,
                     context_chars: settings.agent.context_chars,
                     failed_cells: settings.agent.failed_cells.max(1),
+                    delegations: settings.agent.max_delegations,
                 },
                 take_over: Arc::default(),
                 images: stores.images.clone(),

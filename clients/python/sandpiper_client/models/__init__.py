@@ -1,5 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .agent_event_delegated import AgentEventDelegated
+from .agent_event_delegated_type import AgentEventDelegatedType
 from .agent_event_done import AgentEventDone
 from .agent_event_done_type import AgentEventDoneType
 from .agent_event_error import AgentEventError
@@ -108,6 +110,8 @@ from .tool_view_browser import ToolViewBrowser
 from .tool_view_browser_kind import ToolViewBrowserKind
 from .tool_view_code import ToolViewCode
 from .tool_view_code_kind import ToolViewCodeKind
+from .tool_view_delegation import ToolViewDelegation
+from .tool_view_delegation_kind import ToolViewDelegationKind
 from .tool_view_error import ToolViewError
 from .tool_view_error_kind import ToolViewErrorKind
 from .tool_view_file import ToolViewFile
@@ -126,6 +130,8 @@ from .vnc_mode import VncMode
 from .web_search_result import WebSearchResult
 
 __all__ = (
+    "AgentEventDelegated",
+    "AgentEventDelegatedType",
     "AgentEventDone",
     "AgentEventDoneType",
     "AgentEventError",
@@ -234,6 +240,8 @@ __all__ = (
     "ToolViewBrowserKind",
     "ToolViewCode",
     "ToolViewCodeKind",
+    "ToolViewDelegation",
+    "ToolViewDelegationKind",
     "ToolViewError",
     "ToolViewErrorKind",
     "ToolViewFile",

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..models.agent_event_tool_args import AgentEventToolArgs
     from ..models.tool_view_browser import ToolViewBrowser
     from ..models.tool_view_code import ToolViewCode
+    from ..models.tool_view_delegation import ToolViewDelegation
     from ..models.tool_view_error import ToolViewError
     from ..models.tool_view_file import ToolViewFile
     from ..models.tool_view_mcp import ToolViewMcp
@@ -35,8 +36,8 @@ class AgentEventTool:
         status (ToolStatus):
         type_ (AgentEventToolType):
         args (AgentEventToolArgs | Unset): The arguments as the model wrote them (`{}` when they were not JSON).
-        view (None | ToolViewBrowser | ToolViewCode | ToolViewError | ToolViewFile | ToolViewMcp | ToolViewResult |
-            ToolViewSearch | ToolViewShell | Unset):
+        view (None | ToolViewBrowser | ToolViewCode | ToolViewDelegation | ToolViewError | ToolViewFile | ToolViewMcp |
+            ToolViewResult | ToolViewSearch | ToolViewShell | Unset):
     """
 
     call_id: str
@@ -48,6 +49,7 @@ class AgentEventTool:
         None
         | ToolViewBrowser
         | ToolViewCode
+        | ToolViewDelegation
         | ToolViewError
         | ToolViewFile
         | ToolViewMcp
@@ -61,6 +63,7 @@ class AgentEventTool:
     def to_dict(self) -> dict[str, Any]:
         from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
         from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
+        from ..models.tool_view_delegation import ToolViewDelegation  # noqa: PLC0415
         from ..models.tool_view_error import ToolViewError  # noqa: PLC0415
         from ..models.tool_view_file import ToolViewFile  # noqa: PLC0415
         from ..models.tool_view_mcp import ToolViewMcp  # noqa: PLC0415
@@ -97,6 +100,8 @@ class AgentEventTool:
             view = self.view.to_dict()
         elif isinstance(self.view, ToolViewCode):
             view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewDelegation):
+            view = self.view.to_dict()
         elif isinstance(self.view, ToolViewError):
             view = self.view.to_dict()
         else:
@@ -124,6 +129,7 @@ class AgentEventTool:
         from ..models.agent_event_tool_args import AgentEventToolArgs  # noqa: PLC0415
         from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
         from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
+        from ..models.tool_view_delegation import ToolViewDelegation  # noqa: PLC0415
         from ..models.tool_view_error import ToolViewError  # noqa: PLC0415
         from ..models.tool_view_file import ToolViewFile  # noqa: PLC0415
         from ..models.tool_view_mcp import ToolViewMcp  # noqa: PLC0415
@@ -153,6 +159,7 @@ class AgentEventTool:
             None
             | ToolViewBrowser
             | ToolViewCode
+            | ToolViewDelegation
             | ToolViewError
             | ToolViewFile
             | ToolViewMcp
@@ -224,15 +231,24 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_7 = ToolViewError.from_dict(data)
+                componentsschemas_tool_view_type_7 = ToolViewDelegation.from_dict(data)
 
                 return componentsschemas_tool_view_type_7
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_8 = ToolViewError.from_dict(data)
+
+                return componentsschemas_tool_view_type_8
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(
                 None
                 | ToolViewBrowser
                 | ToolViewCode
+                | ToolViewDelegation
                 | ToolViewError
                 | ToolViewFile
                 | ToolViewMcp

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.agent_event_delegated import AgentEventDelegated
     from ..models.agent_event_done import AgentEventDone
     from ..models.agent_event_error import AgentEventError
     from ..models.agent_event_memory import AgentEventMemory
@@ -30,15 +31,17 @@ class StoredEvent:
 
     Attributes:
         at (datetime.datetime):
-        event (AgentEventDone | AgentEventError | AgentEventMemory | AgentEventMessage | AgentEventPlan |
-            AgentEventStatus | AgentEventStep | AgentEventTitle | AgentEventTool | AgentEventUsage | AgentEventWait):
+        event (AgentEventDelegated | AgentEventDone | AgentEventError | AgentEventMemory | AgentEventMessage |
+            AgentEventPlan | AgentEventStatus | AgentEventStep | AgentEventTitle | AgentEventTool | AgentEventUsage |
+            AgentEventWait):
         seq (int): 1, 2, 3… per session, without gaps.
         session_id (str):
     """
 
     at: datetime.datetime
     event: (
-        AgentEventDone
+        AgentEventDelegated
+        | AgentEventDone
         | AgentEventError
         | AgentEventMemory
         | AgentEventMessage
@@ -55,6 +58,7 @@ class StoredEvent:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.agent_event_delegated import AgentEventDelegated  # noqa: PLC0415
         from ..models.agent_event_done import AgentEventDone  # noqa: PLC0415
         from ..models.agent_event_error import AgentEventError  # noqa: PLC0415
         from ..models.agent_event_message import AgentEventMessage  # noqa: PLC0415
@@ -89,6 +93,8 @@ class StoredEvent:
             event = self.event.to_dict()
         elif isinstance(self.event, AgentEventUsage):
             event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventDelegated):
+            event = self.event.to_dict()
         else:
             event = self.event.to_dict()
 
@@ -111,6 +117,7 @@ class StoredEvent:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agent_event_delegated import AgentEventDelegated  # noqa: PLC0415
         from ..models.agent_event_done import AgentEventDone  # noqa: PLC0415
         from ..models.agent_event_error import AgentEventError  # noqa: PLC0415
         from ..models.agent_event_memory import AgentEventMemory  # noqa: PLC0415
@@ -129,7 +136,8 @@ class StoredEvent:
         def _parse_event(
             data: object,
         ) -> (
-            AgentEventDone
+            AgentEventDelegated
+            | AgentEventDone
             | AgentEventError
             | AgentEventMemory
             | AgentEventMessage
@@ -221,11 +229,19 @@ class StoredEvent:
                 return componentsschemas_agent_event_type_9
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_10 = AgentEventDelegated.from_dict(data)
+
+                return componentsschemas_agent_event_type_10
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_agent_event_type_10 = AgentEventMemory.from_dict(data)
+            componentsschemas_agent_event_type_11 = AgentEventMemory.from_dict(data)
 
-            return componentsschemas_agent_event_type_10
+            return componentsschemas_agent_event_type_11
 
         event = _parse_event(d.pop("event"))
 

@@ -57,6 +57,10 @@ export type AgentEvent = {
     prompt_tokens: number;
     type: 'usage';
 } | {
+    call_id: string;
+    event: AgentEvent;
+    type: 'delegated';
+} | {
     /**
      * The log had been read up to here when the request was made: person messages
      * after it reached the model after these messages.
@@ -879,6 +883,12 @@ export type ToolView = {
 } | (CodeCell & {
     kind: 'code';
 }) | {
+    answer: string;
+    files?: Array<string>;
+    kind: 'delegation';
+    model: string;
+    own_sandbox: boolean;
+} | {
     kind: 'error';
     message: string;
 };

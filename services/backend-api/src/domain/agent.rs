@@ -112,6 +112,22 @@ pub trait LlmClient: Send + Sync {
 pub struct SandboxAccess {
     pub tool_api_url: String,
     pub tool_api_token: String,
+    /// The shell session the agent's commands run in: [`SandboxAccess::AGENT_SHELL`] for
+    /// the session's agent, one of its own for each sub-agent sharing the sandbox, so
+    /// their commands run side by side (a person's terminal is another still).
+    pub shell: String,
+}
+
+impl SandboxAccess {
+    pub const AGENT_SHELL: &'static str = "agent";
+
+    /// The same sandbox, with commands in the shell session `shell`.
+    pub fn in_shell(&self, shell: String) -> Self {
+        Self {
+            shell,
+            ..self.clone()
+        }
+    }
 }
 
 /// The sandbox-manager, as far as sessions need it.

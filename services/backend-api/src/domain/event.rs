@@ -72,6 +72,13 @@ pub enum AgentEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cost: Option<f64>,
     },
+    /// A step of a sub-agent, nested under the `delegate` call that started it: its
+    /// messages, tool calls and errors, as the session's own would be.
+    Delegated {
+        call_id: String,
+        #[schema(no_recursion)]
+        event: Box<AgentEvent>,
+    },
     /// The agent's working memory of one model request: its answer with the tool calls
     /// and each call's result as the model saw it. Later turns, and a restarted backend,
     /// rebuild the conversation from these; the UI shows the other events instead.
@@ -97,6 +104,7 @@ impl AgentEvent {
             Self::Error { .. } => "error",
             Self::Status { .. } => "status",
             Self::Usage { .. } => "usage",
+            Self::Delegated { .. } => "delegated",
             Self::Memory { .. } => "memory",
         }
     }

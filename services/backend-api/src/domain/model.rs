@@ -76,6 +76,8 @@ pub struct ModelInfo {
 #[derive(Debug, Clone, Default)]
 pub struct ModelCatalog {
     models: Vec<ModelInfo>,
+    /// The model sub-agents use when none is named (see [`ModelCatalog::implementer`]).
+    implementer: Option<ModelName>,
 }
 
 impl ModelCatalog {
@@ -98,7 +100,31 @@ impl ModelCatalog {
         };
         let first = models.remove(at);
         models.insert(0, first);
-        Ok(Self { models })
+        Ok(Self {
+            models,
+            implementer: None,
+        })
+    }
+
+    /// Names the model sub-agents get when the delegating agent names none; it must be
+    /// one of the models.
+    pub fn with_implementer(self, name: &ModelName) -> DomainResult<Self> {
+        if self.get(name).is_none() {
+            return Err(DomainError::Invalid(format!(
+                "the implementer model `{}` is not one of the models",
+                name.as_str()
+            )));
+        }
+        Ok(Self {
+            implementer: Some(name.clone()),
+            ..self
+        })
+    }
+
+    /// The model a sub-agent uses when the delegating agent names none: the configured
+    /// implementer, or `None` for "the delegating agent's own".
+    pub fn implementer(&self) -> Option<&ModelInfo> {
+        self.implementer.as_ref().and_then(|name| self.get(name))
     }
 
     /// Default first.

@@ -101,6 +101,8 @@ pub(crate) use tool_calls;
 pub enum ToolHome {
     /// The run itself: plans, titles, talking to the person.
     Run,
+    /// A sub-agent: a run of its own, started by the run.
+    SubAgent,
     /// The backend, outside any sandbox (it holds what a sandbox must not: a provider's
     /// key).
     Backend,
@@ -155,6 +157,15 @@ pub enum ToolView {
     },
     /// A code cell, what it printed and showed, and how it ended.
     Code(Box<CodeCell>),
+    /// A task a sub-agent did: the model it used, where it worked, its answer and the
+    /// files it handed back into the delegating agent's sandbox.
+    Delegation {
+        model: String,
+        own_sandbox: bool,
+        answer: String,
+        #[serde(default)]
+        files: Vec<String>,
+    },
     /// Why the call gave no result.
     Error { message: String },
 }

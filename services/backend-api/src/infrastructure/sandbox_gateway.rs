@@ -48,6 +48,7 @@ impl ManagedSandboxes {
         Ok(SandboxAccess {
             tool_api_url: tool_api.url,
             tool_api_token: tool_api.token,
+            shell: SandboxAccess::AGENT_SHELL.to_owned(),
         })
     }
 }

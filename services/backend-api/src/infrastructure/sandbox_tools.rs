@@ -20,9 +20,6 @@ use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::ToolView;
 use crate::domain::{DomainError, DomainResult};
 
-/// The shell session the agent's commands run in (a person's terminal is another).
-const AGENT_SHELL: &str = "agent";
-
 /// The browser's picture after each browser tool, for the person: JPEG at this quality
 /// keeps a 1280×800 page around 100 KB.
 const SCREENSHOT_QUALITY: u8 = 70;
@@ -192,21 +189,21 @@ impl SandboxTools for ToolApiTools {
         let client = tool_api(&self.http, sandbox);
         let name = call.name();
         match call {
-            C::ShellExec(request) => outcome(name, client.exec(AGENT_SHELL, request).await, shell_view),
-            C::ShellView => outcome(name, client.view(AGENT_SHELL, false).await, shell_view),
+            C::ShellExec(request) => outcome(name, client.exec(&sandbox.shell, request).await, shell_view),
+            C::ShellView => outcome(name, client.view(&sandbox.shell, false).await, shell_view),
             C::ShellWait(request) => outcome(
                 name,
-                client.wait(AGENT_SHELL, request.timeout_secs).await,
+                client.wait(&sandbox.shell, request.timeout_secs).await,
                 shell_view,
             ),
             C::ShellWriteInput(request) => outcome(
                 name,
                 client
-                    .write_input(AGENT_SHELL, &request.input, request.enter)
+                    .write_input(&sandbox.shell, &request.input, request.enter)
                     .await,
                 shell_view,
             ),
-            C::ShellKill => outcome(name, client.kill(AGENT_SHELL).await, shell_view),
+            C::ShellKill => outcome(name, client.kill(&sandbox.shell).await, shell_view),
             C::FileRead(request) => outcome(name, client.read_file(request).await, |read| {
                 file_view(&read.path, Some(&read.content))
             }),
@@ -266,7 +263,7 @@ impl SandboxTools for ToolApiTools {
     }
 
     async fn interrupt(&self, sandbox: &SandboxAccess) -> DomainResult<()> {
-        match tool_api(&self.http, sandbox).kill(AGENT_SHELL).await {
+        match tool_api(&self.http, sandbox).kill(&sandbox.shell).await {
             Ok(_) | Err(ClientError::Api { .. }) => Ok(()),
             Err(err) => Err(unreachable_sandbox(err)),
         }

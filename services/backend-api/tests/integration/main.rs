@@ -9,6 +9,7 @@ mod agent_code;
 mod agent_sandbox;
 mod api_keys;
 mod auth;
+mod delegation;
 mod events;
 mod files;
 mod frontend;

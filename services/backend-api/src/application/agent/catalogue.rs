@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::run_tools::RunCall;
+use super::run_tools::{DelegateArgs, DelegateCall, RunCall};
 use crate::domain::backend_call::BackendCall;
 use crate::domain::mcp::{qualified_name, McpTool};
 use crate::domain::sandbox_call::SandboxCall;
@@ -15,6 +15,7 @@ use crate::domain::tool::{ToolHome, ToolSpec};
 #[derive(Debug, Clone)]
 pub enum ToolCall {
     Run(RunCall),
+    Delegate(DelegateArgs),
     Backend(BackendCall),
     Sandbox(SandboxCall),
     Mcp {
@@ -34,9 +35,14 @@ pub struct Catalogue {
 impl Catalogue {
     /// `web_search` is offered only when a search provider is configured: a model that
     /// has no search tool browses to a search engine instead, where a tool that can only
-    /// fail would cost it a step to learn that.
-    pub fn new(web_search: bool) -> Self {
-        let run = RunCall::specs();
+    /// fail would cost it a step to learn that. The run's own tools (planning, talking to
+    /// the person, delegating) are the session's agent's; a sub-agent works without them.
+    pub fn new(web_search: bool, run_tools: bool) -> Self {
+        let (run, delegate) = if run_tools {
+            (RunCall::specs(), DelegateCall::specs())
+        } else {
+            (Vec::new(), Vec::new())
+        };
         // web_search is the backend's only tool.
         let backend = if web_search {
             BackendCall::specs()
@@ -45,10 +51,16 @@ impl Catalogue {
         };
         let sandbox = SandboxCall::specs();
         let homes = std::iter::repeat_n(ToolHome::Run, run.len())
+            .chain(std::iter::repeat_n(ToolHome::SubAgent, delegate.len()))
             .chain(std::iter::repeat_n(ToolHome::Backend, backend.len()))
             .chain(std::iter::repeat_n(ToolHome::Sandbox, sandbox.len()))
             .collect();
-        let specs: Vec<_> = run.into_iter().chain(backend).chain(sandbox).collect();
+        let specs: Vec<_> = run
+            .into_iter()
+            .chain(delegate)
+            .chain(backend)
+            .chain(sandbox)
+            .collect();
         Self {
             built_in: specs.len(),
             specs,
@@ -109,6 +121,13 @@ impl Catalogue {
             ToolHome::Run => RunCall::parse(name, args)
                 .map(|parsed| parsed.map(ToolCall::Run).map_err(misfit))
                 .unwrap_or_else(|| Err(format!("{name} is not one of the run's tools"))),
+            ToolHome::SubAgent => DelegateCall::parse(name, args)
+                .map(|parsed| {
+                    parsed
+                        .map(|DelegateCall::Delegate(task)| ToolCall::Delegate(task))
+                        .map_err(misfit)
+                })
+                .unwrap_or_else(|| Err(format!("{name} is not a sub-agent tool"))),
             ToolHome::Backend => BackendCall::parse(name, args)
                 .map(|parsed| parsed.map(ToolCall::Backend).map_err(misfit))
                 .unwrap_or_else(|| Err(format!("{name} is not one of the backend's tools"))),
@@ -147,7 +166,7 @@ mod tests {
 
     #[test]
     fn calls_parse_into_the_tool_they_name_wherever_it_runs() {
-        let mut catalogue = Catalogue::new(true);
+        let mut catalogue = Catalogue::new(true, true);
         catalogue.offer_mcp("everything", vec![echo()]);
         assert!(matches!(
             catalogue.parse("set_title", json!({ "title": "Hi" })),
@@ -179,8 +198,8 @@ mod tests {
     #[test]
     fn web_search_is_offered_only_with_a_provider() {
         let offered = |catalogue: &Catalogue| catalogue.specs().iter().any(|spec| spec.name == "web_search");
-        assert!(offered(&Catalogue::new(true)));
-        let without = Catalogue::new(false);
+        assert!(offered(&Catalogue::new(true, true)));
+        let without = Catalogue::new(false, true);
         assert!(!offered(&without));
         let refused = without
             .parse("web_search", json!({ "query": "terns" }))
@@ -189,8 +208,23 @@ mod tests {
     }
 
     #[test]
+    fn a_sub_agent_neither_plans_nor_asks_nor_delegates() {
+        let sub = Catalogue::new(true, false);
+        let names: Vec<&str> = sub.specs().iter().map(|spec| spec.name.as_str()).collect();
+        assert!(
+            names.contains(&"shell_exec") && names.contains(&"web_search"),
+            "{names:?}"
+        );
+        for run_tool in ["delegate", "message_ask_user", "plan_update"] {
+            assert!(!names.contains(&run_tool), "{run_tool} offered: {names:?}");
+            let refused = sub.parse(run_tool, json!({})).unwrap_err();
+            assert!(refused.contains("no tool named"), "{refused}");
+        }
+    }
+
+    #[test]
     fn mcp_tools_last_one_turn() {
-        let mut catalogue = Catalogue::new(false);
+        let mut catalogue = Catalogue::new(false, true);
         let built_in = catalogue.specs().len();
         catalogue.offer_mcp("everything", vec![echo()]);
         assert_eq!(catalogue.specs().len(), built_in + 1);

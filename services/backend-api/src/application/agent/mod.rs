@@ -33,6 +33,7 @@ use super::events::EventService;
 use super::sessions::SessionService;
 use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools, WebSearch};
 use crate::domain::event::{AgentEvent, StoredEvent};
+use crate::domain::files::SandboxFiles;
 use crate::domain::mcp::McpServers;
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::{ImageStore, SessionRepository};
@@ -51,6 +52,8 @@ pub struct Budgets {
     pub context_chars: usize,
     /// Code cells that may fail in a row before the turn ends.
     pub failed_cells: u32,
+    /// Sub-agents one model answer may start at once.
+    pub delegations: u32,
 }
 
 /// What the runs need, shared by all of them.
@@ -63,6 +66,8 @@ pub struct Dependencies {
     pub models: Arc<ModelCatalog>,
     pub sandboxes: Arc<dyn SandboxGateway>,
     pub tools: Arc<dyn SandboxTools>,
+    /// Files sub-agents hand back travel from their sandbox to the delegating one's.
+    pub files: Arc<dyn SandboxFiles>,
     /// Web search with the operator's provider; `None` when none is configured, and the
     /// model is then not offered `web_search`.
     pub web_search: Option<Arc<dyn WebSearch>>,

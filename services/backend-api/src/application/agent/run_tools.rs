@@ -1,6 +1,6 @@
-//! The tools the run handles itself: planning, the session's title, and talking to the
-//! person. Their arguments are typed like the sandbox's, and their schemas generated
-//! from those types.
+//! The tools the run handles itself: planning, the session's title, talking to the
+//! person, and handing tasks to sub-agents. Their arguments are typed like the
+//! sandbox's, and their schemas generated from those types.
 
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -16,6 +16,13 @@ tool_calls! {
         Title(TitleArgs) = "set_title", "Name the session (a few words).";
         Notify(NotifyArgs) = "message_notify_user", "Tell the person something without waiting for an answer.";
         Ask(AskArgs) = "message_ask_user", "Ask the person and wait for the reply (ends this turn).";
+    }
+}
+
+tool_calls! {
+    /// A task for a sub-agent (see `run::delegation`).
+    DelegateCall {
+        Delegate(DelegateArgs) = "delegate", "Hand a self-contained task to a sub-agent, which works on it with the same tools (but cannot ask the person) and returns its final answer as this call's result. Several delegate calls in one answer run at the same time.";
     }
 }
 
@@ -73,6 +80,25 @@ pub struct AskArgs {
     /// Whether the person should use the desktop themselves (e.g. to sign in).
     #[serde(default)]
     pub take_over: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DelegateArgs {
+    /// Everything the sub-agent needs to know: it sees nothing of this conversation.
+    pub task: String,
+    /// One of the models listed in your instructions; the deployment's implementer model
+    /// when left out.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Give the sub-agent a sandbox of its own (a fresh machine) instead of working in
+    /// yours; it is removed when the sub-agent ends.
+    #[serde(default)]
+    pub own_sandbox: bool,
+    /// Files (paths in the sub-agent's sandbox) to copy into yours, at the same paths,
+    /// when it ends; only with `own_sandbox`.
+    #[serde(default)]
+    pub return_files: Vec<String>,
 }
 
 #[cfg(test)]

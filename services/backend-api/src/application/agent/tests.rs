@@ -28,6 +28,7 @@ use crate::domain::user::UserId;
 use crate::domain::DomainResult;
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
+use crate::infrastructure::sandbox_files::ToolApiFiles;
 
 /// A model that answers from a script and records what it was sent. With `hold_first`,
 /// the first request waits until `release` is rung.
@@ -116,6 +117,7 @@ impl SandboxGateway for OneSandbox {
         Ok(SandboxAccess {
             tool_api_url: "http://sandbox.invalid".into(),
             tool_api_token: "token".into(),
+            shell: SandboxAccess::AGENT_SHELL.to_owned(),
         })
     }
 
@@ -194,6 +196,7 @@ impl Harness {
             models,
             sandboxes: Arc::new(OneSandbox),
             tools: sandbox.clone(),
+            files: Arc::new(ToolApiFiles::default()),
             web_search: None,
             budgets: Budgets {
                 max_steps: 10,
@@ -201,6 +204,7 @@ impl Harness {
                 tool_output_chars: 10_000,
                 context_chars: 100_000,
                 failed_cells: 3,
+                delegations: 2,
             },
             take_over: Arc::new(TakeOver::default()),
             images: store.clone(),

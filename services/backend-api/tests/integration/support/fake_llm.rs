@@ -2,7 +2,8 @@
 //! the next scripted reply, streamed as real SSE chunks (tool calls split into deltas the
 //! way OpenAI sends them), and every request body is kept for the test to inspect. A
 //! [`Provider`] makes it speak like other providers do (their quirks) and names the key
-//! it wants.
+//! it wants. Conversations that run at the same time (sub-agents) get scripts of their
+//! own, picked by their task ([`FakeLlm::route`]).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -85,6 +86,8 @@ pub const REASONING: &str = "Hmm, the person wants something. Let me think it ov
 
 struct Script {
     replies: VecDeque<Reply>,
+    /// Replies for conversations whose first person (or task) message holds the text.
+    routes: Vec<(&'static str, VecDeque<Reply>)>,
     requests: Vec<Value>,
     headers: Vec<HeaderMap>,
     provider: Provider,
@@ -105,6 +108,7 @@ impl FakeLlm {
     pub async fn start_as(provider: Provider, replies: Vec<Reply>) -> Self {
         let script = Arc::new(Mutex::new(Script {
             replies: replies.into(),
+            routes: Vec::new(),
             requests: Vec::new(),
             headers: Vec::new(),
             provider,
@@ -116,6 +120,12 @@ impl FakeLlm {
         let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await });
         Self { base_url, script }
+    }
+
+    /// Answers the conversations whose first user message contains `task` with
+    /// `replies` (in order) instead of the main script.
+    pub fn route(&self, task: &'static str, replies: Vec<Reply>) {
+        self.script.lock().unwrap().routes.push((task, replies.into()));
     }
 
     /// The request headers received so far.
@@ -244,12 +254,24 @@ async fn complete(
     }
     let reply = {
         let mut script = script.lock().unwrap();
+        let first_user = body["messages"]
+            .as_array()
+            .and_then(|messages| messages.iter().find(|m| m["role"] == "user"))
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_default()
+            .to_owned();
         script.requests.push(body);
         script.headers.push(headers.clone());
-        script
-            .replies
-            .pop_front()
-            .unwrap_or(Reply::Text("(script ended)"))
+        let script = &mut *script;
+        let replies = match script
+            .routes
+            .iter_mut()
+            .find(|(task, _)| first_user.contains(*task))
+        {
+            Some((_, routed)) => routed,
+            None => &mut script.replies,
+        };
+        replies.pop_front().unwrap_or(Reply::Text("(script ended)"))
     };
     let reply = match reply {
         Reply::Later(millis, reply) => {

@@ -6,8 +6,13 @@
 //!
 //! The person's messages reach the run through its inbox, never by reading back the
 //! log. Every model request and tool call is bounded by the turn's [`Guard`]. A backend,
-//! sandbox or MCP call is an [`OpenCall`] from its `calling` event to its `called` one,
-//! and whatever ends a turn closes it, so every `calling` has its `called`.
+//! sandbox, MCP or delegate call is an [`OpenCall`] from its `calling` event to its
+//! `called` one, and whatever ends a turn closes it, so every `calling` has its `called`.
+//!
+//! A sub-agent is a `Run` too, in the [`Role::Sub`] role (see [`delegation`]): the same
+//! loop and tools, its events nested under the delegating call.
+
+mod delegation;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -28,9 +33,10 @@ use crate::domain::image::{ImageId, Picture};
 use crate::domain::mcp::McpSite;
 use crate::domain::model::{ModelInfo, ModelName};
 use crate::domain::sandbox_call::SandboxCall;
-use crate::domain::session::{Session, SessionStatus};
+use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::tool::{ImageRef, ToolView};
 use crate::domain::DomainError;
+use delegation::{Role, StepBudget, SubAgents};
 
 /// Events read per query when loading the history.
 const PAGE: usize = 500;
@@ -41,7 +47,8 @@ const CHARS_PER_TOKEN: usize = 3;
 
 /// How a turn ended.
 enum TurnEnd {
-    Answered,
+    /// With the model's final answer, if it wrote one.
+    Answered(Option<String>),
     Waiting,
     Failed(String),
     Stopped,
@@ -62,6 +69,7 @@ struct OpenCall {
 pub struct Run {
     deps: Arc<Dependencies>,
     session: Session,
+    role: Role,
     /// Events up to here are earlier turns, loaded into the working memory when the
     /// first turn starts; `None` once loaded.
     history_until: Option<u64>,
@@ -74,10 +82,18 @@ pub struct Run {
     /// MCP servers whose failure the person has been told of in this run.
     mcp_reported: HashSet<String>,
     sandbox: Option<SandboxAccess>,
+    /// The sandbox this run asks the manager for: the session's, or a sub-agent's own.
+    sandbox_key: SessionId,
+    /// The shell session its commands run in (sub-agents sharing a sandbox have their own).
+    shell: String,
     /// The model this turn asks, and its tokens, recorded when the turn ends.
     model: Option<ModelInfo>,
     usage: TokenUsage,
-    open_call: Option<OpenCall>,
+    /// Several at once while sub-agents work.
+    open_calls: Vec<OpenCall>,
+    /// Model requests left to the turn, shared with its sub-agents.
+    steps: Arc<StepBudget>,
+    sub_agents: SubAgents,
     /// Code cells that failed in a row in this turn.
     failed_cells: u32,
     cancel: CancellationToken,
@@ -91,20 +107,26 @@ impl Run {
         inbox: mpsc::UnboundedReceiver<Incoming>,
         cancel: CancellationToken,
     ) -> Self {
-        let catalogue = Catalogue::new(deps.web_search.is_some());
+        let catalogue = Catalogue::new(deps.web_search.is_some(), true);
+        let system = prompt::system_prompt(&deps.models);
         Self {
+            sandbox_key: session.id.clone(),
+            shell: SandboxAccess::AGENT_SHELL.to_owned(),
+            steps: Arc::new(StepBudget::new(deps.budgets.max_steps)),
+            sub_agents: SubAgents::new(cancel.child_token()),
             deps,
             session,
+            role: Role::Lead,
             history_until: Some(history_until),
             inbox,
             read_up_to: history_until,
-            conversation: vec![ChatMessage::text(ChatRole::System, prompt::SYSTEM_PROMPT)],
+            conversation: vec![ChatMessage::text(ChatRole::System, system)],
             catalogue,
             mcp_reported: HashSet::new(),
             sandbox: None,
             model: None,
             usage: TokenUsage::default(),
-            open_call: None,
+            open_calls: Vec::new(),
             failed_cells: 0,
             cancel,
         }
@@ -122,14 +144,28 @@ impl Run {
     /// Runs one turn and records how it ended.
     pub async fn execute(&mut self) {
         let end = self.turn().await;
+        // Whatever ended the turn ends its sub-agents, which close their calls and
+        // give back their sandboxes before the turn's status is told.
+        self.sub_agents.end_all().await;
         let (error, status) = match end {
-            TurnEnd::Answered => (None, Some(SessionStatus::Completed)),
+            TurnEnd::Answered(_) => (None, Some(SessionStatus::Completed)),
             TurnEnd::Waiting => (None, Some(SessionStatus::Waiting)),
             TurnEnd::Failed(message) => (Some(message), Some(SessionStatus::Failed)),
             // Stop records the status itself once the run has ended.
             TurnEnd::Stopped => (None, None),
         };
-        // One event per turn (not per request): every append is a durable write.
+        self.record_usage().await;
+        if let Some(message) = error {
+            self.emit(AgentEvent::Error { message }).await;
+        }
+        if let Some(status) = status {
+            self.emit(AgentEvent::Status { status }).await;
+        }
+    }
+
+    /// The turn's tokens, as one event (not one per request: every append is a durable
+    /// write). A sub-agent's count for the session too, by the model it used.
+    async fn record_usage(&mut self) {
         let usage = std::mem::take(&mut self.usage);
         if let Some(model) = self.model.take().filter(|_| !usage.is_empty()) {
             self.emit(AgentEvent::Usage {
@@ -139,12 +175,6 @@ impl Run {
                 cost: model.prices.map(|prices| prices.cost(usage)),
             })
             .await;
-        }
-        if let Some(message) = error {
-            self.emit(AgentEvent::Error { message }).await;
-        }
-        if let Some(status) = status {
-            self.emit(AgentEvent::Status { status }).await;
         }
     }
 
@@ -159,6 +189,8 @@ impl Run {
         // expired, killed) since the last turn, and the manager then makes a new one.
         self.sandbox = None;
         self.failed_cells = 0;
+        self.steps = Arc::new(StepBudget::new(self.deps.budgets.max_steps));
+        self.sub_agents = SubAgents::new(self.cancel.child_token());
         // The session as this turn begins: a model picked since the last turn applies.
         match self.deps.sessions.get(&self.session.id).await {
             Ok(Some(session)) => self.session = session,
@@ -175,18 +207,30 @@ impl Run {
         })
         .await;
         self.offer_mcp_tools().await;
-        let budgets = self.deps.budgets.clone();
-        // About 3 characters a token: the conversation stays within the model's window.
-        let context_chars = budgets
-            .context_chars
-            .min((model.context_tokens as usize).saturating_mul(CHARS_PER_TOKEN));
-        let mut guard = Guard::new(
+        let mut guard = self.guard();
+        self.work(&model, &mut guard).await
+    }
+
+    /// The turn's time budget and stop, and the person's hold on the desktop; a
+    /// sub-agent's guard also stops when the delegating turn ends.
+    fn guard(&self) -> Guard {
+        Guard::new(
             self.cancel.clone(),
             self.deps.take_over.clone(),
             self.session.id.clone(),
-            budgets.max_run,
-        );
-        for _ in 0..budgets.max_steps {
+            self.deps.budgets.max_run,
+        )
+    }
+
+    /// Model requests and tool calls until the model answers or something ends the turn.
+    async fn work(&mut self, model: &ModelInfo, guard: &mut Guard) -> TurnEnd {
+        // About 3 characters a token: the conversation stays within the model's window.
+        let context_chars = self
+            .deps
+            .budgets
+            .context_chars
+            .min((model.context_tokens as usize).saturating_mul(CHARS_PER_TOKEN));
+        while self.steps.take() {
             match self.deps.daily_tokens.check(&self.session.owner).await {
                 Ok(Ok(())) => {}
                 Ok(Err(used_up)) => return TurnEnd::Failed(used_up),
@@ -225,23 +269,26 @@ impl Run {
                 tool_calls: completion.tool_calls.clone(),
                 tool_call_id: None,
             });
-            if let Some(text) = completion.content {
-                self.say(text).await;
+            if let Some(text) = &completion.content {
+                self.say(text.clone()).await;
             }
             let answered = completion.tool_calls.is_empty();
-            let ended = self.act(completion.tool_calls, &mut guard).await;
+            let ended = self.act(completion.tool_calls, guard).await;
             self.remember(step_start).await;
             if let Some(end) = ended {
                 return end;
             }
             if answered && !self.has_mail() {
-                self.emit(AgentEvent::Done {}).await;
-                return TurnEnd::Answered;
+                if self.role.is_lead() {
+                    self.emit(AgentEvent::Done {}).await;
+                }
+                return TurnEnd::Answered(completion.content);
             }
         }
         TurnEnd::Failed(format!(
-            "The run reached its step budget ({} model requests) and stopped; send a message to continue.",
-            budgets.max_steps
+            "The run reached its step budget ({} model requests, its sub-agents' included) and \
+             stopped; send a message to continue.",
+            self.deps.budgets.max_steps
         ))
     }
 
@@ -273,26 +320,37 @@ impl Run {
         Ok(model.clone())
     }
 
-    /// Runs the tool calls of one model answer in order; how the turn ends, if one of
-    /// them ends it.
+    /// Runs the tool calls of one model answer in order (its `delegate` calls side by
+    /// side), then waits for the sub-agents; how the turn ends, if one of them ends it.
     async fn act(&mut self, calls: Vec<ToolCallRequest>, guard: &mut Guard) -> Option<TurnEnd> {
         for call in calls {
-            match guard.run(self.handle(&call)).await {
-                Err(interrupted) => {
-                    self.interrupt_shell().await;
-                    let why = match interrupted {
-                        Interrupted::Stopped => "stopped",
-                        Interrupted::OutOfTime => "the run's time budget ended",
-                    };
-                    self.close_open_call(why).await;
-                    return Some(self.ended_by(interrupted));
-                }
-                Ok(Err(message)) => return Some(TurnEnd::Failed(message)),
-                Ok(Ok(Next::WaitForPerson)) => return Some(TurnEnd::Waiting),
-                Ok(Ok(Next::Continue)) => {}
+            let done = guard.run(self.handle(&call)).await;
+            if let Some(end) = self.settle(done).await {
+                return Some(end);
             }
         }
-        None
+        let done = guard.run(self.sub_agents_answer()).await;
+        self.settle(done).await
+    }
+
+    /// How the turn ends after a guarded call, if it does; an interrupted turn ends its
+    /// sub-agents and closes every open call, saying why.
+    async fn settle(&mut self, done: Result<Result<Next, String>, Interrupted>) -> Option<TurnEnd> {
+        match done {
+            Err(interrupted) => {
+                self.interrupt_shell().await;
+                self.sub_agents.end_all().await;
+                let why = match interrupted {
+                    Interrupted::Stopped => "stopped",
+                    Interrupted::OutOfTime => "the run's time budget ended",
+                };
+                self.close_open_calls(why).await;
+                Some(self.ended_by(interrupted))
+            }
+            Ok(Err(message)) => Some(TurnEnd::Failed(message)),
+            Ok(Ok(Next::WaitForPerson)) => Some(TurnEnd::Waiting),
+            Ok(Ok(Next::Continue)) => None,
+        }
     }
 
     fn ended_by(&self, interrupted: Interrupted) -> TurnEnd {
@@ -318,6 +376,11 @@ impl Run {
         let mut messages = self.conversation.split_off(from);
         memory::answer_unanswered(&mut messages);
         self.conversation.extend(messages.iter().cloned());
+        // A sub-agent's conversation lives as long as its task: the delegating agent
+        // remembers the answer.
+        if !self.role.is_lead() {
+            return;
+        }
         self.emit(AgentEvent::Memory {
             after: self.read_up_to,
             messages,
@@ -363,6 +426,7 @@ impl Run {
     /// Appends an event; a failure to store is logged (the run goes on, and the next
     /// event or the end of the run tells the person).
     async fn emit(&self, event: AgentEvent) {
+        let event = self.role.place(event);
         if let Err(err) = self.deps.events.append(&self.session.id, event).await {
             tracing::error!(session = self.session.id.as_str(), %err, "storing an agent event");
         }
@@ -379,6 +443,31 @@ impl Run {
 
     /// Runs one tool call; `Err` ends the turn with that message.
     async fn handle(&mut self, call: &ToolCallRequest) -> Result<Next, String> {
+        let Some((args, parsed)) = self.parse(call).await else {
+            return Ok(Next::Continue);
+        };
+        // Delegations of one answer start together; any other call waits for their
+        // answers, which it may need.
+        if !matches!(parsed, ToolCall::Delegate(_)) {
+            self.sub_agents_answer().await?;
+        }
+        match parsed {
+            ToolCall::Delegate(task) => self.delegate(call, args, task).await,
+            ToolCall::Run(run_call) => return Ok(self.run_tool(call, run_call).await),
+            ToolCall::Backend(request) => self.backend_tool(call, args, &request).await,
+            ToolCall::Sandbox(request) => self.sandbox_tool(call, args, &request).await?,
+            ToolCall::Mcp {
+                server,
+                tool,
+                arguments,
+            } => self.mcp_tool(call, args, &server, &tool, arguments).await,
+        }
+        Ok(Next::Continue)
+    }
+
+    /// The call's arguments and what they ask for; `None` when they do not parse, and the
+    /// call is then logged as failed with the problem for the model to fix.
+    async fn parse(&mut self, call: &ToolCallRequest) -> Option<(Value, ToolCall)> {
         let raw = if call.arguments.trim().is_empty() {
             "{}"
         } else {
@@ -393,21 +482,16 @@ impl Run {
                 );
                 self.fail_call(call, Value::Object(Default::default()), problem)
                     .await;
-                return Ok(Next::Continue);
+                return None;
             }
         };
         match self.catalogue.parse(&call.name, args.clone()) {
-            Err(problem) => self.fail_call(call, args, problem).await,
-            Ok(ToolCall::Run(run_call)) => return Ok(self.run_tool(call, run_call).await),
-            Ok(ToolCall::Backend(request)) => self.backend_tool(call, args, &request).await,
-            Ok(ToolCall::Sandbox(request)) => self.sandbox_tool(call, args, &request).await?,
-            Ok(ToolCall::Mcp {
-                server,
-                tool,
-                arguments,
-            }) => self.mcp_tool(call, args, &server, &tool, arguments).await,
+            Ok(parsed) => Some((args, parsed)),
+            Err(problem) => {
+                self.fail_call(call, args, problem).await;
+                None
+            }
         }
-        Ok(Next::Continue)
     }
 
     /// The run's own tools leave their own events (plan, step, title, message, wait).
@@ -501,7 +585,8 @@ impl Run {
             match self.mcp_site().await {
                 Ok(site) => Some(site),
                 Err(message) => {
-                    self.close(ToolView::error(message.clone()), message).await;
+                    self.close(&call.id, ToolView::error(message.clone()), message)
+                        .await;
                     return;
                 }
             }
@@ -512,11 +597,12 @@ impl Run {
             Ok(result) => {
                 let (view, text) = mcp::present(server, tool, &result);
                 let text = truncate_for_model(&text, self.deps.budgets.tool_output_chars);
-                self.close(view, text).await;
+                self.close(&call.id, view, text).await;
             }
             Err(reason) => {
                 let problem = format!("The MCP server {server:?} gave no result: {reason}");
-                self.close(ToolView::error(problem.clone()), problem).await;
+                self.close(&call.id, ToolView::error(problem.clone()), problem)
+                    .await;
             }
         }
     }
@@ -534,7 +620,7 @@ impl Run {
         self.open(call, args).await;
         let outcome = web.search(search).await;
         let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);
-        self.close(outcome.view, text).await;
+        self.close(&call.id, outcome.view, text).await;
     }
 
     async fn sandbox_tool(
@@ -547,7 +633,7 @@ impl Run {
         let sandbox = match self.sandbox().await {
             Ok(sandbox) => sandbox,
             Err(message) => {
-                self.close(ToolView::error(message.clone()), message.clone())
+                self.close(&call.id, ToolView::error(message.clone()), message.clone())
                     .await;
                 return Err(message);
             }
@@ -560,7 +646,7 @@ impl Run {
                 }
                 let failed_cell = view.code_failed();
                 let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);
-                self.close(view, text).await;
+                self.close(&call.id, view, text).await;
                 self.count_failed_cells(failed_cell)
             }
             Err(err) => {
@@ -568,7 +654,7 @@ impl Run {
                 self.sandbox = None;
                 let message =
                     format!("The sandbox stopped answering ({err}); a new one is made on your next message.");
-                self.close(ToolView::error(message.clone()), message.clone())
+                self.close(&call.id, ToolView::error(message.clone()), message.clone())
                     .await;
                 Err(message)
             }
@@ -591,9 +677,10 @@ impl Run {
         let acquired = self
             .deps
             .sandboxes
-            .acquire(&self.session.id, &self.session.owner)
+            .acquire(&self.sandbox_key, &self.session.owner)
             .await
-            .map_err(|err| format!("Could not get a sandbox to work in: {err}"))?;
+            .map_err(|err| format!("Could not get a sandbox to work in: {err}"))?
+            .in_shell(self.shell.clone());
         self.sandbox = Some(acquired.clone());
         Ok(acquired)
     }
@@ -640,7 +727,8 @@ impl Run {
     /// both the person and the model see.
     async fn fail_call(&mut self, call: &ToolCallRequest, args: Value, problem: String) {
         self.open(call, args).await;
-        self.close(ToolView::error(problem.clone()), problem).await;
+        self.close(&call.id, ToolView::error(problem.clone()), problem)
+            .await;
     }
 
     /// Logs the call's `calling` event; it stays open until [`Run::close`].
@@ -653,7 +741,7 @@ impl Run {
             view: None,
         })
         .await;
-        self.open_call = Some(OpenCall {
+        self.open_calls.push(OpenCall {
             call: call.clone(),
             args,
         });
@@ -661,14 +749,15 @@ impl Run {
 
     /// Logs the open call's `called` event with what the person sees, and gives the
     /// model its text.
-    async fn close(&mut self, view: ToolView, text: String) {
-        let Some(OpenCall { call, args }) = self.open_call.take() else {
+    async fn close(&mut self, call_id: &str, view: ToolView, text: String) {
+        let Some(at) = self.open_calls.iter().position(|open| open.call.id == call_id) else {
             tracing::error!(
                 session = self.session.id.as_str(),
                 "closing a tool call that is not open"
             );
             return;
         };
+        let OpenCall { call, args } = self.open_calls.remove(at);
         self.emit(AgentEvent::Tool {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -681,9 +770,11 @@ impl Run {
     }
 
     /// Ends the open call, if any (it was stopped or ran out of time), saying why.
-    async fn close_open_call(&mut self, why: &str) {
-        if self.open_call.is_some() {
-            self.close(ToolView::error(why), format!("[{why}]")).await;
+    async fn close_open_calls(&mut self, why: &str) {
+        while let Some(open) = self.open_calls.last() {
+            let call_id = open.call.id.clone();
+            self.close(&call_id, ToolView::error(why), format!("[{why}]"))
+                .await;
         }
     }
 

@@ -1,0 +1,267 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.agent_event_delegated_type import AgentEventDelegatedType
+
+if TYPE_CHECKING:
+    from ..models.agent_event_done import AgentEventDone
+    from ..models.agent_event_error import AgentEventError
+    from ..models.agent_event_memory import AgentEventMemory
+    from ..models.agent_event_message import AgentEventMessage
+    from ..models.agent_event_plan import AgentEventPlan
+    from ..models.agent_event_status import AgentEventStatus
+    from ..models.agent_event_step import AgentEventStep
+    from ..models.agent_event_title import AgentEventTitle
+    from ..models.agent_event_tool import AgentEventTool
+    from ..models.agent_event_usage import AgentEventUsage
+    from ..models.agent_event_wait import AgentEventWait
+
+
+T = TypeVar("T", bound="AgentEventDelegated")
+
+
+@_attrs_define
+class AgentEventDelegated:
+    """A step of a sub-agent, nested under the `delegate` call that started it: its
+    messages, tool calls and errors, as the session's own would be.
+
+        Attributes:
+            call_id (str):
+            event (AgentEventDelegated | AgentEventDone | AgentEventError | AgentEventMemory | AgentEventMessage |
+                AgentEventPlan | AgentEventStatus | AgentEventStep | AgentEventTitle | AgentEventTool | AgentEventUsage |
+                AgentEventWait):
+            type_ (AgentEventDelegatedType):
+    """
+
+    call_id: str
+    event: (
+        AgentEventDelegated
+        | AgentEventDone
+        | AgentEventError
+        | AgentEventMemory
+        | AgentEventMessage
+        | AgentEventPlan
+        | AgentEventStatus
+        | AgentEventStep
+        | AgentEventTitle
+        | AgentEventTool
+        | AgentEventUsage
+        | AgentEventWait
+    )
+    type_: AgentEventDelegatedType
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.agent_event_done import AgentEventDone  # noqa: PLC0415
+        from ..models.agent_event_error import AgentEventError  # noqa: PLC0415
+        from ..models.agent_event_message import AgentEventMessage  # noqa: PLC0415
+        from ..models.agent_event_plan import AgentEventPlan  # noqa: PLC0415
+        from ..models.agent_event_status import AgentEventStatus  # noqa: PLC0415
+        from ..models.agent_event_step import AgentEventStep  # noqa: PLC0415
+        from ..models.agent_event_title import AgentEventTitle  # noqa: PLC0415
+        from ..models.agent_event_tool import AgentEventTool  # noqa: PLC0415
+        from ..models.agent_event_usage import AgentEventUsage  # noqa: PLC0415
+        from ..models.agent_event_wait import AgentEventWait  # noqa: PLC0415
+
+        call_id = self.call_id
+
+        event: dict[str, Any]
+        if isinstance(self.event, AgentEventMessage):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventPlan):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventStep):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventTool):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventTitle):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventWait):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventDone):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventError):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventStatus):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventUsage):
+            event = self.event.to_dict()
+        elif isinstance(self.event, AgentEventDelegated):
+            event = self.event.to_dict()
+        else:
+            event = self.event.to_dict()
+
+        type_ = self.type_.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "call_id": call_id,
+                "event": event,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agent_event_done import AgentEventDone  # noqa: PLC0415
+        from ..models.agent_event_error import AgentEventError  # noqa: PLC0415
+        from ..models.agent_event_memory import AgentEventMemory  # noqa: PLC0415
+        from ..models.agent_event_message import AgentEventMessage  # noqa: PLC0415
+        from ..models.agent_event_plan import AgentEventPlan  # noqa: PLC0415
+        from ..models.agent_event_status import AgentEventStatus  # noqa: PLC0415
+        from ..models.agent_event_step import AgentEventStep  # noqa: PLC0415
+        from ..models.agent_event_title import AgentEventTitle  # noqa: PLC0415
+        from ..models.agent_event_tool import AgentEventTool  # noqa: PLC0415
+        from ..models.agent_event_usage import AgentEventUsage  # noqa: PLC0415
+        from ..models.agent_event_wait import AgentEventWait  # noqa: PLC0415
+
+        d = dict(src_dict)
+        call_id = d.pop("call_id")
+
+        def _parse_event(
+            data: object,
+        ) -> (
+            AgentEventDelegated
+            | AgentEventDone
+            | AgentEventError
+            | AgentEventMemory
+            | AgentEventMessage
+            | AgentEventPlan
+            | AgentEventStatus
+            | AgentEventStep
+            | AgentEventTitle
+            | AgentEventTool
+            | AgentEventUsage
+            | AgentEventWait
+        ):
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_0 = AgentEventMessage.from_dict(data)
+
+                return componentsschemas_agent_event_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_1 = AgentEventPlan.from_dict(data)
+
+                return componentsschemas_agent_event_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_2 = AgentEventStep.from_dict(data)
+
+                return componentsschemas_agent_event_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_3 = AgentEventTool.from_dict(data)
+
+                return componentsschemas_agent_event_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_4 = AgentEventTitle.from_dict(data)
+
+                return componentsschemas_agent_event_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_5 = AgentEventWait.from_dict(data)
+
+                return componentsschemas_agent_event_type_5
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_6 = AgentEventDone.from_dict(data)
+
+                return componentsschemas_agent_event_type_6
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_7 = AgentEventError.from_dict(data)
+
+                return componentsschemas_agent_event_type_7
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_8 = AgentEventStatus.from_dict(data)
+
+                return componentsschemas_agent_event_type_8
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_9 = AgentEventUsage.from_dict(data)
+
+                return componentsschemas_agent_event_type_9
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_agent_event_type_10 = AgentEventDelegated.from_dict(data)
+
+                return componentsschemas_agent_event_type_10
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_agent_event_type_11 = AgentEventMemory.from_dict(data)
+
+            return componentsschemas_agent_event_type_11
+
+        event = _parse_event(d.pop("event"))
+
+        type_ = AgentEventDelegatedType(d.pop("type"))
+
+        agent_event_delegated = cls(
+            call_id=call_id,
+            event=event,
+            type_=type_,
+        )
+
+        agent_event_delegated.additional_properties = d
+        return agent_event_delegated
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,371 @@
+//! Sub-agents. The `delegate` tool hands a self-contained task to a [`Run`] in the
+//! [`Role::Sub`] role: its own conversation, the model the delegating agent names (or the
+//! deployment's implementer model, or its own), and its own sandbox when asked — else its
+//! own shell in the delegating agent's sandbox. Its events go into the session's log
+//! nested under the delegating call ([`AgentEvent::Delegated`]); its final answer is the
+//! call's result.
+//!
+//! A model answer's `delegate` calls start their sub-agents at once; the delegating run
+//! waits for their answers before its next other call (or model request). The tree
+//! shares one step budget, its time budget and its stop: whatever ends the delegating turn
+//! ends the sub-agents, and a sub-agent's own sandbox is removed when it ends, after the
+//! files it hands back are copied into the delegating agent's sandbox.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::{Next, Run, TurnEnd};
+use crate::application::agent::catalogue::Catalogue;
+use crate::application::agent::context::truncate_for_model;
+use crate::application::agent::prompt::SUB_AGENT_PROMPT;
+use crate::application::agent::run_tools::DelegateArgs;
+use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
+use crate::domain::event::AgentEvent;
+use crate::domain::model::ModelInfo;
+use crate::domain::session::SessionId;
+use crate::domain::tool::ToolView;
+
+/// Whom a run works for.
+pub(super) enum Role {
+    /// The person: the session's agent.
+    Lead,
+    /// The agent that delegated a task with the call `call_id`.
+    Sub { call_id: String },
+}
+
+impl Role {
+    pub(super) fn is_lead(&self) -> bool {
+        matches!(self, Self::Lead)
+    }
+
+    /// The event as the log keeps it: a sub-agent's nested under its call, except the
+    /// tokens it used, which the session counts like its agent's.
+    pub(super) fn place(&self, event: AgentEvent) -> AgentEvent {
+        match self {
+            Self::Sub { call_id } if !matches!(event, AgentEvent::Usage { .. }) => AgentEvent::Delegated {
+                call_id: call_id.clone(),
+                event: Box::new(event),
+            },
+            _ => event,
+        }
+    }
+}
+
+/// Model requests left to a turn and all its sub-agents.
+pub(super) struct StepBudget(AtomicU32);
+
+impl StepBudget {
+    pub(super) fn new(steps: u32) -> Self {
+        Self(AtomicU32::new(steps))
+    }
+
+    /// Takes one request; `false` when none is left.
+    pub(super) fn take(&self) -> bool {
+        self.0
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| left.checked_sub(1))
+            .is_ok()
+    }
+}
+
+/// The sub-agents a turn started, until they have ended.
+pub(super) struct SubAgents {
+    /// Cancelled when the turn ends, whatever ended it (a stop cancels it as its parent).
+    cancel: CancellationToken,
+    /// The answers not yet taken, by delegating call id, in the order they started.
+    answers: Vec<(String, oneshot::Receiver<Outcome>)>,
+    /// Each sub-agent's task: it goes on after its answer, to remove its own sandbox.
+    tasks: Vec<JoinHandle<()>>,
+    /// How many the turn started (names their shells).
+    started: u32,
+}
+
+impl SubAgents {
+    pub(super) fn new(cancel: CancellationToken) -> Self {
+        Self {
+            cancel,
+            answers: Vec::new(),
+            tasks: Vec::new(),
+            started: 0,
+        }
+    }
+
+    /// The next sub-agent's outcome, in the order they started, once it has answered.
+    async fn next(&mut self) -> Option<(String, Outcome)> {
+        let (_, answer) = self.answers.first_mut()?;
+        let outcome = answer.await.unwrap_or_else(|_| Outcome {
+            model: String::new(),
+            own_sandbox: false,
+            result: Err("the sub-agent crashed".into()),
+        });
+        let (call_id, _) = self.answers.remove(0);
+        Some((call_id, outcome))
+    }
+
+    /// Stops those still working and waits until they have ended: their calls closed,
+    /// their tokens counted, their own sandboxes removed.
+    pub(super) async fn end_all(&mut self) {
+        self.cancel.cancel();
+        self.answers.clear();
+        for task in self.tasks.drain(..) {
+            if let Err(err) = task.await {
+                tracing::error!(%err, "a sub-agent crashed");
+            }
+        }
+    }
+}
+
+/// What the delegating run decided about a task before handing it over.
+struct Assignment {
+    task: String,
+    model: ModelInfo,
+    own_sandbox: bool,
+    return_files: Vec<String>,
+    /// Where handed-back files go: the delegating agent's sandbox (when there are any).
+    home: Option<SandboxAccess>,
+}
+
+/// How a sub-agent ended.
+struct Outcome {
+    model: String,
+    own_sandbox: bool,
+    result: Result<Finished, String>,
+}
+
+struct Finished {
+    answer: String,
+    /// Copied into the delegating agent's sandbox.
+    files: Vec<String>,
+    /// Files that could not be copied, with why.
+    not_copied: Vec<String>,
+}
+
+impl Outcome {
+    /// What the person sees of the delegation, and what the delegating model reads.
+    fn present(self) -> (ToolView, String) {
+        let done = match self.result {
+            Ok(done) => done,
+            Err(problem) => {
+                let message = format!("The sub-agent did not finish: {problem}");
+                return (ToolView::error(message.clone()), message);
+            }
+        };
+        let mut answer = done.answer;
+        if !done.files.is_empty() {
+            answer.push_str(&format!(
+                "\n\n[Copied into your sandbox: {}]",
+                done.files.join(", ")
+            ));
+        }
+        if !done.not_copied.is_empty() {
+            answer.push_str(&format!("\n\n[Not copied: {}]", done.not_copied.join("; ")));
+        }
+        let view = ToolView::Delegation {
+            model: self.model,
+            own_sandbox: self.own_sandbox,
+            answer: answer.clone(),
+            files: done.files,
+        };
+        (view, answer)
+    }
+}
+
+impl Run {
+    /// Starts the sub-agent of one `delegate` call; its answer closes the call when the
+    /// run next waits for its sub-agents.
+    pub(super) async fn delegate(&mut self, call: &ToolCallRequest, args: Value, task: DelegateArgs) {
+        self.open(call, args).await;
+        let assignment = match self.assign(task).await {
+            Ok(assignment) => assignment,
+            Err(problem) => {
+                return self
+                    .close(&call.id, ToolView::error(problem.clone()), problem)
+                    .await
+            }
+        };
+        let sub = self.sub_agent(&call.id, &assignment);
+        let (answer, answered) = oneshot::channel();
+        self.sub_agents
+            .tasks
+            .push(tokio::spawn(sub.work_on(assignment, answer)));
+        self.sub_agents.answers.push((call.id.clone(), answered));
+    }
+
+    /// Waits for the sub-agents started so far and closes their calls with their answers.
+    pub(super) async fn sub_agents_answer(&mut self) -> Result<Next, String> {
+        while let Some((call_id, outcome)) = self.sub_agents.next().await {
+            let (view, text) = outcome.present();
+            let text = truncate_for_model(&text, self.deps.budgets.tool_output_chars);
+            self.close(&call_id, view, text).await;
+        }
+        Ok(Next::Continue)
+    }
+
+    /// Checks the task and picks its model and sandbox; the error is the model's to fix.
+    async fn assign(&mut self, task: DelegateArgs) -> Result<Assignment, String> {
+        let most = self.deps.budgets.delegations as usize;
+        if self.sub_agents.answers.len() >= most {
+            return Err(format!(
+                "at most {most} sub-agents work at once; delegate this task again once their \
+                 answers are in"
+            ));
+        }
+        if task.task.trim().is_empty() {
+            return Err("the task is empty: write everything the sub-agent needs to know".into());
+        }
+        let models = &self.deps.models;
+        let model = match &task.model {
+            Some(name) => models.pick(Some(name)).map_err(|err| err.to_string())?.cloned(),
+            None => models.implementer().cloned().or_else(|| self.model.clone()),
+        }
+        .ok_or("no model is configured")?;
+        if !model.supports_tools {
+            return Err(format!(
+                "the model `{}` cannot call tools; delegate to another model",
+                model.name.as_str()
+            ));
+        }
+        if !task.own_sandbox && !task.return_files.is_empty() {
+            return Err(
+                "return_files needs own_sandbox: a sub-agent in your sandbox writes its files there already"
+                    .into(),
+            );
+        }
+        let home = if task.return_files.is_empty() {
+            None
+        } else {
+            Some(self.sandbox().await?)
+        };
+        Ok(Assignment {
+            task: task.task,
+            model,
+            own_sandbox: task.own_sandbox,
+            return_files: task.return_files,
+            home,
+        })
+    }
+
+    /// The run that works on `assignment`, sharing this turn's budget and stop.
+    fn sub_agent(&mut self, call_id: &str, assignment: &Assignment) -> Run {
+        self.sub_agents.started += 1;
+        let (sandbox_key, shell) = if assignment.own_sandbox {
+            let key = format!(
+                "{}.sub-{}",
+                self.session.id.as_str(),
+                uuid::Uuid::now_v7().simple()
+            );
+            (SessionId(key), SandboxAccess::AGENT_SHELL.to_owned())
+        } else {
+            let shell = format!("sub-agent-{}", self.sub_agents.started);
+            (self.sandbox_key.clone(), shell)
+        };
+        // Its inbox never gets mail: nobody talks to a sub-agent but its task.
+        let (_, inbox) = mpsc::unbounded_channel();
+        let cancel = self.sub_agents.cancel.child_token();
+        Run {
+            deps: self.deps.clone(),
+            session: self.session.clone(),
+            role: Role::Sub {
+                call_id: call_id.to_owned(),
+            },
+            history_until: None,
+            inbox,
+            read_up_to: self.read_up_to,
+            conversation: vec![
+                ChatMessage::text(ChatRole::System, SUB_AGENT_PROMPT),
+                ChatMessage::text(ChatRole::User, assignment.task.clone()),
+            ],
+            catalogue: Catalogue::new(self.deps.web_search.is_some(), false),
+            mcp_reported: HashSet::new(),
+            sandbox: None,
+            sandbox_key,
+            shell,
+            model: Some(assignment.model.clone()),
+            usage: TokenUsage::default(),
+            open_calls: Vec::new(),
+            steps: self.steps.clone(),
+            sub_agents: SubAgents::new(cancel.child_token()),
+            failed_cells: 0,
+            cancel,
+        }
+    }
+
+    /// A sub-agent's whole life: the task, the files it hands back, its tokens, its
+    /// answer, and then (not keeping the delegating agent waiting) the removal of its own
+    /// sandbox, whatever ended it. Boxed: a run's future holds its sub-agents', which
+    /// would otherwise hold runs'.
+    fn work_on(mut self, assignment: Assignment, answer: oneshot::Sender<Outcome>) -> BoxFuture<'static, ()> {
+        Box::pin(async move {
+            let result = self.carry_out(&assignment).await;
+            self.record_usage().await;
+            // Nobody waits for it when the delegating turn has ended.
+            let _ = answer.send(Outcome {
+                model: assignment.model.name.as_str().to_owned(),
+                own_sandbox: assignment.own_sandbox,
+                result,
+            });
+            if assignment.own_sandbox {
+                if let Err(err) = self.deps.sandboxes.release(&self.sandbox_key).await {
+                    tracing::warn!(sandbox = self.sandbox_key.as_str(), %err, "removing a sub-agent's sandbox");
+                }
+            }
+        })
+    }
+
+    async fn carry_out(&mut self, assignment: &Assignment) -> Result<Finished, String> {
+        if assignment.own_sandbox {
+            // Taken before the work starts and outside its guard: a creation that a stop
+            // cut short could leave a sandbox behind the removal.
+            self.sandbox().await?;
+        }
+        self.offer_mcp_tools().await;
+        let mut guard = self.guard();
+        let answer = match self.work(&assignment.model, &mut guard).await {
+            TurnEnd::Answered(answer) => answer.unwrap_or_default(),
+            TurnEnd::Failed(problem) => return Err(problem),
+            // A sub-agent has no tool that waits for the person.
+            TurnEnd::Stopped | TurnEnd::Waiting => return Err("stopped before it answered".into()),
+        };
+        let (files, not_copied) = self.hand_back(assignment).await;
+        Ok(Finished {
+            answer,
+            files,
+            not_copied,
+        })
+    }
+
+    /// Copies the files asked for from this sub-agent's sandbox into the delegating
+    /// agent's, at the same paths.
+    async fn hand_back(&mut self, assignment: &Assignment) -> (Vec<String>, Vec<String>) {
+        let (mut files, mut not_copied) = (Vec::new(), Vec::new());
+        let Some(home) = &assignment.home else {
+            return (files, not_copied);
+        };
+        for path in &assignment.return_files {
+            match self.copy_home(home, path).await {
+                Ok(()) => files.push(path.clone()),
+                Err(problem) => not_copied.push(format!("{path} ({problem})")),
+            }
+        }
+        (files, not_copied)
+    }
+
+    async fn copy_home(&mut self, home: &SandboxAccess, path: &str) -> Result<(), String> {
+        let here = self.sandbox().await?;
+        let files = self.deps.files.clone();
+        let download = files
+            .download(&here, path, None)
+            .await
+            .map_err(|err| err.to_string())?;
+        files
+            .upload(home, path, true, download.body)
+            .await
+            .map(drop)
+            .map_err(|err| err.to_string())
+    }
+}
