@@ -227,6 +227,29 @@ describe('Sandpiper in a browser', () => {
       assert.equal(await page.locator('[data-test=model]').inputValue(), 'coder')
     }))
 
+  test('sub-agents work side by side, their steps folded under the delegating calls', { timeout: 120_000 }, () =>
+    onPage('sub-agents', {}, async (page) => {
+      await signIn(page)
+      await page.fill('[data-test=composer]', 'Divide the work in two')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=message-assistant]', { hasText: 'Both sub-agents reported back' }).waitFor(SLOW)
+      const delegations = page.locator('[data-test=tool-line][data-tool=delegate]')
+      assert.equal(await delegations.count(), 2)
+      assert.deepEqual(await delegations.evaluateAll((lines) => lines.map((l) => l.dataset.state)), ['done', 'done'])
+      // Folded: each sub-agent's steps are there, closed until opened.
+      const folds = page.locator('[data-test=sub-agent]')
+      assert.equal(await folds.count(), 2)
+      assert.equal(await folds.first().evaluate((d) => d.open), false)
+      await folds.first().locator('summary').click()
+      const nested = folds.first().locator('[data-test=tool-line][data-tool=shell_exec]')
+      await nested.click()
+      await page.locator('[data-test=tool-view][data-kind=shell]', { hasText: 'Linux' }).waitFor()
+      await delegations.first().click()
+      const answer = page.locator('[data-test=tool-view][data-kind=delegation] [data-test=delegation-answer]')
+      await answer.filter({ hasText: 'Done: Linux, 1 line.' }).waitFor()
+      await snap(page, '20-sub-agents')
+    }))
+
   test('code runs in the kernel: its chart, table and error show, and the notebook downloads', { timeout: 120_000 }, () =>
     onPage('code', {}, async (page) => {
       await signIn(page)

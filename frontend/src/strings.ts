@@ -60,6 +60,8 @@ export const strings = {
     model: 'Model',
     modelHint: 'The model for the next message',
     modelWithoutTools: 'This model cannot call tools, which the agent needs',
+    subAgentSteps: (n: number, running: boolean) =>
+      `${running ? 'Sub-agent working' : 'Sub-agent'} — ${n === 1 ? '1 step' : `${n} steps`}`,
   },
   tools: {
     running: 'running',
@@ -77,7 +79,12 @@ export const strings = {
     cellNotStored: 'This picture could not be stored.',
     downloadNotebook: 'Download the notebook',
     open: (what: string) => `Open ${what}`,
+    delegatedTo: (model: string) => `Done by a sub-agent on ${model}`,
+    ownSandbox: 'in a sandbox of its own',
+    sharedSandbox: 'in this chat’s sandbox',
+    handedBack: 'Files handed back',
     labels: {
+      delegate: 'Delegated',
       shell: 'Ran',
       file_read: 'Read',
       file_write: 'Wrote',

@@ -19,6 +19,27 @@ describe('timeline', () => {
     expect(line.kind === 'tool' && toolFailed(line)).toBe(false)
   })
 
+  it('folds a sub-agent’s steps under the delegate call that started it', () => {
+    seq = 0
+    const t = emptyTimeline()
+    const delegate = { type: 'tool', call_id: 'd1', name: 'delegate', args: { task: 'Count' } } as const
+    applyEvent(t, at({ ...delegate, status: 'calling' }))
+    const shell = { type: 'tool', call_id: 'c1', name: 'shell_exec', args: { command: 'wc -l a' } } as const
+    applyEvent(t, at({ type: 'delegated', call_id: 'd1', event: { ...shell, status: 'calling' } }))
+    applyEvent(t, at({ type: 'delegated', call_id: 'd1', event: { ...shell, status: 'called', view: { kind: 'shell', command: 'wc -l a', state: 'exited', exit_code: 0, output: '3 a' } } }))
+    applyEvent(t, at({ type: 'delegated', call_id: 'd1', event: { type: 'message', role: 'assistant', content: 'Three.' } }))
+    // The sub-agent's tokens are the session's.
+    applyEvent(t, at({ type: 'usage', prompt_tokens: 10, completion_tokens: 2, model: 'coder' }))
+    applyEvent(t, at({ ...delegate, status: 'called', view: { kind: 'delegation', model: 'coder', own_sandbox: false, answer: 'Three.', files: [] } }))
+    expect(t.items).toHaveLength(1)
+    const call = t.items[0]
+    expect(call).toMatchObject({ kind: 'tool', name: 'delegate', running: false, view: { kind: 'delegation' } })
+    const steps = call.kind === 'tool' ? call.steps : undefined
+    expect(steps?.map((s) => s.kind)).toEqual(['tool', 'message'])
+    expect(steps?.[0]).toMatchObject({ running: false, view: { output: '3 a' } })
+    expect(t.tokens).toBe(12)
+  })
+
   it('ignores events it has already applied (a replay after reconnecting)', () => {
     seq = 0
     const t = emptyTimeline()

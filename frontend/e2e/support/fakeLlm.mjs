@@ -33,6 +33,15 @@ const scenarios = {
     'The long job finished.',
   ],
   ask: [[['message_ask_user', { question: 'Which format do you want, CSV or JSON?' }]], 'Noted.'],
+  // The session's agent hands two tasks to sub-agents, whose task texts are a scenario too.
+  divide: [
+    [
+      ['delegate', { task: 'helper job: count the lines of /etc/hostname' }],
+      ['delegate', { task: 'helper job: print the kernel name' }],
+    ],
+    'Both sub-agents reported back: one line, and Linux.',
+  ],
+  helper: [[['shell_exec', { command: 'uname -s; wc -l < /etc/hostname' }]], 'Done: Linux, 1 line.'],
   logo: [[['mcp__everything__get-tiny-image', {}]], 'That is the MCP logo.'],
   chart: [
     [['file_write', { path: 'sales.csv', content: 'month,sales\n1,10\n2,30\n3,20\n4,45\n' }]],

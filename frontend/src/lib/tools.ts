@@ -14,6 +14,7 @@ export function toolIcon(name: string): string {
   if (name.startsWith('browser_')) return 'globe'
   if (name.startsWith('web_')) return 'search'
   if (name.startsWith('code_')) return 'code'
+  if (name === 'delegate') return 'share'
   return 'tool'
 }
 
@@ -42,7 +43,7 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
     const all = Object.keys(args).length ? JSON.stringify(args) : ''
     return all.length > 80 ? `${all.slice(0, 79)}…` : all
   }
-  return pick('command', 'path', 'url', 'query', 'pattern', 'text', 'key')
+  return pick('command', 'path', 'url', 'query', 'pattern', 'text', 'key', 'task')
 }
 
 /** A stored image's (screenshot's, chart's) address as this page can load it (set by

@@ -1,8 +1,9 @@
 // What a session's event log looks like on screen: messages, tool calls (a `calling`
 // and its `called` merged into one line), questions, errors; the plan with its steps'
-// states; title, status and usage. Applying the same event twice (a replay after a
+// states; title, status and usage. A sub-agent's steps (`delegated` events) go under
+// the `delegate` call that started it, as items of their own. Applying the same event twice (a replay after a
 // reconnect) changes nothing, because events are taken strictly in sequence order.
-import type { PlanStep, SessionStatus, StoredEvent, ToolView } from '../api/types'
+import type { AgentEvent, PlanStep, SessionStatus, StoredEvent, ToolView } from '../api/types'
 
 export type Item =
   | { kind: 'message'; seq: number; role: 'user' | 'assistant'; content: string; attachments: string[] }
@@ -14,6 +15,8 @@ export type Item =
       args: Record<string, unknown>
       running: boolean
       view?: ToolView
+      /** A `delegate` call's sub-agent steps: messages, tool calls, errors. */
+      steps?: Item[]
     }
   | { kind: 'wait'; seq: number; prompt: string; takeOver: boolean }
   | { kind: 'error'; seq: number; message: string }
@@ -38,35 +41,6 @@ export function applyEvent(timeline: Timeline, stored: StoredEvent): boolean {
   timeline.lastSeq = stored.seq
   const { seq, event } = stored
   switch (event.type) {
-    case 'message':
-      timeline.items.push({
-        kind: 'message',
-        seq,
-        role: event.role,
-        content: event.content,
-        attachments: event.attachments ?? [],
-      })
-      break
-    case 'tool': {
-      const open = timeline.items.find(
-        (item) => item.kind === 'tool' && item.callId === event.call_id && item.running,
-      )
-      if (open && open.kind === 'tool') {
-        open.running = event.status === 'calling'
-        open.view = event.view ?? open.view
-      } else {
-        timeline.items.push({
-          kind: 'tool',
-          seq,
-          callId: event.call_id,
-          name: event.name,
-          args: event.args ?? {},
-          running: event.status === 'calling',
-          view: event.view ?? undefined,
-        })
-      }
-      break
-    }
     case 'plan':
       timeline.plan = event.steps.map((step) => ({ ...step }))
       break
@@ -81,23 +55,66 @@ export function applyEvent(timeline: Timeline, stored: StoredEvent): boolean {
     case 'title':
       timeline.title = event.title
       break
-    case 'wait':
-      timeline.items.push({ kind: 'wait', seq, prompt: event.prompt ?? '', takeOver: event.take_over ?? false })
-      break
-    case 'error':
-      timeline.items.push({ kind: 'error', seq, message: event.message })
-      break
-    case 'done':
-      timeline.items.push({ kind: 'done', seq })
-      break
     case 'status':
       timeline.status = event.status
       break
     case 'usage':
       timeline.tokens += event.prompt_tokens + event.completion_tokens
       break
+    case 'delegated': {
+      // The latest call with this id: models reuse ids from one answer to the next.
+      const call = [...timeline.items].reverse().find((item) => item.kind === 'tool' && item.callId === event.call_id)
+      if (call?.kind === 'tool') addItem((call.steps ??= []), seq, event.event)
+      break
+    }
+    default:
+      addItem(timeline.items, seq, event)
   }
   return true
+}
+
+/** Adds what an event shows to a list of items (the chat's, or a sub-agent's). */
+function addItem(items: Item[], seq: number, event: AgentEvent) {
+  switch (event.type) {
+    case 'message':
+      items.push({
+        kind: 'message',
+        seq,
+        role: event.role,
+        content: event.content,
+        attachments: event.attachments ?? [],
+      })
+      break
+    case 'tool': {
+      const open = items.find(
+        (item) => item.kind === 'tool' && item.callId === event.call_id && item.running,
+      )
+      if (open && open.kind === 'tool') {
+        open.running = event.status === 'calling'
+        open.view = event.view ?? open.view
+      } else {
+        items.push({
+          kind: 'tool',
+          seq,
+          callId: event.call_id,
+          name: event.name,
+          args: event.args ?? {},
+          running: event.status === 'calling',
+          view: event.view ?? undefined,
+        })
+      }
+      break
+    }
+    case 'wait':
+      items.push({ kind: 'wait', seq, prompt: event.prompt ?? '', takeOver: event.take_over ?? false })
+      break
+    case 'error':
+      items.push({ kind: 'error', seq, message: event.message })
+      break
+    case 'done':
+      items.push({ kind: 'done', seq })
+      break
+  }
 }
 
 /** Whether a tool call ended in failure (its view says so; a code cell by its error,
