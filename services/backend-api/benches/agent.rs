@@ -235,19 +235,25 @@ async fn delegation(app: &TestApp, manager: &Manager) {
             }
             let seq = app.post_message(&token, &id, "delegate").await;
             let mut stream = app.events(&token, &id, Some(seq)).await;
-            let calling = std::cell::Cell::new(None);
-            let events = stream
-                .until(Duration::from_secs(60), |e| {
-                    if e["type"] == "tool" && e["status"] == "calling" {
-                        calling.set(Some(Instant::now()));
+            // Timed by the log's own clock: the events may reach a stream together.
+            let (mut calling, mut called) = (None, None);
+            while called.is_none() {
+                let event = stream.next().await.expect("the stream is open");
+                let data: Value = serde_json::from_str(&event.data).unwrap();
+                let (event, at) = (&data["event"], data["at"].as_str().unwrap());
+                let at = chrono::DateTime::parse_from_rfc3339(at).unwrap();
+                if event["type"] == "tool" && event["name"] == "delegate" {
+                    match event["status"].as_str() {
+                        Some("calling") => calling = Some(at),
+                        _ => {
+                            assert_eq!(event["view"]["kind"], "delegation", "{event}");
+                            called = Some(at);
+                        }
                     }
-                    e["type"] == "tool" && e["status"] == "called"
-                })
-                .await;
-            let called = Instant::now();
-            let done = events.last().unwrap();
-            assert_eq!(done["view"]["kind"], "delegation", "{done}");
-            overheads.push(called - calling.get().unwrap());
+                }
+            }
+            let took = (called.unwrap() - calling.unwrap()).to_std().unwrap();
+            overheads.push(took);
             stream
                 .until(Duration::from_secs(60), |e| {
                     e["type"] == "status" && e["status"] != "running"
