@@ -1,6 +1,8 @@
 //! Benchmark of the agent's own cost, against the real sandbox-manager, Docker and the
 //! sandbox image, with a scripted model that answers at once (so what is measured is the
-//! backend, the sandbox and the wire between them):
+//! backend, the sandbox and the wire between them). Steps are timed by the log's own
+//! clock (each stored event's `at`): a run's events can reach a stream together, so their
+//! arrival would say little.
 //!
 //! - first tool result: a new session's first message → its first `tool called` event,
 //!   with the warm pool full (the sandbox is claimed, not started);
@@ -18,7 +20,7 @@
 //!   the backend's connector alone ("direct": the tool-api's upgraded stream to x11vnc)
 //!   (throughput), and a 1×1 update round trip both ways (latency);
 //! - code interpreter: the first `code_run` of a session whose sandbox came from the warm
-//!   pool (its kernel started with the sandbox), `print(1)` steps end to end and straight
+//!   pool (its kernel starting with that cell), `print(1)` steps end to end and straight
 //!   to tool-api, `import pandas` in a warm kernel, and a kernel's cold start (restart);
 //! - delegation: a `delegate` call's `calling` → `called` with a sub-agent that answers at
 //!   once, in the session's sandbox and in one of its own claimed from the warm pool.
@@ -43,6 +45,7 @@ use backend_api::domain::vnc::{DesktopConnector, DesktopStream};
 use backend_api::infrastructure::embedded::EmbeddedStore;
 use backend_api::infrastructure::mcp::McpHub;
 use backend_api::infrastructure::vnc::VncConnector;
+use chrono::{DateTime, FixedOffset};
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
@@ -85,14 +88,32 @@ fn mcp_echo_step() -> Reply {
     Reply::tool("mcp__everything__echo", json!({ "message": "hi" }))
 }
 
-async fn called(stream: &mut SseStream) -> Instant {
-    stream
-        .until(Duration::from_secs(120), |e| {
-            assert!(e["type"] != "error", "the run failed: {e}");
-            e["type"] == "tool" && e["status"] == "called"
-        })
-        .await;
-    Instant::now()
+/// The next event that `matches`, and when the log stored it: the events of a run may
+/// reach a stream together, so their arrival says little about the run's own pace.
+async fn logged(stream: &mut SseStream, matches: impl Fn(&Value) -> bool) -> (Value, DateTime<FixedOffset>) {
+    loop {
+        let event = tokio::time::timeout(Duration::from_secs(120), stream.next_or_end())
+            .await
+            .expect("an event within 120 s")
+            .expect("the stream is open");
+        let data: Value = serde_json::from_str(&event.data).unwrap();
+        assert!(data["event"]["type"] != "error", "the run failed: {data}");
+        if matches(&data["event"]) {
+            let at = DateTime::parse_from_rfc3339(data["at"].as_str().unwrap()).unwrap();
+            return (data["event"].clone(), at);
+        }
+    }
+}
+
+/// When the log stored the next `tool called` event.
+async fn called(stream: &mut SseStream) -> DateTime<FixedOffset> {
+    logged(stream, |e| e["type"] == "tool" && e["status"] == "called")
+        .await
+        .1
+}
+
+fn between(from: DateTime<FixedOffset>, to: DateTime<FixedOffset>) -> Duration {
+    (to - from).to_std().unwrap_or_default()
 }
 
 /// Sends `message` to the session (whose last run has ended) and measures the time
@@ -105,7 +126,7 @@ async fn step_times(app: &TestApp, token: &str, session: &str, message: &str, n:
     let mut steps = Vec::new();
     for _ in 0..n {
         let now = called(&mut stream).await;
-        steps.push(now - last);
+        steps.push(between(last, now));
         last = now;
     }
     steps
@@ -172,9 +193,9 @@ async fn main() {
         wait_for_warm_pool(&manager).await;
         let id = app.new_session(&token).await;
         let mut stream = app.events(&token, &id, None).await;
-        let posted = Instant::now();
         app.post_message(&token, &id, "echo something").await;
-        first.push(called(&mut stream).await - posted);
+        let (_, posted) = logged(&mut stream, |e| e["type"] == "message").await;
+        first.push(between(posted, called(&mut stream).await));
         stream
             .until(Duration::from_secs(30), |e| {
                 e["type"] == "status" && e["status"] == "completed"
@@ -235,25 +256,12 @@ async fn delegation(app: &TestApp, manager: &Manager) {
             }
             let seq = app.post_message(&token, &id, "delegate").await;
             let mut stream = app.events(&token, &id, Some(seq)).await;
-            // Timed by the log's own clock: the events may reach a stream together.
-            let (mut calling, mut called) = (None, None);
-            while called.is_none() {
-                let event = stream.next().await.expect("the stream is open");
-                let data: Value = serde_json::from_str(&event.data).unwrap();
-                let (event, at) = (&data["event"], data["at"].as_str().unwrap());
-                let at = chrono::DateTime::parse_from_rfc3339(at).unwrap();
-                if event["type"] == "tool" && event["name"] == "delegate" {
-                    match event["status"].as_str() {
-                        Some("calling") => calling = Some(at),
-                        _ => {
-                            assert_eq!(event["view"]["kind"], "delegation", "{event}");
-                            called = Some(at);
-                        }
-                    }
-                }
-            }
-            let took = (called.unwrap() - calling.unwrap()).to_std().unwrap();
-            overheads.push(took);
+            let delegate =
+                |status: &'static str| move |e: &Value| e["name"] == "delegate" && e["status"] == status;
+            let (_, calling) = logged(&mut stream, delegate("calling")).await;
+            let (done, called) = logged(&mut stream, delegate("called")).await;
+            assert_eq!(done["view"]["kind"], "delegation", "{done}");
+            overheads.push(between(calling, called));
             stream
                 .until(Duration::from_secs(60), |e| {
                     e["type"] == "status" && e["status"] != "running"
@@ -276,16 +284,16 @@ async fn code(app: &TestApp, manager: &Manager) {
     wait_for_warm_pool(manager).await;
     let id = app.new_session(token).await;
     let mut stream = app.events(token, &id, None).await;
-    let posted = Instant::now();
     app.post_message(token, &id, "print once").await;
-    let first = called(&mut stream).await - posted;
+    let (_, posted) = logged(&mut stream, |e| e["type"] == "message").await;
+    let first = between(posted, called(&mut stream).await);
     stream
         .until(Duration::from_secs(30), |e| {
             e["type"] == "status" && e["status"] == "completed"
         })
         .await;
     println!(
-        "first code_run, warm pool:       {:.0} ms message → result (the kernel started with the sandbox)",
+        "first code_run, warm pool:       {:.0} ms message → result (the kernel starts with the first cell)",
         ms(first)
     );
     let mut steps = step_times(app, token, &id, "print many times", CELLS).await;
