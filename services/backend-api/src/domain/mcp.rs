@@ -139,7 +139,8 @@ pub fn split_qualified(name: &str) -> Option<(&str, &str)> {
     name.strip_prefix(PREFIX)?.split_once("__")
 }
 
-/// Where a run's stdio servers run: its session's sandbox.
+/// Where a run's stdio servers run: its sandbox, by the session id the manager knows it
+/// by (the session's, or a sub-agent's own sandbox's).
 #[derive(Debug, Clone)]
 pub struct McpSite {
     pub session: SessionId,

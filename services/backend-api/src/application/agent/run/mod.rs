@@ -661,15 +661,17 @@ impl Run {
         }
     }
 
-    /// Where the session's MCP stdio servers run.
+    /// Where the run's MCP stdio servers run.
     async fn mcp_site(&mut self) -> Result<McpSite, String> {
+        // By the sandbox's key: a sub-agent with a sandbox of its own starts its own.
         Ok(McpSite {
-            session: self.session.id.clone(),
+            session: self.sandbox_key.clone(),
             sandbox: self.sandbox().await?,
         })
     }
 
-    /// The session's sandbox, asked for on the turn's first sandbox call.
+    /// The run's sandbox (the session's, or a sub-agent's own), asked for on the turn's
+    /// first sandbox call.
     async fn sandbox(&mut self) -> Result<SandboxAccess, String> {
         if let Some(sandbox) = &self.sandbox {
             return Ok(sandbox.clone());
