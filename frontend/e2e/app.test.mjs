@@ -212,6 +212,8 @@ describe('Sandpiper in a browser', () => {
     onPage('model', {}, async (page) => {
       await signIn(page)
       const picker = page.locator('[data-test=model]')
+      // The list comes from the API after the page is up.
+      await picker.locator('option', { hasText: 'coder' }).waitFor({ state: 'attached' })
       assert.deepEqual(await picker.locator('option').allTextContents(), ['scripted', 'coder'])
       assert.equal(await picker.inputValue(), 'scripted')
       await picker.selectOption('coder')
