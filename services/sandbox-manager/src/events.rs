@@ -1,7 +1,9 @@
 //! The lifecycle event bus: every event gets the next sequence number, is kept in a short
 //! history (so a reconnecting client can resume with `Last-Event-ID`) and is broadcast to
 //! the live streams. Numbering, history and broadcast happen under one lock, so a new
-//! subscriber's replay and its live part neither overlap nor leave a gap.
+//! subscriber's replay and its live part neither overlap nor leave a gap. The history is
+//! also in the record store, so after a restart the numbers go on and a client that
+//! resumes still gets what it missed.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -11,6 +13,7 @@ use sandbox_manager_contract::{LifecycleEvent, LifecycleKind};
 use tokio::sync::broadcast;
 
 use crate::record::SandboxRecord;
+use crate::store::RecordStore;
 
 /// Events kept for replay.
 const HISTORY: usize = 1024;
@@ -20,6 +23,7 @@ const LAG: usize = 256;
 pub struct EventBus {
     sender: broadcast::Sender<LifecycleEvent>,
     history: Mutex<History>,
+    store: RecordStore,
 }
 
 struct History {
@@ -27,19 +31,18 @@ struct History {
     events: VecDeque<LifecycleEvent>,
 }
 
-impl Default for EventBus {
-    fn default() -> Self {
-        Self {
-            sender: broadcast::channel(LAG).0,
-            history: Mutex::new(History {
-                next_seq: 1,
-                events: VecDeque::with_capacity(HISTORY),
-            }),
-        }
-    }
-}
-
 impl EventBus {
+    /// The bus with the history the store kept, numbering on from its last event.
+    pub fn open(store: RecordStore) -> anyhow::Result<Self> {
+        let events: VecDeque<LifecycleEvent> = store.recent_events(HISTORY)?.into();
+        let next_seq = events.back().map_or(1, |last| last.seq + 1);
+        Ok(Self {
+            sender: broadcast::channel(LAG).0,
+            history: Mutex::new(History { next_seq, events }),
+            store,
+        })
+    }
+
     pub fn publish(&self, kind: LifecycleKind, record: &SandboxRecord, message: impl Into<String>) {
         let mut history = self.history.lock().unwrap_or_else(|p| p.into_inner());
         let event = LifecycleEvent {
@@ -52,6 +55,10 @@ impl EventBus {
             message: message.into(),
         };
         tracing::info!(sandbox = %event.sandbox_id, kind = ?kind, message = %event.message, "lifecycle");
+        // A store that fails loses the event's replay after a restart, not the event.
+        if let Err(err) = self.store.append_event(&event, HISTORY) {
+            tracing::error!(seq = event.seq, %err, "storing a lifecycle event");
+        }
         history.next_seq += 1;
         if history.events.len() == HISTORY {
             history.events.pop_front();

@@ -74,8 +74,8 @@ impl Manager {
         };
         Ok(Arc::new(Self {
             pool: pool::Pool::new(settings.pool.size),
+            events: EventBus::open(store.clone())?,
             registry: Registry::load(store).await?,
-            events: EventBus::default(),
             busy: Mutex::default(),
             session_locks: Mutex::default(),
             http: reqwest::Client::builder()

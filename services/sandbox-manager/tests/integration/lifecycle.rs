@@ -1,5 +1,5 @@
 //! Lifecycle against the real engine: the warm pool, reaping, health, restarts, OOM kills,
-//! and the event stream that reports them.
+//! and the event stream that reports them, its numbering kept across a manager restart.
 
 use crate::support;
 
@@ -89,6 +89,35 @@ async fn the_pool_hands_out_ready_sandboxes_with_their_own_secrets_and_refills()
     )
     .await;
     assert_eq!(cold.limits.memory_mb, 1024);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn lifecycle_events_keep_their_numbers_across_a_restart() {
+    let mut manager = Manager::start(&[]);
+    let client = manager.client.clone();
+    let mut events = Box::pin(client.events(None).await.unwrap());
+    let first = client.create(&request("e-1", "alice")).await.unwrap();
+    let wait = Duration::from_secs(90);
+    let creating = expect_event(&mut events, LifecycleKind::Creating, &first.id, wait).await;
+    let ready = expect_event(&mut events, LifecycleKind::Ready, &first.id, wait).await;
+    drop(events);
+
+    manager.restart();
+    let client = manager.client.clone();
+    // A client that had seen `creating` resumes and gets `ready` as it was.
+    let mut resumed = Box::pin(client.events(Some(creating.seq)).await.unwrap());
+    let replayed = expect_event(
+        &mut resumed,
+        LifecycleKind::Ready,
+        &first.id,
+        Duration::from_secs(5),
+    )
+    .await;
+    assert_eq!(replayed, ready);
+    // And the numbers go on instead of starting again.
+    let second = client.create(&request("e-2", "alice")).await.unwrap();
+    let next = expect_event(&mut resumed, LifecycleKind::Creating, &second.id, wait).await;
+    assert!(next.seq > ready.seq, "{} after {}", next.seq, ready.seq);
 }
 
 #[tokio::test(flavor = "multi_thread")]
