@@ -8,7 +8,7 @@
 
 use crate::support;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sandbox_manager_client::contract::ListQuery;
 use serde_json::{json, Value};
@@ -16,6 +16,7 @@ use support::fake_llm::{FakeLlm, Provider, Reply};
 use support::manager::Manager;
 use support::TestApp;
 use tool_api_client::contract::shell::CommandState;
+use tool_api_client::ToolApiClient;
 
 /// How long a turn may take (one with sandboxes starts containers).
 const WAIT: Duration = Duration::from_secs(120);
@@ -251,6 +252,19 @@ async fn sandboxed(planner: &FakeLlm, coder: &FakeLlm, manager: &Manager) -> Tes
     spawn(&settings).await
 }
 
+/// Waits until the manager runs no sandbox of a sub-agent of session `id`.
+async fn until_no_sub_sandbox(manager: &Manager, id: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let left = sub_sandboxes(manager, id).await;
+        if left.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "sub-agent sandboxes left: {left:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// The sandboxes of sub-agents of session `id` the manager still runs.
 async fn sub_sandboxes(manager: &Manager, id: &str) -> Vec<String> {
     let all = manager.client().list(&ListQuery::default()).await.unwrap();
@@ -339,7 +353,7 @@ async fn two_sub_agents_in_two_sandboxes_hand_back_files_the_planner_combines() 
         combined.contains("alpha from A\nbeta from B"),
         "the planner's sandbox holds both files: {combined}"
     );
-    assert_eq!(sub_sandboxes(&manager, &id).await, Vec::<String>::new());
+    until_no_sub_sandbox(&manager, &id).await;
 }
 
 #[tokio::test]
@@ -379,6 +393,13 @@ async fn stop_during_delegation_leaves_no_sub_agent_or_sub_sandbox() {
         })
         .await;
     assert_eq!(sub_sandboxes(&manager, &id).await.len(), 1, "{started:#?}");
+    // A `calling` is logged before the sandbox is asked for: B's sleep runs once the
+    // session's sandbox (made for it) answers.
+    let deadline = Instant::now() + WAIT;
+    while shell_state(&manager, &id, "sub-agent-2").await != Some(CommandState::Running) {
+        assert!(Instant::now() < deadline, "sub-agent B's sleep never ran");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     let stopped = app.stop_run(&token, &id).await;
     assert_ne!(stopped["status"], "running", "{stopped}");
     let rest = stream
@@ -394,9 +415,28 @@ async fn stop_during_delegation_leaves_no_sub_agent_or_sub_sandbox() {
         done.iter().all(|e| e["view"]["message"] == "stopped"),
         "{done:#?}"
     );
-    assert_eq!(sub_sandboxes(&manager, &id).await, Vec::<String>::new());
+    until_no_sub_sandbox(&manager, &id).await;
     // The shared sandbox's shell of sub-agent B no longer runs its sleep.
-    let tool_api = manager.tool_api(&id).await;
-    let shell = tool_api.view("sub-agent-2", false).await.unwrap();
-    assert_ne!(shell.state, CommandState::Running);
+    let after = shell_state(&manager, &id, "sub-agent-2").await;
+    assert!(
+        after.is_some_and(|state| state != CommandState::Running),
+        "{after:?}"
+    );
+}
+
+/// The state of the last command of the shell session `shell` in session `id`'s
+/// sandbox, once that sandbox answers.
+async fn shell_state(manager: &Manager, id: &str, shell: &str) -> Option<CommandState> {
+    let query = ListQuery {
+        session_id: Some(id.to_owned()),
+        ..Default::default()
+    };
+    let sandboxes = manager.client().list(&query).await.ok()?;
+    let access = sandboxes.into_iter().find_map(|s| s.tool_api)?;
+    let tool_api = ToolApiClient::new(access.url, access.token);
+    tool_api
+        .view(shell, false)
+        .await
+        .ok()
+        .map(|snapshot| snapshot.state)
 }

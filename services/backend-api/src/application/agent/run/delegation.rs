@@ -9,7 +9,8 @@
 //! waits for their answers before its next other call (or model request). The tree
 //! shares one step budget, its time budget and its stop: whatever ends the delegating turn
 //! ends the sub-agents, and a sub-agent's own sandbox is removed when it ends, after the
-//! files it hands back are copied into the delegating agent's sandbox.
+//! files it hands back are copied into the delegating agent's sandbox (in the background:
+//! neither an answer nor a stop waits for the engine to remove a container).
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -79,7 +80,7 @@ pub(super) struct SubAgents {
     cancel: CancellationToken,
     /// The answers not yet taken, by delegating call id, in the order they started.
     answers: Vec<(String, oneshot::Receiver<Outcome>)>,
-    /// Each sub-agent's task: it goes on after its answer, to remove its own sandbox.
+    /// Each sub-agent's task, until its calls are closed and its tokens counted.
     tasks: Vec<JoinHandle<()>>,
     /// How many the turn started (names their shells).
     started: u32,
@@ -107,8 +108,8 @@ impl SubAgents {
         Some((call_id, outcome))
     }
 
-    /// Stops those still working and waits until they have ended: their calls closed,
-    /// their tokens counted, their own sandboxes removed.
+    /// Stops those still working and waits until they have ended: their calls closed and
+    /// their tokens counted (their own sandboxes go in the background).
     pub(super) async fn end_all(&mut self) {
         self.cancel.cancel();
         self.answers.clear();
@@ -296,9 +297,8 @@ impl Run {
     }
 
     /// A sub-agent's whole life: the task, the files it hands back, its tokens, its
-    /// answer, and then (not keeping the delegating agent waiting) the removal of its own
-    /// sandbox, whatever ended it. Boxed: a run's future holds its sub-agents', which
-    /// would otherwise hold runs'.
+    /// answer, and the removal of its own sandbox, whatever ended it. Boxed: a run's
+    /// future holds its sub-agents', which would otherwise hold runs'.
     fn work_on(mut self, assignment: Assignment, answer: oneshot::Sender<Outcome>) -> BoxFuture<'static, ()> {
         Box::pin(async move {
             let result = self.carry_out(&assignment).await;
@@ -310,9 +310,14 @@ impl Run {
                 result,
             });
             if assignment.own_sandbox {
-                if let Err(err) = self.deps.sandboxes.release(&self.sandbox_key).await {
-                    tracing::warn!(sandbox = self.sandbox_key.as_str(), %err, "removing a sub-agent's sandbox");
-                }
+                let (sandboxes, key) = (self.deps.sandboxes.clone(), self.sandbox_key.clone());
+                // Should this fail (or the backend stop first), the manager's idle time
+                // limit removes it.
+                tokio::spawn(async move {
+                    if let Err(err) = sandboxes.release(&key).await {
+                        tracing::warn!(sandbox = key.as_str(), %err, "removing a sub-agent's sandbox");
+                    }
+                });
             }
         })
     }

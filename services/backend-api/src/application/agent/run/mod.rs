@@ -144,8 +144,8 @@ impl Run {
     /// Runs one turn and records how it ended.
     pub async fn execute(&mut self) {
         let end = self.turn().await;
-        // Whatever ended the turn ends its sub-agents, which close their calls and
-        // give back their sandboxes before the turn's status is told.
+        // Whatever ended the turn ends its sub-agents, which close their calls before the
+        // turn's status is told.
         self.sub_agents.end_all().await;
         let (error, status) = match end {
             TurnEnd::Answered(_) => (None, Some(SessionStatus::Completed)),
