@@ -62,9 +62,15 @@ export function applyEvent(timeline: Timeline, stored: StoredEvent): boolean {
       timeline.tokens += event.prompt_tokens + event.completion_tokens
       break
     case 'delegated': {
-      // The latest call with this id: models reuse ids from one answer to the next.
-      const call = [...timeline.items].reverse().find((item) => item.kind === 'tool' && item.callId === event.call_id)
-      if (call?.kind === 'tool') addItem((call.steps ??= []), seq, event.event)
+      // The latest call with this id (models reuse ids from one answer to the next),
+      // looked for from the end, where a running delegation is.
+      for (let i = timeline.items.length - 1; i >= 0; i--) {
+        const call = timeline.items[i]
+        if (call.kind === 'tool' && call.callId === event.call_id) {
+          addItem((call.steps ??= []), seq, event.event)
+          break
+        }
+      }
       break
     }
     default:
