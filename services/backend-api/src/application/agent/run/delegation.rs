@@ -80,10 +80,9 @@ pub(super) struct SubAgents {
     cancel: CancellationToken,
     /// The answers not yet taken, by delegating call id, in the order they started.
     answers: Vec<(String, oneshot::Receiver<Outcome>)>,
-    /// Each sub-agent's task, until its calls are closed and its tokens counted.
+    /// Each sub-agent's task the turn started (their number names their shells), until
+    /// its calls are closed and its tokens counted.
     tasks: Vec<JoinHandle<()>>,
-    /// How many the turn started (names their shells).
-    started: u32,
 }
 
 impl SubAgents {
@@ -92,7 +91,6 @@ impl SubAgents {
             cancel,
             answers: Vec::new(),
             tasks: Vec::new(),
-            started: 0,
         }
     }
 
@@ -252,8 +250,7 @@ impl Run {
     }
 
     /// The run that works on `assignment`, sharing this turn's budget and stop.
-    fn sub_agent(&mut self, call_id: &str, assignment: &Assignment) -> Run {
-        self.sub_agents.started += 1;
+    fn sub_agent(&self, call_id: &str, assignment: &Assignment) -> Run {
         let (sandbox_key, shell) = if assignment.own_sandbox {
             let key = format!(
                 "{}.sub-{}",
@@ -262,7 +259,8 @@ impl Run {
             );
             (SessionId(key), SandboxAccess::AGENT_SHELL.to_owned())
         } else {
-            let shell = format!("sub-agent-{}", self.sub_agents.started);
+            // Numbered from 1 in the turn: its task is not pushed yet.
+            let shell = format!("sub-agent-{}", self.sub_agents.tasks.len() + 1);
             (self.sandbox_key.clone(), shell)
         };
         // Its inbox never gets mail: nobody talks to a sub-agent but its task.
