@@ -2,6 +2,8 @@
 //! terminals, desktop programs) leads a group of its own, so one signal reaches everything
 //! it spawned.
 
+use std::time::Duration;
+
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
@@ -44,4 +46,19 @@ pub fn has_living_members(pid: u32) -> bool {
             let group = fields.nth(1).and_then(|group| group.parse::<u32>().ok());
             group == Some(pid) && state != Some("Z")
         })
+}
+
+/// Waits until no process of the group led by `pid` runs, for at most `within`; says
+/// whether the group is gone.
+pub async fn wait_until_gone(pid: u32, within: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        if !has_living_members(pid) {
+            return true;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }

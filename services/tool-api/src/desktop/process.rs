@@ -164,13 +164,23 @@ impl Supervised {
             ended = child.wait() => ended,
             _ = stopping.cancelled() => {
                 // The leader alone: Chromium's browser process shuts its helpers down
-                // itself once it has written the profile.
+                // itself, and they may still be writing the profile (the storage
+                // service flushes local storage) after it has exited, so the group
+                // gets the rest of the grace to empty before anything is killed.
                 let group = child.id();
                 if let Some(group) = group {
                     process_group::signal_leader(group, Signal::SIGTERM);
                 }
+                let asked = Instant::now();
                 let ended = tokio::time::timeout(STOP_GRACE, child.wait()).await;
-                tracing::debug!(process = self.spec.name, ?ended, "stopped");
+                let emptied = match group {
+                    Some(group) => {
+                        let left = STOP_GRACE.saturating_sub(asked.elapsed());
+                        process_group::wait_until_gone(group, left).await
+                    }
+                    None => true,
+                };
+                tracing::debug!(process = self.spec.name, ?ended, emptied, took = ?asked.elapsed(), "stopped");
                 // Whatever of the group is still there (or did not go in time) is killed.
                 if let Some(group) = group {
                     process_group::signal(group, Signal::SIGKILL);

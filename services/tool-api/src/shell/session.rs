@@ -372,10 +372,7 @@ impl Session {
         // Also when bash is gone: children it left in the group may still be alive.
         process_group::signal(pid, Signal::SIGKILL);
         self.wait(KILL_GRACE).await;
-        let deadline = tokio::time::Instant::now() + KILL_GRACE;
-        while process_group::has_living_members(pid) && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        process_group::wait_until_gone(pid, KILL_GRACE).await;
         Ok(())
     }
 
