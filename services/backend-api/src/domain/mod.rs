@@ -17,6 +17,7 @@ pub mod mcp;
 pub mod mcp_edit;
 pub mod model;
 pub mod ports;
+pub mod replica;
 pub mod sandbox_call;
 pub mod session;
 pub mod terminal;

@@ -15,6 +15,7 @@ use super::event::{AgentEvent, StoredEvent};
 use super::image::ImageId;
 use super::job::{Job, JobId, JobStatus, WebhookUrl};
 use super::mcp::{McpServer, McpServerName};
+use super::replica::{RunLease, RunSignal};
 use super::session::{Session, SessionId, SessionStatus};
 use super::user::{Email, Password, Role, User, UserId};
 
@@ -202,6 +203,30 @@ pub trait EventBus: Send + Sync {
     async fn publish_session_change(&self, change: &SessionChange) -> DomainResult<()>;
     /// Live changes to one owner's sessions (`deleted` when one is gone).
     fn subscribe_sessions(&self, owner: &UserId) -> BoxStream<'static, SessionChange>;
+    /// To every replica (this one included); at most once, so a receiver that misses one
+    /// must not be left stuck by it.
+    async fn publish_signal(&self, signal: &RunSignal) -> DomainResult<()>;
+    /// Every signal published from now on; the stream ends when the bus reconnects or the
+    /// subscriber falls behind, and the subscriber then subscribes again.
+    fn subscribe_signals(&self) -> BoxStream<'static, RunSignal>;
+}
+
+/// The run lease of each session: who runs its agent. A lease expires unless renewed,
+/// so a replica that dies gives its runs up by itself.
+#[async_trait::async_trait]
+pub trait RunLeases: Send + Sync {
+    /// Takes the session's lease unless someone holds it; returns the holder then.
+    async fn acquire(
+        &self,
+        session: &SessionId,
+        lease: &RunLease,
+        ttl: Duration,
+    ) -> DomainResult<Option<RunLease>>;
+    /// Extends a lease still held; `false` when it expired (and may be someone else's).
+    async fn renew(&self, session: &SessionId, lease: &RunLease, ttl: Duration) -> DomainResult<bool>;
+    /// Gives a lease up; nothing when it is no longer held.
+    async fn release(&self, session: &SessionId, lease: &RunLease) -> DomainResult<()>;
+    async fn holder(&self, session: &SessionId) -> DomainResult<Option<RunLease>>;
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

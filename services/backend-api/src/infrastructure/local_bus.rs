@@ -21,6 +21,7 @@ use futures::stream::{BoxStream, Stream, StreamExt};
 
 use crate::domain::event::StoredEvent;
 use crate::domain::ports::{EventBus, SessionChange};
+use crate::domain::replica::RunSignal;
 use crate::domain::session::SessionId;
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
@@ -125,6 +126,8 @@ impl<K: Key, V: Message> Drop for Subscription<K, V> {
 pub struct LocalBus {
     events: Arc<Topics<SessionId, StoredEvent>>,
     sessions: Arc<Topics<UserId, SessionChange>>,
+    /// One topic: every signal goes to every subscriber (this replica's agent).
+    signals: Arc<Topics<(), RunSignal>>,
 }
 
 impl LocalBus {
@@ -132,6 +135,7 @@ impl LocalBus {
         Self {
             events: Topics::new(),
             sessions: Topics::new(),
+            signals: Topics::new(),
         }
     }
 
@@ -144,11 +148,16 @@ impl LocalBus {
         self.sessions.publish(&change.owner().clone(), change);
     }
 
-    /// Ends every open subscription, so clients resume from the log (after the Redis
-    /// bus may have missed messages).
+    pub fn deliver_signal(&self, signal: RunSignal) {
+        self.signals.publish(&(), signal);
+    }
+
+    /// Ends every open subscription, so clients resume from the log and the agent knows
+    /// signals may have been missed (after the Redis bus may have lost messages).
     pub fn close_all(&self) {
         self.events.close_all();
         self.sessions.close_all();
+        self.signals.close_all();
     }
 
     /// How many keys have a subscriber (for tests: nothing lingers once streams end).
@@ -182,6 +191,15 @@ impl EventBus for LocalBus {
 
     fn subscribe_sessions(&self, owner: &UserId) -> BoxStream<'static, SessionChange> {
         self.sessions.subscribe(owner)
+    }
+
+    async fn publish_signal(&self, signal: &RunSignal) -> DomainResult<()> {
+        self.deliver_signal(signal.clone());
+        Ok(())
+    }
+
+    fn subscribe_signals(&self) -> BoxStream<'static, RunSignal> {
+        self.signals.subscribe(&())
     }
 }
 

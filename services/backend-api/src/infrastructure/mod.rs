@@ -5,6 +5,7 @@ mod code_cells;
 pub mod embedded;
 pub mod llm;
 pub mod local_bus;
+pub mod local_leases;
 pub mod mcp;
 pub mod mongo;
 pub mod password;

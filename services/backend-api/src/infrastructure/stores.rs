@@ -1,17 +1,19 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
 //! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts), MCP
-//! servers, API keys and jobs; Redis when `REDIS_URL` is set for the key-value store and the fan-out between
-//! replicas (else the embedded store and in-process fan-out, which serve one replica).
+//! servers, API keys and jobs; Redis when `REDIS_URL` is set for the key-value store, the run
+//! leases and the fan-out between replicas (else the embedded store, leases and fan-out in
+//! this process, which serve one replica).
 
 use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
     ApiKeyRepository, EventBus, EventLog, ImageStore, JobRepository, KeyValueStore, McpServerRepository,
-    RefreshTokenStore, SessionRepository, UserRepository,
+    RefreshTokenStore, RunLeases, SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
+use crate::infrastructure::local_leases::LocalLeases;
 use crate::infrastructure::mongo::MongoStore;
 use crate::infrastructure::redis::{RedisBus, RedisStore};
 
@@ -26,6 +28,7 @@ pub struct StoragePorts {
     pub api_keys: Arc<dyn ApiKeyRepository>,
     pub jobs: Arc<dyn JobRepository>,
     pub kv: Arc<dyn KeyValueStore>,
+    pub leases: Arc<dyn RunLeases>,
     pub bus: Arc<dyn EventBus>,
     /// What `/ready` calls them.
     pub database_name: &'static str,
@@ -87,16 +90,26 @@ impl StoragePorts {
             (None, Some(embedded)) => Database::from(embedded.clone(), "embedded store"),
             (None, None) => unreachable!("the embedded store is open without MONGODB_URI"),
         };
-        let (kv, bus, cache_name): (Arc<dyn KeyValueStore>, Arc<dyn EventBus>, _) =
-            match (&settings.redis_url, embedded) {
-                (Some(url), _) => {
-                    let redis = RedisStore::connect(url, &settings.redis_key_prefix).await?;
-                    let bus = RedisBus::start(redis.clone()).await?;
-                    (Arc::new(redis), Arc::new(bus), "cache (Redis)")
-                }
-                (None, Some(embedded)) => (embedded, Arc::new(LocalBus::new()), "embedded key-value store"),
-                (None, None) => unreachable!("the embedded store is open without REDIS_URL"),
-            };
+        type Shared = (
+            Arc<dyn KeyValueStore>,
+            Arc<dyn RunLeases>,
+            Arc<dyn EventBus>,
+            &'static str,
+        );
+        let (kv, leases, bus, cache_name): Shared = match (&settings.redis_url, embedded) {
+            (Some(url), _) => {
+                let redis = Arc::new(RedisStore::connect(url, &settings.redis_key_prefix).await?);
+                let bus = RedisBus::start(RedisStore::clone(&redis)).await?;
+                (redis.clone(), redis, Arc::new(bus), "cache (Redis)")
+            }
+            (None, Some(embedded)) => (
+                embedded,
+                Arc::new(LocalLeases::default()),
+                Arc::new(LocalBus::new()),
+                "embedded key-value store",
+            ),
+            (None, None) => unreachable!("the embedded store is open without REDIS_URL"),
+        };
         Ok(Self {
             users: database.users,
             sessions: database.sessions,
@@ -107,6 +120,7 @@ impl StoragePorts {
             api_keys: database.api_keys,
             jobs: database.jobs,
             kv,
+            leases,
             bus,
             database_name: database.name,
             cache_name,

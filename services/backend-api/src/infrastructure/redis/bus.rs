@@ -1,6 +1,6 @@
 //! Fan-out between replicas over Redis pub/sub. Every replica publishes what it stores
-//! and keeps one pattern subscription that hands what arrives to its in-process
-//! [`LocalBus`], whose subscribers are this replica's open streams.
+//! (and its agents' signals) and keeps one subscription that hands what arrives to its
+//! in-process [`LocalBus`], whose subscribers are this replica's open streams and agent.
 //!
 //! Pub/sub delivers at most once, so a message published while the subscription was
 //! down is lost. When the subscription comes back, every local stream is therefore
@@ -19,6 +19,7 @@ use tokio::task::JoinHandle;
 use super::{failure, RedisStore};
 use crate::domain::event::StoredEvent;
 use crate::domain::ports::{EventBus, SessionChange};
+use crate::domain::replica::RunSignal;
 use crate::domain::session::SessionId;
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
@@ -26,6 +27,8 @@ use crate::infrastructure::local_bus::LocalBus;
 
 const EVENTS: &str = "events:";
 const SESSIONS: &str = "sessions:";
+/// One channel for the agents' signals, which every replica reads.
+const SIGNALS: &str = "signals";
 /// Longest pause between attempts to subscribe again.
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
@@ -87,6 +90,7 @@ async fn listen(
             let mut pubsub = store.client.get_async_pubsub().await?;
             pubsub.psubscribe(store.key(&format!("{EVENTS}*"))).await?;
             pubsub.psubscribe(store.key(&format!("{SESSIONS}*"))).await?;
+            pubsub.subscribe(store.key(SIGNALS)).await?;
             Ok::<_, ::redis::RedisError>(pubsub)
         };
         match attempt.await {
@@ -131,6 +135,8 @@ fn deliver(store: &RedisStore, local: &LocalBus, channel: &str, payload: &[u8]) 
     };
     let delivered = if topic.starts_with(EVENTS) {
         serde_json::from_slice(payload).map(|event| local.deliver_event(event))
+    } else if topic == SIGNALS {
+        serde_json::from_slice(payload).map(|signal| local.deliver_signal(signal))
     } else {
         serde_json::from_slice(payload).map(|change| local.deliver_session_change(change))
     };
@@ -157,5 +163,13 @@ impl EventBus for RedisBus {
 
     fn subscribe_sessions(&self, owner: &UserId) -> BoxStream<'static, SessionChange> {
         self.local.subscribe_sessions(owner)
+    }
+
+    async fn publish_signal(&self, signal: &RunSignal) -> DomainResult<()> {
+        self.publish(self.store.key(SIGNALS), signal).await
+    }
+
+    fn subscribe_signals(&self) -> BoxStream<'static, RunSignal> {
+        self.local.subscribe_signals()
     }
 }

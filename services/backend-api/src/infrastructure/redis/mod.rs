@@ -1,5 +1,6 @@
 //! The Redis adapter: the key-value port (single-use tickets, revocations, rate-limit
-//! counters, cache) and the event bus that fans events out to every backend replica.
+//! counters, cache), the agents' run leases, and the event bus that fans events and
+//! signals out to every backend replica.
 //!
 //! Commands go through a connection manager, which reconnects by itself: while Redis is
 //! away calls fail fast with `Unavailable` (503), and work again once it is back. Every
@@ -8,6 +9,7 @@
 
 mod bus;
 mod kv;
+mod leases;
 
 use std::time::Duration;
 
