@@ -300,6 +300,9 @@ pub struct AgentConfig {
     /// Sub-agents one model answer may start at once (each may take a sandbox of the
     /// person's quota); the steps and time of a run count for it and its sub-agents.
     pub max_delegations: u32,
+    /// A session's run lease (with several replicas): the owner renews it every third of
+    /// this; when a replica dies, another settles its runs about this long after.
+    pub lease_secs: f64,
 }
 
 impl Default for AgentConfig {
@@ -313,6 +316,7 @@ impl Default for AgentConfig {
             daily_token_budget: 0,
             failed_cells: 5,
             max_delegations: 4,
+            lease_secs: 10.0,
         }
     }
 }

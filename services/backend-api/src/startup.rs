@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::application::agent::{AgentService, Budgets, DailyTokens, Dependencies};
+use crate::application::agent::{AgentService, Budgets, Cluster, DailyTokens, Dependencies};
 use crate::application::api_keys::{ApiKeySettings, ApiKeys};
 use crate::application::auth::{AuthMode, AuthPorts, AuthService, AuthSettings};
 use crate::application::events::EventService;
@@ -30,6 +30,7 @@ use crate::config::{
 use crate::domain::agent::{SandboxGateway, WebSearch};
 use crate::domain::files::SandboxFiles;
 use crate::domain::mcp::McpServers;
+use crate::domain::replica::ReplicaId;
 use crate::infrastructure::llm::OpenAiModels;
 use crate::infrastructure::mcp::{config as mcp_config, McpHub};
 use crate::infrastructure::password::Argon2Hasher;
@@ -50,6 +51,8 @@ pub struct Application {
     stopping: CancellationToken,
     /// Their last uses are written when serving ends.
     api_keys: Arc<ApiKeys>,
+    /// Its runs end when serving ends.
+    agent: Arc<AgentService>,
 }
 
 impl Application {
@@ -185,6 +188,12 @@ impl Application {
                     Some(settings.agent.daily_token_budget).filter(|&budget| budget > 0),
                 ),
             },
+            Cluster {
+                replica: ReplicaId::new(&std::env::var("HOSTNAME").unwrap_or_else(|_| "backend".into())),
+                leases: stores.leases.clone(),
+                bus: stores.bus.clone(),
+                lease: lease_time(settings.agent.lease_secs)?,
+            },
             settings.agent.enabled,
         ));
         let holds = Arc::new(Holds::new(HoldCaps {
@@ -208,16 +217,17 @@ impl Application {
             holds.clone(),
         ));
         let interrupted = agent
-            .fail_interrupted()
+            .settle_orphans()
             .await
-            .context("marking interrupted runs failed")?;
+            .context("settling the runs a stopped backend left")?;
         if interrupted > 0 {
             tracing::warn!(
                 interrupted,
-                "runs interrupted by the last shutdown were marked failed"
+                "runs interrupted by a stopped backend were marked failed"
             );
         }
         let stopping = CancellationToken::new();
+        agent.start(stopping.clone());
         let jobs = Arc::new(JobService::new(
             JobPorts {
                 jobs: stores.jobs.clone(),
@@ -247,7 +257,7 @@ impl Application {
             invites,
             api_keys: api_keys.clone(),
             sessions,
-            agent,
+            agent: agent.clone(),
             events,
             files,
             jobs,
@@ -283,6 +293,7 @@ impl Application {
             router,
             stopping,
             api_keys,
+            agent,
         })
     }
 
@@ -298,7 +309,8 @@ impl Application {
     }
 
     /// Serves until `stop` completes; then open event streams end, requests in flight
-    /// finish, API keys' uses are written, and the stores are closed.
+    /// finish, the agent's runs end (their sessions marked interrupted), API keys' uses
+    /// are written, and the stores are closed.
     pub async fn run_until(
         self,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
@@ -315,9 +327,19 @@ impl Application {
         })
         .await
         .context("serving HTTP")?;
+        self.agent.shut_down().await;
         self.api_keys.write_usage().await;
         Ok(())
     }
+}
+
+/// `BACKEND_AGENT__LEASE_SECS` as a duration: a lease renewed every third of it must
+/// outlast a slow store's answer, and a dead replica's runs must not wait for hours.
+fn lease_time(secs: f64) -> anyhow::Result<Duration> {
+    if !(1.0..=3600.0).contains(&secs) {
+        anyhow::bail!("BACKEND_AGENT__LEASE_SECS must be between 1 and 3600 seconds, not {secs}");
+    }
+    Ok(Duration::from_secs_f64(secs))
 }
 
 fn auth_mode(config: &AuthConfig) -> anyhow::Result<AuthMode> {

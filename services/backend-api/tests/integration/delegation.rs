@@ -16,7 +16,6 @@ use support::fake_llm::{FakeLlm, Provider, Reply};
 use support::manager::Manager;
 use support::TestApp;
 use tool_api_client::contract::shell::CommandState;
-use tool_api_client::ToolApiClient;
 
 /// How long a turn may take (one with sandboxes starts containers).
 const WAIT: Duration = Duration::from_secs(120);
@@ -395,11 +394,7 @@ async fn stop_during_delegation_leaves_no_sub_agent_or_sub_sandbox() {
     assert_eq!(sub_sandboxes(&manager, &id).await.len(), 1, "{started:#?}");
     // A `calling` is logged before the sandbox is asked for: B's sleep runs once the
     // session's sandbox (made for it) answers.
-    let deadline = Instant::now() + WAIT;
-    while shell_state(&manager, &id, "sub-agent-2").await != Some(CommandState::Running) {
-        assert!(Instant::now() < deadline, "sub-agent B's sleep never ran");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    manager.until_shell_runs(&id, "sub-agent-2").await;
     let stopped = app.stop_run(&token, &id).await;
     assert_ne!(stopped["status"], "running", "{stopped}");
     let rest = stream
@@ -417,26 +412,9 @@ async fn stop_during_delegation_leaves_no_sub_agent_or_sub_sandbox() {
     );
     until_no_sub_sandbox(&manager, &id).await;
     // The shared sandbox's shell of sub-agent B no longer runs its sleep.
-    let after = shell_state(&manager, &id, "sub-agent-2").await;
+    let after = manager.shell_state(&id, "sub-agent-2").await;
     assert!(
         after.is_some_and(|state| state != CommandState::Running),
         "{after:?}"
     );
-}
-
-/// The state of the last command of the shell session `shell` in session `id`'s
-/// sandbox, once that sandbox answers.
-async fn shell_state(manager: &Manager, id: &str, shell: &str) -> Option<CommandState> {
-    let query = ListQuery {
-        session_id: Some(id.to_owned()),
-        ..Default::default()
-    };
-    let sandboxes = manager.client().list(&query).await.ok()?;
-    let access = sandboxes.into_iter().find_map(|s| s.tool_api)?;
-    let tool_api = ToolApiClient::new(access.url, access.token);
-    tool_api
-        .view(shell, false)
-        .await
-        .ok()
-        .map(|snapshot| snapshot.state)
 }

@@ -20,6 +20,7 @@ mod mcp_admin;
 mod mcp_sandbox;
 mod models;
 mod registration;
+mod replicas;
 mod sessions;
 mod shared_stores;
 mod support;

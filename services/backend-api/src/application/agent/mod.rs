@@ -1,11 +1,12 @@
 //! The agent: a person's message wakes the session's run, which loops model → tools →
 //! events until the model answers, asks the person, is stopped, or a budget ends.
 //!
-//! One run per session at a time: a message sent while it runs is stored like any other
-//! and put into the run's inbox, from which the run takes it before its next model
-//! request. Stop cancels the run (the
-//! model request or tool call in flight is dropped and the shell command killed) and
-//! waits for it to end, so the log is consistent when stop answers.
+//! One run per session at a time, in the replica holding the session's run lease (see
+//! `replicas`): a message sent while it runs is stored like any other and put into the
+//! run's inbox — passed to the owning replica first when it reached another — from which
+//! the run takes it before its next model request. Stop cancels the run (the model
+//! request or tool call in flight is dropped and the shell command killed) and waits for
+//! it to end, so the log is consistent when stop answers.
 
 mod catalogue;
 mod context;
@@ -13,12 +14,15 @@ mod daily_tokens;
 mod guard;
 mod mcp;
 mod memory;
+mod orphans;
 mod prompt;
+mod replicas;
 mod run;
 mod run_tools;
 mod take_over;
 
 pub use daily_tokens::DailyTokens;
+pub use replicas::Cluster;
 pub use take_over::{TakeOver, TakeOverGuard};
 
 use std::collections::HashMap;
@@ -37,8 +41,9 @@ use crate::domain::files::SandboxFiles;
 use crate::domain::mcp::McpServers;
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::{ImageStore, SessionRepository};
-use crate::domain::session::{Session, SessionId, SessionStatus};
+use crate::domain::session::{Session, SessionId};
 use crate::domain::user::UserId;
+use replicas::{Fence, Taken};
 
 /// How long stop waits for a cancelled run to wind down.
 const STOP_GRACE: Duration = Duration::from_secs(5);
@@ -92,20 +97,25 @@ struct RunHandle {
     done: Arc<Notify>,
 }
 
+type Runs = Arc<Mutex<HashMap<SessionId, RunHandle>>>;
+
 pub struct AgentService {
     deps: Arc<Dependencies>,
     sessions: Arc<SessionService>,
-    runs: Arc<Mutex<HashMap<SessionId, RunHandle>>>,
+    /// The runs this replica holds the lease of (or is about to).
+    runs: Runs,
+    cluster: Arc<Cluster>,
     enabled: bool,
 }
 
 impl AgentService {
     /// `enabled: false` stores messages without answering them.
-    pub fn new(sessions: Arc<SessionService>, deps: Dependencies, enabled: bool) -> Self {
+    pub fn new(sessions: Arc<SessionService>, deps: Dependencies, cluster: Cluster, enabled: bool) -> Self {
         Self {
             deps: Arc::new(deps),
             sessions,
             runs: Arc::new(Mutex::new(HashMap::new())),
+            cluster: Arc::new(cluster),
             enabled,
         }
     }
@@ -129,72 +139,69 @@ impl AgentService {
                 content: content.to_owned(),
                 attachments: attachments.to_vec(),
             };
-            self.deliver(&session, message);
+            self.deliver(&session, message, 0);
         }
         Ok(stored)
     }
 
-    /// Cancels the session's run, if any, waits until it has ended, then marks the
-    /// session stopped.
+    /// Stops the session's run wherever it is, waits until it has ended, then marks the
+    /// session stopped — holding the run lease meanwhile, so no other replica takes the
+    /// stopped run for a dead one, and a run started since is left alone.
     pub async fn stop(&self, owner: &UserId, id: &str) -> AppResult<Session> {
         let session = self.sessions.get(owner, id).await?;
-        let handle = self
-            .runs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&session.id);
-        if let Some(handle) = handle {
-            let ended = handle.done.notified();
-            tokio::pin!(ended);
-            ended.as_mut().enable();
-            handle.cancel.cancel();
-            if tokio::time::timeout(STOP_GRACE, ended).await.is_err() {
-                tracing::warn!(session = session.id.as_str(), "a stopped run did not end in time");
+        let asked = match self.stop_here(&session.id).await {
+            true => None,
+            false => self.stop_elsewhere(&session.id).await,
+        };
+        let lease = match self.cluster.take(&session.id).await? {
+            Taken::Ours(lease) => Some(lease),
+            // The stopped run did not end in time: the stop is recorded anyway.
+            Taken::Theirs(holder)
+                if holder.replica == self.cluster.replica || Some(&holder) == asked.as_ref() =>
+            {
+                tracing::warn!(
+                    session = session.id.as_str(),
+                    replica = holder.replica.as_str(),
+                    "a stopped run did not end in time"
+                );
+                None
             }
+            // A message started a new run since: it goes on.
+            Taken::Theirs(_) => return self.sessions.get(owner, id).await,
+        };
+        let stopped = self.sessions.stop(owner, id).await;
+        if let Some(lease) = lease {
+            self.cluster.release(&session.id, &lease).await;
         }
-        self.sessions.stop(owner, id).await
+        stopped
     }
 
-    /// The person takes the session's desktop: its run pauses until the guard is dropped.
+    /// Cancels this replica's run of the session, if it has one, and waits until it has
+    /// ended. Says whether there was one.
+    async fn stop_here(&self, session: &SessionId) -> bool {
+        let handle = lock(&self.runs).remove(session);
+        let Some(handle) = handle else {
+            return false;
+        };
+        let ended = handle.done.notified();
+        tokio::pin!(ended);
+        ended.as_mut().enable();
+        handle.cancel.cancel();
+        // Past the grace, `stop` records the stop anyway (and says so).
+        let _ = tokio::time::timeout(STOP_GRACE, ended).await;
+        true
+    }
+
+    /// The person takes the session's desktop: its run pauses until the guard is dropped,
+    /// on whichever replica it runs.
     pub fn take_over(&self, session: &SessionId) -> TakeOverGuard {
         self.deps.take_over.hold(session)
     }
 
-    /// After a restart: runs that were going when the backend went down are over. Marks
-    /// them failed with an event saying so, so nothing stays "running".
-    pub async fn fail_interrupted(&self) -> AppResult<usize> {
-        let mut failed = 0;
-        for status in [SessionStatus::Running] {
-            for session in self.deps.sessions.with_status(status).await? {
-                let message =
-                    "The backend restarted while the agent was working; send a message to continue.";
-                self.deps
-                    .events
-                    .append(
-                        &session.id,
-                        AgentEvent::Error {
-                            message: message.into(),
-                        },
-                    )
-                    .await?;
-                self.deps
-                    .events
-                    .append(
-                        &session.id,
-                        AgentEvent::Status {
-                            status: SessionStatus::Failed,
-                        },
-                    )
-                    .await?;
-                failed += 1;
-            }
-        }
-        Ok(failed)
-    }
-
-    /// Puts the message into the session's run's inbox, starting a run when none goes.
-    fn deliver(&self, session: &Session, message: Incoming) {
-        let mut runs = self.runs.lock().unwrap_or_else(|p| p.into_inner());
+    /// Puts the message into the session's run's inbox, starting a run when none goes
+    /// here; a run on another replica gets it through the bus.
+    fn deliver(&self, session: &Session, message: Incoming, hops: u8) {
+        let mut runs = lock(&self.runs);
         // A run's handle goes (under this lock) before its inbox closes, so a handle
         // found here takes the message.
         if let Some(handle) = runs.get(&session.id) {
@@ -215,33 +222,97 @@ impl AgentService {
             inbox,
             done: Arc::new(Notify::new()),
         };
+        let start = Start {
+            deps: self.deps.clone(),
+            cluster: self.cluster.clone(),
+            runs: self.runs.clone(),
+            session: session.clone(),
+            cancel: handle.cancel.clone(),
+            done: handle.done.clone(),
+            hops,
+        };
+        runs.insert(session.id.clone(), handle);
+        tokio::spawn(start.run(history_until, mail));
+    }
+}
+
+/// What a run being started needs, taken into its task.
+struct Start {
+    deps: Arc<Dependencies>,
+    cluster: Arc<Cluster>,
+    runs: Runs,
+    session: Session,
+    cancel: CancellationToken,
+    done: Arc<Notify>,
+    hops: u8,
+}
+
+impl Start {
+    /// Takes the session's lease and runs turns while messages come; or, when another
+    /// replica runs the session, passes the messages to it.
+    async fn run(self, history_until: u64, mut mail: mpsc::UnboundedReceiver<Incoming>) {
+        let id = self.session.id.clone();
+        let lease = match self.cluster.take(&id).await {
+            Ok(Taken::Ours(lease)) => lease,
+            Ok(Taken::Theirs(holder)) => {
+                self.forget_handle();
+                self.cluster.pass_on(&id, &holder, &mut mail, self.hops).await;
+                self.done.notify_waiters();
+                return;
+            }
+            Err(err) => {
+                self.forget_handle();
+                tracing::error!(session = id.as_str(), %err, "could not take the run lease");
+                let message = format!("The agent could not start: {err}. Send the message again.");
+                if let Err(err) = self.deps.events.append(&id, AgentEvent::Error { message }).await {
+                    tracing::error!(session = id.as_str(), %err, "storing an agent event");
+                }
+                self.done.notify_waiters();
+                return;
+            }
+        };
+        let fence = Fence::default();
+        let renewing = self.cluster.keep(&id, &lease, fence.clone(), self.cancel.clone());
         let mut run = run::Run::new(
             self.deps.clone(),
-            session.clone(),
+            self.session.clone(),
             history_until,
             mail,
-            handle.cancel.clone(),
+            self.cancel.clone(),
+            fence,
         );
-        let (runs_ref, id, done) = (self.runs.clone(), session.id.clone(), handle.done.clone());
-        runs.insert(session.id.clone(), handle);
-        tokio::spawn(async move {
-            loop {
-                run.execute().await;
-                // Under the lock `deliver` takes: a message that arrived as the turn
-                // ended is either in the inbox here (go on) or finds no run (starts one).
-                let mut runs = runs_ref.lock().unwrap_or_else(|p| p.into_inner());
-                if !run.stopped() && run.has_mail() {
-                    continue;
-                }
-                if runs.get(&id).is_some_and(|h| Arc::ptr_eq(&h.done, &done)) {
-                    runs.remove(&id);
-                }
-                break;
+        loop {
+            run.execute().await;
+            // Under the lock `deliver` takes: a message that arrived as the turn
+            // ended is either in the inbox here (go on) or finds no run (starts one,
+            // which waits for this lease).
+            let mut runs = lock(&self.runs);
+            if !run.stopped() && run.has_mail() {
+                continue;
             }
-            drop(run);
-            done.notify_waiters();
-        });
+            forget(&mut runs, &id, &self.done);
+            break;
+        }
+        renewing.abort();
+        self.cluster.release(&id, &lease).await;
+        drop(run);
+        self.done.notify_waiters();
     }
+
+    fn forget_handle(&self) {
+        forget(&mut lock(&self.runs), &self.session.id, &self.done);
+    }
+}
+
+/// Removes the run's handle (not a newer one's).
+fn forget(runs: &mut HashMap<SessionId, RunHandle>, session: &SessionId, done: &Arc<Notify>) {
+    if runs.get(session).is_some_and(|h| Arc::ptr_eq(&h.done, done)) {
+        runs.remove(session);
+    }
+}
+
+fn lock(runs: &Runs) -> std::sync::MutexGuard<'_, HashMap<SessionId, RunHandle>> {
+    runs.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 #[cfg(test)]

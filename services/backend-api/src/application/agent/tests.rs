@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::{AgentService, Budgets, DailyTokens, Dependencies, TakeOver};
+use super::{AgentService, Budgets, Cluster, DailyTokens, Dependencies, TakeOver};
 use crate::application::events::EventService;
 use crate::application::sessions::SessionService;
 use crate::domain::agent::{
@@ -21,6 +21,7 @@ use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
 use crate::domain::job::Network;
 use crate::domain::mcp::{McpResult, McpServerStatus, McpServers, McpSite};
 use crate::domain::model::{ModelCatalog, ModelInfo, ModelName};
+use crate::domain::replica::ReplicaId;
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::tool::{ToolSpec, ToolView};
@@ -28,6 +29,7 @@ use crate::domain::user::UserId;
 use crate::domain::DomainResult;
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
+use crate::infrastructure::local_leases::LocalLeases;
 use crate::infrastructure::sandbox_files::ToolApiFiles;
 
 /// A model that answers from a script and records what it was sent. With `hold_first`,
@@ -212,7 +214,17 @@ impl Harness {
             daily_tokens: DailyTokens::new(store.clone(), None),
         };
         Self {
-            agent: AgentService::new(sessions.clone(), deps, true),
+            agent: AgentService::new(
+                sessions.clone(),
+                deps,
+                Cluster {
+                    replica: ReplicaId::new("test"),
+                    leases: Arc::new(LocalLeases::default()),
+                    bus: Arc::new(LocalBus::new()),
+                    lease: Duration::from_secs(10),
+                },
+                true,
+            ),
             sessions,
             events,
             model,

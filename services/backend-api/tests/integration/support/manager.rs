@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use sandbox_manager_client::contract::ListQuery;
 use sandbox_manager_client::SandboxManagerClient;
+use tool_api_client::contract::shell::CommandState;
 use tool_api_client::ToolApiClient;
 
 #[path = "../../../../tool-api/tests/integration/support/sandbox.rs"]
@@ -101,6 +102,36 @@ impl Manager {
             .expect("the session has a sandbox");
         let access = sandbox.tool_api.expect("a running sandbox");
         ToolApiClient::new(access.url, access.token)
+    }
+
+    /// The state of the last command of the shell session `shell` in the session's
+    /// sandbox, once that sandbox answers.
+    pub async fn shell_state(&self, session: &str, shell: &str) -> Option<CommandState> {
+        let query = ListQuery {
+            session_id: Some(session.to_owned()),
+            ..Default::default()
+        };
+        let sandboxes = self.client().list(&query).await.ok()?;
+        let access = sandboxes.into_iter().find_map(|s| s.tool_api)?;
+        let tool_api = ToolApiClient::new(access.url, access.token);
+        tool_api
+            .view(shell, false)
+            .await
+            .ok()
+            .map(|snapshot| snapshot.state)
+    }
+
+    /// Returns once a command runs in the shell session `shell` of the session's sandbox
+    /// (a `calling` is logged before the sandbox is asked for).
+    pub async fn until_shell_runs(&self, session: &str, shell: &str) {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while self.shell_state(session, shell).await != Some(CommandState::Running) {
+            assert!(
+                Instant::now() < deadline,
+                "no command ran in {shell} within 120 s"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     /// Removes the session's container behind the manager's back, as an OOM kill or an

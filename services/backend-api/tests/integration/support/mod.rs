@@ -12,6 +12,7 @@ pub mod fake_llm;
 pub mod live;
 pub mod manager;
 pub mod mcp_servers;
+pub mod process;
 pub mod servers;
 
 use std::path::{Path, PathBuf};
@@ -53,9 +54,20 @@ pub fn store_name(data_dir: &Path) -> String {
 /// stores the suite runs against, then `overrides` as `("auth.mode", "none")` pairs.
 pub fn settings(data_dir: &Path, overrides: &[(&str, &str)]) -> Settings {
     let mut builder = config::Config::builder();
+    for (key, value) in setting_pairs(data_dir, overrides) {
+        builder = builder.set_override(key, value).unwrap();
+    }
+    builder
+        .build()
+        .and_then(|c| c.try_deserialize())
+        .unwrap_or_else(|err| panic!("test settings: {err}"))
+}
+
+/// What [`settings`] sets, as `(key, value)` pairs (later ones win).
+pub fn setting_pairs(data_dir: &Path, overrides: &[(&str, &str)]) -> Vec<(String, String)> {
     let name = store_name(data_dir);
     let prefix = format!("{name}:");
-    let mut defaults = vec![
+    let mut pairs = vec![
         ("host", "127.0.0.1"),
         ("port", "0"),
         ("environment", "development"),
@@ -70,16 +82,14 @@ pub fn settings(data_dir: &Path, overrides: &[(&str, &str)]) -> Settings {
     ];
     let shared = shared_stores();
     if let Some((mongodb, redis)) = &shared {
-        defaults.push(("mongodb_uri", mongodb));
-        defaults.push(("redis_url", redis));
+        pairs.push(("mongodb_uri", mongodb));
+        pairs.push(("redis_url", redis));
     }
-    for (key, value) in defaults.iter().chain(overrides) {
-        builder = builder.set_override(*key, *value).unwrap();
-    }
-    builder
-        .build()
-        .and_then(|c| c.try_deserialize())
-        .unwrap_or_else(|err| panic!("test settings: {err}"))
+    pairs
+        .iter()
+        .chain(overrides)
+        .map(|(key, value)| (key.to_string(), value.to_string()))
+        .collect()
 }
 
 /// `(key, value)` settings as [`TestApp::spawn`] takes them.
@@ -121,6 +131,18 @@ impl TestApp {
             data_dir: data_dir.to_owned(),
             stop: Some(stop),
             served: Some(served),
+            _temp: None,
+        }
+    }
+
+    /// A client of a server started elsewhere (a backend process).
+    pub fn client_of(base: &str) -> Self {
+        Self {
+            base: base.to_owned(),
+            http: Client::new(),
+            data_dir: PathBuf::new(),
+            stop: None,
+            served: None,
             _temp: None,
         }
     }

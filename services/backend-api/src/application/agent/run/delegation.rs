@@ -275,6 +275,7 @@ impl Run {
             history_until: None,
             inbox,
             read_up_to: self.read_up_to,
+            history_end: self.history_end,
             conversation: vec![
                 ChatMessage::text(ChatRole::System, SUB_AGENT_PROMPT),
                 ChatMessage::text(ChatRole::User, assignment.task.clone()),
@@ -291,6 +292,7 @@ impl Run {
             sub_agents: SubAgents::new(cancel.child_token()),
             failed_cells: 0,
             cancel,
+            fence: self.fence.clone(),
         }
     }
 

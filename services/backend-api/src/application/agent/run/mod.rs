@@ -24,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 use super::catalogue::{Catalogue, ToolCall};
 use super::context::{compact, truncate_for_model};
 use super::guard::{Guard, Interrupted};
+use super::replicas::Fence;
 use super::run_tools::RunCall;
 use super::{mcp, memory, prompt, Dependencies, Incoming};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
@@ -77,6 +78,10 @@ pub struct Run {
     /// The last event the conversation holds: the history's, or the latest person
     /// message taken from the inbox.
     read_up_to: u64,
+    /// Where the history read from the log ends: a message up to here that reaches the
+    /// inbox too (messages posted at once, numbered in one order and delivered in the
+    /// other) is in the conversation already.
+    history_end: u64,
     conversation: Vec<ChatMessage>,
     catalogue: Catalogue,
     /// MCP servers whose failure the person has been told of in this run.
@@ -97,6 +102,8 @@ pub struct Run {
     /// Code cells that failed in a row in this turn.
     failed_cells: u32,
     cancel: CancellationToken,
+    /// Raised when the run's lease was lost: it then writes nothing more.
+    fence: Fence,
 }
 
 impl Run {
@@ -106,6 +113,7 @@ impl Run {
         history_until: u64,
         inbox: mpsc::UnboundedReceiver<Incoming>,
         cancel: CancellationToken,
+        fence: Fence,
     ) -> Self {
         let catalogue = Catalogue::new(deps.web_search.is_some(), true);
         let system = prompt::system_prompt(&deps.models);
@@ -120,6 +128,7 @@ impl Run {
             history_until: Some(history_until),
             inbox,
             read_up_to: history_until,
+            history_end: history_until,
             conversation: vec![ChatMessage::text(ChatRole::System, system)],
             catalogue,
             mcp_reported: HashSet::new(),
@@ -129,6 +138,7 @@ impl Run {
             open_calls: Vec::new(),
             failed_cells: 0,
             cancel,
+            fence,
         }
     }
 
@@ -415,6 +425,9 @@ impl Run {
     /// Adds the person's messages that arrived since the last model request.
     fn read_inbox(&mut self) {
         while let Ok(message) = self.inbox.try_recv() {
+            if message.seq <= self.history_end {
+                continue;
+            }
             self.read_up_to = self.read_up_to.max(message.seq);
             self.conversation.push(ChatMessage::text(
                 ChatRole::User,
@@ -426,6 +439,9 @@ impl Run {
     /// Appends an event; a failure to store is logged (the run goes on, and the next
     /// event or the end of the run tells the person).
     async fn emit(&self, event: AgentEvent) {
+        if self.fence.is_raised() {
+            return;
+        }
         let event = self.role.place(event);
         if let Err(err) = self.deps.events.append(&self.session.id, event).await {
             tracing::error!(session = self.session.id.as_str(), %err, "storing an agent event");

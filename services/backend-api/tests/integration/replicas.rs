@@ -1,0 +1,267 @@
+//! Two backend replicas sharing one MongoDB-wire server and Redis, with the scripted
+//! model and a real sandbox: a session's run lives in one replica, and what reaches the
+//! other — a message, a stop, a person taking the desktop — acts on it there. A replica
+//! killed mid-command leaves runs that another settles once the lease runs out; a
+//! replica that restarts leaves the other's runs alone.
+
+use crate::support;
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use support::fake_llm::{FakeLlm, Reply};
+use support::live::connect;
+use support::manager::Manager;
+use support::process::BackendProcess;
+use support::servers::ServerProcess;
+use support::{SseStream, TestApp};
+use tool_api_client::contract::shell::CommandState;
+
+/// How long a sandbox step may take (the first one starts a container).
+const WAIT: Duration = Duration::from_secs(120);
+
+/// The shared stores, the sandbox-manager and the scripted model the replicas use.
+struct Deployment {
+    llm: FakeLlm,
+    manager: Manager,
+    _mongodb: ServerProcess,
+    _redis: ServerProcess,
+    dir: tempfile::TempDir,
+    settings: Vec<(&'static str, String)>,
+}
+
+impl Deployment {
+    async fn start(replies: Vec<Reply>, lease_secs: &str) -> Self {
+        let (mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
+        let llm = FakeLlm::start(replies).await;
+        let manager = Manager::start();
+        let mut settings = llm.settings();
+        settings.extend(manager.settings());
+        settings.extend([
+            ("mongodb_uri", mongodb.mongodb_uri()),
+            ("redis_url", redis.redis_url()),
+            ("agent.lease_secs", lease_secs.to_owned()),
+        ]);
+        Self {
+            llm,
+            manager,
+            _mongodb: mongodb,
+            _redis: redis,
+            dir: tempfile::tempdir().unwrap(),
+            settings,
+        }
+    }
+
+    fn overrides(&self) -> Vec<(&str, &str)> {
+        self.settings.iter().map(|(k, v)| (*k, v.as_str())).collect()
+    }
+
+    /// A replica in this process.
+    async fn replica(&self) -> TestApp {
+        TestApp::spawn_on(self.dir.path(), &self.overrides()).await
+    }
+
+    /// A replica in a process of its own.
+    async fn process(&self) -> BackendProcess {
+        BackendProcess::start(self.dir.path(), &self.overrides()).await
+    }
+}
+
+fn shell(command: &str) -> Reply {
+    Reply::tool("shell_exec", json!({ "command": command, "timeout_secs": 600 }))
+}
+
+fn running_statuses(events: &[Value]) -> usize {
+    events
+        .iter()
+        .filter(|e| e["type"] == "status" && e["status"] == "running")
+        .count()
+}
+
+/// Whether the text of the model's `n`-th request (from 0) holds `text`.
+fn request_mentions(llm: &FakeLlm, n: usize, text: &str) -> bool {
+    llm.requests()[n]["messages"].to_string().contains(text)
+}
+
+async fn until_calling(stream: &mut SseStream) -> Vec<Value> {
+    stream
+        .until(WAIT, |e| e["type"] == "tool" && e["status"] == "calling")
+        .await
+}
+
+async fn until_status(stream: &mut SseStream, status: &str) -> Vec<Value> {
+    stream
+        .until(WAIT, |e| e["type"] == "status" && e["status"] == status)
+        .await
+}
+
+#[tokio::test]
+async fn a_runs_messages_stop_and_take_over_reach_it_from_the_other_replica() {
+    let deployment = Deployment::start(
+        vec![
+            // Two messages at two replicas at once.
+            shell("sleep 1"),
+            Reply::Text("read both"),
+            // A message to A while B runs.
+            shell("sleep 2"),
+            Reply::Text("read the follow-up"),
+            // A take-over through A.
+            shell("sleep 3"),
+            Reply::Text("after the take-over"),
+            // A stop through A.
+            shell("sleep 600"),
+            // A restart of A while B runs.
+            shell("sleep 600"),
+        ],
+        "2",
+    )
+    .await;
+    let llm = &deployment.llm;
+    let (mut a, b) = (deployment.replica().await, deployment.replica().await);
+    let (token, _, _) = a.register("ada@example.org").await;
+    let id = a.new_session(&token).await;
+    let mut stream = b.events(&token, &id, None).await;
+
+    // Two messages sent to both replicas at once start exactly one run, which reads both.
+    let (first, second) = tokio::join!(
+        a.post_message(&token, &id, "first message, to A"),
+        b.post_message(&token, &id, "second message, to B"),
+    );
+    assert_ne!(first, second);
+    let turn = until_status(&mut stream, "completed").await;
+    assert_eq!(running_statuses(&turn), 1, "{turn:#?}");
+    assert_eq!(llm.requests().len(), 2);
+    assert!(request_mentions(llm, 1, "first message, to A"));
+    assert!(request_mentions(llm, 1, "second message, to B"));
+
+    // A message to A while the run is on B joins that run.
+    b.post_message(&token, &id, "start on B").await;
+    let mut turn = until_calling(&mut stream).await;
+    a.post_message(&token, &id, "follow-up through A").await;
+    turn.extend(until_status(&mut stream, "completed").await);
+    assert_eq!(running_statuses(&turn), 1, "{turn:#?}");
+    assert_eq!(llm.requests().len(), 4);
+    assert!(request_mentions(llm, 3, "follow-up through A"));
+
+    // A person taking the desktop through A pauses B's run before its next request.
+    b.post_message(&token, &id, "work, then let me take over").await;
+    until_calling(&mut stream).await;
+    let desktop = connect(&a, &token, &id, "control").await;
+    stream
+        .until(WAIT, |e| e["type"] == "tool" && e["status"] == "called")
+        .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(llm.requests().len(), 5, "B's run went on under the person's hold");
+    let released = Instant::now();
+    drop(desktop);
+    until_status(&mut stream, "completed").await;
+    assert!(
+        released.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        released.elapsed()
+    );
+    assert_eq!(llm.requests().len(), 6);
+
+    // A stop sent to A ends B's run within a second, its command killed.
+    b.post_message(&token, &id, "sleep long").await;
+    until_calling(&mut stream).await;
+    deployment.manager.until_shell_runs(&id, "agent").await;
+    let stopped = a.stop_run(&token, &id).await;
+    assert_eq!(stopped["status"], "completed");
+    let turn = until_status(&mut stream, "completed").await;
+    let closed = turn
+        .iter()
+        .find(|e| e["type"] == "tool" && e["status"] == "called")
+        .expect("the stopped call's `called`");
+    assert_eq!(closed["view"]["message"], "stopped");
+    let tool_api = deployment.manager.tool_api(&id).await;
+    assert_ne!(
+        tool_api.view("agent", false).await.unwrap().state,
+        CommandState::Running
+    );
+
+    // A restart of A leaves B's running session running, past the lease time.
+    b.post_message(&token, &id, "sleep long again").await;
+    until_calling(&mut stream).await;
+    a.stop().await;
+    let a = deployment.replica().await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(a.session(&token, &id).await["status"], "running");
+    let stopped = a.stop_run(&token, &id).await;
+    assert_eq!(stopped["status"], "completed");
+    let turn = until_status(&mut stream, "completed").await;
+    assert!(turn.iter().all(|e| e["type"] != "error"), "{turn:#?}");
+}
+
+/// Every `calling` in the log is followed by exactly one `called` (call ids repeat from
+/// turn to turn with the scripted model).
+fn calls_all_closed(log: &[Value]) -> Result<(), String> {
+    let mut open = HashSet::new();
+    for event in log.iter().filter(|e| e["type"] == "tool") {
+        let id = event["call_id"].as_str().unwrap();
+        let fresh = match event["status"].as_str() {
+            Some("calling") => open.insert(id),
+            _ => open.remove(id),
+        };
+        if !fresh {
+            return Err(format!("{id} {} twice in a row", event["status"]));
+        }
+    }
+    match open.is_empty() {
+        true => Ok(()),
+        false => Err(format!("never closed: {open:?}")),
+    }
+}
+
+#[tokio::test]
+async fn a_replica_killed_mid_command_leaves_runs_another_settles_within_the_lease() {
+    const KILLS: usize = 20;
+    let lease = Duration::from_secs(1);
+    let deployment = Deployment::start(vec![shell("sleep 600"); KILLS], "1").await;
+    let a = deployment.replica().await;
+    let (token, _, _) = a.register("ada@example.org").await;
+    let id = a.new_session(&token).await;
+    let mut stream = a.events(&token, &id, None).await;
+    let mut log = Vec::new();
+    let mut slowest = Duration::ZERO;
+    for kill in 0..KILLS {
+        let mut b = deployment.process().await;
+        let owner = TestApp::client_of(&b.base);
+        owner.post_message(&token, &id, &format!("run {kill} on B")).await;
+        log.extend(until_calling(&mut stream).await);
+        deployment.manager.until_shell_runs(&id, "agent").await;
+        b.kill();
+        let killed = Instant::now();
+        let turn = until_status(&mut stream, "failed").await;
+        let took = killed.elapsed();
+        slowest = slowest.max(took);
+        assert!(
+            took < lease + Duration::from_secs(1),
+            "kill {kill}: settled after {took:?}"
+        );
+        let closed = turn
+            .iter()
+            .find(|e| e["type"] == "tool" && e["status"] == "called")
+            .unwrap_or_else(|| panic!("kill {kill}: the interrupted call was not closed: {turn:#?}"));
+        assert!(
+            closed["view"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("interrupted"),
+            "{closed}"
+        );
+        assert!(turn.iter().any(|e| e["type"] == "error"), "{turn:#?}");
+        log.extend(turn);
+    }
+    eprintln!("{KILLS} kills, each settled within {slowest:?} (lease {lease:?})");
+
+    // Nothing stuck, nothing closed twice, and the killed command is not running on.
+    assert_eq!(a.session(&token, &id).await["status"], "failed");
+    calls_all_closed(&log).unwrap();
+    let tool_api = deployment.manager.tool_api(&id).await;
+    assert_ne!(
+        tool_api.view("agent", false).await.unwrap().state,
+        CommandState::Running
+    );
+}
