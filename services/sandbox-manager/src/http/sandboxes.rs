@@ -1,4 +1,11 @@
 //! `/v1/sandboxes`: create-or-get per session, get, list, delete, keep-alive, logs.
+//!
+//! Creating and deleting run to their end whether or not the client waits for the
+//! answer: a client that goes away (timed out, or its process killed) would otherwise
+//! drop the work halfway, leaving a record the session's next request is refused on until
+//! reconciliation cleans it up.
+
+use std::future::Future;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -34,7 +41,8 @@ async fn create(
     State(state): State<AppState>,
     Json(request): Json<CreateSandbox>,
 ) -> ManagerResult<impl IntoResponse> {
-    let (sandbox, created) = state.manager.create_or_get(request).await?;
+    let manager = state.manager.clone();
+    let (sandbox, created) = to_the_end(async move { manager.create_or_get(request).await }).await?;
     let status = if created {
         StatusCode::CREATED
     } else {
@@ -67,8 +75,18 @@ async fn get(State(state): State<AppState>, Path(id): Path<String>) -> ManagerRe
     responses((status = 204), (status = 404, body = ErrorBody), (status = 503, body = ErrorBody))
 )]
 async fn delete(State(state): State<AppState>, Path(id): Path<String>) -> ManagerResult<StatusCode> {
-    state.manager.delete(&id).await?;
+    let manager = state.manager.clone();
+    to_the_end(async move { manager.delete(&id).await }).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Runs `work` in a task of its own, so dropping the request does not cancel it.
+async fn to_the_end<T: Send + 'static>(
+    work: impl Future<Output = ManagerResult<T>> + Send + 'static,
+) -> ManagerResult<T> {
+    tokio::spawn(work)
+        .await
+        .map_err(|err| anyhow::anyhow!("a sandbox request's task failed: {err}"))?
 }
 
 /// Marks the sandbox used now, pushing its idle time-out back.

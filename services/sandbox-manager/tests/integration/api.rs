@@ -192,6 +192,29 @@ async fn quotas_refuse_with_429_and_a_message() {
     assert_eq!(manager.containers().len(), 2);
 }
 
+/// A backend that gives up waiting (or is killed) while its session's sandbox starts
+/// must not leave the session without one: the start goes on, and the next request gets
+/// that sandbox rather than a conflict.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_create_whose_client_leaves_still_finishes() {
+    let manager = Manager::start(&[]);
+    let impatient = reqwest::Client::builder()
+        .timeout(Duration::from_millis(100))
+        .build()
+        .unwrap();
+    let left = impatient
+        .post(format!("{}/v1/sandboxes", manager.base))
+        .bearer_auth(support::TOKEN)
+        .json(&request("leaves", "alice"))
+        .send()
+        .await;
+    assert!(left.is_err_and(|err| err.is_timeout()));
+
+    let sandbox = manager.client.create(&request("leaves", "alice")).await.unwrap();
+    assert_eq!(sandbox.state, SandboxState::Ready);
+    assert_eq!(manager.containers(), [sandbox.id]);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn bad_input_gets_clear_errors_and_changes_nothing() {
     let manager = Manager::start(&[]);
