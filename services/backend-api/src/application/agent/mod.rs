@@ -169,7 +169,14 @@ impl AgentService {
             // A message started a new run since: it goes on.
             Taken::Theirs(_) => return self.sessions.get(owner, id).await,
         };
-        let stopped = self.sessions.stop(owner, id).await;
+        let stopped = async {
+            if lease.is_some() {
+                // A run that ended by itself closed its calls; one that died did not.
+                orphans::close_calls(&self.deps, &session, "stopped").await?;
+            }
+            self.sessions.stop(owner, id).await
+        }
+        .await;
         if let Some(lease) = lease {
             self.cluster.release(&session.id, &lease).await;
         }

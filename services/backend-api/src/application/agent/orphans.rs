@@ -2,7 +2,8 @@
 //! open (a sub-agent's too, inside their `delegated` wrappers), end the agent's shell
 //! command it may have left running, and close each call with its `called` event and
 //! an error, then say why and mark the session failed — so every `calling` has exactly
-//! one `called` and nothing stays "running". Whoever calls this holds the lease.
+//! one `called` and nothing stays "running". A stop of such a run closes its calls the
+//! same way. Whoever calls this holds the lease.
 
 use std::time::Duration;
 
@@ -34,13 +35,13 @@ struct OpenCall {
 
 impl OpenCall {
     /// Its `called` event, wrapped as it was opened.
-    fn closed(self) -> AgentEvent {
+    fn closed(self, why: &str) -> AgentEvent {
         let event = AgentEvent::Tool {
             call_id: self.call_id,
             name: self.name,
             status: ToolStatus::Called,
             args: self.args,
-            view: Some(ToolView::error(INTERRUPTED)),
+            view: Some(ToolView::error(why)),
         };
         self.within
             .into_iter()
@@ -53,14 +54,7 @@ impl OpenCall {
 }
 
 pub(super) async fn settle(deps: &Dependencies, session: &Session) -> AppResult<()> {
-    let open = open_calls(deps, session).await?;
-    if !open.is_empty() {
-        interrupt_shell(deps, session).await;
-    }
-    // The latest first: nested calls close before the delegate call holding them.
-    for call in open.into_iter().rev() {
-        deps.events.append(&session.id, call.closed()).await?;
-    }
+    close_calls(deps, session, INTERRUPTED).await?;
     let error = AgentEvent::Error {
         message: MESSAGE.into(),
     };
@@ -69,6 +63,20 @@ pub(super) async fn settle(deps: &Dependencies, session: &Session) -> AppResult<
         status: SessionStatus::Failed,
     };
     deps.events.append(&session.id, failed).await?;
+    Ok(())
+}
+
+/// Closes the calls a run that is gone left open, saying `why`, after ending the shell
+/// command it may have left running.
+pub(super) async fn close_calls(deps: &Dependencies, session: &Session, why: &str) -> AppResult<()> {
+    let open = open_calls(deps, session).await?;
+    if !open.is_empty() {
+        interrupt_shell(deps, session).await;
+    }
+    // The latest first: nested calls close before the delegate call holding them.
+    for call in open.into_iter().rev() {
+        deps.events.append(&session.id, call.closed(why)).await?;
+    }
     Ok(())
 }
 
@@ -175,7 +183,7 @@ mod tests {
             .map(|c| (c.within.clone(), c.call_id.as_str()))
             .collect();
         assert_eq!(ids, [(vec![], "d"), (vec!["d".to_owned()], "b"), (vec![], "c")]);
-        let nested = open.remove(1).closed();
+        let nested = open.remove(1).closed("interrupted");
         let AgentEvent::Delegated { call_id, event } = nested else {
             panic!("{nested:?}")
         };

@@ -162,8 +162,9 @@ impl Cluster {
 }
 
 impl AgentService {
-    /// Asks the replica running the session to stop it and waits (up to the stop's
-    /// grace) until it has let the lease go. Returns the lease it was asked for.
+    /// Asks the replica running the session to stop it and waits until it has let the
+    /// lease go: within the stop's grace when it is alive, when the lease expires when it
+    /// died. Returns the lease it was asked for.
     pub(super) async fn stop_elsewhere(&self, session: &SessionId) -> Option<RunLease> {
         let holder = match self.cluster.leases.holder(session).await {
             Ok(holder) => holder?,
@@ -180,7 +181,7 @@ impl AgentService {
             tracing::warn!(session = session.as_str(), %err, "asking another replica to stop a run");
             return Some(holder);
         }
-        let deadline = Instant::now() + super::STOP_GRACE;
+        let deadline = Instant::now() + super::STOP_GRACE.max(self.cluster.lease);
         while Instant::now() < deadline {
             match self.cluster.leases.holder(session).await {
                 Ok(now) if now.as_ref() != Some(&holder) => break,
