@@ -71,3 +71,38 @@ impl RunLeases for LocalLeases {
         Ok(Self::live(&mut self.lock(), session))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::replica::ReplicaId;
+
+    #[tokio::test]
+    async fn a_lease_is_held_renewed_and_released_only_by_its_holder_until_it_expires() {
+        let leases = LocalLeases::default();
+        let session = SessionId::new();
+        let (ours, theirs) = (
+            RunLease::new(ReplicaId::new("a")),
+            RunLease::new(ReplicaId::new("b")),
+        );
+        let ttl = Duration::from_millis(200);
+        assert_eq!(leases.acquire(&session, &ours, ttl).await.unwrap(), None);
+        assert_eq!(
+            leases.acquire(&session, &theirs, ttl).await.unwrap(),
+            Some(ours.clone())
+        );
+        assert!(!leases.renew(&session, &theirs, ttl).await.unwrap());
+        leases.release(&session, &theirs).await.unwrap();
+        assert_eq!(leases.holder(&session).await.unwrap(), Some(ours.clone()));
+        assert!(leases.renew(&session, &ours, ttl).await.unwrap());
+
+        // Not renewed: it expires, and is someone else's to take; the old holder can
+        // neither renew nor free it.
+        tokio::time::sleep(ttl + Duration::from_millis(50)).await;
+        assert_eq!(leases.holder(&session).await.unwrap(), None);
+        assert_eq!(leases.acquire(&session, &theirs, ttl).await.unwrap(), None);
+        assert!(!leases.renew(&session, &ours, ttl).await.unwrap());
+        leases.release(&session, &ours).await.unwrap();
+        assert_eq!(leases.holder(&session).await.unwrap(), Some(theirs));
+    }
+}
