@@ -193,6 +193,7 @@ impl Application {
                 leases: stores.leases.clone(),
                 bus: stores.bus.clone(),
                 lease: lease_time(settings.agent.lease_secs)?,
+                alone: settings.redis_url.is_none(),
             },
             settings.agent.enabled,
         ));

@@ -49,6 +49,10 @@ pub struct Cluster {
     pub bus: Arc<dyn EventBus>,
     /// How long a run lease lasts unless renewed.
     pub lease: Duration,
+    /// No other replica can exist (no shared store): runs are orphaned only by this
+    /// process's own end, so start-up alone looks for them, and nobody needs to hear of
+    /// the desktops held here.
+    pub alone: bool,
 }
 
 /// Who has a session's lease after trying to take it.
@@ -191,23 +195,18 @@ impl AgentService {
         Some(holder)
     }
 
-    /// This replica's part until `stopping`: acting on signals, announcing its holds,
-    /// and settling runs that died with their replica.
+    /// This replica's part until `stopping`: acting on signals, and with other replicas
+    /// about, announcing its holds and settling runs that died with their replica.
     pub fn start(self: &Arc<Self>, stopping: CancellationToken) {
         let agent = self.clone();
-        tokio::spawn(
-            stopping
-                .clone()
-                .run_until_cancelled_owned(async move { agent.listen().await }),
-        );
+        tokio::spawn(stopping.clone().run_until_cancelled_owned(agent.listen()));
+        if self.cluster.alone {
+            return;
+        }
         let agent = self.clone();
-        tokio::spawn(
-            stopping
-                .clone()
-                .run_until_cancelled_owned(async move { agent.announce().await }),
-        );
+        tokio::spawn(stopping.clone().run_until_cancelled_owned(agent.announce()));
         let agent = self.clone();
-        tokio::spawn(stopping.run_until_cancelled_owned(async move { agent.sweep().await }));
+        tokio::spawn(stopping.run_until_cancelled_owned(agent.sweep()));
     }
 
     async fn listen(self: Arc<Self>) {

@@ -222,6 +222,7 @@ impl Harness {
                     leases: Arc::new(LocalLeases::default()),
                     bus: Arc::new(LocalBus::new()),
                     lease: Duration::from_secs(10),
+                    alone: true,
                 },
                 true,
             ),
