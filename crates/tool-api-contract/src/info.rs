@@ -14,6 +14,11 @@ pub struct HealthResponse {
     /// disabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub desktop: Option<DesktopReadiness>,
+    /// The memory the sandbox's cgroup uses now, without the file cache the kernel may
+    /// reclaim (as `docker stats` counts it), for the manager's memory budget; absent
+    /// where no memory controller can be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_used_bytes: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -101,6 +101,20 @@ pub fn memory() -> MemoryInfo {
     }
 }
 
+/// The container's memory in use as `docker stats` counts it: the cgroup's usage less
+/// the inactive file cache (reclaimable at once). `None` without a cgroup memory
+/// controller of its own (not in a container).
+pub fn working_set() -> Option<u64> {
+    let (usage, inactive) = match read_u64("/sys/fs/cgroup/memory.current") {
+        Some(usage) => (usage, keyed_u64("/sys/fs/cgroup/memory.stat", "inactive_file")),
+        None => (
+            read_u64("/sys/fs/cgroup/memory/memory.usage_in_bytes")?,
+            keyed_u64("/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"),
+        ),
+    };
+    Some(usage.saturating_sub(inactive.unwrap_or(0)))
+}
+
 fn disk(path: &Path) -> anyhow::Result<DiskInfo> {
     let stat = nix::sys::statvfs::statvfs(path).with_context(|| format!("statvfs {}", path.display()))?;
     let block = stat.fragment_size() as u64;

@@ -36,6 +36,7 @@ async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
         },
         version: env!("CARGO_PKG_VERSION").into(),
         desktop,
+        memory_used_bytes: system::working_set(),
     })
 }
 

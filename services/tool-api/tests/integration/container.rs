@@ -52,6 +52,10 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
     // Ready for tools with the desktop stopped; the first VNC connection starts it.
     let health = sandbox.client.health().await.unwrap();
     assert_eq!(health.desktop.unwrap().state, DesktopState::Stopped, "{health:?}");
+    // What the container uses, for the manager's memory budget: a light sandbox's few
+    // MiB, well under its limit.
+    let used = health.memory_used_bytes.expect("the container's memory use");
+    assert!((1 << 20..info.memory.limit_bytes).contains(&used), "{used}");
     // VNC only through the tool-api's relay: x11vnc listens on the sandbox's loopback.
     let mut vnc = sandbox.client.vnc().await.unwrap();
     assert_eq!(handshake(&mut vnc).await, (1280, 800));
