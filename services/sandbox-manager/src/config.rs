@@ -236,6 +236,10 @@ pub struct QuotaSettings {
     pub per_owner: usize,
     /// Live sandboxes in all (the warm pool comes on top).
     pub global: usize,
+    /// Memory (MiB) the sandboxes may use together, counted as they use it; a new one is
+    /// refused when its reservation would not fit. Unset: 90 % of the host's memory with
+    /// Docker, none on Kubernetes (the scheduler places pods by their requests); `0`: none.
+    pub memory_mb: Option<u64>,
 }
 
 impl Default for QuotaSettings {
@@ -243,6 +247,7 @@ impl Default for QuotaSettings {
         Self {
             per_owner: 3,
             global: 50,
+            memory_mb: None,
         }
     }
 }

@@ -1,4 +1,5 @@
-//! `GET /health`: whether the manager runs, the engine answers, and how full the pool is.
+//! `GET /health`: whether the manager runs, the engine answers, how full the pool is, and
+//! how much of the memory budget the sandboxes use.
 
 use axum::extract::State;
 use axum::Json;
@@ -8,7 +9,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::AppState;
-use crate::manager::PoolStatus;
+use crate::manager::{MemoryStatus, PoolStatus};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
@@ -16,6 +17,7 @@ pub struct Health {
     pub status: &'static str,
     pub engine: bool,
     pub pool: PoolStatus,
+    pub memory: MemoryStatus,
 }
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -30,5 +32,6 @@ async fn health(State(state): State<AppState>) -> Json<Health> {
         status: if engine { "ok" } else { "degraded" },
         engine,
         pool: state.manager.pool_status(),
+        memory: state.manager.memory_status().await,
     })
 }

@@ -7,6 +7,7 @@
 //! container without a record, or a `creating`/`removing` record no running operation
 //! owns, is left over from a crash and is cleaned up by reconciliation.
 
+mod memory;
 mod monitor;
 mod pool;
 mod readiness;
@@ -31,6 +32,7 @@ use crate::events::EventBus;
 use crate::record::{new_sandbox_id, Lifetime, Owner, SandboxRecord, Secrets, SessionId};
 use crate::store::RecordStore;
 
+pub use memory::MemoryStatus;
 pub use pool::PoolStatus;
 pub use reconcile::Reconciled;
 use registry::Registry;
@@ -47,6 +49,7 @@ pub struct Manager {
     session_locks: Mutex<HashMap<SessionId, Arc<tokio::sync::Mutex<()>>>>,
     http: reqwest::Client,
     lifetime: Lifetime,
+    memory: memory::MemoryBudget,
 }
 
 /// Marks a sandbox busy until dropped.
@@ -82,6 +85,7 @@ impl Manager {
                 .timeout(Duration::from_secs(2))
                 .build()?,
             lifetime,
+            memory: memory::MemoryBudget::new(&settings),
             settings,
             driver,
         }))
@@ -131,6 +135,21 @@ impl Manager {
 
     pub fn pool_status(&self) -> PoolStatus {
         self.pool.status()
+    }
+
+    /// The sandboxes' memory use against the budget, for `/health`.
+    pub async fn memory_status(&self) -> MemoryStatus {
+        let (live, pooled) = self.memory_users(0).await;
+        self.memory.status(&live, pooled)
+    }
+
+    /// What the memory budget counts: the live records, and the pool's sandboxes less
+    /// `leaving_out`.
+    async fn memory_users(&self, leaving_out: usize) -> (Vec<SandboxRecord>, usize) {
+        let mut records = self.registry.all().await;
+        records.retain(|r| r.state.is_live());
+        let pool = self.pool.status();
+        (records, (pool.ready + pool.starting).saturating_sub(leaving_out))
     }
 
     /// Engine reachability, for `/health`.
@@ -203,7 +222,13 @@ impl Manager {
         self.create_cold(record).await.map(|s| (s, true))
     }
 
-    fn admit<'a>(&'a self, owner: &'a Owner) -> impl FnOnce(&[&SandboxRecord]) -> ManagerResult<()> + 'a {
+    /// The quotas a new record must fit; `adds_memory` when it brings a new sandbox (a
+    /// claim from the pool takes one whose memory is counted already).
+    fn admit<'a>(
+        &'a self,
+        owner: &'a Owner,
+        adds_memory: bool,
+    ) -> impl FnOnce(&[&SandboxRecord]) -> ManagerResult<()> + 'a {
         move |live| {
             let quota = &self.settings.quota;
             if live.len() >= quota.global {
@@ -226,13 +251,20 @@ impl Manager {
                     ),
                 ));
             }
+            if adds_memory {
+                let pool = self.pool.status();
+                self.memory
+                    .admit(live.iter().copied(), pool.ready + pool.starting)?;
+            }
             Ok(())
         }
     }
 
     async fn create_cold(&self, record: SandboxRecord) -> ManagerResult<Sandbox> {
         let _busy = self.busy(&record.id);
-        self.registry.insert(&record, self.admit(&record.owner)).await?;
+        self.registry
+            .insert(&record, self.admit(&record.owner, true))
+            .await?;
         self.events
             .publish(LifecycleKind::Creating, &record, "starting a sandbox");
         let spec = SandboxSpec {

@@ -1,6 +1,7 @@
 //! Watching the sandboxes: the reaper (idle time-out, maximum lifetime), the health check
-//! (unhealthy after repeated failures, ready again on recovery) and the engine's events
-//! (an OOM kill is reported; a sandbox that stopped is started again, up to a limit).
+//! (unhealthy after repeated failures, ready again on recovery; the memory each sandbox
+//! reports goes to the memory budget) and the engine's events (an OOM kill is reported; a
+//! sandbox that stopped is started again, up to a limit).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -45,14 +46,20 @@ impl Manager {
             }
         }
         let checks = to_check.into_iter().map(|record| async move {
-            let ok = match &record.endpoints {
-                Some(endpoints) => self.is_ready(endpoints, &record.secrets).await,
-                None => false,
+            let (ok, memory) = match &record.endpoints {
+                Some(endpoints) => self.check(endpoints, &record.secrets).await,
+                None => (false, None),
             };
-            (record, ok)
+            (record, ok, memory)
         });
+        let checked = futures::future::join_all(checks).await;
+        self.memory.observed(
+            checked
+                .iter()
+                .map(|(record, _, memory)| (record.id.as_str(), *memory)),
+        );
         let threshold = self.settings.lifetime.unhealthy_after.max(1);
-        for (record, ok) in futures::future::join_all(checks).await {
+        for (record, ok, _) in checked {
             let failed = {
                 let mut failures = lock(failures);
                 if ok {

@@ -170,6 +170,12 @@ impl Manager {
     }
 
     async fn start_pooled(&self, id: &str) -> Option<Pooled> {
+        // Within the memory budget too, counting the others being started (not this one).
+        let (live, pooled) = self.memory_users(1).await;
+        if let Err(full) = self.memory.admit(&live, pooled) {
+            tracing::info!(sandbox = id, %full, "the warm pool waits for memory");
+            return None;
+        }
         let secrets = Secrets::generate();
         let spec = SandboxSpec {
             sandbox_id: id.to_owned(),
@@ -215,7 +221,10 @@ impl Manager {
             record.state = SandboxState::Ready;
             record.created_at = now;
             record.last_used_at = now;
-            let inserted = self.registry.insert(record, self.admit(&record.owner)).await;
+            let inserted = self
+                .registry
+                .insert(record, self.admit(&record.owner, false))
+                .await;
             if let Err(err) = inserted {
                 // Refused (quota): the sandbox goes back to the pool untouched.
                 lock(&self.pool.state).ready.push_front(pooled);

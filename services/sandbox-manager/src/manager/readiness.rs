@@ -21,10 +21,15 @@ impl Manager {
 
     /// One health check.
     pub(super) async fn is_ready(&self, endpoints: &Endpoints, secrets: &Secrets) -> bool {
-        matches!(
-            self.tool_api(endpoints, secrets).health().await,
-            Ok(health) if health.status == Readiness::Ready
-        )
+        self.check(endpoints, secrets).await.0
+    }
+
+    /// One health check, with the memory the sandbox said it uses.
+    pub(super) async fn check(&self, endpoints: &Endpoints, secrets: &Secrets) -> (bool, Option<u64>) {
+        match self.tool_api(endpoints, secrets).health().await {
+            Ok(health) => (health.status == Readiness::Ready, health.memory_used_bytes),
+            Err(_) => (false, None),
+        }
     }
 
     /// Whether its tool-api answers at all: enough to hand out a pool sandbox, which was
