@@ -115,7 +115,11 @@ async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
     assert_eq!(labels["org.sandpiper.sandbox"], sandbox.id.as_str());
     assert_eq!(labels["org.sandpiper.session"], "s-1");
     assert_eq!(labels["org.sandpiper.manager"], manager.namespace.as_str());
-    assert_eq!(host["NetworkMode"], "sandpiper-internet");
+    assert_eq!(
+        host["NetworkMode"],
+        network_id("sandpiper-internet"),
+        "joined by id"
+    );
     let env: Vec<&str> = c["Config"]["Env"]
         .as_array()
         .unwrap()
@@ -421,7 +425,10 @@ async fn volume_storage_keeps_files_across_a_restart_and_delete_removes_it() {
 
     let inspect: Value =
         serde_json::from_str(&docker(&["inspect", &manager.container_name(&sandbox.id)])).unwrap();
-    assert_eq!(inspect[0]["HostConfig"]["NetworkMode"], "sandpiper-offline");
+    assert_eq!(
+        inspect[0]["HostConfig"]["NetworkMode"],
+        network_id("sandpiper-offline")
+    );
     assert_eq!(inspect[0]["HostConfig"]["Memory"], 1024_i64 * 1024 * 1024);
     let network: Value = serde_json::from_str(&docker(&["network", "inspect", "sandpiper-offline"])).unwrap();
     assert_eq!(
@@ -437,4 +444,11 @@ async fn volume_storage_keeps_files_across_a_restart_and_delete_removes_it() {
     client.delete(&sandbox.id).await.unwrap();
     assert!(manager.containers().is_empty());
     assert!(manager.volumes().is_empty(), "{:?}", manager.volumes());
+}
+
+/// The id of the network of that name.
+fn network_id(name: &str) -> String {
+    docker(&["network", "inspect", "-f", "{{.Id}}", name])
+        .trim()
+        .to_owned()
 }

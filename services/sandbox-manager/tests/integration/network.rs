@@ -182,6 +182,59 @@ fn primary_host_address() -> Option<std::net::IpAddr> {
 /// A bridge network of the test's own, with Docker's defaults (traffic between containers
 /// and NAT on); removed when dropped, after the manager declared later has removed its
 /// containers.
+/// Two managers making the sandboxes' network at once on an engine before API 1.44 make
+/// twins of one name, which the engine then refuses to attach by name. The manager keeps
+/// one, removes the other, and its sandboxes start.
+#[tokio::test(flavor = "multi_thread")]
+async fn twin_networks_of_one_name_are_merged_and_sandboxes_start() {
+    let name = format!("sandpiper-twin-{}", support::random_suffix());
+    let engine = bollard::Docker::connect_with_local_defaults().unwrap();
+    let mut made = Vec::new();
+    for _ in 0..2 {
+        let request = bollard::models::NetworkCreateRequest {
+            name: name.clone(),
+            ..Default::default()
+        };
+        match engine.create_network(request).await {
+            Ok(network) => made.push(network.id),
+            // A newer engine refuses the twin itself: nothing to merge then.
+            Err(err) => assert!(err.to_string().contains("already exists"), "{err}"),
+        }
+    }
+    let _cleanup = made.iter().map(|id| NetworkGuard(id.clone())).collect::<Vec<_>>();
+
+    let manager = Manager::start(&[
+        ("SANDBOX__INTERNET_NETWORK", &name),
+        ("SANDBOX__OFFLINE_NETWORK", &name),
+    ]);
+    let sandbox = manager.client.create(&request("twins", "alice")).await.unwrap();
+    let left = docker(&[
+        "network",
+        "ls",
+        "-q",
+        "--no-trunc",
+        "--filter",
+        &format!("name=^{name}$"),
+    ]);
+    assert_eq!(left.lines().count(), 1, "{left}");
+    let joined = docker(&[
+        "inspect",
+        "-f",
+        "{{range .NetworkSettings.Networks}}{{.NetworkID}}{{end}}",
+        &manager.container_name(&sandbox.id),
+    ]);
+    assert_eq!(joined.trim(), left.trim());
+}
+
+/// Removes a network when dropped.
+struct NetworkGuard(String);
+
+impl Drop for NetworkGuard {
+    fn drop(&mut self) {
+        let _ = Command::new("docker").args(["network", "rm", &self.0]).output();
+    }
+}
+
 struct SharedNetwork {
     name: String,
 }

@@ -22,7 +22,8 @@ use bollard::models::{
 };
 use bollard::query_parameters::{
     CreateContainerOptionsBuilder, EventsOptionsBuilder, ListContainersOptionsBuilder,
-    ListVolumesOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, RemoveVolumeOptionsBuilder,
+    ListNetworksOptionsBuilder, ListVolumesOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder,
+    RemoveVolumeOptionsBuilder,
 };
 use bollard::Docker;
 use futures::stream::BoxStream;
@@ -56,6 +57,9 @@ pub struct DockerDriver {
     /// Held while a network is looked up and made: engines before API 1.44 accept two
     /// networks of one name, and the health monitor and the readiness check both prepare.
     network_lock: Mutex<()>,
+    /// The id of each network by name, once prepared: containers join by id, which stays
+    /// unambiguous even while another manager's twin of the network exists.
+    network_ids: std::sync::Mutex<HashMap<String, String>>,
     firewall: Firewall,
 }
 
@@ -81,6 +85,7 @@ impl DockerDriver {
             namespace,
             seccomp,
             network_lock: Mutex::new(()),
+            network_ids: std::sync::Mutex::default(),
         })
     }
 
@@ -181,7 +186,7 @@ impl DockerDriver {
             nano_cpus: Some((spec.limits.cpus * 1e9) as i64),
             pids_limit: Some(i64::from(spec.limits.pids)),
             port_bindings,
-            network_mode: Some(self.network_name(spec.network).to_owned()),
+            network_mode: Some(self.network_id(spec.network)),
             log_config: Some(HostConfigLogConfig {
                 typ: Some("json-file".into()),
                 config: Some(HashMap::from([
@@ -209,17 +214,45 @@ impl DockerDriver {
         }
     }
 
+    /// The network's id once prepared, else its name.
+    fn network_id(&self, mode: NetworkMode) -> String {
+        let name = self.network_name(mode);
+        let ids = self.network_ids.lock().unwrap_or_else(|p| p.into_inner());
+        ids.get(name).cloned().unwrap_or_else(|| name.to_owned())
+    }
+
+    /// Makes sure the network exists. Two managers making it at once on an engine before
+    /// API 1.44 make twins, which the engine then refuses to attach by name ("ambiguous"):
+    /// every manager keeps the same one (the smallest id), joins it by id, and removes the
+    /// others while nothing is on them.
     async fn ensure_network(&self, mode: NetworkMode) -> DriverResult<()> {
         let docker = self.docker().await?;
         let name = self.network_name(mode);
         let _made_one_at_a_time = self.network_lock.lock().await;
-        if docker
-            .inspect_network(name, None::<bollard::query_parameters::InspectNetworkOptions>)
-            .await
-            .is_ok()
-        {
-            return Ok(());
+        let mut ids = networks_named(docker, name).await?;
+        if ids.is_empty() {
+            self.create_network(docker, mode).await?;
+            ids = networks_named(docker, name).await?;
         }
+        let Some((keep, twins)) = ids.split_first() else {
+            return Err(DriverError::Engine(format!(
+                "network {name} vanished as it was made"
+            )));
+        };
+        for twin in twins {
+            if docker.remove_network(twin).await.is_ok() {
+                tracing::info!(network = name, twin, "removed a twin of the network");
+            }
+        }
+        self.network_ids
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(name.to_owned(), keep.clone());
+        Ok(())
+    }
+
+    async fn create_network(&self, docker: &Docker, mode: NetworkMode) -> DriverResult<()> {
+        let name = self.network_name(mode);
         if self.settings.address_mode == AddressMode::Network {
             // Made here, it would have neither backend-api nor this manager on it.
             return Err(DriverError::Engine(format!(
@@ -311,6 +344,22 @@ impl DockerDriver {
         self.firewall.install(docker, &name, spec.network).await?;
         self.endpoints(docker, &name).await
     }
+}
+
+/// The ids of the networks named exactly `name` (the engine's filter matches parts of
+/// names), smallest first.
+async fn networks_named(docker: &Docker, name: &str) -> DriverResult<Vec<String>> {
+    let options = ListNetworksOptionsBuilder::default()
+        .filters(&HashMap::from([("name".to_owned(), vec![name.to_owned()])]))
+        .build();
+    let networks = docker.list_networks(Some(options)).await.map_err(classify)?;
+    let mut ids: Vec<String> = networks
+        .into_iter()
+        .filter(|n| n.name.as_deref() == Some(name))
+        .filter_map(|n| n.id)
+        .collect();
+    ids.sort();
+    Ok(ids)
 }
 
 #[async_trait::async_trait]
