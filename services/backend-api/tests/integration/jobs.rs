@@ -36,35 +36,6 @@ async fn backend(llm: &FakeLlm, extra: &[(&'static str, String)]) -> TestApp {
     TestApp::spawn(&borrowed(&settings)).await
 }
 
-async fn create(app: &TestApp, token: &str, body: Value) -> Value {
-    app.expect(StatusCode::CREATED, Method::POST, JOBS, Some(token), Some(body))
-        .await
-}
-
-async fn job(app: &TestApp, token: &str, id: &str) -> Value {
-    app.expect(
-        StatusCode::OK,
-        Method::GET,
-        &format!("{JOBS}/{id}"),
-        Some(token),
-        None,
-    )
-    .await
-}
-
-/// Polls the job until it is in `status`; fails the test if that takes longer than `WAIT`.
-async fn until(app: &TestApp, token: &str, id: &str, status: &str) -> Value {
-    let start = Instant::now();
-    loop {
-        let job = job(app, token, id).await;
-        if job["status"] == status {
-            return job;
-        }
-        assert!(start.elapsed() < WAIT, "the job never became {status}: {job:#}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 /// A `jobs` API key of a new account, and the account's access token.
 async fn jobs_key(app: &TestApp, email: &str) -> (String, String) {
     let (token, _, _) = app.register(email).await;
@@ -90,18 +61,18 @@ async fn a_job_writes_a_file_in_a_sandbox_and_its_result_holds_it() {
     let app = backend(&llm, &manager.settings()).await;
     let (key, token) = jobs_key(&app, "ada@example.org").await;
 
-    let created = create(
-        &app,
-        &key,
-        json!({ "prompt": "Write fib.py", "title": "Fibonacci", "network": "offline" }),
-    )
-    .await;
+    let created = app
+        .create_job(
+            &key,
+            json!({ "prompt": "Write fib.py", "title": "Fibonacci", "network": "offline" }),
+        )
+        .await;
     assert!(
         ["queued", "running"].contains(&created["status"].as_str().unwrap()),
         "{created}"
     );
     let id = created["id"].as_str().unwrap();
-    let done = until(&app, &key, id, "succeeded").await;
+    let done = app.until_job(&key, id, "succeeded").await;
     assert_eq!(done["answer"], "Wrote fib.py.");
     assert_eq!(done["files"], json!(["fib.py", "out/fib.txt"]), "{done}");
     assert_eq!(done["files_truncated"], false);
@@ -181,9 +152,9 @@ async fn a_cancelled_job_stops_its_run() {
     let llm = FakeLlm::start(vec![Reply::Hang]).await;
     let app = backend(&llm, &[]).await;
     let (key, token) = jobs_key(&app, "ada@example.org").await;
-    let created = create(&app, &key, json!({ "prompt": "Think forever" })).await;
+    let created = app.create_job(&key, json!({ "prompt": "Think forever" })).await;
     let id = created["id"].as_str().unwrap();
-    until(&app, &key, id, "running").await;
+    app.until_job(&key, id, "running").await;
     // The model has been asked: the run is in its request.
     let start = Instant::now();
     while llm.requests().is_empty() {
@@ -209,7 +180,7 @@ async fn a_cancelled_job_stops_its_run() {
         .await;
     assert_eq!(session["status"], "completed");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(job(&app, &key, id).await["status"], "cancelled");
+    assert_eq!(app.job(&key, id).await["status"], "cancelled");
     app.expect(
         StatusCode::CONFLICT,
         Method::POST,
@@ -229,11 +200,11 @@ async fn a_waiting_job_goes_on_with_the_reply() {
     .await;
     let app = backend(&llm, &[]).await;
     let (key, _) = jobs_key(&app, "ada@example.org").await;
-    let id = create(&app, &key, json!({ "prompt": "Write a script" })).await["id"]
+    let id = app.create_job(&key, json!({ "prompt": "Write a script" })).await["id"]
         .as_str()
         .unwrap()
         .to_owned();
-    until(&app, &key, &id, "waiting").await;
+    app.until_job(&key, &id, "waiting").await;
 
     let reply = format!("{JOBS}/{id}/reply");
     app.expect(
@@ -244,7 +215,7 @@ async fn a_waiting_job_goes_on_with_the_reply() {
         Some(json!({ "content": "Rust" })),
     )
     .await;
-    let done = until(&app, &key, &id, "succeeded").await;
+    let done = app.until_job(&key, &id, "succeeded").await;
     assert_eq!(done["answer"], "Done in Rust.");
     assert_eq!(llm.last_message_text(1), "Rust");
     app.expect(
@@ -270,8 +241,8 @@ async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
     let limit = [("jobs.max_running_per_person", "1".to_owned())];
     let mut app = backend(&llm, &limit).await;
     let (key, _) = jobs_key(&app, "ada@example.org").await;
-    let first = create(&app, &key, json!({ "prompt": "one" })).await;
-    let second = create(&app, &key, json!({ "prompt": "two" })).await;
+    let first = app.create_job(&key, json!({ "prompt": "one" })).await;
+    let second = app.create_job(&key, json!({ "prompt": "two" })).await;
     assert_eq!(second["status"], "queued");
     let queued = app
         .expect(
@@ -284,8 +255,12 @@ async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
         .await;
     assert_eq!(queued["jobs"][0]["id"], second["id"]);
 
-    let first = until(&app, &key, first["id"].as_str().unwrap(), "succeeded").await;
-    let second = until(&app, &key, second["id"].as_str().unwrap(), "succeeded").await;
+    let first = app
+        .until_job(&key, first["id"].as_str().unwrap(), "succeeded")
+        .await;
+    let second = app
+        .until_job(&key, second["id"].as_str().unwrap(), "succeeded")
+        .await;
     assert_eq!(first["answer"], "first");
     assert_eq!(second["answer"], "second");
     assert!(
@@ -295,11 +270,11 @@ async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
 
     // A queued job is stored, and a waiting one keeps its place: after a restart the
     // waiting one is answered and the queued one starts when it has ended.
-    let third = create(&app, &key, json!({ "prompt": "three" })).await;
+    let third = app.create_job(&key, json!({ "prompt": "three" })).await;
     let third = third["id"].as_str().unwrap().to_owned();
-    let fourth = create(&app, &key, json!({ "prompt": "four" })).await;
+    let fourth = app.create_job(&key, json!({ "prompt": "four" })).await;
     assert_eq!(fourth["status"], "queued");
-    until(&app, &key, &third, "waiting").await;
+    app.until_job(&key, &third, "waiting").await;
     let data = app.take_data().unwrap();
     app.stop().await;
     let mut settings = llm.settings();
@@ -307,7 +282,7 @@ async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
     let app = TestApp::spawn_on(data.path(), &borrowed(&settings)).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
-        job(&app, &key, fourth["id"].as_str().unwrap()).await["status"],
+        app.job(&key, fourth["id"].as_str().unwrap()).await["status"],
         "queued"
     );
     app.expect(
@@ -318,8 +293,10 @@ async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
         Some(json!({ "content": "yes" })),
     )
     .await;
-    assert_eq!(until(&app, &key, &third, "succeeded").await["answer"], "third");
-    let fourth = until(&app, &key, fourth["id"].as_str().unwrap(), "succeeded").await;
+    assert_eq!(app.until_job(&key, &third, "succeeded").await["answer"], "third");
+    let fourth = app
+        .until_job(&key, fourth["id"].as_str().unwrap(), "succeeded")
+        .await;
     assert_eq!(fourth["answer"], "fourth");
 
     // Pages, newest first.
@@ -353,13 +330,12 @@ async fn a_job_past_its_time_limit_fails_and_its_run_stops() {
     let llm = FakeLlm::start(vec![Reply::Hang]).await;
     let app = backend(&llm, &[]).await;
     let (key, token) = jobs_key(&app, "ada@example.org").await;
-    let created = create(
-        &app,
-        &key,
-        json!({ "prompt": "Think forever", "timeout_secs": 10 }),
-    )
-    .await;
-    let failed = until(&app, &key, created["id"].as_str().unwrap(), "failed").await;
+    let created = app
+        .create_job(&key, json!({ "prompt": "Think forever", "timeout_secs": 10 }))
+        .await;
+    let failed = app
+        .until_job(&key, created["id"].as_str().unwrap(), "failed")
+        .await;
     assert!(
         failed["error"].as_str().unwrap().contains("timeout of 10 s"),
         "{failed}"
@@ -432,17 +408,14 @@ async fn the_webhook_gets_the_job_signed_when_it_waits_and_ends_and_is_retried()
     let app = backend(&llm, &[("jobs.allow_private_webhooks", "true".to_owned())]).await;
     let (key, _) = jobs_key(&app, "ada@example.org").await;
     let (url, got) = receiver().await;
-    let created = create(
-        &app,
-        &key,
-        json!({ "prompt": "Write a script", "webhook_url": url }),
-    )
-    .await;
+    let created = app
+        .create_job(&key, json!({ "prompt": "Write a script", "webhook_url": url }))
+        .await;
     let secret = created["webhook_secret"].as_str().unwrap().to_owned();
     assert!(secret.starts_with("whsec_"), "{created}");
     let id = created["id"].as_str().unwrap();
     assert_eq!(
-        job(&app, &key, id).await["webhook_secret"],
+        app.job(&key, id).await["webhook_secret"],
         Value::Null,
         "shown once"
     );
@@ -492,16 +465,18 @@ async fn a_jobs_attachments_are_in_its_workspace_and_named_with_its_prompt() {
     let app = backend(&llm, &manager.settings()).await;
     let (key, _) = jobs_key(&app, "ada@example.org").await;
     let csv = "region,total\nnorth,12\nsouth,30\n";
-    let created = create(
-        &app,
-        &key,
-        json!({
-            "prompt": "Sum the totals",
-            "attachments": [{ "name": "sales.csv", "content_base64": BASE64.encode(csv) }],
-        }),
-    )
-    .await;
-    let done = until(&app, &key, created["id"].as_str().unwrap(), "succeeded").await;
+    let created = app
+        .create_job(
+            &key,
+            json!({
+                "prompt": "Sum the totals",
+                "attachments": [{ "name": "sales.csv", "content_base64": BASE64.encode(csv) }],
+            }),
+        )
+        .await;
+    let done = app
+        .until_job(&key, created["id"].as_str().unwrap(), "succeeded")
+        .await;
     assert_eq!(done["answer"], "Two rows.");
     assert!(
         llm.last_message_text(0).contains("uploads/sales.csv"),
@@ -558,7 +533,8 @@ async fn bad_input_is_refused() {
             .contains("no model is named `gpt-nope`; GET /api/v1/models lists them (scripted)"),
         "{model}"
     );
-    create(&app, &key, json!({ "prompt": "hi", "model": "scripted" })).await;
+    app.create_job(&key, json!({ "prompt": "hi", "model": "scripted" }))
+        .await;
     let file = |name: &str, content: &str| json!({ "name": name, "content_base64": content });
     for attachments in [
         json!([file("../etc/passwd", "YQ==")]),
@@ -595,8 +571,7 @@ async fn bad_input_is_refused() {
     )
     .await;
     // Just under the total is fine.
-    create(
-        &app,
+    app.create_job(
         &key,
         json!({ "prompt": "hi", "attachments": [file("a", &BASE64.encode([0u8; 1024]))] }),
     )
@@ -624,7 +599,7 @@ async fn bad_input_is_refused() {
     .await;
 
     // Unknown, malformed and someone else's jobs are all simply not found.
-    let mine = create(&app, &key, json!({ "prompt": "hi" })).await;
+    let mine = app.create_job(&key, json!({ "prompt": "hi" })).await;
     let mine = mine["id"].as_str().unwrap();
     for path in [
         format!("{JOBS}/{}", uuid::Uuid::now_v7()),

@@ -221,6 +221,41 @@ impl TestApp {
         )
     }
 
+    /// Creates a job (`POST /jobs`, expecting `201`).
+    pub async fn create_job(&self, token: &str, body: Value) -> Value {
+        self.expect(
+            StatusCode::CREATED,
+            Method::POST,
+            "/api/v1/jobs",
+            Some(token),
+            Some(body),
+        )
+        .await
+    }
+
+    /// The job as `GET /jobs/{id}` gives it.
+    pub async fn job(&self, token: &str, id: &str) -> Value {
+        let path = format!("/api/v1/jobs/{id}");
+        self.expect(StatusCode::OK, Method::GET, &path, Some(token), None)
+            .await
+    }
+
+    /// Polls the job until it is in `status`; fails the test after 120 s.
+    pub async fn until_job(&self, token: &str, id: &str, status: &str) -> Value {
+        let start = std::time::Instant::now();
+        loop {
+            let job = self.job(token, id).await;
+            if job["status"] == status {
+                return job;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "the job never became {status}: {job:#}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// Makes a `jobs` API key for the account `token` signs in to; the key's secret.
     pub async fn jobs_key(&self, token: &str) -> String {
         let key = self
