@@ -161,6 +161,7 @@ impl Application {
         }
         let mcp: Arc<dyn McpServers> =
             Arc::new(McpHub::new(stores.mcp_servers.clone(), settings.mcp.clone()));
+        let lease = lease_time(settings.agent.lease_secs)?;
         let agent = Arc::new(AgentService::new(
             sessions.clone(),
             Dependencies {
@@ -192,7 +193,7 @@ impl Application {
                 replica: ReplicaId::new(&std::env::var("HOSTNAME").unwrap_or_else(|_| "backend".into())),
                 leases: stores.leases.clone(),
                 bus: stores.bus.clone(),
-                lease: lease_time(settings.agent.lease_secs)?,
+                lease,
                 alone: settings.redis_url.is_none(),
             },
             settings.agent.enabled,
@@ -235,6 +236,7 @@ impl Application {
                 api_keys: stores.api_keys.clone(),
                 sandboxes,
                 webhooks: Arc::new(HttpWebhooks::new(settings.jobs.allow_private_webhooks)),
+                kv: stores.kv.clone(),
             },
             sessions.clone(),
             agent.clone(),
@@ -252,6 +254,10 @@ impl Application {
         let resumed = jobs.resume().await.context("resuming jobs")?;
         if resumed > 0 {
             tracing::info!(resumed, "following the jobs that were going before the restart");
+        }
+        if settings.redis_url.is_some() {
+            // Other replicas may start jobs, and die following them.
+            jobs.keep_adopting(lease / 4);
         }
         let state = AppState {
             auth: Arc::new(auth),

@@ -283,3 +283,82 @@ async fn a_replica_killed_mid_command_leaves_runs_another_settles_within_the_lea
         CommandState::Running
     );
 }
+
+/// Jobs across replicas: a person's limit holds when jobs end on two replicas at once,
+/// and a job whose replica is killed mid-command fails with its session on the other,
+/// which then starts the next queued one.
+#[tokio::test]
+async fn jobs_keep_their_limit_across_replicas_and_outlive_a_killed_one() {
+    let deployment = Deployment::start(
+        vec![
+            // The first job, on B: killed with B.
+            shell("sleep 600"),
+            // The second, started on A once the first failed.
+            shell("sleep 600"),
+        ],
+        "1",
+    )
+    .await;
+    let mut settings = deployment.overrides();
+    settings.push(("jobs.max_running_per_person", "1"));
+    let a = TestApp::spawn_on(deployment.dir.path(), &settings).await;
+    let mut b = BackendProcess::start(deployment.dir.path(), &settings).await;
+    let on_b = TestApp::client_of(&b.base);
+    let (token, _, _) = a.register("ada@example.org").await;
+    let key = a.jobs_key(&token).await;
+
+    let first = on_b.create_job(&key, json!({ "prompt": "first" })).await;
+    let first = first["id"].as_str().unwrap().to_owned();
+    on_b.until_job(&key, &first, "running").await;
+    // Two more at once, one through each replica: both wait for the first.
+    let (second, third) = tokio::join!(
+        a.create_job(&key, json!({ "prompt": "second" })),
+        on_b.create_job(&key, json!({ "prompt": "third" })),
+    );
+    let (second, third) = (second["id"].as_str().unwrap(), third["id"].as_str().unwrap());
+    assert_eq!(a.job(&key, second).await["status"], "queued");
+    assert_eq!(a.job(&key, third).await["status"], "queued");
+    let session = a.job(&key, &first).await["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    deployment.manager.until_shell_runs(&session, "agent").await;
+
+    // B dies: A, which follows B's job too, fails it with its session and starts the
+    // next in line, and only that one.
+    b.kill();
+    let killed = Instant::now();
+    let failed = a.until_job(&key, &first, "failed").await;
+    assert!(
+        killed.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        killed.elapsed()
+    );
+    assert!(
+        failed["error"].as_str().unwrap().contains("interrupted"),
+        "{failed:#}"
+    );
+    // The two were made at once: either may be first in line.
+    let deadline = Instant::now() + WAIT;
+    let statuses = loop {
+        let statuses = [
+            a.job(&key, second).await["status"].clone(),
+            a.job(&key, third).await["status"].clone(),
+        ];
+        if statuses.contains(&json!("running")) {
+            break statuses;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "neither queued job started: {statuses:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let now = [
+        a.job(&key, second).await["status"].clone(),
+        a.job(&key, third).await["status"].clone(),
+    ];
+    assert_eq!(now, statuses, "one runs, the other waits");
+    assert!(statuses.contains(&json!("queued")), "{statuses:?}");
+}

@@ -20,12 +20,15 @@
 //!
 //! Status changes are compare-and-set in the store, so a cancel and the end of the run
 //! cannot both win. Jobs are stored, so the queue survives a restart: [`JobService::resume`]
-//! follows the jobs that were going again and starts the queued ones.
+//! follows the jobs that were going again and starts the queued ones. With several
+//! replicas each follows every job ([`JobService::adopt`]), so one dying ends nothing
+//! early or never, and a person's queue is taken in the shared key-value store while a
+//! replica starts jobs from it.
 
 mod outcome;
 
-use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::collections::{BTreeSet, HashSet};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -47,7 +50,7 @@ use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::job::{
     Job, JobAttachment, JobId, JobOutcome, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl,
 };
-use crate::domain::ports::{ApiKeyRepository, JobRepository, WebhookSender};
+use crate::domain::ports::{ApiKeyRepository, JobRepository, KeyValueStore, WebhookSender};
 use crate::domain::session::{preview, SessionStatus};
 use crate::domain::user::UserId;
 use outcome::EventsSeen;
@@ -69,6 +72,12 @@ const WEBHOOK_FIRST_RETRY: Duration = Duration::from_secs(1);
 /// Times a status change is tried again when another writer changed the job in between.
 const STATUS_ROUNDS: usize = 5;
 
+/// How long a person's queue stays taken should its taker die; and how long another
+/// waits for it before going on regardless, and between looks.
+const QUEUE_HOLD: Duration = Duration::from_secs(10);
+const QUEUE_WAIT: Duration = Duration::from_secs(5);
+const QUEUE_POLL: Duration = Duration::from_millis(20);
+
 #[derive(Debug, Clone)]
 pub struct JobSettings {
     /// A person's jobs running or waiting at once; more wait as `queued`.
@@ -85,6 +94,8 @@ pub struct JobPorts {
     pub api_keys: Arc<dyn ApiKeyRepository>,
     pub sandboxes: Arc<dyn SandboxGateway>,
     pub webhooks: Arc<dyn WebhookSender>,
+    /// Where a person's queue is taken, so replicas look at it one at a time.
+    pub kv: Arc<dyn KeyValueStore>,
 }
 
 /// A file sent with a job, unchecked.
@@ -188,12 +199,28 @@ pub struct JobService {
     sandboxes: Arc<dyn SandboxGateway>,
     webhooks: Arc<dyn WebhookSender>,
     settings: JobSettings,
+    kv: Arc<dyn KeyValueStore>,
     /// Cancelled on shutdown: followers end, leaving their jobs as stored for
     /// [`JobService::resume`] on the next start.
     stopping: CancellationToken,
-    /// Held while a person's queue is looked at and jobs started from it, so two jobs
-    /// ending at once do not both start the same queued one or overrun the limit.
-    queue: tokio::sync::Mutex<()>,
+    /// The jobs this replica follows.
+    following: Mutex<HashSet<JobId>>,
+}
+
+/// This replica follows a job while it lives.
+struct Following<'a> {
+    jobs: &'a Mutex<HashSet<JobId>>,
+    id: JobId,
+}
+
+impl Drop for Following<'_> {
+    fn drop(&mut self) {
+        lock(self.jobs).remove(&self.id);
+    }
+}
+
+fn lock(jobs: &Mutex<HashSet<JobId>>) -> std::sync::MutexGuard<'_, HashSet<JobId>> {
+    jobs.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl JobService {
@@ -215,9 +242,10 @@ impl JobService {
             files,
             sandboxes: ports.sandboxes,
             webhooks: ports.webhooks,
+            kv: ports.kv,
             settings,
             stopping,
-            queue: tokio::sync::Mutex::new(()),
+            following: Mutex::default(),
         }
     }
 
@@ -403,13 +431,7 @@ impl JobService {
     /// After a restart: follows the jobs that were going again (a run the restart
     /// interrupted fails with its session) and starts the queued ones.
     pub async fn resume(self: &Arc<Self>) -> AppResult<usize> {
-        let mut resumed = 0;
-        for status in [JobStatus::Running, JobStatus::Waiting] {
-            for job in self.jobs.with_status(status).await? {
-                tokio::spawn(self.clone().run(job, true));
-                resumed += 1;
-            }
-        }
+        let resumed = self.adopt().await?;
         let owners: BTreeSet<UserId> = self
             .jobs
             .with_status(JobStatus::Queued)
@@ -423,6 +445,36 @@ impl JobService {
         Ok(resumed)
     }
 
+    /// Follows the jobs that are going and that this replica does not follow yet. With
+    /// several replicas every one follows every job (a status moves once: each move is
+    /// compare-and-set), so a job whose replica died still ends with its session.
+    pub async fn adopt(self: &Arc<Self>) -> AppResult<usize> {
+        let mut adopted = 0;
+        for status in [JobStatus::Running, JobStatus::Waiting] {
+            for job in self.jobs.with_status(status).await? {
+                if !lock(&self.following).contains(&job.id) {
+                    tokio::spawn(self.clone().run(job, true));
+                    adopted += 1;
+                }
+            }
+        }
+        Ok(adopted)
+    }
+
+    /// Adopts the jobs other replicas started, every `every`, until shutdown.
+    pub fn keep_adopting(self: &Arc<Self>, every: Duration) {
+        let jobs = self.clone();
+        let adopting = async move {
+            loop {
+                tokio::time::sleep(every).await;
+                if let Err(err) = jobs.adopt().await {
+                    tracing::warn!(%err, "following the jobs other replicas started");
+                }
+            }
+        };
+        tokio::spawn(self.stopping.clone().run_until_cancelled_owned(adopting));
+    }
+
     /// Starts the owner's queued jobs, oldest first, while they have room. A failure is
     /// logged: the queue is looked at again whenever one of their jobs ends.
     async fn start_queued(self: &Arc<Self>, owner: &UserId) {
@@ -432,7 +484,32 @@ impl JobService {
     }
 
     async fn try_start_queued(self: &Arc<Self>, owner: &UserId) -> AppResult<()> {
-        let _turn = self.queue.lock().await;
+        let turn = self.queue_turn(owner).await?;
+        let started = self.start_from_queue(owner).await;
+        self.kv.take(&turn).await?;
+        started
+    }
+
+    /// Takes the person's queue, so two jobs ending at once (on any replicas) do not both
+    /// start the same queued one or overrun the limit. The key expires should its taker
+    /// die; a queue taken for longer than [`QUEUE_WAIT`] is looked at regardless.
+    async fn queue_turn(&self, owner: &UserId) -> AppResult<String> {
+        let key = format!("job-queue:{}", owner.as_str());
+        let deadline = tokio::time::Instant::now() + QUEUE_WAIT;
+        while self.kv.add(&key, 1, QUEUE_HOLD).await? != 1 {
+            if tokio::time::Instant::now() >= deadline {
+                tracing::warn!(
+                    owner = owner.as_str(),
+                    "a person's job queue stayed taken; going on"
+                );
+                break;
+            }
+            tokio::time::sleep(QUEUE_POLL).await;
+        }
+        Ok(key)
+    }
+
+    async fn start_from_queue(self: &Arc<Self>, owner: &UserId) -> AppResult<()> {
         let limit = self.settings.max_running_per_person;
         let mut going = 0;
         for status in [JobStatus::Running, JobStatus::Waiting] {
@@ -457,6 +534,13 @@ impl JobService {
     /// run starts queued jobs, whose runs start queued jobs, so its future names itself.
     fn run(self: Arc<Self>, job: Job, resumed: bool) -> BoxFuture<'static, ()> {
         Box::pin(async move {
+            if !lock(&self.following).insert(job.id.clone()) {
+                return;
+            }
+            let _following = Following {
+                jobs: &self.following,
+                id: job.id.clone(),
+            };
             let outcome = tokio::select! {
                 outcome = self.drive(&job, resumed) => outcome,
                 () = self.stopping.cancelled() => return,
