@@ -93,6 +93,8 @@ pub struct Incoming {
 
 struct RunHandle {
     cancel: CancellationToken,
+    /// Raised before a cancel that must leave nothing in the log (a shutdown).
+    fence: Fence,
     inbox: mpsc::UnboundedSender<Incoming>,
     done: Arc<Notify>,
 }
@@ -144,9 +146,11 @@ impl AgentService {
         Ok(stored)
     }
 
-    /// Stops the session's run wherever it is, waits until it has ended, then marks the
-    /// session stopped — holding the run lease meanwhile, so no other replica takes the
-    /// stopped run for a dead one, and a run started since is left alone.
+    /// Stops the session's run wherever it is and waits until it has ended (the run
+    /// records `completed` itself, before it gives its lease up). A run that did not
+    /// record it (its replica died, or it did not end in time) is closed here, holding
+    /// the run lease meanwhile, so no other replica settles it at the same time, and a
+    /// run started since is left alone.
     pub async fn stop(&self, owner: &UserId, id: &str) -> AppResult<Session> {
         let session = self.sessions.get(owner, id).await?;
         let asked = match self.stop_here(&session.id).await {
@@ -226,6 +230,7 @@ impl AgentService {
         let _ = inbox.send(message);
         let handle = RunHandle {
             cancel: CancellationToken::new(),
+            fence: Fence::default(),
             inbox,
             done: Arc::new(Notify::new()),
         };
@@ -235,6 +240,7 @@ impl AgentService {
             runs: self.runs.clone(),
             session: session.clone(),
             cancel: handle.cancel.clone(),
+            fence: handle.fence.clone(),
             done: handle.done.clone(),
             hops,
         };
@@ -250,6 +256,7 @@ struct Start {
     runs: Runs,
     session: Session,
     cancel: CancellationToken,
+    fence: Fence,
     done: Arc<Notify>,
     hops: u8,
 }
@@ -278,15 +285,16 @@ impl Start {
                 return;
             }
         };
-        let fence = Fence::default();
-        let renewing = self.cluster.keep(&id, &lease, fence.clone(), self.cancel.clone());
+        let renewing = self
+            .cluster
+            .keep(&id, &lease, self.fence.clone(), self.cancel.clone());
         let mut run = run::Run::new(
             self.deps.clone(),
             self.session.clone(),
             history_until,
             mail,
             self.cancel.clone(),
-            fence,
+            self.fence.clone(),
         );
         loop {
             run.execute().await;

@@ -10,8 +10,9 @@
 //! run anywhere pauses for a person on any replica.
 //!
 //! Invariants: a run writes events only while its lease is its own (a run that finds
-//! its lease lost is fenced and stopped); whoever writes a session's final status of a
-//! run that is not its own (a stop, an orphan's settlement) holds the lease meanwhile.
+//! its lease lost is fenced and stopped), its last one (a stopped run's `completed`
+//! too) before it gives the lease up; whoever writes the final status of a run that is
+//! not its own (a dead run's stop or settlement) holds the lease meanwhile.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -284,7 +285,12 @@ impl AgentService {
     /// settling them once their leases have run out. Each is stopped (closing its open
     /// calls) and its session settled as interrupted.
     pub async fn shut_down(&self) {
-        let sessions: Vec<SessionId> = super::lock(&self.runs).keys().cloned().collect();
+        let sessions: Vec<SessionId> = {
+            let runs = super::lock(&self.runs);
+            // Fenced first: the runs end without a word, and the settlement says why.
+            runs.values().for_each(|handle| handle.fence.raise());
+            runs.keys().cloned().collect()
+        };
         futures::future::join_all(sessions.iter().map(|session| self.stop_here(session))).await;
         if let Err(err) = self.settle_orphans().await {
             tracing::warn!(%err, "settling the runs this shutdown interrupted");

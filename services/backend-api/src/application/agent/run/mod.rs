@@ -161,8 +161,9 @@ impl Run {
             TurnEnd::Answered(_) => (None, Some(SessionStatus::Completed)),
             TurnEnd::Waiting => (None, Some(SessionStatus::Waiting)),
             TurnEnd::Failed(message) => (Some(message), Some(SessionStatus::Failed)),
-            // Stop records the status itself once the run has ended.
-            TurnEnd::Stopped => (None, None),
+            // Recorded here, before the lease goes: a stopped run left `running` for a
+            // moment without a lease would look dead to the other replicas.
+            TurnEnd::Stopped => (None, Some(SessionStatus::Completed)),
         };
         self.record_usage().await;
         if let Some(message) = error {
