@@ -129,7 +129,8 @@ impl DockerDriver {
         labels
     }
 
-    fn container_config(&self, spec: &SandboxSpec) -> ContainerCreateBody {
+    /// `network`: the id of the network it joins.
+    fn container_config(&self, spec: &SandboxSpec, network: String) -> ContainerCreateBody {
         let s = &self.settings;
         let mut env = vec![format!("SANDBOX_TOKEN_SHA256={}", spec.secrets.token_sha256())];
         env.extend(
@@ -186,7 +187,7 @@ impl DockerDriver {
             nano_cpus: Some((spec.limits.cpus * 1e9) as i64),
             pids_limit: Some(i64::from(spec.limits.pids)),
             port_bindings,
-            network_mode: Some(self.network_id(spec.network)),
+            network_mode: Some(network),
             log_config: Some(HostConfigLogConfig {
                 typ: Some("json-file".into()),
                 config: Some(HashMap::from([
@@ -214,11 +215,18 @@ impl DockerDriver {
         }
     }
 
-    /// The network's id once prepared, else its name.
-    fn network_id(&self, mode: NetworkMode) -> String {
+    /// The network's id, preparing the network first when that has not happened yet.
+    async fn network_id(&self, mode: NetworkMode) -> DriverResult<String> {
         let name = self.network_name(mode);
-        let ids = self.network_ids.lock().unwrap_or_else(|p| p.into_inner());
-        ids.get(name).cloned().unwrap_or_else(|| name.to_owned())
+        let known = |driver: &Self| {
+            let ids = driver.network_ids.lock().unwrap_or_else(|p| p.into_inner());
+            ids.get(name).cloned()
+        };
+        if let Some(id) = known(self) {
+            return Ok(id);
+        }
+        self.ensure_network(mode).await?;
+        known(self).ok_or_else(|| DriverError::Engine(format!("network {name} has no id")))
     }
 
     /// Makes sure the network exists. Two managers making it at once on an engine before
@@ -325,9 +333,10 @@ impl DockerDriver {
             };
             docker.create_volume(volume).await.map_err(classify)?;
         }
+        let network = self.network_id(spec.network).await?;
         let options = CreateContainerOptionsBuilder::default().name(&name).build();
         docker
-            .create_container(Some(options), self.container_config(spec))
+            .create_container(Some(options), self.container_config(spec, network))
             .await
             .map_err(|err| match classify(err) {
                 DriverError::Engine(message) => DriverError::StartFailed(message),
