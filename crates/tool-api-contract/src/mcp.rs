@@ -33,10 +33,11 @@ use utoipa::ToSchema;
 
 /// The first frame a client sends: what to run. The process runs as the sandbox user in
 /// the workspace, with the environment shell sessions get (less the tool-api's own
-/// secrets) plus `env`.
+/// secrets) plus `env`, and `PATH` set to the system's directories.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct StdioStart {
-    /// A program on the sandbox's `PATH` (e.g. `npx`) or a path to one.
+    /// A program of the sandbox's system directories (e.g. `npx`; the home directory is
+    /// not searched) or the absolute path of one; either way a file only root can change.
     pub command: String,
     #[serde(default)]
     pub args: Vec<String>,

@@ -12,7 +12,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio_util::codec::{FramedRead, LinesCodec};
 use tool_api_contract::mcp::StdioStart;
 
-use super::{reason, Slot};
+use super::{program, reason, Slot};
 use crate::stderr_tail::StderrTail;
 use crate::{child_env, process_group};
 
@@ -57,15 +57,17 @@ impl StdioServer {
         slot: Slot,
     ) -> Result<Self, String> {
         check(spec)?;
-        let mut command = Command::new(&spec.command);
+        let program = program::resolve(&spec.command)?;
+        let mut command = Command::new(program);
         command
+            .arg0(&spec.command)
             .args(&spec.args)
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        command.envs(&spec.env);
+        command.envs(&spec.env).env("PATH", program::SYSTEM_PATH);
         let mut child = command.spawn().map_err(|err| spawn_error(&spec.command, &err))?;
         let pid = child.id().ok_or("the process ended before it could be watched")?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
@@ -124,9 +126,10 @@ fn check(spec: &StdioStart) -> Result<(), String> {
 
 fn spawn_error(command: &str, err: &io::Error) -> String {
     match err.kind() {
-        io::ErrorKind::NotFound => {
-            format!("{command}: command not found (not installed in the sandbox, or not on its PATH)")
-        }
+        // The program was found; what it needs (a script's interpreter) was not.
+        io::ErrorKind::NotFound => format!(
+            "{command}: could not be started (a program it needs, such as its interpreter, is missing)"
+        ),
         io::ErrorKind::PermissionDenied => format!("{command}: permission denied (not an executable file)"),
         _ => format!("{command}: could not be started ({err})"),
     }

@@ -1,7 +1,9 @@
 //! MCP stdio servers through the typed client's relay: the published reference server
 //! (`server-everything`, Node.js) end to end, then the edges with small shell scripts —
 //! lines both ways, a missing command, a process that exits at once, a line over the
-//! limit, a client that leaves, a sandbox running its most servers.
+//! limit, a client that leaves, a sandbox running its most servers, and programs a user
+//! other than root could have changed (backend-api's `mcp_sandbox` plants one in a real
+//! sandbox).
 
 use crate::support;
 
@@ -40,13 +42,23 @@ async fn the_reference_server_initializes_lists_its_tools_and_echoes() {
 #[tokio::test]
 async fn messages_are_lines_in_the_workspace_with_the_given_environment() {
     let app = spawn_app().await;
-    let mut start = shell(r#"printf '{"cwd":"%s","greeting":"%s"}\n' "$(pwd -P)" "$GREETING"; exec cat"#);
+    let script =
+        r#"printf '{"cwd":"%s","greeting":"%s","path":"%s"}\n' "$(pwd -P)" "$GREETING" "$PATH"; exec cat"#;
+    let mut start = shell(script);
     start.env.insert("GREETING".into(), "hello".into());
+    start
+        .env
+        .insert("PATH".into(), app.root().to_str().unwrap().into());
     let (mut sink, mut stream) = app.client.mcp_stdio(&start).await.unwrap().split();
 
+    // PATH is the system's directories, whatever the tool-api's or the start's is.
     let first = next_message(&mut stream).await.unwrap();
     let workspace = app.root().canonicalize().unwrap();
-    assert_eq!(first, json!({"cwd": workspace, "greeting": "hello"}));
+    let system = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+    assert_eq!(
+        first,
+        json!({"cwd": workspace, "greeting": "hello", "path": system})
+    );
 
     // A message with line breaks (JSON whitespace) still reaches stdin as one line; an
     // empty one becomes a blank line, which does not come back.
@@ -74,6 +86,33 @@ async fn a_command_that_is_not_there_is_refused_with_a_clear_message() {
     // The failed start gave its slot back.
     let relay = app.client.mcp_stdio(&shell("exec cat")).await.unwrap();
     assert!(alive(relay.pid()));
+}
+
+#[tokio::test]
+async fn a_program_a_user_other_than_root_may_change_is_not_started() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let app = spawn_app().await;
+    // In the workspace (under /tmp here): a program that would answer if it ran.
+    let planted = app.path("server");
+    std::fs::write(&planted, "#!/bin/sh\necho '{\"planted\":true}'\nexec cat\n").unwrap();
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for (command, says) in [
+        (
+            planted.to_str().unwrap(),
+            "can be changed by a user other than root",
+        ),
+        ("./server", "./server: a relative path"),
+    ] {
+        let start = StdioStart {
+            command: command.into(),
+            ..Default::default()
+        };
+        match app.client.mcp_stdio(&start).await.map(|relay| relay.pid()) {
+            Err(ClientError::StdioStart(message)) => assert!(message.contains(says), "{message}"),
+            other => panic!("{command} must not start, got {other:?}"),
+        }
+    }
 }
 
 #[tokio::test]
