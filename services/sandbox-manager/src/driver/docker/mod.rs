@@ -12,26 +12,26 @@
 //! namespace once it runs ([`firewall`]), before the manager reports it ready.
 
 mod firewall;
+mod network;
 
 use std::collections::HashMap;
 
 use bollard::errors::Error as BollardError;
 use bollard::models::{
-    ContainerCreateBody, HostConfig, HostConfigLogConfig, Mount, MountType, NetworkCreateRequest,
-    PortBinding, VolumeCreateRequest,
+    ContainerCreateBody, HostConfig, HostConfigLogConfig, Mount, MountType, PortBinding, VolumeCreateRequest,
 };
 use bollard::query_parameters::{
     CreateContainerOptionsBuilder, EventsOptionsBuilder, ListContainersOptionsBuilder,
-    ListNetworksOptionsBuilder, ListVolumesOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder,
-    RemoveVolumeOptionsBuilder,
+    ListVolumesOptionsBuilder, LogsOptionsBuilder, RemoveContainerOptionsBuilder, RemoveVolumeOptionsBuilder,
 };
 use bollard::Docker;
 use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use sandbox_manager_contract::{NetworkMode, StorageKind};
-use tokio::sync::{Mutex, OnceCell};
+use tokio::sync::OnceCell;
 
 use self::firewall::Firewall;
+use self::network::Networks;
 use super::{
     network_label, tool_api_env, DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver,
     SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_OWNER, LABEL_SANDBOX,
@@ -54,12 +54,7 @@ pub struct DockerDriver {
     namespace: String,
     /// `seccomp=<profile JSON>`, or `None` when Chromium's sandbox is off.
     seccomp: Option<String>,
-    /// Held while a network is looked up and made: engines before API 1.44 accept two
-    /// networks of one name, and the health monitor and the readiness check both prepare.
-    network_lock: Mutex<()>,
-    /// The id of each network by name, once prepared: containers join by id, which stays
-    /// unambiguous even while another manager's twin of the network exists.
-    network_ids: std::sync::Mutex<HashMap<String, String>>,
+    networks: Networks,
     firewall: Firewall,
 }
 
@@ -81,11 +76,10 @@ impl DockerDriver {
         Ok(Self {
             docker: OnceCell::new(),
             firewall: Firewall::new(settings.image.clone(), namespace.clone()),
+            networks: Networks::new(&settings),
             settings,
             namespace,
             seccomp,
-            network_lock: Mutex::new(()),
-            network_ids: std::sync::Mutex::default(),
         })
     }
 
@@ -208,91 +202,6 @@ impl DockerDriver {
         }
     }
 
-    fn network_name(&self, mode: NetworkMode) -> &str {
-        match mode {
-            NetworkMode::Internet => &self.settings.internet_network,
-            NetworkMode::Offline => &self.settings.offline_network,
-        }
-    }
-
-    /// The network's id, preparing the network first when that has not happened yet.
-    async fn network_id(&self, mode: NetworkMode) -> DriverResult<String> {
-        let name = self.network_name(mode);
-        let known = |driver: &Self| {
-            let ids = driver.network_ids.lock().unwrap_or_else(|p| p.into_inner());
-            ids.get(name).cloned()
-        };
-        if let Some(id) = known(self) {
-            return Ok(id);
-        }
-        self.ensure_network(mode).await?;
-        known(self).ok_or_else(|| DriverError::Engine(format!("network {name} has no id")))
-    }
-
-    /// Makes sure the network exists. Two managers making it at once on an engine before
-    /// API 1.44 make twins, which the engine then refuses to attach by name ("ambiguous"):
-    /// every manager keeps the same one (the smallest id), joins it by id, and removes the
-    /// others while nothing is on them.
-    async fn ensure_network(&self, mode: NetworkMode) -> DriverResult<()> {
-        let docker = self.docker().await?;
-        let name = self.network_name(mode);
-        let _made_one_at_a_time = self.network_lock.lock().await;
-        let mut ids = networks_named(docker, name).await?;
-        if ids.is_empty() {
-            self.create_network(docker, mode).await?;
-            ids = networks_named(docker, name).await?;
-        }
-        let Some((keep, twins)) = ids.split_first() else {
-            return Err(DriverError::Engine(format!(
-                "network {name} vanished as it was made"
-            )));
-        };
-        for twin in twins {
-            if docker.remove_network(twin).await.is_ok() {
-                tracing::info!(network = name, twin, "removed a twin of the network");
-            }
-        }
-        self.network_ids
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(name.to_owned(), keep.clone());
-        Ok(())
-    }
-
-    async fn create_network(&self, docker: &Docker, mode: NetworkMode) -> DriverResult<()> {
-        let name = self.network_name(mode);
-        if self.settings.address_mode == AddressMode::Network {
-            // Made here, it would have neither backend-api nor this manager on it.
-            return Err(DriverError::Engine(format!(
-                "network {name} does not exist; with address_mode=network it is made by the \
-                 deployment (docker-compose.yml) and backend-api and the manager join it"
-            )));
-        }
-        let mut options = HashMap::from([(
-            "com.docker.network.bridge.enable_icc".to_owned(),
-            "false".to_owned(),
-        )]);
-        if mode == NetworkMode::Offline {
-            options.insert(
-                "com.docker.network.bridge.enable_ip_masquerade".into(),
-                "false".into(),
-            );
-        }
-        let request = NetworkCreateRequest {
-            name: name.to_owned(),
-            driver: Some("bridge".into()),
-            options: Some(options),
-            labels: Some(HashMap::from([(LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned())])),
-            ..Default::default()
-        };
-        match docker.create_network(request).await {
-            Ok(_) => Ok(()),
-            // Another manager made it first.
-            Err(BollardError::DockerResponseServerError { status_code: 409, .. }) => Ok(()),
-            Err(err) => Err(classify(err)),
-        }
-    }
-
     async fn endpoints(&self, docker: &Docker, name: &str) -> DriverResult<Endpoints> {
         if self.settings.address_mode == AddressMode::Network {
             // Docker's DNS on a user-defined network answers to the container's name.
@@ -333,50 +242,68 @@ impl DockerDriver {
             };
             docker.create_volume(volume).await.map_err(classify)?;
         }
-        let network = self.network_id(spec.network).await?;
-        let options = CreateContainerOptionsBuilder::default().name(&name).build();
-        docker
-            .create_container(Some(options), self.container_config(spec, network))
-            .await
-            .map_err(|err| match classify(err) {
-                DriverError::Engine(message) => DriverError::StartFailed(message),
-                DriverError::ImageMissing(_) => DriverError::ImageMissing(self.settings.image.clone()),
-                other => other,
-            })?;
-        docker
-            .start_container(&name, None::<bollard::query_parameters::StartContainerOptions>)
-            .await
-            .map_err(|err| match classify(err) {
-                DriverError::Engine(message) => DriverError::StartFailed(message),
-                other => other,
-            })?;
+        // The network resolved earlier may have been removed since (an operator's `docker
+        // network prune`, another manager) or got a twin: then it is resolved once more.
+        let network = self.networks.id(docker, spec.network).await?;
+        if let Err(err) = self.start_container(docker, spec, &name, network.clone()).await {
+            if !network::is_stale(&err) {
+                return Err(self.start_error(err));
+            }
+            tracing::warn!(network, %err, "the sandboxes' network changed; resolving it again");
+            self.networks.forget(spec.network, &network);
+            self.discard_container(docker, &name).await?;
+            let network = self.networks.id(docker, spec.network).await?;
+            self.start_container(docker, spec, &name, network)
+                .await
+                .map_err(|err| self.start_error(err))?;
+        }
         self.firewall.install(docker, &name, spec.network).await?;
         self.endpoints(docker, &name).await
     }
-}
 
-/// The ids of the networks named exactly `name` (the engine's filter matches parts of
-/// names), smallest first.
-async fn networks_named(docker: &Docker, name: &str) -> DriverResult<Vec<String>> {
-    let options = ListNetworksOptionsBuilder::default()
-        .filters(&HashMap::from([("name".to_owned(), vec![name.to_owned()])]))
-        .build();
-    let networks = docker.list_networks(Some(options)).await.map_err(classify)?;
-    let mut ids: Vec<String> = networks
-        .into_iter()
-        .filter(|n| n.name.as_deref() == Some(name))
-        .filter_map(|n| n.id)
-        .collect();
-    ids.sort();
-    Ok(ids)
+    /// Creates the container on `network` and starts it.
+    async fn start_container(
+        &self,
+        docker: &Docker,
+        spec: &SandboxSpec,
+        name: &str,
+        network: String,
+    ) -> Result<(), BollardError> {
+        let options = CreateContainerOptionsBuilder::default().name(name).build();
+        docker
+            .create_container(Some(options), self.container_config(spec, network))
+            .await?;
+        docker
+            .start_container(name, None::<bollard::query_parameters::StartContainerOptions>)
+            .await
+    }
+
+    /// A failed create or start as the manager reports it.
+    fn start_error(&self, err: BollardError) -> DriverError {
+        match classify(err) {
+            DriverError::Engine(message) => DriverError::StartFailed(message),
+            DriverError::ImageMissing(_) => DriverError::ImageMissing(self.settings.image.clone()),
+            other => other,
+        }
+    }
+
+    /// Removes a container that was made but could not start, if it was made at all.
+    async fn discard_container(&self, docker: &Docker, name: &str) -> DriverResult<()> {
+        let options = RemoveContainerOptionsBuilder::default().force(true).build();
+        match docker.remove_container(name, Some(options)).await {
+            Ok(()) | Err(BollardError::DockerResponseServerError { status_code: 404, .. }) => Ok(()),
+            Err(err) => Err(classify(err)),
+        }
+    }
 }
 
 #[async_trait::async_trait]
 impl SandboxDriver for DockerDriver {
     async fn prepare(&self) -> DriverResult<()> {
-        self.docker().await?.ping().await.map_err(classify)?;
-        self.ensure_network(NetworkMode::Internet).await?;
-        self.ensure_network(NetworkMode::Offline).await
+        let docker = self.docker().await?;
+        docker.ping().await.map_err(classify)?;
+        self.networks.ensure(docker, NetworkMode::Internet).await?;
+        self.networks.ensure(docker, NetworkMode::Offline).await
     }
 
     fn image(&self) -> &str {
