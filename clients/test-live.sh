@@ -57,6 +57,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/sandpiper-clients-live.XXXXXX")"
 # What it started, stopped in reverse order at the end; the manager's containers go too.
 started=()
 namespace="clients$$"
+# Networks of its own too: the suites beside it never make or remove this run's networks.
+networks=("sandpiper-$namespace-internet" "sandpiper-$namespace-offline")
 finish() {
     local status=$? i name
     for ((i = ${#started[@]} - 1; i >= 0; i--)); do
@@ -66,6 +68,7 @@ finish() {
     if $jobs; then
         docker ps -aq --filter "label=org.sandpiper.manager=$namespace" | xargs -r docker rm -f -v >/dev/null 2>&1 || true
         docker volume ls -q --filter "label=org.sandpiper.manager=$namespace" | xargs -r docker volume rm -f >/dev/null 2>&1 || true
+        docker network rm "${networks[@]}" >/dev/null 2>&1 || true
     fi
     if ((status != 0)); then
         for i in "${started[@]}"; do
@@ -113,6 +116,8 @@ if $jobs; then
         SANDBOX_MANAGER_DATA_DIR="$work/manager" SANDBOX_MANAGER_NAMESPACE="$namespace" \
         SANDBOX_MANAGER_POOL__SIZE=0 SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS=90 \
         SANDBOX_MANAGER_QUOTA__PER_OWNER=10 \
+        SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK="${networks[0]}" \
+        SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK="${networks[1]}" \
         SANDBOX_IMAGE="$image" "$manager" >"$work/sandbox-manager.log" 2>&1 &
     started+=("$!:sandbox-manager")
     wait_until_it_answers "http://127.0.0.1:$manager_port/health" sandbox-manager "$!"

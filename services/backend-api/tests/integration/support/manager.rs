@@ -1,6 +1,7 @@
 //! A real sandbox-manager for the tests that need sandboxes: the binary built with the
-//! workspace, in a Docker namespace of its own, over the sandbox image of the current
-//! sources. Dropping it kills it and removes its containers.
+//! workspace, in a Docker namespace of its own, on the networks of its test process
+//! (`networks.rs`), over the sandbox image of the current sources. Dropping it kills it and
+//! removes its containers.
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -11,6 +12,8 @@ use sandbox_manager_client::SandboxManagerClient;
 use tool_api_client::contract::shell::CommandState;
 use tool_api_client::ToolApiClient;
 
+#[path = "../../../../sandbox-manager/tests/integration/support/networks.rs"]
+mod networks;
 #[path = "../../../../tool-api/tests/integration/support/sandbox.rs"]
 pub mod sandbox;
 
@@ -63,6 +66,11 @@ impl Manager {
             .env("SANDBOX_MANAGER_POOL__SIZE", "0")
             .env("SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS", "90")
             .env("SANDBOX_IMAGE", image)
+            .envs(
+                networks::settings()
+                    .into_iter()
+                    .map(|(name, value)| (format!("SANDBOX_MANAGER_{name}"), value)),
+            )
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .spawn()

@@ -1,10 +1,11 @@
 //! The real sandbox-manager binary against the real Docker engine. Each [`Manager`] gets
 //! its own namespace (so parallel tests never see each other's containers), data
-//! directory and port; dropping it kills the process and removes whatever is left of its
-//! namespace on the engine.
+//! directory and port, and the networks of its test process ([`networks`]); dropping it
+//! kills the process and removes whatever is left of its namespace on the engine.
 #![allow(dead_code)]
 
 pub mod fake_kube;
+pub mod networks;
 #[path = "../../../../tool-api/tests/integration/support/sandbox.rs"]
 mod sandbox;
 
@@ -60,6 +61,11 @@ impl Manager {
         .map(|(k, v)| (format!("SANDBOX_MANAGER_{k}"), (*v).to_owned()))
         .collect();
         all.push(("SANDBOX_MANAGER_NAMESPACE".into(), namespace.clone()));
+        for (name, value) in networks::settings() {
+            if !env.iter().any(|(k, _)| *k == name) {
+                all.push((format!("SANDBOX_MANAGER_{name}"), value));
+            }
+        }
         all.extend(raw.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
         if !env.iter().any(|(k, _)| *k == "SANDBOX__IMAGE") {
             all.push(("SANDBOX_IMAGE".into(), image().to_owned()));
