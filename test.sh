@@ -7,6 +7,9 @@
 #                       live tests; no Docker, browser or database needed
 #   ./test.sh --prepare only install and start what the full suite needs (CI runs this
 #                       beside the lints), and build the sandbox image
+#   ./test.sh --docker-suites
+#                       only the suites with Docker, a desktop or shared stores, side by
+#                       side as the full suite runs them (scripts/flake-loop.sh repeats it)
 #
 # On a fresh Debian or Ubuntu machine the full suite installs what it needs when run as
 # root (Docker engine, Redis, Xvfb, x11vnc, Chromium, Compose, debootstrap, and from PyPI
@@ -18,7 +21,8 @@
 # against real processes, files, sockets, containers and a real desktop; backend-api's
 # storage-dependent areas once more against MongoDB (wire protocol) and Redis instead of
 # the embedded store; each API client running a job in a real sandbox; the front end's
-# component and end-to-end tests; then the deployment (images, Compose, dev.sh). Arguments
+# component and end-to-end tests; then the deployment (images, Compose, dev.sh). A failing
+# tier does not stop the ones after it: every failure is named at the end. Arguments
 # (e.g. a test name filter) run only the Rust tests they select, over both kinds of store.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -31,7 +35,7 @@ trap step_end EXIT
 
 mode=full
 case "${1:-}" in
-    --quick | --prepare)
+    --quick | --prepare | --docker-suites)
         mode="${1#--}"
         shift
         (($# == 0)) || die "--$mode takes no further arguments"
@@ -156,15 +160,35 @@ if (($#)); then
     exit 0
 fi
 
-step_end
-log "the fast tier (./test.sh --quick)"
-./test.sh --quick
+# From here on a failing tier does not stop the ones after it: each failure is named at
+# the end, so that one red test does not hide another.
+failed=()
+tier() { # name, command...
+    local name="$1"
+    shift
+    step "$name"
+    "$@" || {
+        failed+=("$name")
+        log "FAILED: $name (the remaining tiers still run)"
+    }
+}
+report_failures() {
+    step_end
+    ((${#failed[@]})) || return 0
+    printf '\n==> failed:\n' >&2
+    printf '    %s\n' "${failed[@]}" >&2
+    exit 1
+}
+if [[ $mode == full ]]; then
+    step_end
+    tier "the fast tier (./test.sh --quick)" ./test.sh --quick
+fi
 tests="$(build_tests)"
 
 # The areas that need Docker, a desktop or shared stores wait mostly on containers,
 # browsers and sockets, not on the CPU: the suites run side by side, each into a log of
-# its own that is printed when it ends, and the release build that ./build.sh needs runs
-# beside them at the lowest priority.
+# its own that is printed when it ends, and (in the full suite) the release build that
+# ./build.sh needs runs beside them at the lowest priority.
 logs="$(mktemp -d "${TMPDIR:-/tmp}/sandpiper-tests.XXXXXX")"
 suite() { # name, command...
     local name="$1" started=$SECONDS status=0
@@ -191,33 +215,31 @@ running[backend-api-shared-stores]=$!
 # pool) with the backend-api and sandbox-manager binaries the build above made.
 suite clients-jobs clients/test-live.sh --jobs &
 running[clients-jobs]=$!
-suite release-build nice -n 19 cargo build --release --locked --workspace --bin backend-api --bin sandbox-manager &
-running[release-build]=$!
-failed=()
-for name in tool-api sandbox-manager backend-api backend-api-shared-stores clients-jobs release-build; do
-    wait "${running[$name]}" || failed+=("$name")
+suites=(tool-api sandbox-manager backend-api backend-api-shared-stores clients-jobs)
+if [[ $mode == full ]]; then
+    suite release-build nice -n 19 cargo build --release --locked --workspace --bin backend-api --bin sandbox-manager &
+    running[release-build]=$!
+    suites+=(release-build)
+fi
+for name in "${suites[@]}"; do
+    wait "${running[$name]}" || failed+=("$name (side by side)")
     printf '\n---- %s ----\n' "$name" >&2
     cat "$logs/$name.log" >&2
 done
 rm -rf "$logs"
-((${#failed[@]} == 0)) || die "failed: ${failed[*]}"
+[[ $mode == docker-suites ]] && report_failures
 
 # The front end: component tests, type check and production build, the bundle budget,
 # then the end-to-end tests — the built app served by the backend-api binary built above,
 # the sandbox-manager and real sandboxes, Debian's Chromium driven by playwright-core.
-step "front end: type check, build, bundle size"
-(cd frontend && npm run build && npm run size)
-step "front end: end-to-end"
-(cd frontend && npm run e2e)
+tier "front end: type check, build, bundle size" sh -c 'cd frontend && npm run build && npm run size'
+tier "front end: end-to-end" sh -c 'cd frontend && npm run e2e'
 
 # The deployment: the Kubernetes manifests checked, every image (./build.sh), the Compose
 # stack brought up and walked through its one published port, ./dev.sh started, used,
 # reloaded and stopped with Ctrl-C.
-step "deployment: Kubernetes manifests"
-deploy/checks/kubernetes.sh
-step "deployment: ./build.sh"
-./build.sh
-step "deployment: Compose"
-deploy/checks/compose.sh
-step "deployment: ./dev.sh"
-deploy/checks/dev.sh
+tier "deployment: Kubernetes manifests" deploy/checks/kubernetes.sh
+tier "deployment: ./build.sh" ./build.sh
+tier "deployment: Compose" deploy/checks/compose.sh
+tier "deployment: ./dev.sh" deploy/checks/dev.sh
+report_failures
