@@ -234,7 +234,6 @@ impl Application {
             JobPorts {
                 jobs: stores.jobs.clone(),
                 api_keys: stores.api_keys.clone(),
-                sandboxes,
                 webhooks: Arc::new(HttpWebhooks::new(settings.jobs.allow_private_webhooks)),
                 kv: stores.kv.clone(),
             },

@@ -1,8 +1,8 @@
 //! A session's files: the file browser over its sandbox (relative paths start at the
 //! workspace; the person may look anywhere the sandbox user may) and the attachments
 //! a person uploads with a message. Every operation first checks the session is the
-//! caller's; the sandbox is reached through the gateway (started if it is not running),
-//! so the browser never learns where it is or its token.
+//! caller's; the sandbox is reached through the gateway (started with the session's
+//! network if it is not running), so the browser never learns where it is or its token.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -45,7 +45,10 @@ impl FileService {
 
     async fn sandbox(&self, owner: &UserId, id: &str) -> AppResult<SandboxAccess> {
         let session = self.sessions.get(owner, id).await?;
-        Ok(self.sandboxes.acquire(&session.id, owner).await?)
+        Ok(self
+            .sandboxes
+            .acquire(&session.id, owner, session.network)
+            .await?)
     }
 
     pub async fn list(&self, owner: &UserId, id: &str, path: &str) -> AppResult<Listing> {

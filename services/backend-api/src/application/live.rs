@@ -84,7 +84,10 @@ impl LiveService {
             )));
         };
         let hold = self.holds.acquire(&session.owner, Held::Relay)?;
-        let sandbox = self.sandboxes.acquire(&session.id, &session.owner).await?;
+        let sandbox = self
+            .sandboxes
+            .acquire(&session.id, &session.owner, session.network)
+            .await?;
         let stream = self.connectors.desktop.connect(&sandbox).await?;
         let take_over = (mode == VncMode::Control).then(|| self.agent.take_over(&session.id));
         Ok(Desktop {
@@ -100,7 +103,10 @@ impl LiveService {
     pub async fn open_terminal(&self, id: &str, ticket: &str, size: TerminalSize) -> AppResult<Terminal> {
         let (session, _) = self.tickets.redeem(id, ticket, Opens::Terminal).await?;
         let hold = self.holds.acquire(&session.owner, Held::Relay)?;
-        let sandbox = self.sandboxes.acquire(&session.id, &session.owner).await?;
+        let sandbox = self
+            .sandboxes
+            .acquire(&session.id, &session.owner, session.network)
+            .await?;
         let channel = self.connectors.terminal.open(&sandbox, size).await?;
         Ok(Terminal {
             channel,

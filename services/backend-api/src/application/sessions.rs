@@ -18,7 +18,7 @@ use crate::domain::event::{AgentEvent, MessageRole, StoredEvent};
 use crate::domain::image::{ImageFormat, ImageId};
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::{ImageStore, SessionRepository};
-use crate::domain::session::{Session, SessionId, SessionStatus, Title};
+use crate::domain::session::{Network, Session, SessionId, SessionStatus, Title};
 use crate::domain::user::UserId;
 
 /// Longest user message accepted, in bytes.
@@ -92,16 +92,18 @@ impl SessionService {
         &self.models
     }
 
-    /// A new session with the model named (the default one when `None`).
+    /// A new session with the model named (the default one when `None`) whose sandboxes
+    /// all get `network` (the sandbox-manager's default when `None`).
     pub async fn create(
         &self,
         owner: &UserId,
         title: Option<&str>,
         model: Option<&str>,
+        network: Option<Network>,
     ) -> AppResult<Session> {
         let title = Title::parse(title.unwrap_or("New chat"))?;
         let model = self.models.pick(model)?.map(|m| m.name.clone());
-        let session = Session::new(owner.clone(), title, model, Utc::now());
+        let session = Session::new(owner.clone(), title, model, network, Utc::now());
         self.sessions.insert(&session).await?;
         self.events.publish_session(&session).await;
         Ok(session)

@@ -8,10 +8,9 @@ use utoipa::ToSchema;
 use super::backend_call::WebSearchRequest;
 use super::error::DomainResult;
 use super::image::Picture;
-use super::job::Network;
 use super::model::ModelName;
 use super::sandbox_call::SandboxCall;
-use super::session::SessionId;
+use super::session::{Network, SessionId};
 use super::tool::{ToolSpec, ToolView};
 use super::user::UserId;
 
@@ -133,11 +132,16 @@ impl SandboxAccess {
 /// The sandbox-manager, as far as sessions need it.
 #[async_trait::async_trait]
 pub trait SandboxGateway: Send + Sync {
-    /// The session's sandbox, claimed or created, once it answers.
-    async fn acquire(&self, session: &SessionId, owner: &UserId) -> DomainResult<SandboxAccess>;
-    /// Creates the session's sandbox with this network before anything acquires it (a
-    /// sandbox that exists already keeps its own).
-    async fn prepare(&self, session: &SessionId, owner: &UserId, network: Network) -> DomainResult<()>;
+    /// The sandbox of `session` (a session's id, or a sub-agent's own key), claimed or
+    /// created, once it answers. One that does not run yet is made with `network` (the
+    /// network of the session it works for; `None`: the manager's default); one that runs
+    /// keeps its own.
+    async fn acquire(
+        &self,
+        session: &SessionId,
+        owner: &UserId,
+        network: Option<Network>,
+    ) -> DomainResult<SandboxAccess>;
     /// Removes the session's sandbox, if it has one.
     async fn release(&self, session: &SessionId) -> DomainResult<()>;
 }

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use super::api_key::ApiKeyId;
 use super::error::{DomainError, DomainResult};
 use super::files::FileName;
-use super::session::{SessionId, SessionStatus};
+use super::session::{Network, SessionId, SessionStatus};
 use super::user::UserId;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -110,27 +110,6 @@ impl JobStatus {
             SessionStatus::Waiting => Some(Self::Waiting),
             SessionStatus::Completed => Some(Self::Succeeded),
             SessionStatus::Failed => Some(Self::Failed),
-        }
-    }
-}
-
-/// Whether the job's sandbox may reach the internet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Network {
-    Internet,
-    Offline,
-}
-
-impl Network {
-    pub fn parse(raw: &str) -> DomainResult<Self> {
-        match raw {
-            "internet" => Ok(Self::Internet),
-            "offline" => Ok(Self::Offline),
-            _ => Err(DomainError::InvalidField {
-                field: "network",
-                message: "internet or offline".into(),
-            }),
         }
     }
 }
@@ -434,12 +413,6 @@ mod tests {
         assert!(JobTimeout::parse(9, 100).is_err());
         assert!(JobTimeout::parse(101, 100).is_err());
         assert_eq!(JobTimeout::parse(100, 100).unwrap().secs(), 100);
-    }
-
-    #[test]
-    fn networks_are_named() {
-        assert_eq!(Network::parse("offline").unwrap(), Network::Offline);
-        assert!(Network::parse("lan").is_err());
     }
 
     #[test]

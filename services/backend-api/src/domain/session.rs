@@ -50,6 +50,29 @@ pub enum SessionStatus {
     Failed,
 }
 
+/// Whether a session's sandboxes may reach the internet. Chosen when the session is
+/// made (a job's `network`) and kept by every sandbox it gets: its sub-agents' own, and
+/// one made again after the last was removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Network {
+    Internet,
+    Offline,
+}
+
+impl Network {
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        match raw {
+            "internet" => Ok(Self::Internet),
+            "offline" => Ok(Self::Offline),
+            _ => Err(DomainError::InvalidField {
+                field: "network",
+                message: "internet or offline".into(),
+            }),
+        }
+    }
+}
+
 /// A session title: trimmed, 1–200 characters, no control characters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Title(String);
@@ -101,10 +124,20 @@ pub struct Session {
     /// `usage` by model name, with costs where the model has prices.
     #[serde(default, skip_serializing_if = "UsageByModel::is_empty")]
     pub usage_by_model: UsageByModel,
+    /// The network of every sandbox the session gets; `None` (chats, and sessions from
+    /// before it was kept) leaves it to the sandbox-manager's default. Never changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<Network>,
 }
 
 impl Session {
-    pub fn new(owner: UserId, title: Title, model: Option<ModelName>, now: DateTime<Utc>) -> Self {
+    pub fn new(
+        owner: UserId,
+        title: Title,
+        model: Option<ModelName>,
+        network: Option<Network>,
+        now: DateTime<Utc>,
+    ) -> Self {
         Self {
             id: SessionId::new(),
             owner,
@@ -119,6 +152,7 @@ impl Session {
             usage: TokenUsage::default(),
             model,
             usage_by_model: UsageByModel::default(),
+            network,
         }
     }
 }
@@ -221,7 +255,7 @@ mod tests {
     #[test]
     fn events_update_the_summary() {
         let now = Utc::now();
-        let mut session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), None, now);
+        let mut session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), None, None, now);
         let stored = |seq, event| StoredEvent {
             session_id: session.id.clone(),
             seq,
@@ -256,7 +290,7 @@ mod tests {
     #[test]
     fn usage_is_summed_in_all_and_by_model() {
         let now = Utc::now();
-        let mut session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), None, now);
+        let mut session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), None, None, now);
         let usage = |seq, model: Option<&str>, cost| StoredEvent {
             session_id: session.id.clone(),
             seq,
@@ -286,6 +320,26 @@ mod tests {
             .map(|u| (u.model.as_str(), u.prompt_tokens, u.completion_tokens, u.cost))
             .collect();
         assert_eq!(by_model, [("big", 200, 20, Some(0.75)), ("small", 100, 10, None)]);
+    }
+
+    #[test]
+    fn networks_are_named_and_old_records_leave_it_to_the_default() {
+        assert_eq!(Network::parse("offline").unwrap(), Network::Offline);
+        assert!(Network::parse("lan").is_err());
+        let mut session = Session::new(
+            UserId::new(),
+            Title::parse("Job").unwrap(),
+            None,
+            None,
+            Utc::now(),
+        );
+        let mut stored = serde_json::to_value(&session).unwrap();
+        assert!(stored.get("network").is_none(), "{stored}");
+        let old: Session = serde_json::from_value(stored.clone()).unwrap();
+        assert_eq!(old.network, None);
+        session.network = Some(Network::Offline);
+        stored["network"] = "offline".into();
+        assert_eq!(serde_json::to_value(&session).unwrap(), stored);
     }
 
     #[test]

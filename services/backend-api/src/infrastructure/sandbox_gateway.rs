@@ -7,8 +7,7 @@ use sandbox_manager_client::contract::{CreateSandbox, ErrorCode, ListQuery, Netw
 use sandbox_manager_client::{ClientError, SandboxManagerClient};
 
 use crate::domain::agent::{SandboxAccess, SandboxGateway};
-use crate::domain::job::Network;
-use crate::domain::session::SessionId;
+use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
 
@@ -29,12 +28,15 @@ impl ManagedSandboxes {
         &self,
         session: &SessionId,
         owner: &UserId,
-        network: Option<NetworkMode>,
+        network: Option<Network>,
     ) -> DomainResult<SandboxAccess> {
         let request = CreateSandbox {
             session_id: session.as_str().to_owned(),
             owner: owner.as_str().to_owned(),
-            network,
+            network: network.map(|network| match network {
+                Network::Internet => NetworkMode::Internet,
+                Network::Offline => NetworkMode::Offline,
+            }),
             ..Default::default()
         };
         let sandbox = self.client.create(&request).await.map_err(failure)?;
@@ -65,16 +67,13 @@ fn failure(err: ClientError) -> DomainError {
 
 #[async_trait::async_trait]
 impl SandboxGateway for ManagedSandboxes {
-    async fn acquire(&self, session: &SessionId, owner: &UserId) -> DomainResult<SandboxAccess> {
-        self.create(session, owner, None).await
-    }
-
-    async fn prepare(&self, session: &SessionId, owner: &UserId, network: Network) -> DomainResult<()> {
-        let network = match network {
-            Network::Internet => NetworkMode::Internet,
-            Network::Offline => NetworkMode::Offline,
-        };
-        self.create(session, owner, Some(network)).await.map(drop)
+    async fn acquire(
+        &self,
+        session: &SessionId,
+        owner: &UserId,
+        network: Option<Network>,
+    ) -> DomainResult<SandboxAccess> {
+        self.create(session, owner, network).await
     }
 
     async fn release(&self, session: &SessionId) -> DomainResult<()> {
@@ -98,11 +97,12 @@ pub struct NoSandboxes;
 
 #[async_trait::async_trait]
 impl SandboxGateway for NoSandboxes {
-    async fn acquire(&self, _session: &SessionId, _owner: &UserId) -> DomainResult<SandboxAccess> {
-        Err(no_manager())
-    }
-
-    async fn prepare(&self, _session: &SessionId, _owner: &UserId, _network: Network) -> DomainResult<()> {
+    async fn acquire(
+        &self,
+        _session: &SessionId,
+        _owner: &UserId,
+        _network: Option<Network>,
+    ) -> DomainResult<SandboxAccess> {
         Err(no_manager())
     }
 

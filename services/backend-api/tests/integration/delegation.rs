@@ -356,6 +356,57 @@ async fn two_sub_agents_in_two_sandboxes_hand_back_files_the_planner_combines() 
 }
 
 #[tokio::test]
+async fn a_sub_agent_of_an_offline_job_gets_an_offline_sandbox() {
+    let planner = FakeLlm::start_as(
+        Provider::with_key("key-of-planner"),
+        vec![Reply::tool(
+            "delegate",
+            json!({ "task": "Task S: wait", "own_sandbox": true }),
+        )],
+    )
+    .await;
+    let coder = FakeLlm::start_as(Provider::with_key("key-of-coder"), vec![]).await;
+    coder.route(
+        "Task S",
+        vec![Reply::tool(
+            "shell_exec",
+            json!({ "command": "sleep 600", "timeout_secs": 600 }),
+        )],
+    );
+    let manager = Manager::start();
+    let app = sandboxed(&planner, &coder, &manager).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let key = app.jobs_key(&token).await;
+    let job = app
+        .create_job(&key, json!({ "prompt": "Wait", "network": "offline" }))
+        .await;
+    let session = job["session_id"].as_str().unwrap();
+
+    // The sub-agent is in its `sleep`, in its own sandbox.
+    let deadline = Instant::now() + WAIT;
+    let sub = loop {
+        if let Some(sub) = sub_sandboxes(&manager, session).await.pop() {
+            break sub;
+        }
+        assert!(Instant::now() < deadline, "no sub-agent sandbox was made");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    manager.until_shell_runs(&sub, "agent").await;
+    assert_eq!(manager.network_label_of(&sub), "offline");
+
+    let cancel = format!("/api/v1/jobs/{}/cancel", job["id"].as_str().unwrap());
+    app.expect(
+        reqwest::StatusCode::OK,
+        reqwest::Method::POST,
+        &cancel,
+        Some(&key),
+        None,
+    )
+    .await;
+    until_no_sub_sandbox(&manager, session).await;
+}
+
+#[tokio::test]
 async fn stop_during_delegation_leaves_no_sub_agent_or_sub_sandbox() {
     let planner = FakeLlm::start_as(
         Provider::with_key("key-of-planner"),

@@ -147,6 +147,57 @@ async fn a_job_writes_a_file_in_a_sandbox_and_its_result_holds_it() {
     assert_eq!(sessions.status(), StatusCode::FORBIDDEN);
 }
 
+/// An offline job's network holds for every sandbox its session ever gets: each time the
+/// manager removes it (as its idle time limit does), the one a file request, the result
+/// zip or the agent's next tool call makes is offline too (the manager's default is the
+/// internet).
+#[tokio::test]
+async fn every_sandbox_of_an_offline_job_is_offline() {
+    let llm = FakeLlm::start(vec![
+        Reply::tool("file_write", json!({ "path": "a.txt", "content": "a\n" })),
+        Reply::Text("Wrote a.txt."),
+        Reply::tool("shell_exec", json!({ "command": "echo again > b.txt" })),
+        Reply::Text("Wrote b.txt."),
+    ])
+    .await;
+    let manager = Manager::start();
+    let app = backend(&llm, &manager.settings()).await;
+    let (key, token) = jobs_key(&app, "ada@example.org").await;
+    let created = app
+        .create_job(&key, json!({ "prompt": "Write a.txt", "network": "offline" }))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let session = created["session_id"].as_str().unwrap();
+    app.until_job(&key, id, "succeeded").await;
+    assert_eq!(manager.network_label_of(session), "offline");
+
+    // A file request.
+    manager.remove_sandbox_of(session).await;
+    app.expect(
+        StatusCode::OK,
+        Method::GET,
+        &format!("/api/v1/sessions/{session}/files?path=."),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(manager.network_label_of(session), "offline");
+
+    // The job's result.
+    manager.remove_sandbox_of(session).await;
+    let zip = app
+        .call(Method::GET, &format!("{JOBS}/{id}/result"), Some(&key), None)
+        .await;
+    assert_eq!(zip.status(), StatusCode::OK);
+    assert_eq!(manager.network_label_of(session), "offline");
+
+    // The agent's next tool call, in a turn the person asks for in the job's session.
+    manager.remove_sandbox_of(session).await;
+    let events = app.turn(&token, session, "Write b.txt").await;
+    assert_eq!(events.last().unwrap()["status"], "completed", "{events:#?}");
+    assert_eq!(manager.network_label_of(session), "offline");
+}
+
 #[tokio::test]
 async fn a_cancelled_job_stops_its_run() {
     let llm = FakeLlm::start(vec![Reply::Hang]).await;

@@ -127,7 +127,10 @@ fn track(open: &mut Vec<OpenCall>, within: Vec<String>, event: &AgentEvent) {
 /// the shell free. A failure is logged: the calls are closed either way.
 async fn interrupt_shell(deps: &Dependencies, session: &Session) {
     let interrupt = async {
-        let sandbox = deps.sandboxes.acquire(&session.id, &session.owner).await?;
+        let sandbox = deps
+            .sandboxes
+            .acquire(&session.id, &session.owner, session.network)
+            .await?;
         deps.tools.interrupt(&sandbox).await
     };
     match tokio::time::timeout(INTERRUPT_TIMEOUT, interrupt).await {

@@ -18,12 +18,11 @@ use crate::domain::agent::{
     ToolCallRequest, ToolOutcome,
 };
 use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
-use crate::domain::job::Network;
 use crate::domain::mcp::{McpResult, McpServerStatus, McpServers, McpSite};
 use crate::domain::model::{ModelCatalog, ModelInfo, ModelName};
 use crate::domain::replica::ReplicaId;
 use crate::domain::sandbox_call::SandboxCall;
-use crate::domain::session::{Session, SessionId, SessionStatus};
+use crate::domain::session::{Network, Session, SessionId, SessionStatus};
 use crate::domain::tool::{ToolSpec, ToolView};
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
@@ -115,16 +114,17 @@ struct OneSandbox;
 
 #[async_trait::async_trait]
 impl SandboxGateway for OneSandbox {
-    async fn acquire(&self, _session: &SessionId, _owner: &UserId) -> DomainResult<SandboxAccess> {
+    async fn acquire(
+        &self,
+        _session: &SessionId,
+        _owner: &UserId,
+        _network: Option<Network>,
+    ) -> DomainResult<SandboxAccess> {
         Ok(SandboxAccess {
             tool_api_url: "http://sandbox.invalid".into(),
             tool_api_token: "token".into(),
             shell: SandboxAccess::AGENT_SHELL.to_owned(),
         })
-    }
-
-    async fn prepare(&self, _session: &SessionId, _owner: &UserId, _network: Network) -> DomainResult<()> {
-        Ok(())
     }
 
     async fn release(&self, _session: &SessionId) -> DomainResult<()> {
@@ -236,7 +236,7 @@ impl Harness {
     }
 
     async fn session(&self) -> Session {
-        self.sessions.create(&self.owner, None, None).await.unwrap()
+        self.sessions.create(&self.owner, None, None, None).await.unwrap()
     }
 
     async fn say(&self, session: &Session, content: &str) {

@@ -2,9 +2,9 @@
 //!
 //! Creating a job creates its session and queues the job; a person's queued jobs start
 //! in creation order while fewer than [`JobSettings::max_running_per_person`] of theirs
-//! are running or waiting. Starting one creates its sandbox (with the asked-for network)
-//! and posts the prompt through [`AgentService::post_message`], the path a chat message
-//! takes, after writing the files sent with the job to the workspace's `uploads/` and
+//! are running or waiting. The job's `network` is its session's, so every sandbox the
+//! session ever gets has it. Starting one posts the prompt through
+//! [`AgentService::post_message`], the path a chat message takes, after writing the files sent with the job to the workspace's `uploads/` and
 //! naming them with the prompt, as a chat's attachments are. A follower task then reads the session's event stream and moves the job with
 //! the session's status (`running`, `waiting`, `completed` → `succeeded`, `failed`)
 //! until the job ends, or stops the run when the job's time limit passes.
@@ -44,14 +44,14 @@ use super::error::{AppError, AppResult};
 use super::events::EventService;
 use super::files::FileService;
 use super::sessions::{check_message, SessionService, MAX_ATTACHMENTS};
-use crate::domain::agent::{SandboxGateway, TokenUsage};
+use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::job::{
-    Job, JobAttachment, JobId, JobOutcome, JobRequest, JobStatus, JobTimeout, Network, Webhook, WebhookUrl,
+    Job, JobAttachment, JobId, JobOutcome, JobRequest, JobStatus, JobTimeout, Webhook, WebhookUrl,
 };
 use crate::domain::ports::{ApiKeyRepository, JobRepository, KeyValueStore, WebhookSender};
-use crate::domain::session::{preview, SessionStatus};
+use crate::domain::session::{preview, Network, SessionStatus};
 use crate::domain::user::UserId;
 use outcome::EventsSeen;
 
@@ -92,7 +92,6 @@ pub struct JobSettings {
 pub struct JobPorts {
     pub jobs: Arc<dyn JobRepository>,
     pub api_keys: Arc<dyn ApiKeyRepository>,
-    pub sandboxes: Arc<dyn SandboxGateway>,
     pub webhooks: Arc<dyn WebhookSender>,
     /// Where a person's queue is taken, so replicas look at it one at a time.
     pub kv: Arc<dyn KeyValueStore>,
@@ -196,7 +195,6 @@ pub struct JobService {
     agent: Arc<AgentService>,
     events: Arc<EventService>,
     files: Arc<FileService>,
-    sandboxes: Arc<dyn SandboxGateway>,
     webhooks: Arc<dyn WebhookSender>,
     settings: JobSettings,
     kv: Arc<dyn KeyValueStore>,
@@ -240,7 +238,6 @@ impl JobService {
             agent,
             events,
             files,
-            sandboxes: ports.sandboxes,
             webhooks: ports.webhooks,
             kv: ports.kv,
             settings,
@@ -288,7 +285,7 @@ impl JobService {
         let title = new.title.unwrap_or_else(|| preview(&new.prompt));
         let session = self
             .sessions
-            .create(owner, Some(&title), new.model.as_deref())
+            .create(owner, Some(&title), new.model.as_deref(), network)
             .await?;
         let request = JobRequest {
             prompt: new.prompt,
@@ -580,11 +577,6 @@ impl JobService {
                 }
             }
             return self.follow(job, session.last_seq).await;
-        }
-        if let Some(network) = job.network {
-            self.sandboxes
-                .prepare(&job.session_id, &job.owner, network)
-                .await?;
         }
         if !job.attachments_written {
             self.write_attachments(job).await?;

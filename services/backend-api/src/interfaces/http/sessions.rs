@@ -96,7 +96,12 @@ async fn create(
     };
     let session = state
         .sessions
-        .create(&principal.user_id, body.title.as_deref(), body.model.as_deref())
+        .create(
+            &principal.user_id,
+            body.title.as_deref(),
+            body.model.as_deref(),
+            None,
+        )
         .await?;
     Ok((StatusCode::CREATED, axum::Json(SessionView::from(&session))))
 }

@@ -158,6 +158,46 @@ impl Manager {
         }
     }
 
+    /// Removes the session's sandbox through the manager, as its idle time limit does: the
+    /// next request for it makes a new one.
+    pub async fn remove_sandbox_of(&self, session: &str) {
+        let query = ListQuery {
+            session_id: Some(session.to_owned()),
+            ..Default::default()
+        };
+        let sandboxes = self.client().list(&query).await.unwrap();
+        assert!(!sandboxes.is_empty(), "the session {session} has a sandbox");
+        for sandbox in sandboxes {
+            self.client().delete(&sandbox.id).await.unwrap();
+        }
+    }
+
+    /// The `org.sandpiper.network` label of the session's running container, as the
+    /// engine has it (`docker inspect`).
+    pub fn network_label_of(&self, session: &str) -> String {
+        let ps = Command::new("docker")
+            .args(["ps", "-q", "--filter"])
+            .arg(format!("label=org.sandpiper.manager={}", self.namespace))
+            .arg("--filter")
+            .arg(format!("label=org.sandpiper.session={session}"))
+            .output()
+            .unwrap();
+        let ids = String::from_utf8_lossy(&ps.stdout).into_owned();
+        let ids: Vec<&str> = ids.split_whitespace().collect();
+        assert_eq!(ids.len(), 1, "the session {session} has one running container");
+        let inspect = Command::new("docker")
+            .args([
+                "inspect",
+                "--format",
+                "{{index .Config.Labels \"org.sandpiper.network\"}}",
+            ])
+            .arg(ids[0])
+            .output()
+            .unwrap();
+        assert!(inspect.status.success(), "{inspect:?}");
+        String::from_utf8_lossy(&inspect.stdout).trim().to_owned()
+    }
+
     /// Settings that point a backend at this manager.
     pub fn settings(&self) -> Vec<(&'static str, String)> {
         vec![

@@ -10,7 +10,8 @@
 //! shares one step budget, its time budget and its stop: whatever ends the delegating turn
 //! ends the sub-agents, and a sub-agent's own sandbox is removed when it ends, after the
 //! files it hands back are copied into the delegating agent's sandbox (in the background:
-//! neither an answer nor a stop waits for the engine to remove a container).
+//! neither an answer nor a stop waits for the engine to remove a container). A sub-agent's
+//! own sandbox has the session's network, as every sandbox of the session does.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, Ordering};

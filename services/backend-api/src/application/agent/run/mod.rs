@@ -696,7 +696,7 @@ impl Run {
         let acquired = self
             .deps
             .sandboxes
-            .acquire(&self.sandbox_key, &self.session.owner)
+            .acquire(&self.sandbox_key, &self.session.owner, self.session.network)
             .await
             .map_err(|err| format!("Could not get a sandbox to work in: {err}"))?
             .in_shell(self.shell.clone());
