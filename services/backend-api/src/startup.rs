@@ -204,6 +204,7 @@ impl Application {
             relays: settings.http.max_relays_per_person,
         }));
         let live = Arc::new(LiveService::new(
+            sessions.clone(),
             TicketBook::new(
                 sessions.clone(),
                 stores.sessions.clone(),

@@ -44,6 +44,8 @@ from .code_output_text_type import CodeOutputTextType
 from .command_state import CommandState
 from .created_job import CreatedJob
 from .credentials import Credentials
+from .desktop_state import DesktopState
+from .desktop_view import DesktopView
 from .edit_session import EditSession
 from .error_body import ErrorBody
 from .error_detail import ErrorDetail
@@ -174,6 +176,8 @@ __all__ = (
     "CommandState",
     "CreatedJob",
     "Credentials",
+    "DesktopState",
+    "DesktopView",
     "EditSession",
     "ErrorBody",
     "ErrorDetail",

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, ServerSentEventsResult, TDataShape } from './client/index.js';
-import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, DeleteData, DeleteErrors, DeleteResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, EditData, EditErrors, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, GetData, GetErrors, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses } from './types.gen.js';
+import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, DeleteData, DeleteErrors, DeleteResponses, DesktopStateData, DesktopStateErrors, DesktopStateResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, EditData, EditErrors, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, GetData, GetErrors, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -1130,23 +1130,14 @@ export class Files {
     }
 }
 
-export class Terminal {
+export class Vnc {
     /**
-     * A new bash on a PTY in the sandbox, over a WebSocket: binary messages are raw bytes
-     * (keyboard in, screen out); text messages are JSON control messages —
-     * `{"type":"resize","cols":…,"rows":…}` and `{"type":"input","data":…}` in,
-     * `{"type":"exit","code":…}` and `{"type":"error","message":…}` out.
+     * Whether the session's desktop runs. Asking starts nothing: a session without a
+     * sandbox gets `no_sandbox`, and a stopped desktop stays stopped until a browser call
+     * or a desktop connection starts it.
      */
-    public static connect<ThrowOnError extends boolean = false>(options: Options<ConnectData, ThrowOnError>): RequestResult<unknown, ConnectErrors, ThrowOnError> {
-        return (options.client ?? client).get<unknown, ConnectErrors, ThrowOnError>({ url: '/api/v1/sessions/{id}/terminal', ...options });
-    }
-    
-    /**
-     * A single-use ticket (valid 30 s unless configured otherwise) to open a terminal in the
-     * session's sandbox. The agent pauses while a terminal is open.
-     */
-    public static issueTicket<ThrowOnError extends boolean = false>(options: Options<IssueTicketData, ThrowOnError>): RequestResult<IssueTicketResponses, IssueTicketErrors, ThrowOnError> {
-        return (options.client ?? client).post<IssueTicketResponses, IssueTicketErrors, ThrowOnError>({
+    public static desktopState<ThrowOnError extends boolean = false>(options: Options<DesktopStateData, ThrowOnError>): RequestResult<DesktopStateResponses, DesktopStateErrors, ThrowOnError> {
+        return (options.client ?? client).get<DesktopStateResponses, DesktopStateErrors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -1156,13 +1147,11 @@ export class Terminal {
                     scheme: 'bearer',
                     type: 'http'
                 }],
-            url: '/api/v1/sessions/{id}/terminal/tickets',
+            url: '/api/v1/sessions/{id}/desktop',
             ...options
         });
     }
-}
-
-export class Vnc {
+    
     /**
      * The desktop as RFB over a WebSocket (subprotocol `binary`, as noVNC expects), with
      * no VNC password: the ticket is the credential.
@@ -1192,6 +1181,38 @@ export class Vnc {
                 'Content-Type': 'application/json',
                 ...options.headers
             }
+        });
+    }
+}
+
+export class Terminal {
+    /**
+     * A new bash on a PTY in the sandbox, over a WebSocket: binary messages are raw bytes
+     * (keyboard in, screen out); text messages are JSON control messages —
+     * `{"type":"resize","cols":…,"rows":…}` and `{"type":"input","data":…}` in,
+     * `{"type":"exit","code":…}` and `{"type":"error","message":…}` out.
+     */
+    public static connect<ThrowOnError extends boolean = false>(options: Options<ConnectData, ThrowOnError>): RequestResult<unknown, ConnectErrors, ThrowOnError> {
+        return (options.client ?? client).get<unknown, ConnectErrors, ThrowOnError>({ url: '/api/v1/sessions/{id}/terminal', ...options });
+    }
+    
+    /**
+     * A single-use ticket (valid 30 s unless configured otherwise) to open a terminal in the
+     * session's sandbox. The agent pauses while a terminal is open.
+     */
+    public static issueTicket<ThrowOnError extends boolean = false>(options: Options<IssueTicketData, ThrowOnError>): RequestResult<IssueTicketResponses, IssueTicketErrors, ThrowOnError> {
+        return (options.client ?? client).post<IssueTicketResponses, IssueTicketErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/sessions/{id}/terminal/tickets',
+            ...options
         });
     }
 }

@@ -231,6 +231,16 @@ export type Credentials = {
 };
 
 /**
+ * Whether a session's desktop runs: what the person's panel asks before it connects,
+ * since connecting starts the desktop (and the sandbox, when the session has none).
+ */
+export type DesktopState = 'no_sandbox' | 'stopped' | 'starting' | 'running' | 'disabled';
+
+export type DesktopView = {
+    state: DesktopState;
+};
+
+/**
  * What to change; parts left out stay as they are.
  */
 export type EditSession = {
@@ -1754,6 +1764,28 @@ export type AttachResponses = {
 };
 
 export type AttachResponse = AttachResponses[keyof AttachResponses];
+
+export type DesktopStateData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/sessions/{id}/desktop';
+};
+
+export type DesktopStateErrors = {
+    404: ErrorBody;
+    503: ErrorBody;
+};
+
+export type DesktopStateError = DesktopStateErrors[keyof DesktopStateErrors];
+
+export type DesktopStateResponses = {
+    200: DesktopView;
+};
+
+export type DesktopStateResponse = DesktopStateResponses[keyof DesktopStateResponses];
 
 export type SessionEventsData = {
     body?: never;

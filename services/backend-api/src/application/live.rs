@@ -2,7 +2,8 @@
 //! taken over) and the terminal. Each opens with a single-use ticket (see [`tickets`]);
 //! redeeming it reaches the session's sandbox from here — the VNC password and the
 //! sandbox's token never leave the backend. Taking over the desktop and an open
-//! terminal both pause the agent for as long as they last.
+//! terminal both pause the agent for as long as they last. Whether the desktop runs
+//! can be asked without a ticket, and asking starts nothing: no desktop, no sandbox.
 //!
 //! [`tickets`]: super::tickets
 
@@ -11,12 +12,13 @@ use std::sync::Arc;
 use super::agent::{AgentService, TakeOverGuard};
 use super::error::{AppError, AppResult};
 use super::holds::{Held, Hold, Holds};
+use super::sessions::SessionService;
 use super::tickets::{IssuedTicket, TicketBook};
 use crate::domain::agent::SandboxGateway;
 use crate::domain::terminal::{TerminalChannel, TerminalConnector, TerminalSize};
 use crate::domain::ticket::{Access, Opens};
 use crate::domain::user::UserId;
-use crate::domain::vnc::{DesktopConnector, DesktopStream, VncMode};
+use crate::domain::vnc::{DesktopConnector, DesktopState, DesktopStream, VncMode};
 
 /// An open, authenticated connection to the session's desktop, with what it may do.
 pub struct Desktop {
@@ -42,6 +44,7 @@ pub struct Connectors {
 }
 
 pub struct LiveService {
+    sessions: Arc<SessionService>,
     tickets: TicketBook,
     sandboxes: Arc<dyn SandboxGateway>,
     connectors: Connectors,
@@ -51,6 +54,7 @@ pub struct LiveService {
 
 impl LiveService {
     pub fn new(
+        sessions: Arc<SessionService>,
         tickets: TicketBook,
         sandboxes: Arc<dyn SandboxGateway>,
         connectors: Connectors,
@@ -58,6 +62,7 @@ impl LiveService {
         holds: Arc<Holds>,
     ) -> Self {
         Self {
+            sessions,
             tickets,
             sandboxes,
             connectors,
@@ -68,6 +73,16 @@ impl LiveService {
 
     pub async fn desktop_ticket(&self, owner: &UserId, id: &str, mode: VncMode) -> AppResult<IssuedTicket> {
         self.tickets.issue(owner, id, Access::Desktop { mode }).await
+    }
+
+    /// Whether the desktop of `owner`'s session `id` runs; finds the session's sandbox
+    /// but never creates it or starts its desktop.
+    pub async fn desktop_state(&self, owner: &UserId, id: &str) -> AppResult<DesktopState> {
+        let session = self.sessions.get(owner, id).await?;
+        match self.sandboxes.find(&session.id).await? {
+            Some(sandbox) => Ok(self.connectors.desktop.state(&sandbox).await?),
+            None => Ok(DesktopState::NoSandbox),
+        }
     }
 
     pub async fn terminal_ticket(&self, owner: &UserId, id: &str) -> AppResult<IssuedTicket> {

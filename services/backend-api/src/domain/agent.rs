@@ -142,6 +142,8 @@ pub trait SandboxGateway: Send + Sync {
         owner: &UserId,
         network: Option<Network>,
     ) -> DomainResult<SandboxAccess>;
+    /// The session's sandbox when one runs and answers; never creates one.
+    async fn find(&self, session: &SessionId) -> DomainResult<Option<SandboxAccess>>;
     /// Removes the session's sandbox, if it has one.
     async fn release(&self, session: &SessionId) -> DomainResult<()>;
 }

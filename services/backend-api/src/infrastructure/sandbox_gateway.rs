@@ -1,9 +1,12 @@
 //! Sandboxes from the sandbox-manager: a session's sandbox is created (or claimed from
 //! the warm pool, or the existing one returned) on first use and removed with the
-//! session. Without a configured manager, sessions simply have no sandbox: acquiring one
-//! fails with a message saying what to set, and releasing has nothing to do.
+//! session; looking for it (`find`) never creates one. Without a configured manager,
+//! sessions simply have no sandbox: acquiring one fails with a message saying what to
+//! set, finding one finds none, and releasing has nothing to do.
 
-use sandbox_manager_client::contract::{CreateSandbox, ErrorCode, ListQuery, NetworkMode};
+use sandbox_manager_client::contract::{
+    CreateSandbox, ErrorCode, ListQuery, NetworkMode, SandboxState, ToolApiAccess,
+};
 use sandbox_manager_client::{ClientError, SandboxManagerClient};
 
 use crate::domain::agent::{SandboxAccess, SandboxGateway};
@@ -47,11 +50,22 @@ impl ManagedSandboxes {
                 sandbox.id, sandbox.state
             ),
         })?;
-        Ok(SandboxAccess {
-            tool_api_url: tool_api.url,
-            tool_api_token: tool_api.token,
-            shell: SandboxAccess::AGENT_SHELL.to_owned(),
-        })
+        Ok(access(tool_api))
+    }
+
+    fn of_session(session: &SessionId) -> ListQuery {
+        ListQuery {
+            session_id: Some(session.as_str().to_owned()),
+            ..Default::default()
+        }
+    }
+}
+
+fn access(tool_api: ToolApiAccess) -> SandboxAccess {
+    SandboxAccess {
+        tool_api_url: tool_api.url,
+        tool_api_token: tool_api.token,
+        shell: SandboxAccess::AGENT_SHELL.to_owned(),
     }
 }
 
@@ -76,12 +90,26 @@ impl SandboxGateway for ManagedSandboxes {
         self.create(session, owner, network).await
     }
 
+    async fn find(&self, session: &SessionId) -> DomainResult<Option<SandboxAccess>> {
+        let sandboxes = self
+            .client
+            .list(&Self::of_session(session))
+            .await
+            .map_err(failure)?;
+        Ok(sandboxes
+            .into_iter()
+            .filter(|sandbox| sandbox.state == SandboxState::Ready)
+            .find_map(|sandbox| sandbox.tool_api)
+            .map(access))
+    }
+
     async fn release(&self, session: &SessionId) -> DomainResult<()> {
-        let query = ListQuery {
-            session_id: Some(session.as_str().to_owned()),
-            ..Default::default()
-        };
-        for sandbox in self.client.list(&query).await.map_err(failure)? {
+        for sandbox in self
+            .client
+            .list(&Self::of_session(session))
+            .await
+            .map_err(failure)?
+        {
             match self.client.delete(&sandbox.id).await {
                 Ok(()) => {}
                 Err(err) if err.code() == Some(ErrorCode::NotFound) => {}
@@ -104,6 +132,10 @@ impl SandboxGateway for NoSandboxes {
         _network: Option<Network>,
     ) -> DomainResult<SandboxAccess> {
         Err(no_manager())
+    }
+
+    async fn find(&self, _session: &SessionId) -> DomainResult<Option<SandboxAccess>> {
+        Ok(None)
     }
 
     async fn release(&self, _session: &SessionId) -> DomainResult<()> {

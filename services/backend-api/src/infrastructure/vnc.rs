@@ -4,18 +4,24 @@
 //! sandbox's loopback, and the tool-api's token is the lock. The stream comes back
 //! positioned before `ClientInit`, so the relay offers the browser a connection of its
 //! own without a password.
+//!
+//! Whether the desktop runs is read from the tool-api's `/health`, which reports it
+//! without starting it.
 
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tool_api_client::contract::info::DesktopState as ToolApiDesktop;
 use tool_api_client::{ClientError, ToolApiClient};
 
 use crate::domain::agent::SandboxAccess;
-use crate::domain::vnc::{DesktopConnector, DesktopStream};
+use crate::domain::vnc::{DesktopConnector, DesktopState, DesktopStream};
 use crate::domain::{DomainError, DomainResult};
 
 /// Connect plus handshake; a VNC server that is up answers in milliseconds.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// A sandbox's `/health` answers at once; one that does not is as good as down.
+const STATE_TIMEOUT: Duration = Duration::from_secs(5);
 
 const SECURITY_NONE: u8 = 1;
 
@@ -46,6 +52,27 @@ impl DesktopConnector for VncConnector {
             ))),
             Err(_) => Err(no_desktop("the VNC handshake did not complete in time")),
         }
+    }
+
+    async fn state(&self, sandbox: &SandboxAccess) -> DomainResult<DesktopState> {
+        let tools = ToolApiClient::new(&sandbox.tool_api_url, &sandbox.tool_api_token);
+        let health = tokio::time::timeout(STATE_TIMEOUT, tools.health())
+            .await
+            .map_err(|_| no_sandbox("its health check did not answer in time".into()))?
+            .map_err(|err| no_sandbox(err.to_string()))?;
+        Ok(match health.desktop.map(|desktop| desktop.state) {
+            None => DesktopState::Disabled,
+            Some(ToolApiDesktop::Stopped) => DesktopState::Stopped,
+            Some(ToolApiDesktop::Starting) => DesktopState::Starting,
+            Some(ToolApiDesktop::Ready) => DesktopState::Running,
+        })
+    }
+}
+
+fn no_sandbox(detail: String) -> DomainError {
+    DomainError::Unavailable {
+        what: "the sandbox",
+        detail,
     }
 }
 

@@ -4,7 +4,8 @@
 //! without any sandbox, which shows they happen before one is contacted. Then, with the
 //! real sandbox-manager and a sandbox: a real RFB handshake through the relay in both
 //! modes, a click that reaches the page only in control mode, and the agent paused while
-//! the person has the desktop; removing the sandbox closes the browser's side.
+//! the person has the desktop; removing the sandbox closes the browser's side. Asking
+//! whether the desktop runs starts nothing: no sandbox, no desktop.
 
 use crate::support;
 
@@ -18,6 +19,7 @@ use support::TestApp;
 use tokio_tungstenite::tungstenite::Message;
 use tool_api_client::contract::browser::NavigateRequest;
 use tool_api_client::contract::files::WriteFileRequest;
+use tool_api_client::contract::info::DesktopState;
 
 #[tokio::test]
 async fn tickets_are_refused_before_any_sandbox_is_contacted() {
@@ -119,6 +121,37 @@ async fn tickets_are_refused_before_any_sandbox_is_contacted() {
         refused(&app, &url(&doomed, &for_doomed), None).await,
         (StatusCode::NOT_FOUND, "not_found".into())
     );
+
+    // Whether the desktop runs: the owner's to ask; no manager, no sandbox.
+    let state_of = |session: &str| format!("/api/v1/sessions/{session}/desktop");
+    let state = app
+        .expect(StatusCode::OK, Method::GET, &state_of(&session), Some(&ada), None)
+        .await;
+    assert_eq!(state, json!({ "state": "no_sandbox" }));
+    app.expect(
+        StatusCode::NOT_FOUND,
+        Method::GET,
+        &state_of(&session),
+        Some(&bob),
+        None,
+    )
+    .await;
+    app.expect(
+        StatusCode::UNAUTHORIZED,
+        Method::GET,
+        &state_of(&session),
+        None,
+        None,
+    )
+    .await;
+    app.expect(
+        StatusCode::NOT_FOUND,
+        Method::GET,
+        &state_of("not-a-session"),
+        Some(&ada),
+        None,
+    )
+    .await;
 
     // Expired (this server's tickets live 3 s).
     let late = app
@@ -222,6 +255,18 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
         token,
         session,
     } = Live::start("Done while you were away.").await;
+    let desktop_state = || async {
+        let path = format!("/api/v1/sessions/{session}/desktop");
+        let answer = app
+            .expect(StatusCode::OK, Method::GET, &path, Some(&token), None)
+            .await;
+        answer["state"].as_str().unwrap().to_owned()
+    };
+
+    // Asked before anything used the session, the state creates no sandbox.
+    assert_eq!(desktop_state().await, "no_sandbox");
+    let sandboxes = manager.client().list(&Default::default()).await.unwrap();
+    assert!(sandboxes.iter().all(|s| s.session_id != session), "{sandboxes:?}");
 
     // A page that records a click in its title.
     let tickets = app
@@ -254,6 +299,7 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
         .await
         .unwrap();
     let title = || async { sandbox.evaluate("document.title").await.unwrap().result };
+    assert_eq!(desktop_state().await, "running");
 
     // View: the handshake works, a click is dropped, and the connection is still there
     // afterwards (the screen can be read), so the click was dropped, not the watcher.
@@ -294,6 +340,13 @@ async fn the_relay_speaks_rfb_in_both_modes_and_only_control_reaches_the_desktop
     drop(driver);
     assert_run_completes(&mut events, "Done while you were away.").await;
     assert_eq!(llm.requests().len(), 1);
+
+    // A stopped desktop is reported so, and asking does not start it again.
+    sandbox.stop_desktop().await.unwrap();
+    assert_eq!(desktop_state().await, "stopped");
+    assert_eq!(desktop_state().await, "stopped");
+    let health = sandbox.health().await.unwrap();
+    assert_eq!(health.desktop.unwrap().state, DesktopState::Stopped);
 
     // When the desktop goes away, the browser's side is closed too.
     let mut watcher = connect(&app, &token, &session, "view").await;

@@ -127,6 +127,10 @@ impl SandboxGateway for OneSandbox {
         })
     }
 
+    async fn find(&self, _session: &SessionId) -> DomainResult<Option<SandboxAccess>> {
+        Ok(None)
+    }
+
     async fn release(&self, _session: &SessionId) -> DomainResult<()> {
         Ok(())
     }

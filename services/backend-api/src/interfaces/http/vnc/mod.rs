@@ -1,5 +1,6 @@
 //! `/api/v1/sessions/{id}/vnc`: tickets for the live desktop, and the WebSocket relay a
-//! ticket opens (see [`relay`]). Everything that can refuse — origin, ticket, session,
+//! ticket opens (see [`relay`]); `/api/v1/sessions/{id}/desktop`: whether the desktop
+//! runs, asked before connecting because a connection starts it. Everything that can refuse — origin, ticket, session,
 //! owner — is checked before the sandbox is contacted; the sandbox's VNC handshake is
 //! done before the upgrade is answered, so a desktop that is down is an HTTP error
 //! rather than a WebSocket that closes at once.
@@ -21,12 +22,32 @@ use super::extract::{CurrentUser, Json, Path, Query};
 use super::live::{self, TicketQuery};
 use super::AppState;
 use crate::domain::ticket::Opens;
-use crate::domain::vnc::VncMode;
+use crate::domain::vnc::{DesktopState, VncMode};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(issue_ticket))
         .routes(routes!(connect))
+        .routes(routes!(desktop_state))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct DesktopView {
+    pub state: DesktopState,
+}
+
+/// Whether the session's desktop runs. Asking starts nothing: a session without a
+/// sandbox gets `no_sandbox`, and a stopped desktop stays stopped until a browser call
+/// or a desktop connection starts it.
+#[utoipa::path(get, path = "/api/v1/sessions/{id}/desktop", tag = "vnc",
+    responses((status = 200, body = DesktopView), (status = 404, body = ErrorBody), (status = 503, body = ErrorBody)))]
+async fn desktop_state(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<DesktopView>> {
+    let desktop = state.live.desktop_state(&principal.user_id, &id).await?;
+    Ok(axum::Json(DesktopView { state: desktop }))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.desktop_state import DesktopState
+
+T = TypeVar("T", bound="DesktopView")
+
+
+@_attrs_define
+class DesktopView:
+    """
+    Attributes:
+        state (DesktopState): Whether a session's desktop runs: what the person's panel asks before it connects,
+            since connecting starts the desktop (and the sandbox, when the session has none).
+    """
+
+    state: DesktopState
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        state = self.state.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "state": state,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        state = DesktopState(d.pop("state"))
+
+        desktop_view = cls(
+            state=state,
+        )
+
+        desktop_view.additional_properties = d
+        return desktop_view
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
