@@ -16,6 +16,12 @@ use super::session::SessionId;
 const PREFIX: &str = "mcp__";
 /// Longest tool name model providers accept.
 const MAX_TOOL_NAME: usize = 64;
+/// Longest tool description offered, in bytes; a longer one is cut.
+pub const MAX_TOOL_DESCRIPTION: usize = 2048;
+/// Largest input schema offered, as JSON bytes; a tool with a larger one is left out.
+pub const MAX_TOOL_SCHEMA: usize = 16 * 1024;
+/// Most tools one server offers; those after are left out.
+pub const MAX_SERVER_TOOLS: usize = 100;
 
 /// A server's name from the configuration: letters, digits, `-` and `_`, without `__`
 /// (which separates it from the tool's name).
@@ -82,6 +88,33 @@ pub struct McpTool {
     pub input_schema: serde_json::Value,
 }
 
+impl McpTool {
+    /// What a server listed, as the model may be offered it: at most
+    /// [`MAX_SERVER_TOOLS`] tools, descriptions cut to [`MAX_TOOL_DESCRIPTION`] bytes, and
+    /// no tool whose name is longer than any model accepts or whose schema is over
+    /// [`MAX_TOOL_SCHEMA`] bytes. What a server says costs every request's context.
+    pub fn within_limits(listed: Vec<McpTool>) -> Vec<McpTool> {
+        listed
+            .into_iter()
+            .filter(|tool| {
+                tool.name.len() <= MAX_TOOL_NAME && tool.input_schema.to_string().len() <= MAX_TOOL_SCHEMA
+            })
+            .take(MAX_SERVER_TOOLS)
+            .map(|mut tool| {
+                if tool.description.len() > MAX_TOOL_DESCRIPTION {
+                    let mut end = MAX_TOOL_DESCRIPTION - '…'.len_utf8();
+                    while !tool.description.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    tool.description.truncate(end);
+                    tool.description.push('…');
+                }
+                tool
+            })
+            .collect()
+    }
+}
+
 /// A server as a person sees it: where it is (without secrets), its tools, or why it
 /// offers none.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
@@ -96,8 +129,8 @@ pub struct McpServerStatus {
     /// Why the server gives no tools now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// A stdio server no session has started yet: its tools are listed when a run first
-    /// starts it in its sandbox.
+    /// A stdio server: it runs in each session's own sandbox, and the tools it lists
+    /// there go to that session's runs only, never here.
     pub not_started: bool,
 }
 
@@ -148,14 +181,19 @@ pub struct McpSite {
 }
 
 /// The MCP servers of the deployment.
+///
+/// What a sandbox produced never reaches another person: a stdio server runs in the
+/// sandbox of the session that needs it, as its user, so the tools it lists (their names,
+/// descriptions and schemas) are that session's only — kept with its server, offered to
+/// its runs, and never shown without its site.
 #[async_trait::async_trait]
 pub trait McpServers: Send + Sync {
     /// Every server with its tools (listed now, or the reason it has none). A stdio
-    /// server whose tools are not known yet is started in `site` to list them; without a
-    /// site it says it lists them when a session starts it.
+    /// server's tools are those its own server in `site` lists (started there when it
+    /// runs none); without a site it shows none.
     async fn status(&self, site: Option<&McpSite>) -> Vec<McpServerStatus>;
-    /// Whether an enabled server runs in the sandbox and has not listed its tools yet
-    /// (a run then gives [`McpServers::status`] its sandbox).
+    /// Whether an enabled server runs in the sandbox (a run then gives
+    /// [`McpServers::status`] its sandbox).
     async fn needs_site(&self) -> bool;
     /// Whether `server` runs in the sandbox (its calls need a site).
     fn runs_in_sandbox(&self, server: &str) -> bool;
@@ -179,6 +217,27 @@ mod tests {
         assert_eq!(name, "mcp__everything__get-sum");
         assert_eq!(split_qualified(&name), Some(("everything", "get-sum")));
         assert_eq!(split_qualified("shell_exec"), None);
+    }
+
+    #[test]
+    fn what_a_server_lists_is_kept_within_limits() {
+        let tool = |name: &str, description: String, schema_bytes: usize| McpTool {
+            name: name.into(),
+            description,
+            input_schema: serde_json::json!({ "type": "object", "description": "x".repeat(schema_bytes) }),
+        };
+        let mut listed = vec![
+            tool("long", "é".repeat(MAX_TOOL_DESCRIPTION), 10),
+            tool("huge", "fine".into(), MAX_TOOL_SCHEMA),
+            tool(&"n".repeat(MAX_TOOL_NAME + 1), "fine".into(), 10),
+        ];
+        listed.extend((0..MAX_SERVER_TOOLS + 5).map(|i| tool(&format!("t{i}"), "fine".into(), 10)));
+        let kept = McpTool::within_limits(listed);
+        assert_eq!(kept.len(), MAX_SERVER_TOOLS);
+        assert_eq!(kept[0].name, "long");
+        assert!(kept[0].description.len() <= MAX_TOOL_DESCRIPTION && kept[0].description.ends_with('…'));
+        assert_eq!(kept[1].name, "t0");
+        assert_eq!(kept[1].description, "fine");
     }
 
     #[test]

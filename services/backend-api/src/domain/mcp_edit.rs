@@ -3,9 +3,15 @@
 //! a name that fits, an `http(s)` address with a host, header and variable names a
 //! request or a process accepts, a command. Mistakes name the field to fix.
 //!
-//! Header and environment values may be keys, so they are write-only: an edit may name a
-//! key with no value (`null`) to keep the stored one, which lets an admin change a
-//! server without ever seeing or retyping its secrets.
+//! Header values may be keys, so they are write-only: an edit may name a key with no
+//! value (`null`) to keep the stored one, which lets an admin change a server without
+//! ever seeing or retyping its secrets.
+//!
+//! A stdio server takes no environment variables: it runs in the sandbox of the person
+//! whose run needs it, as their user, where any process can read its environment
+//! (`/proc/<pid>/environ`), so an operator's key there would be theirs. Its settings go
+//! in `args`; a server that needs a key runs where the deployment keeps it, reached over
+//! HTTP with headers, which stay in the backend.
 
 use std::collections::BTreeMap;
 
@@ -43,11 +49,14 @@ pub struct McpServerInput {
     pub url: Option<String>,
     /// `http`: headers sent with every request (e.g. `Authorization`).
     pub headers: Option<BTreeMap<String, Option<String>>>,
-    /// `stdio`: the program to start.
+    /// `stdio`: the program to start: a name, found in the sandbox's system directories,
+    /// or an absolute path.
     pub command: Option<String>,
-    /// `stdio`: its arguments.
+    /// `stdio`: its arguments (readable in the sandbox: no secrets).
     pub args: Option<Vec<String>>,
-    /// `stdio`: its environment variables.
+    /// `stdio`: must be empty (`{}`, which removes the variables a server stored
+    /// earlier has): a stdio server runs in a person's sandbox, where its environment
+    /// is readable, so it takes none.
     pub env: Option<BTreeMap<String, Option<String>>>,
 }
 
@@ -94,11 +103,18 @@ impl McpTransport {
         })
     }
 
-    /// A command speaking MCP on stdin/stdout, if it can be started as given.
+    /// A command speaking MCP on stdin/stdout, if it can be started as given; `env` must
+    /// be empty (see the module's comment).
     pub fn stdio(command: &str, args: Vec<String>, env: BTreeMap<String, String>) -> DomainResult<Self> {
         let command = command.trim();
         if command.is_empty() || command.len() > MAX_TEXT || command.contains('\0') {
             return Err(invalid("command", "give the program to start".into()));
+        }
+        if command.contains('/') && !command.starts_with('/') {
+            return Err(invalid(
+                "command",
+                "a program name or an absolute path, not a relative one".into(),
+            ));
         }
         if args.iter().any(|arg| arg.len() > MAX_TEXT || arg.contains('\0')) {
             return Err(invalid(
@@ -106,21 +122,10 @@ impl McpTransport {
                 format!("an argument has a NUL character or more than {MAX_TEXT} bytes"),
             ));
         }
-        for (name, value) in &env {
-            let fits = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if !fits {
-                return Err(invalid(
-                    "env",
-                    format!("{name:?} is not a variable name (letters, digits and '_', not starting with a digit)"),
-                ));
-            }
-            if value.len() > MAX_TEXT || value.contains('\0') {
-                return Err(invalid(
-                    "env",
-                    format!("the value of {name:?} has a NUL character or more than {MAX_TEXT} bytes"),
-                ));
-            }
+        if !env.is_empty() {
+            // Names only: the values may be keys.
+            let names: Vec<&str> = env.keys().map(String::as_str).collect();
+            return Err(invalid("env", stdio_env_refusal(&names)));
         }
         Ok(Self::Stdio {
             command: command.to_owned(),
@@ -128,6 +133,16 @@ impl McpTransport {
             env,
         })
     }
+}
+
+/// Why a stdio server with the variables `names` is not run, and what to do instead.
+pub fn stdio_env_refusal(names: &[&str]) -> String {
+    format!(
+        "a stdio server runs in a person's sandbox, where every process can read its \
+         environment, so it takes no variables (given: {}); send \"env\": {{}}, pass \
+         settings as args, and reach a server that needs a key over HTTP, with headers",
+        names.join(", ")
+    )
 }
 
 impl McpServer {
@@ -345,8 +360,12 @@ mod tests {
                 "url",
             ),
             (
-                serde_json::json!({"name": "a", "transport": "stdio", "command": "x", "env": {"1X": "v"}}),
+                serde_json::json!({"name": "a", "transport": "stdio", "command": "x", "env": {"KEY": "v"}}),
                 "env",
+            ),
+            (
+                serde_json::json!({"name": "a", "transport": "stdio", "command": "bin/x"}),
+                "command",
             ),
         ] {
             let err = McpServer::create(input(json.clone()), now).unwrap_err();
@@ -359,8 +378,8 @@ mod tests {
         let created = Utc::now();
         let server = McpServer::create(
             input(
-                serde_json::json!({"name": "s", "transport": "stdio", "command": "uvx", "args": ["a"],
-                                     "env": {"KEY": "secret", "OLD": "x"}}),
+                serde_json::json!({"name": "s", "transport": "http", "url": "http://h/mcp",
+                                     "headers": {"KEY": "secret", "OLD": "x"}}),
             ),
             created,
         )
@@ -368,16 +387,15 @@ mod tests {
         let later = created + chrono::Duration::seconds(5);
         let edited = server
             .edit(
-                input(serde_json::json!({"enabled": false, "env": {"KEY": null, "NEW": "n"}})),
+                input(serde_json::json!({"enabled": false, "headers": {"KEY": null, "NEW": "n"}})),
                 later,
             )
             .unwrap();
         assert_eq!(
             edited.transport,
-            McpTransport::Stdio {
-                command: "uvx".into(),
-                args: vec!["a".into()],
-                env: [
+            McpTransport::Http {
+                url: "http://h/mcp".into(),
+                headers: [
                     ("KEY".to_owned(), "secret".to_owned()),
                     ("NEW".to_owned(), "n".to_owned())
                 ]
@@ -393,9 +411,9 @@ mod tests {
         );
         for (json, field) in [
             (serde_json::json!({"name": "other"}), "name"),
-            (serde_json::json!({"transport": "http"}), "transport"),
-            (serde_json::json!({"url": "http://h"}), "url"),
-            (serde_json::json!({"env": {"MISSING": null}}), "env"),
+            (serde_json::json!({"transport": "stdio"}), "transport"),
+            (serde_json::json!({"url": "nowhere"}), "url"),
+            (serde_json::json!({"headers": {"MISSING": null}}), "headers"),
         ] {
             assert_eq!(
                 field_of(server.edit(input(json.clone()), later).unwrap_err()),
@@ -403,6 +421,38 @@ mod tests {
                 "{json}"
             );
         }
+    }
+
+    #[test]
+    fn a_stdio_server_stored_with_env_must_drop_it_to_change() {
+        let now = Utc::now();
+        let stored = McpServer {
+            name: McpServerName::parse("s").unwrap(),
+            transport: McpTransport::Stdio {
+                command: "uvx".into(),
+                args: vec!["a".into()],
+                env: [("API_KEY".to_owned(), "canary".to_owned())].into(),
+            },
+            enabled: true,
+            created_at: now,
+            updated_at: now,
+        };
+        for json in [
+            serde_json::json!({"enabled": false}),
+            serde_json::json!({"env": {"API_KEY": null}}),
+        ] {
+            let err = stored.edit(input(json.clone()), now).unwrap_err();
+            let message = err.to_string();
+            assert!(
+                message.contains("API_KEY") && !message.contains("canary"),
+                "{json}: {message}"
+            );
+            assert_eq!(field_of(err), "env", "{json}");
+        }
+        let cleaned = stored
+            .edit(input(serde_json::json!({"enabled": false, "env": {}})), now)
+            .unwrap();
+        assert!(matches!(&cleaned.transport, McpTransport::Stdio { env, .. } if env.is_empty()));
     }
 
     #[test]

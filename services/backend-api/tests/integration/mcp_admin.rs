@@ -1,7 +1,8 @@
 //! The admin's MCP servers (`/api/v1/admin/mcp/servers`): a server an admin adds gives
 //! the next run its tools, a change reaches the run after it (a failure cached for the
-//! old address is forgotten) and a disabled server is left out; header and environment
-//! values never appear in an answer, and an edit keeps those it does not replace; only
+//! old address is forgotten) and a disabled server is left out; header values never
+//! appear in an answer, and an edit keeps those it does not replace; a stdio server takes
+//! no environment (`mcp_sandbox` shows why), here or from the file; only
 //! admins manage servers; bad input names the field to fix; the `MCP_CONFIG` file seeds
 //! each server once, so an admin's changes and deletions survive restarts.
 
@@ -175,7 +176,7 @@ async fn secret_values_never_leave_the_backend_and_an_edit_keeps_those_it_does_n
             Method::POST,
             SERVERS.to_owned(),
             json!({ "name": "local", "transport": "stdio", "command": "npx", "args": ["-y", "server"],
-                    "env": { "API_KEY": "secret-3" } }),
+                    "env": {} }),
         ),
         // Replaced, kept and dropped keys.
         (
@@ -186,7 +187,7 @@ async fn secret_values_never_leave_the_backend_and_an_edit_keeps_those_it_does_n
         (
             Method::PATCH,
             server("local"),
-            json!({ "enabled": false, "env": { "API_KEY": null } }),
+            json!({ "enabled": false, "env": { "API_KEY": "secret-3" } }),
         ),
         // Refused, with a secret in the request: the error does not repeat it.
         (
@@ -203,7 +204,7 @@ async fn secret_values_never_leave_the_backend_and_an_edit_keeps_those_it_does_n
         answers.push(raw(&app, method, &path, &admin, Some(body)).await);
     }
     let statuses: Vec<u16> = answers.iter().map(|(status, _)| status.as_u16()).collect();
-    assert_eq!(statuses, [201, 201, 200, 200, 422, 422], "{answers:#?}");
+    assert_eq!(statuses, [201, 201, 200, 422, 422, 422], "{answers:#?}");
     answers.push(raw(&app, Method::GET, SERVERS, &admin, None).await);
     // Asking for the servers' tools connects to `remote`, with its headers.
     answers.push(raw(&app, Method::GET, "/api/v1/mcp/servers", &admin, None).await);
@@ -215,8 +216,8 @@ async fn secret_values_never_leave_the_backend_and_an_edit_keeps_those_it_does_n
     let remote = named(&servers, "remote").unwrap();
     assert_eq!(remote["header_names"], json!(["Authorization", "X-Extra"]));
     let local = named(&servers, "local").unwrap();
-    assert_eq!(local["env_names"], json!(["API_KEY"]));
-    assert_eq!(local["enabled"], false);
+    assert_eq!(local["env_names"], json!([]));
+    assert_eq!(local["enabled"], true, "the refused change changed nothing");
     assert_eq!(local["args"], json!(["-y", "server"]));
 
     // The kept value is the one sent; the dropped header is not sent.
@@ -363,8 +364,14 @@ async fn bad_input_is_refused_with_the_field_to_fix() {
         (
             Method::POST,
             SERVERS.to_owned(),
-            json!({ "name": "t", "transport": "stdio", "command": "x", "env": { "A-B": "v" } }),
+            json!({ "name": "t", "transport": "stdio", "command": "x", "env": { "KEY": "v" } }),
             "env",
+        ),
+        (
+            Method::POST,
+            SERVERS.to_owned(),
+            json!({ "name": "t", "transport": "stdio", "command": "./server" }),
+            "command",
         ),
         (
             Method::PATCH,
@@ -539,4 +546,29 @@ async fn the_file_seeds_each_server_once_and_admin_changes_survive_restarts() {
         .map(|s| s["name"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(names, ["changed", "new", "off"]);
+}
+
+#[tokio::test]
+async fn a_file_giving_a_stdio_server_an_environment_stops_the_start_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = mcp_servers::config_file(
+        dir.path(),
+        &[(
+            "keyed",
+            json!({ "command": "npx", "args": ["-y", "server"], "env": { "API_KEY": "secret-7" } }),
+        )],
+    );
+    let data = tempfile::tempdir().unwrap();
+    let settings = support::settings(data.path(), &[("mcp.config_file", &config)]);
+    let Err(err) = backend_api::Application::build(settings).await else {
+        panic!("the server started with a stdio server's environment in MCP_CONFIG");
+    };
+    let message = format!("{err:#}");
+    assert!(
+        message.contains("MCP_CONFIG")
+            && message.contains("server \"keyed\": env: ")
+            && message.contains("API_KEY"),
+        "{message}"
+    );
+    assert!(!message.contains("secret-7"), "{message}");
 }

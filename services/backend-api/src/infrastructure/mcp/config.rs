@@ -2,7 +2,8 @@
 //! `{"mcpServers": {"<name>": {"command", "args", "env"} | {"url", "headers"}}}`.
 //! `"disabled": true` makes a server disabled; `"type"` is accepted and checked against
 //! the fields given. The file seeds the store (see `application::mcp_servers`), so its
-//! servers are checked by the same rules as an admin's.
+//! servers are checked by the same rules as an admin's: a stdio server with an `env`
+//! stops the start, naming it (its variables would be readable in people's sandboxes).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -82,7 +83,7 @@ mod tests {
     fn both_shapes_are_read_and_disabled_servers_kept_disabled() {
         let servers = parse(
             r#"{"mcpServers": {
-                "fetch": {"command": "uvx", "args": ["mcp-server-fetch"], "env": {"K": "v"}},
+                "fetch": {"command": "uvx", "args": ["mcp-server-fetch"], "env": {}},
                 "remote": {"type": "http", "url": "https://mcp.example.org/mcp",
                            "headers": {"Authorization": "Bearer s"}},
                 "off": {"url": "http://127.0.0.1:1/mcp", "disabled": true}
@@ -110,8 +111,12 @@ mod tests {
             ),
             (r#"{"mcpServers": {"a": {"url": "ftp://h"}}}"#, "url: not an http"),
             (
-                r#"{"mcpServers": {"a": {"command": "x", "env": {"A-B": "v"}}}}"#,
-                "env: \"A-B\" is not a variable name",
+                r#"{"mcpServers": {"a": {"command": "x", "env": {"API_KEY": "canary"}}}}"#,
+                "server \"a\": env: a stdio server runs in a person's sandbox",
+            ),
+            (
+                r#"{"mcpServers": {"a": {"command": "./x"}}}"#,
+                "command: a program name or an absolute path",
             ),
             (
                 r#"{"mcpServers": {"a": {"type": "stdio", "url": "http://h"}}}"#,

@@ -10,8 +10,10 @@
 //!
 //! stdio servers run inside the session's sandbox, never on the backend's host (see
 //! [`stdio`]): one connection per session, opened when the session first needs it and
-//! dropped (which stops the server) after it has been idle a while. Their tool list is
-//! kept from the first session that listed it until the server changes.
+//! dropped (which stops the server) after it has been idle a while. The tools each
+//! session's server lists are that session's alone: what a sandbox produced never
+//! reaches another person. Every list, from either transport, is kept within
+//! [`McpTool::within_limits`].
 
 pub mod config;
 mod stdio;
@@ -29,38 +31,25 @@ use rmcp::ServiceExt;
 use tokio::sync::Mutex;
 
 use crate::config::McpConfig;
-use tool_api_client::contract::mcp::StdioStart;
 
 use crate::domain::mcp::{
     McpContent, McpResult, McpServer, McpServerStatus, McpServers, McpSite, McpTool, McpTransport,
 };
 use crate::domain::ports::McpServerRepository;
-use crate::domain::session::SessionId;
 
-/// A session's stdio server that has been idle this long is stopped.
-const STDIO_IDLE: Duration = Duration::from_secs(600);
-
-/// One server's connection (HTTP servers) and its last tool list.
+/// An HTTP server's connection and its last tool list.
 #[derive(Default)]
 struct Slot {
     client: Option<RunningService<RoleClient, ()>>,
     listed: Option<(Instant, Result<Vec<McpTool>, String>)>,
 }
 
-/// A stdio server running in one session's sandbox.
-struct SiteConnection {
-    client: RunningService<RoleClient, ()>,
-    /// The sandbox it runs in: a new sandbox for the session needs a new server.
-    tool_api_url: String,
-    used: Instant,
-}
-
-/// An enabled server as last read, with its slot and (stdio) its sessions' servers;
-/// dropped (closing its connections) when the server changes or goes.
+/// An enabled server as last read, with its slot (HTTP) or its sessions' servers
+/// (stdio); dropped (closing its connections) when the server changes or goes.
 struct Entry {
     server: McpServer,
     slot: Mutex<Slot>,
-    sites: std::sync::Mutex<HashMap<SessionId, SiteConnection>>,
+    sites: stdio::Sites,
 }
 
 impl Entry {
@@ -158,41 +147,20 @@ impl McpHub {
         Ok(peer)
     }
 
-    /// The session's own server of a stdio entry: the one running in its sandbox, or a
-    /// new one started there.
-    async fn site_peer(&self, entry: &Entry, site: &McpSite) -> Result<Peer<RoleClient>, String> {
-        let McpTransport::Stdio { command, args, env } = &entry.server.transport else {
-            return Err("an HTTP server is reached from the backend".into());
-        };
-        {
-            let mut sites = entry.sites.lock().expect("not poisoned");
-            sites.retain(|_, running| running.used.elapsed() < STDIO_IDLE && !running.client.is_closed());
-            if let Some(running) = sites.get_mut(&site.session) {
-                if running.tool_api_url == site.sandbox.tool_api_url {
-                    running.used = Instant::now();
-                    return Ok(running.client.peer().clone());
-                }
-            }
+    /// The session's own server of a stdio entry, with the tools it listed: the one
+    /// running in its sandbox, or a new one started there.
+    async fn site_peer(
+        &self,
+        entry: &Entry,
+        site: &McpSite,
+    ) -> Result<(Peer<RoleClient>, Option<Vec<McpTool>>), String> {
+        if let Some(running) = entry.sites.running(site) {
+            return Ok(running);
         }
-        let start = StdioStart {
-            command: command.clone(),
-            args: args.clone(),
-            env: env.clone(),
-        };
+        let start = stdio::start_of(&entry.server.transport)?;
         let within = Duration::from_secs(self.settings.connect_timeout_secs);
         let client = stdio::connect(&self.http, site, &start, within).await?;
-        let peer = client.peer().clone();
-        let running = SiteConnection {
-            client,
-            tool_api_url: site.sandbox.tool_api_url.clone(),
-            used: Instant::now(),
-        };
-        entry
-            .sites
-            .lock()
-            .expect("not poisoned")
-            .insert(site.session.clone(), running);
-        Ok(peer)
+        Ok((entry.sites.insert(site, client), None))
     }
 
     async fn list(&self, peer: Peer<RoleClient>) -> Result<Vec<McpTool>, String> {
@@ -202,14 +170,24 @@ impl McpHub {
             Ok(Err(err)) => return Err(format!("listing its tools failed: {}", plain(err))),
             Err(_) => return Err(format!("did not list its tools within {} s", within.as_secs())),
         };
-        Ok(tools
+        let listed: Vec<McpTool> = tools
             .into_iter()
             .map(|tool| McpTool {
                 name: tool.name.into_owned(),
                 description: tool.description.map(|d| d.into_owned()).unwrap_or_default(),
                 input_schema: serde_json::Value::Object((*tool.input_schema).clone()),
             })
-            .collect())
+            .collect();
+        let count = listed.len();
+        let kept = McpTool::within_limits(listed);
+        if kept.len() < count {
+            tracing::warn!(
+                listed = count,
+                kept = kept.len(),
+                "an MCP server listed tools over the limits; those are left out"
+            );
+        }
+        Ok(kept)
     }
 
     /// An HTTP server's tools, listed again once the cached list is stale (failures are
@@ -233,25 +211,26 @@ impl McpHub {
         listed
     }
 
-    /// A stdio server's tools: the list it gave once, or listed now in `site`; `None`
-    /// when no session has started it yet and there is no site to. Failures are not
-    /// kept: the next turn tries again.
+    /// A stdio server's tools in `site`: those its server there listed, or listed now;
+    /// `None` without a site (nothing a sandbox listed is shown elsewhere). Failures are
+    /// not kept: the next turn tries again.
     async fn listed_in_sandbox(
         &self,
         entry: &Entry,
         site: Option<&McpSite>,
     ) -> Option<Result<Vec<McpTool>, String>> {
-        let slot = entry.slot.lock().await;
-        if let Some((_, Ok(tools))) = &slot.listed {
-            return Some(Ok(tools.clone()));
-        }
-        drop(slot);
-        let listed = match self.site_peer(entry, site?).await {
-            Ok(peer) => self.list(peer).await,
+        let Some(site) = site else {
+            // A server that would not be started says so anywhere.
+            return stdio::start_of(&entry.server.transport).err().map(Err);
+        };
+        let listed = match self.site_peer(entry, site).await {
+            Ok((_, Some(tools))) => return Some(Ok(tools)),
+            Ok((peer, None)) => self.list(peer).await,
             Err(err) => Err(err),
         };
-        if let Ok(tools) = &listed {
-            entry.slot.lock().await.listed = Some((Instant::now(), Ok(tools.clone())));
+        match &listed {
+            Ok(tools) => entry.sites.keep_tools(&site.session, tools),
+            Err(_) => entry.sites.forget(&site.session),
         }
         Some(listed)
     }
@@ -292,13 +271,7 @@ impl McpServers for McpHub {
     }
 
     async fn needs_site(&self) -> bool {
-        for entry in self.current().await {
-            let listed = matches!(entry.slot.lock().await.listed, Some((_, Ok(_))));
-            if entry.in_sandbox() && !listed {
-                return true;
-            }
-        }
-        false
+        self.current().await.iter().any(|entry| entry.in_sandbox())
     }
 
     fn runs_in_sandbox(&self, server: &str) -> bool {
@@ -316,7 +289,7 @@ impl McpServers for McpHub {
             .find(server)
             .ok_or_else(|| format!("no MCP server is called {server:?}"))?;
         let peer = match (entry.in_sandbox(), site) {
-            (true, Some(site)) => self.site_peer(&entry, site).await?,
+            (true, Some(site)) => self.site_peer(&entry, site).await?.0,
             (true, None) => {
                 return Err("it runs in the session's sandbox, which this call has none of".into())
             }
@@ -332,9 +305,7 @@ impl McpServers for McpHub {
             Ok(Ok(result)) => result,
             Ok(Err(err)) => {
                 match site {
-                    Some(site) if entry.in_sandbox() => {
-                        entry.sites.lock().expect("not poisoned").remove(&site.session);
-                    }
+                    Some(site) if entry.in_sandbox() => entry.sites.forget(&site.session),
                     _ => entry.slot.lock().await.client = None,
                 }
                 return Err(format!("the call failed: {}", plain(err)));

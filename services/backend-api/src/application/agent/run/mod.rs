@@ -557,7 +557,7 @@ impl Run {
     /// start or answer) is told to the person once per run, and the run goes on.
     async fn offer_mcp_tools(&mut self) {
         self.catalogue.clear_mcp();
-        // stdio servers list their tools once, started in a session's sandbox; without
+        // stdio servers list their tools in this run's own sandbox, for it alone; without
         // one, each of them is unavailable for the reason there is none.
         let (site, no_site) = if self.deps.mcp.needs_site().await {
             match self.mcp_site().await {
