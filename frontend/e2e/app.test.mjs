@@ -279,6 +279,59 @@ describe('Sandpiper in a browser', () => {
       assert.ok(notebook.cells[0].outputs.some((o) => o.data?.['image/png']))
     }))
 
+  test('the desktop starts only when needed: by the browser, or when asked', { timeout: 150_000 }, () =>
+    onPage('desktop-on-demand', {}, async (page) => {
+      await signIn(page)
+      await page.fill('[data-test=composer]', 'Tally the files with the shell')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=message-assistant]', { hasText: 'Tallied with the shell alone.' }).waitFor(SLOW)
+      const session = page.url().split('/').pop()
+      // Opened afresh, the chat shows the agent's last tool view and starts no desktop.
+      await page.reload()
+      await page.locator('[data-test=tool-view][data-kind=shell]').waitFor()
+      await page.locator('[data-test=desktop][data-state=off]').waitFor({ state: 'attached' })
+      await new Promise((resolve) => setTimeout(resolve, 10_000))
+      const memory = await stack.sandboxMemoryMib(session)
+      console.log(`sandbox memory after 10 s on a shell-only chat: ${memory.toFixed(1)} MiB`)
+      assert.ok(memory < 30, `the sandbox uses ${memory} MiB: its desktop was started`)
+      await snap(page, '21-shell-only-chat')
+
+      // A browser call brings the live view up by itself, and into sight.
+      await page.fill('[data-test=composer]', 'Now open it in the browser')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=desktop][data-state=connected]').waitFor(SLOW)
+      await page.waitForFunction(() => {
+        const canvas = document.querySelector('[data-test=desktop] canvas')
+        if (!canvas || canvas.width < 100) return false
+        // The page's blue fills the screen's middle.
+        const [r, g, b] = canvas.getContext('2d').getImageData(canvas.width / 2, canvas.height / 2, 1, 1).data
+        return b > 200 && r < 80
+      }, null, SLOW)
+      await snap(page, '22-desktop-live')
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.getByRole('button', { name: 'Desktop', exact: true }).click()
+      await page.waitForFunction(() => document.querySelector('.side-list').getBoundingClientRect().right <= 0)
+      await snap(page, '23-phone-desktop')
+      await page.setViewportSize({ width: 1440, height: 900 })
+
+      // Stopped under the watcher, it says so; "Start the desktop" and "Take over" start it.
+      const stopDesktop = async () => {
+        const tools = await stack.toolApi(session)
+        const stopped = await fetch(`${tools.url}/v1/desktop/stop`, { method: 'POST', headers: { Authorization: `Bearer ${tools.token}` } })
+        assert.equal(stopped.status, 200)
+        await page.locator('[data-test=desktop][data-state=ended]').waitFor(SLOW)
+      }
+      await stopDesktop()
+      await snap(page, '24-desktop-ended')
+      await page.click('[data-test=desktop-start]')
+      await page.locator('[data-test=desktop][data-mode=view][data-state=connected]').waitFor(SLOW)
+      await stopDesktop()
+      await page.click('[data-test=take-over]')
+      await page.locator('[data-test=desktop][data-mode=control][data-state=connected]').waitFor(SLOW)
+      await page.click('[data-test=give-back]')
+      await page.locator('[data-test=desktop][data-mode=view][data-state=connected]').waitFor(SLOW)
+    }))
+
   test('an admin adds an HTTP MCP server in the settings and sees its tools', { timeout: 90_000 }, () =>
     onPage('mcp-admin', {}, async (page) => {
       await signIn(page)
@@ -340,6 +393,9 @@ describe('Sandpiper in a browser', () => {
   test('a shared chat replays without signing in', { timeout: 60_000 }, () => {
     assert.ok(shareLink, 'the first test shared its chat')
     return onPage('replay', {}, async (page) => {
+      // A replay never reaches for the desktop (nor asks whether it runs).
+      const desktopCalls = []
+      page.on('request', (request) => /\/(vnc|desktop)\b/.test(request.url()) && desktopCalls.push(request.url()))
       await page.goto(shareLink)
       await page.click('[data-test=replay-all]')
       await page.locator('[data-test=replay-title]', { hasText: 'Sales report' }).waitFor()
@@ -347,6 +403,7 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=tool-line][data-tool=browser_navigate]').click()
       await page.waitForFunction(() => document.querySelector('[data-test=screenshot]')?.naturalWidth > 100)
       await snap(page, '05-shared-replay')
+      assert.deepEqual(desktopCalls, [])
     })
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyEvent, emptyTimeline, openQuestion, toolFailed } from '../src/state/timeline'
+import { applyEvent, desktopActivity, emptyTimeline, lastToolView, openQuestion, toolFailed } from '../src/state/timeline'
 import type { AgentEvent, StoredEvent } from '../src/api/types'
 
 let seq = 0
@@ -87,5 +87,24 @@ describe('timeline', () => {
     expect(openQuestion(t)).toMatchObject({ prompt: 'CSV or JSON?' })
     applyEvent(t, at({ type: 'message', role: 'user', content: 'CSV' }))
     expect(openQuestion(t)).toBeNull()
+  })
+
+  it('tells the desktop panel of each browser call, and the workspace the last tool view', () => {
+    seq = 0
+    const t = emptyTimeline()
+    const shell = { type: 'tool', call_id: 's', name: 'shell_exec', args: { command: 'ls' } } as const
+    applyEvent(t, at({ ...shell, status: 'calling' }))
+    expect(lastToolView(t)).toBeNull()
+    applyEvent(t, at({ ...shell, status: 'called', view: { kind: 'shell', command: 'ls', state: 'exited', exit_code: 0, output: '' } }))
+    expect(desktopActivity(t)).toBe(0)
+    expect(lastToolView(t)).toMatchObject({ callId: 's' })
+    const seen = new Set([desktopActivity(t)])
+    const browse = { type: 'tool', call_id: 'b', name: 'browser_navigate', args: { url: 'about:blank' } } as const
+    applyEvent(t, at({ ...browse, status: 'calling' }))
+    seen.add(desktopActivity(t))
+    applyEvent(t, at({ ...browse, status: 'called', view: { kind: 'error', message: 'no page' } }))
+    seen.add(desktopActivity(t))
+    expect(seen.size).toBe(3)
+    expect(lastToolView(t)).toMatchObject({ callId: 'b' })
   })
 })

@@ -43,6 +43,12 @@ const scenarios = {
   ],
   helper: [[['shell_exec', { command: 'uname -s; wc -l < /etc/hostname' }]], 'Done: Linux, 1 line.'],
   logo: [[['mcp__everything__get-tiny-image', {}]], 'That is the MCP logo.'],
+  // The shell alone (no desktop needed), then the browser on what it wrote.
+  tally: [
+    [['shell_exec', { command: `printf '<body style="background:#1f6feb;color:#fff;font:64px sans-serif"><h1>Tally</h1>' > tally.html; ls | wc -l` }]],
+    'Tallied with the shell alone.',
+  ],
+  browser: [[['browser_navigate', { url: `file://${WORKSPACE}/tally.html` }]], 'The page is open.'],
   chart: [
     [['file_write', { path: 'sales.csv', content: 'month,sales\n1,10\n2,30\n3,20\n4,45\n' }]],
     [

@@ -128,6 +128,16 @@ export async function startStack() {
     BACKEND_AUTH__REGISTRATION: 'invite',
   }, 'backend-api')
   await waitFor(`http://127.0.0.1:${backendPort}/ready`, 'backend-api', 30)
+  /** The session's running sandbox, as the manager lists it. */
+  const sandboxOf = async (session) => {
+    const response = await fetch(`http://127.0.0.1:${managerPort}/v1/sandboxes?session_id=${session}`, {
+      headers: { Authorization: `Bearer ${MANAGER_TOKEN}` },
+    })
+    const { sandboxes } = await response.json()
+    const sandbox = sandboxes.find((s) => s.tool_api)
+    if (!sandbox) throw new Error(`session ${session} has no running sandbox`)
+    return sandbox
+  }
   const stop = async () => {
     await Promise.all([exited(backend.child), exited(manager.child), exited(mcp.child)])
     await llm.close()
@@ -141,6 +151,17 @@ export async function startStack() {
   }
   return {
     url: `http://127.0.0.1:${backendPort}`,
+    /** The session's sandbox's tool-api (address and token), as backend-api reaches it. */
+    toolApi: async (session) => (await sandboxOf(session)).tool_api,
+    /** The memory the session's sandbox uses, in MiB, as the engine reports it. */
+    sandboxMemoryMib: async (session) => {
+      // A sandbox claimed from the warm pool has its own id's label, not the session's.
+      const [container] = docker(['ps', '-q', '--filter', `label=org.sandpiper.sandbox=${(await sandboxOf(session)).id}`])
+      const usage = execFileSync('docker', ['stats', '--no-stream', '--format', '{{.MemUsage}}', container], { encoding: 'utf8' })
+      const [, amount, unit] = /^([\d.]+)\s*([KMG]i?B)/.exec(usage.trim()) ?? []
+      if (!amount) throw new Error(`unexpected docker stats output: ${usage}`)
+      return Number(amount) * { KiB: 1 / 1024, MiB: 1, GiB: 1024, kB: 1 / 1024, MB: 1, GB: 1024 }[unit]
+    },
     /** The MCP reference server's address, for a test to add it again. */
     mcpUrl: `http://127.0.0.1:${mcpPort}/mcp`,
     llm,

@@ -7,6 +7,7 @@ export type {
   ApiKeyScope,
   ApiKeyView as ApiKey,
   AuthModeView,
+  DesktopView,
   FileEntry,
   Listing,
   McpItem,

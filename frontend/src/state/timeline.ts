@@ -137,3 +137,24 @@ export function openQuestion(timeline: Timeline): Extract<Item, { kind: 'wait' }
   const last = timeline.items[timeline.items.length - 1]
   return last?.kind === 'wait' && timeline.status === 'waiting' ? last : null
 }
+
+type ToolItem = Extract<Item, { kind: 'tool' }>
+
+/** Changes with every browser call the agent starts or ends: a call may have started the
+ * desktop, so the desktop panel asks again whether it runs. */
+export function desktopActivity(timeline: Timeline): number {
+  let activity = 0
+  for (const item of timeline.items) {
+    if (item.kind === 'tool' && item.name.startsWith('browser_')) activity += item.running ? 1 : 2
+  }
+  return activity
+}
+
+/** The agent's last tool call with something to show. */
+export function lastToolView(timeline: Timeline): ToolItem | null {
+  for (let i = timeline.items.length - 1; i >= 0; i--) {
+    const item = timeline.items[i]
+    if (item.kind === 'tool' && item.view) return item
+  }
+  return null
+}
