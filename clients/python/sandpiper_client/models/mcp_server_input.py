@@ -23,10 +23,14 @@ class McpServerInput:
     and a `null` value keeps the stored value of that key.
 
         Attributes:
-            args (list[str] | None | Unset): `stdio`: its arguments.
-            command (None | str | Unset): `stdio`: the program to start.
+            args (list[str] | None | Unset): `stdio`: its arguments (readable in the sandbox: no secrets).
+            command (None | str | Unset): `stdio`: the program to start: a name, found in the sandbox's system directories,
+                or an absolute path.
             enabled (bool | None | Unset): Whether runs get its tools; a new server is enabled unless this says otherwise.
-            env (McpServerInputEnvType0 | None | Unset): `stdio`: its environment variables.
+            env (McpServerInputEnvType0 | None | Unset): `stdio`: must be empty (`{}`, which removes the variables a server
+                stored
+                earlier has): a stdio server runs in a person's sandbox, where its environment
+                is readable, so it takes none.
             headers (McpServerInputHeadersType0 | None | Unset): `http`: headers sent with every request (e.g.
                 `Authorization`).
             name (None | str | Unset): Adding only: 1 to 32 letters, digits, `-` or `_`, without `__`.

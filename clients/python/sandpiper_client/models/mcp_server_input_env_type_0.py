@@ -11,7 +11,11 @@ T = TypeVar("T", bound="McpServerInputEnvType0")
 
 @_attrs_define
 class McpServerInputEnvType0:
-    """`stdio`: its environment variables."""
+    """`stdio`: must be empty (`{}`, which removes the variables a server stored
+    earlier has): a stdio server runs in a person's sandbox, where its environment
+    is readable, so it takes none.
+
+    """
 
     additional_properties: dict[str, None | str] = _attrs_field(init=False, factory=dict)
 

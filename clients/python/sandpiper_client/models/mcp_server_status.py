@@ -22,8 +22,8 @@ class McpServerStatus:
 
         Attributes:
             name (str):
-            not_started (bool): A stdio server no session has started yet: its tools are listed when a run first
-                starts it in its sandbox.
+            not_started (bool): A stdio server: it runs in each session's own sandbox, and the tools it lists
+                there go to that session's runs only, never here.
             tools (list[McpTool]):
             transport (str): `http` or `stdio`.
             error (None | str | Unset): Why the server gives no tools now.

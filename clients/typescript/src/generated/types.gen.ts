@@ -417,11 +417,12 @@ export type McpItem = {
  */
 export type McpServerInput = {
     /**
-     * `stdio`: its arguments.
+     * `stdio`: its arguments (readable in the sandbox: no secrets).
      */
     args?: Array<string> | null;
     /**
-     * `stdio`: the program to start.
+     * `stdio`: the program to start: a name, found in the sandbox's system directories,
+     * or an absolute path.
      */
     command?: string | null;
     /**
@@ -429,7 +430,9 @@ export type McpServerInput = {
      */
     enabled?: boolean | null;
     /**
-     * `stdio`: its environment variables.
+     * `stdio`: must be empty (`{}`, which removes the variables a server stored
+     * earlier has): a stdio server runs in a person's sandbox, where its environment
+     * is readable, so it takes none.
      */
     env?: {
         [key: string]: string | null;
@@ -462,8 +465,8 @@ export type McpServerStatus = {
     error?: string | null;
     name: string;
     /**
-     * A stdio server no session has started yet: its tools are listed when a run first
-     * starts it in its sandbox.
+     * A stdio server: it runs in each session's own sandbox, and the tools it lists
+     * there go to that session's runs only, never here.
      */
     not_started: boolean;
     tools: Array<McpTool>;
