@@ -323,6 +323,10 @@ describe('Sandpiper in a browser', () => {
       }
       await stopDesktop()
       await snap(page, '24-desktop-ended')
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.waitForFunction(() => document.querySelector('.side-list').getBoundingClientRect().right <= 0)
+      await snap(page, '25-phone-desktop-ended')
+      await page.setViewportSize({ width: 1440, height: 900 })
       await page.click('[data-test=desktop-start]')
       await page.locator('[data-test=desktop][data-mode=view][data-state=connected]').waitFor(SLOW)
       await stopDesktop()
