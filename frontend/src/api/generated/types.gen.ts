@@ -575,7 +575,9 @@ export type ModelView = {
 };
 
 /**
- * Whether the job's sandbox may reach the internet.
+ * Whether a session's sandboxes may reach the internet. Chosen when the session is
+ * made (a job's `network`) and kept by every sandbox it gets: its sub-agents' own, and
+ * one made again after the last was removed.
  */
 export type Network = 'internet' | 'offline';
 
