@@ -439,8 +439,13 @@ pub struct AuthConfig {
     pub login_failures_per_address: u64,
     /// How long failures are remembered.
     pub login_window_secs: u64,
-    /// Password verifications at once per replica; more sign-ins are refused (`429`).
-    pub login_concurrent_verifications: usize,
+    /// Password checks (sign-in, sign-up, password change) at once per replica: the
+    /// hashing threads, each keeping `argon2_memory_kib` (default: the cores, at most 4).
+    pub password_threads: usize,
+    /// Checks that may wait for a thread beyond those running; more are refused (`503`).
+    pub password_queue: usize,
+    /// Longest wait for a thread before a check is refused (`503`).
+    pub password_wait_secs: u64,
     /// Argon2id cost: memory in KiB and passes.
     pub argon2_memory_kib: u32,
     pub argon2_iterations: u32,
@@ -464,7 +469,9 @@ impl Default for AuthConfig {
             login_backoff_max_secs: 60,
             login_failures_per_address: 100,
             login_window_secs: 15 * 60,
-            login_concurrent_verifications: 8,
+            password_threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(4)),
+            password_queue: 200,
+            password_wait_secs: 5,
             argon2_memory_kib: 19 * 1024,
             argon2_iterations: 2,
         }

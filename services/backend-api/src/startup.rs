@@ -21,6 +21,7 @@ use crate::application::jobs::{JobPorts, JobService, JobSettings};
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
+use crate::application::password_checks::PasswordCheckSettings;
 use crate::application::sessions::SessionService;
 use crate::application::tickets::TicketBook;
 use crate::config::{
@@ -63,6 +64,7 @@ impl Application {
         let hasher = Arc::new(Argon2Hasher::new(
             settings.auth.argon2_memory_kib,
             settings.auth.argon2_iterations,
+            settings.auth.password_threads,
         )?);
         let invites = Arc::new(Invites::new(stores.kv.clone()));
         let api_keys = Arc::new(ApiKeys::new(
@@ -96,7 +98,11 @@ impl Application {
                     backoff_max: Duration::from_secs(settings.auth.login_backoff_max_secs),
                     failures_per_address: settings.auth.login_failures_per_address,
                     window: Duration::from_secs(settings.auth.login_window_secs),
-                    concurrent_verifications: settings.auth.login_concurrent_verifications,
+                },
+                password_checks: PasswordCheckSettings {
+                    at_once: settings.auth.password_threads,
+                    queue: settings.auth.password_queue,
+                    wait: Duration::from_secs(settings.auth.password_wait_secs),
                 },
             },
         )

@@ -334,7 +334,7 @@ export class Mcp {
 export class Auth {
     /**
      * Signs in. Failures back off per account and client address, and are limited per
-     * address.
+     * address; in a rush the password check waits its turn.
      */
     public static login<ThrowOnError extends boolean = false>(options: Options<LoginData, ThrowOnError>): RequestResult<LoginResponses, LoginErrors, ThrowOnError> {
         return (options.client ?? client).post<LoginResponses, LoginErrors, ThrowOnError>({

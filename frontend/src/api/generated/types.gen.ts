@@ -1204,6 +1204,10 @@ export type LoginData = {
 export type LoginErrors = {
     401: ErrorBody;
     429: ErrorBody;
+    /**
+     * too many password checks waiting; retry after `Retry-After` seconds
+     */
+    503: ErrorBody;
 };
 
 export type LoginError = LoginErrors[keyof LoginErrors];
@@ -1294,6 +1298,10 @@ export type ChangePasswordData = {
 export type ChangePasswordErrors = {
     401: ErrorBody;
     422: ErrorBody;
+    /**
+     * too many password checks waiting; retry after `Retry-After` seconds
+     */
+    503: ErrorBody;
 };
 
 export type ChangePasswordError = ChangePasswordErrors[keyof ChangePasswordErrors];
@@ -1337,6 +1345,10 @@ export type RegisterErrors = {
     403: ErrorBody;
     409: ErrorBody;
     422: ErrorBody;
+    /**
+     * too many password checks waiting; retry after `Retry-After` seconds
+     */
+    503: ErrorBody;
 };
 
 export type RegisterError = RegisterErrors[keyof RegisterErrors];

@@ -20,6 +20,7 @@ use super::api_keys::{ApiKeys, KeyUse};
 use super::error::{AppError, AppResult};
 use super::invites::Invites;
 use super::login_limits::{LoginLimitSettings, LoginLimits};
+use super::password_checks::{PasswordCheckSettings, PasswordChecks};
 use crate::domain::api_key::ApiKeySecret;
 use crate::domain::invite::RegistrationMode;
 use crate::domain::ports::{
@@ -43,6 +44,7 @@ pub struct AuthSettings {
     pub access_ttl: Duration,
     pub refresh_ttl: Duration,
     pub login_limits: LoginLimitSettings,
+    pub password_checks: PasswordCheckSettings,
 }
 
 /// Who is calling.
@@ -81,7 +83,7 @@ pub struct AuthService {
     users: Arc<dyn UserRepository>,
     refresh: Arc<dyn RefreshTokenStore>,
     kv: Arc<dyn KeyValueStore>,
-    hasher: Arc<dyn PasswordHasher>,
+    passwords: PasswordChecks,
     codec: Arc<dyn AccessTokenCodec>,
     limits: LoginLimits,
     invites: Arc<Invites>,
@@ -113,7 +115,7 @@ impl AuthService {
             invites,
             api_keys,
             kv,
-            hasher,
+            passwords: PasswordChecks::new(hasher, settings.password_checks.clone()),
             codec,
             settings,
             local_user: None,
@@ -126,12 +128,12 @@ impl AuthService {
                 let user = service.ensure_user(&email, Some(&password), Role::Admin).await?;
                 // The configured password is the password: keep the stored hash in step.
                 if !service
-                    .hasher
+                    .passwords
                     .verify(password.expose(), &user.password_hash)
-                    .await
+                    .await?
                 {
                     let updated = User {
-                        password_hash: service.hasher.hash(&password).await?,
+                        password_hash: service.passwords.hash(&password).await?,
                         ..user
                     };
                     service.users.update(&updated).await?;
@@ -150,7 +152,7 @@ impl AuthService {
             return Ok(user);
         }
         let password_hash = match password {
-            Some(password) => self.hasher.hash(password).await?,
+            Some(password) => self.passwords.hash(password).await?,
             // No password can match: the account is only reachable in `none` mode.
             None => "!".into(),
         };
@@ -215,7 +217,7 @@ impl AuthService {
         let user = User {
             id: UserId::new(),
             email,
-            password_hash: self.hasher.hash(&password).await?,
+            password_hash: self.passwords.hash(&password).await?,
             role: if first { Role::Admin } else { Role::User },
             active: true,
             created_at: Utc::now(),
@@ -242,18 +244,18 @@ impl AuthService {
             ));
         }
         let attempt = self.limits.attempt(email, client);
-        let verifying = self.limits.admit(&attempt).await?;
+        self.limits.admit(&attempt).await?;
         let wrong = || AppError::Unauthorized("wrong email or password".into());
         let user = match Email::parse(email) {
             Ok(email) => self.users.by_email(&email).await?,
             Err(_) => None,
         };
         // Unknown accounts cost a verification too: timing does not tell which exist.
+        // A turn refused (too busy) is no failure: it counts towards no limit.
         let hash = user
             .as_ref()
-            .map_or(self.hasher.decoy(), |u| u.password_hash.as_str());
-        let matches = self.hasher.verify(password, hash).await;
-        drop(verifying);
+            .map_or(self.passwords.decoy(), |u| u.password_hash.as_str());
+        let matches = self.passwords.verify(password, hash).await?;
         let Some(user) = user.filter(|_| matches) else {
             self.limits.failed(&attempt).await?;
             return Err(wrong());
@@ -341,12 +343,12 @@ impl AuthService {
             ));
         }
         let user = self.me(principal).await?;
-        if !self.hasher.verify(current, &user.password_hash).await {
+        if !self.passwords.verify(current, &user.password_hash).await? {
             return Err(AppError::Unauthorized("the current password is wrong".into()));
         }
         let new = Password::parse(new)?;
         let user = User {
-            password_hash: self.hasher.hash(&new).await?,
+            password_hash: self.passwords.hash(&new).await?,
             ..user
         };
         self.users.update(&user).await?;

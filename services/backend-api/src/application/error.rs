@@ -42,6 +42,10 @@ pub enum AppError {
     /// which and what to close.
     #[error("{0}")]
     TooManyOpen(String),
+    /// 503: too much of one kind of work is waiting (`reason` says which); retry after
+    /// the given seconds.
+    #[error("{reason}; retry in {retry_after_secs} s")]
+    Busy { reason: String, retry_after_secs: u64 },
     /// 503: a store does not answer; the message says which.
     #[error("{0}")]
     Unavailable(String),

@@ -8,20 +8,14 @@
 //! - per address across accounts: after `failures_per_address` failures within
 //!   `window` the address is refused, so one address cannot spray many accounts.
 //!
-//! Password verification is costly (Argon2id on the blocking pool), and an unknown
-//! account costs a decoy verification too, so that timing does not tell which accounts
-//! exist. The verifications running at once are bounded per replica; when all slots are
-//! busy a sign-in is refused at once with `429` instead of queueing, for known and
-//! unknown accounts alike (the refusal does not depend on the account, so it opens no
-//! timing side channel). The trade-off: under a flood, people signing in correctly are
-//! refused too until it ebbs — they retry after a second — instead of the flood
-//! starving everything else on the blocking pool.
+//! These limits are checked before the password is: a refused guesser takes no turn
+//! among the password checks (`password_checks.rs`), where people signing in correctly
+//! during a rush wait briefly instead of being refused.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use tokio::sync::{Semaphore, SemaphorePermit};
 
 use super::auth::hash_token as digest;
 use super::error::{AppError, AppResult};
@@ -35,14 +29,11 @@ pub struct LoginLimitSettings {
     pub failures_per_address: u64,
     /// How long failures are remembered.
     pub window: Duration,
-    /// Password verifications at once (per replica).
-    pub concurrent_verifications: usize,
 }
 
 pub struct LoginLimits {
     kv: Arc<dyn KeyValueStore>,
     settings: LoginLimitSettings,
-    verifications: Semaphore,
 }
 
 /// The store keys of one sign-in attempt.
@@ -54,12 +45,7 @@ pub struct Attempt {
 
 impl LoginLimits {
     pub fn new(kv: Arc<dyn KeyValueStore>, settings: LoginLimitSettings) -> Self {
-        let verifications = Semaphore::new(settings.concurrent_verifications.max(1));
-        Self {
-            kv,
-            settings,
-            verifications,
-        }
+        Self { kv, settings }
     }
 
     /// `account` is what the person typed as their e-mail; it is hashed, so the store
@@ -73,9 +59,8 @@ impl LoginLimits {
         }
     }
 
-    /// Refuses a backed-off pair, an address over its limit, or a sign-in when every
-    /// verification slot is busy; otherwise the slot to verify the password in.
-    pub async fn admit(&self, attempt: &Attempt) -> AppResult<SemaphorePermit<'_>> {
+    /// Refuses a backed-off pair or an address over its limit.
+    pub async fn admit(&self, attempt: &Attempt) -> AppResult<()> {
         if let Some(until) = self.kv.get(&attempt.pair_blocked_until).await? {
             let left_ms = until.parse::<i64>().unwrap_or(0) - Utc::now().timestamp_millis();
             if left_ms > 0 {
@@ -86,7 +71,7 @@ impl LoginLimits {
         if address_failures.and_then(|n| n.parse::<u64>().ok()) >= Some(self.settings.failures_per_address) {
             return Err(refused(self.settings.window.as_secs()));
         }
-        self.verifications.try_acquire().map_err(|_| refused(1))
+        Ok(())
     }
 
     /// Counts a failure; from the threshold on, backs the pair off for longer each time.
@@ -131,7 +116,6 @@ fn backoff(settings: &LoginLimitSettings, over: u64) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::infrastructure::embedded::EmbeddedStore;
 
     fn settings() -> LoginLimitSettings {
         LoginLimitSettings {
@@ -140,26 +124,7 @@ mod tests {
             backoff_max: Duration::from_secs(60),
             failures_per_address: 100,
             window: Duration::from_secs(900),
-            concurrent_verifications: 1,
         }
-    }
-
-    #[tokio::test]
-    async fn a_sign_in_is_refused_at_once_while_every_verification_slot_is_busy() {
-        let dir = tempfile::tempdir().unwrap();
-        let limits = LoginLimits::new(Arc::new(EmbeddedStore::open(dir.path()).unwrap()), settings());
-        let first = limits.attempt("ada@example.org", "192.0.2.1");
-        let busy = limits.admit(&first).await.unwrap();
-        let other = limits.attempt("nobody@example.org", "192.0.2.2");
-        assert!(matches!(
-            limits.admit(&other).await,
-            Err(AppError::RateLimited {
-                retry_after_secs: 1,
-                ..
-            })
-        ));
-        drop(busy);
-        assert!(limits.admit(&other).await.is_ok());
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod live;
 pub mod login_limits;
 pub mod mcp_servers;
 mod notebook;
+pub mod password_checks;
 pub mod sessions;
 pub mod tickets;
 

@@ -173,3 +173,23 @@ async fn only_admins_make_invites_and_their_input_is_checked() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn sign_ups_in_a_rush_wait_for_the_same_password_threads_and_all_succeed() {
+    let app = TestApp::spawn(&[
+        ("auth.password_threads", "1"),
+        ("auth.password_queue", "100"),
+        ("auth.password_wait_secs", "600"),
+    ])
+    .await;
+    let app = &app;
+    let rush = (0..16).map(|i| {
+        let email = format!("person{i}@example.org");
+        async move { register(app, &email, None).await.0 }
+    });
+    let statuses = futures::future::join_all(rush).await;
+    assert!(
+        statuses.iter().all(|status| *status == StatusCode::CREATED),
+        "{statuses:?}"
+    );
+}

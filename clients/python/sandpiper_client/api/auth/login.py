@@ -46,6 +46,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_429
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -69,7 +74,7 @@ def sync_detailed(
     body: Credentials,
 ) -> Response[ErrorBody | SignedIn]:
     """Signs in. Failures back off per account and client address, and are limited per
-    address.
+    address; in a rush the password check waits its turn.
 
     Args:
         body (Credentials):
@@ -99,7 +104,7 @@ def sync(
     body: Credentials,
 ) -> ErrorBody | SignedIn | None:
     """Signs in. Failures back off per account and client address, and are limited per
-    address.
+    address; in a rush the password check waits its turn.
 
     Args:
         body (Credentials):
@@ -124,7 +129,7 @@ async def asyncio_detailed(
     body: Credentials,
 ) -> Response[ErrorBody | SignedIn]:
     """Signs in. Failures back off per account and client address, and are limited per
-    address.
+    address; in a rush the password check waits its turn.
 
     Args:
         body (Credentials):
@@ -152,7 +157,7 @@ async def asyncio(
     body: Credentials,
 ) -> ErrorBody | SignedIn | None:
     """Signs in. Failures back off per account and client address, and are limited per
-    address.
+    address; in a rush the password check waits its turn.
 
     Args:
         body (Credentials):

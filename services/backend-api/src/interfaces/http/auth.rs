@@ -90,7 +90,8 @@ async fn mode(State(state): State<AppState>) -> ApiResult<axum::Json<AuthModeVie
 #[utoipa::path(post, path = "/api/v1/auth/register", tag = "auth", request_body = Registration,
     responses((status = 201, body = SignedIn),
         (status = 403, body = ErrorBody, description = "registration closed, or an invite missing, used up or for another address"),
-        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "too many password checks waiting; retry after `Retry-After` seconds")))]
 async fn register(
     State(state): State<AppState>,
     Json(body): Json<Registration>,
@@ -102,9 +103,10 @@ async fn register(
 }
 
 /// Signs in. Failures back off per account and client address, and are limited per
-/// address.
+/// address; in a rush the password check waits its turn.
 #[utoipa::path(post, path = "/api/v1/auth/login", tag = "auth", request_body = Credentials,
-    responses((status = 200, body = SignedIn), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = SignedIn), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "too many password checks waiting; retry after `Retry-After` seconds")))]
 async fn login(
     State(state): State<AppState>,
     ClientAddress(client): ClientAddress,
@@ -164,7 +166,8 @@ async fn me(
 
 /// Changes the password and ends every other sign-in; returns a fresh pair.
 #[utoipa::path(post, path = "/api/v1/auth/password", tag = "auth", request_body = PasswordChange,
-    responses((status = 200, body = TokenPair), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = TokenPair), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 503, body = ErrorBody, description = "too many password checks waiting; retry after `Retry-After` seconds")))]
 async fn change_password(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,

@@ -68,7 +68,9 @@ impl IntoResponse for ApiError {
                 }
                 AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
                 AppError::TooManyOpen(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_open"),
-                AppError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+                AppError::Busy { .. } | AppError::Unavailable(_) => {
+                    (StatusCode::SERVICE_UNAVAILABLE, "unavailable")
+                }
                 AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             },
         };
@@ -90,7 +92,10 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
-        if let ApiError::App(AppError::RateLimited { retry_after_secs, .. }) = self {
+        if let ApiError::App(
+            AppError::RateLimited { retry_after_secs, .. } | AppError::Busy { retry_after_secs, .. },
+        ) = self
+        {
             if let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string()) {
                 response.headers_mut().insert(header::RETRY_AFTER, value);
             }
