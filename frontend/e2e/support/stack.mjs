@@ -89,6 +89,8 @@ export async function startStack() {
     execFileSync(path.join(repo, 'sandbox-image/build.sh'), ['--print-tag'], { encoding: 'utf8' }).trim().split('\n').pop()
   const data = mkdtempSync(path.join(os.tmpdir(), 'sandpiper-e2e-'))
   const namespace = `e2e${process.pid}`
+  // Networks of its own too, so that nothing else on the engine makes or removes them.
+  const networks = [`sandpiper-${namespace}-internet`, `sandpiper-${namespace}-offline`]
   const llm = await startFakeLlm()
   const managerPort = await freePort()
   const manager = start([binary('sandbox-manager')], {
@@ -101,6 +103,8 @@ export async function startStack() {
     // to test.
     SANDBOX_MANAGER_QUOTA__PER_OWNER: '10',
     SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS: '90',
+    SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK: networks[0],
+    SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK: networks[1],
     SANDBOX_IMAGE: image,
   }, 'sandbox-manager')
   await waitFor(`http://127.0.0.1:${managerPort}/health`, 'the sandbox-manager', 30)
@@ -147,6 +151,7 @@ export async function startStack() {
     if (ids.length) docker(['rm', '-f', '-v', ...ids])
     const volumes = docker(['volume', 'ls', '-q', '--filter', filter])
     if (volumes.length) docker(['volume', 'rm', '-f', ...volumes])
+    docker(['network', 'rm', ...networks])
     rmSync(data, { recursive: true, force: true })
   }
   return {
