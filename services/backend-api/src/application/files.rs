@@ -3,6 +3,8 @@
 //! a person uploads with a message. Every operation first checks the session is the
 //! caller's; the sandbox is reached through the gateway (started with the session's
 //! network if it is not running), so the browser never learns where it is or its token.
+//! Uploads are capped as they stream ([`upload_at_most`], which the files sub-agents hand
+//! back go through too).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -10,7 +12,7 @@ use std::sync::Arc;
 use futures::stream::BoxStream;
 use futures::StreamExt;
 
-use super::error::{AppError, AppResult};
+use super::error::AppResult;
 use super::sessions::SessionService;
 use crate::domain::agent::{SandboxAccess, SandboxGateway};
 use chrono::{DateTime, Utc};
@@ -19,7 +21,7 @@ use crate::domain::files::{
     ByteStream, ChangedFiles, Download, FileChange, FileEntry, FileName, Listing, SandboxFiles, UPLOADS_DIR,
 };
 use crate::domain::user::UserId;
-use crate::domain::DomainError;
+use crate::domain::{DomainError, DomainResult};
 
 pub struct FileService {
     sessions: Arc<SessionService>,
@@ -117,22 +119,19 @@ impl FileService {
         length: Option<u64>,
         body: ByteStream,
     ) -> AppResult<FileEntry> {
-        let too_large = || {
-            AppError::TooLarge(format!(
-                "a file may have at most {} MiB",
-                self.max_upload_bytes / (1024 * 1024)
-            ))
-        };
         if length.is_some_and(|n| n > self.max_upload_bytes) {
-            return Err(too_large());
+            return Err(too_large(self.max_upload_bytes).into());
         }
         let sandbox = self.sandbox(owner, id).await?;
-        let exceeded = Arc::new(AtomicBool::new(false));
-        let limited = limit(body, self.max_upload_bytes, exceeded.clone());
-        match self.files.upload(&sandbox, path, overwrite, limited).await {
-            Err(_) if exceeded.load(Ordering::SeqCst) => Err(too_large()),
-            result => Ok(result?),
-        }
+        Ok(upload_at_most(
+            self.files.as_ref(),
+            &sandbox,
+            path,
+            overwrite,
+            body,
+            self.max_upload_bytes,
+        )
+        .await?)
     }
 
     /// An attachment: stored under the workspace's `uploads/` (replacing one of the same
@@ -159,6 +158,28 @@ impl FileService {
             Err(err) => Err(err.into()),
         }
     }
+}
+
+/// Stores `body` at `path` in `sandbox`; a body of more than `max` bytes is `TooLarge`,
+/// cut off as it passes, and leaves nothing behind.
+pub(crate) async fn upload_at_most(
+    files: &dyn SandboxFiles,
+    sandbox: &SandboxAccess,
+    path: &str,
+    overwrite: bool,
+    body: ByteStream,
+    max: u64,
+) -> DomainResult<FileEntry> {
+    let exceeded = Arc::new(AtomicBool::new(false));
+    let limited = limit(body, max, exceeded.clone());
+    match files.upload(sandbox, path, overwrite, limited).await {
+        Err(_) if exceeded.load(Ordering::SeqCst) => Err(too_large(max)),
+        result => result,
+    }
+}
+
+pub(crate) fn too_large(max: u64) -> DomainError {
+    DomainError::TooLarge(format!("a file may have at most {} MiB", max / (1024 * 1024)))
 }
 
 /// Passes `body` on until more than `max` bytes went through, then fails it (and says so

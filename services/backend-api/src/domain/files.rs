@@ -156,9 +156,74 @@ impl FileName {
     }
 }
 
+/// A path inside the workspace, relative to it (`out/report.md`): no `..`, not absolute,
+/// not from `~`. Each name of it is one the sandbox's file system accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkspacePath(String);
+
+impl WorkspacePath {
+    /// Longest path accepted, as Linux's `PATH_MAX`.
+    const MAX_BYTES: usize = 4096;
+
+    pub fn parse(raw: &str) -> Result<Self, super::DomainError> {
+        let invalid = |why: &str| {
+            Err(super::DomainError::Invalid(format!(
+                "`{raw}` is not a path inside the workspace: {why}"
+            )))
+        };
+        if raw.len() > Self::MAX_BYTES || raw.chars().any(char::is_control) {
+            return invalid("it is too long or has control characters");
+        }
+        if raw.starts_with('/') || raw.starts_with('~') {
+            return invalid("give it relative to the workspace, such as `out/report.md`");
+        }
+        let parts: Vec<&str> = raw.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+        if parts.contains(&"..") {
+            return invalid("`..` leads out of it");
+        }
+        if parts.is_empty() {
+            return invalid("it names no file");
+        }
+        Ok(Self(parts.join("/")))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The folders that lead to the file, outermost first, then the path itself.
+    pub fn steps(&self) -> impl Iterator<Item = &str> {
+        self.0
+            .match_indices('/')
+            .map(|(at, _)| &self.0[..at])
+            .chain(std::iter::once(self.0.as_str()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::FileName;
+    use super::{FileName, WorkspacePath};
+
+    #[test]
+    fn workspace_paths_stay_inside_it() {
+        let path = WorkspacePath::parse("./out//a/./b.txt").unwrap();
+        assert_eq!(path.as_str(), "out/a/b.txt");
+        assert_eq!(path.steps().collect::<Vec<_>>(), ["out", "out/a", "out/a/b.txt"]);
+        for bad in [
+            "",
+            ".",
+            "/home/sandbox/.bashrc",
+            "~/.bashrc",
+            "~",
+            "../.bashrc",
+            "out/../../x",
+            "a\0b",
+            "tab\there",
+            &"a/".repeat(2100),
+        ] {
+            assert!(WorkspacePath::parse(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
 
     #[test]
     fn file_names_are_single_components() {

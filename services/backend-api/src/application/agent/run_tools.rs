@@ -95,8 +95,9 @@ pub struct DelegateArgs {
     /// yours; it is removed when the sub-agent ends.
     #[serde(default)]
     pub own_sandbox: bool,
-    /// Files (paths in the sub-agent's sandbox) to copy into yours, at the same paths,
-    /// when it ends; only with `own_sandbox`.
+    /// Files of the sub-agent's sandbox to copy into yours, at the same paths, when it
+    /// ends; only with `own_sandbox`. Paths relative to the workspace (`out/report.md`),
+    /// at most 20, regular files of at most 100 MiB each.
     #[serde(default)]
     pub return_files: Vec<String>,
 }

@@ -11,7 +11,8 @@
 //! ends the sub-agents, and a sub-agent's own sandbox is removed when it ends, after the
 //! files it hands back are copied into the delegating agent's sandbox (in the background:
 //! neither an answer nor a stop waits for the engine to remove a container). A sub-agent's
-//! own sandbox has the session's network, as every sandbox of the session does.
+//! own sandbox has the session's network, as every sandbox of the session does. The files
+//! handed back stay inside the delegating agent's workspace ([`hand_back`]).
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -22,13 +23,14 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::{Next, Run, TurnEnd};
+use super::{hand_back, Next, Run, TurnEnd};
 use crate::application::agent::catalogue::Catalogue;
 use crate::application::agent::context::truncate_for_model;
 use crate::application::agent::prompt::SUB_AGENT_PROMPT;
 use crate::application::agent::run_tools::DelegateArgs;
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::event::AgentEvent;
+use crate::domain::files::WorkspacePath;
 use crate::domain::model::ModelInfo;
 use crate::domain::session::SessionId;
 use crate::domain::tool::ToolView;
@@ -125,7 +127,7 @@ struct Assignment {
     task: String,
     model: ModelInfo,
     own_sandbox: bool,
-    return_files: Vec<String>,
+    return_files: Vec<WorkspacePath>,
     /// Where handed-back files go: the delegating agent's sandbox (when there are any).
     home: Option<SandboxAccess>,
 }
@@ -236,7 +238,8 @@ impl Run {
                     .into(),
             );
         }
-        let home = if task.return_files.is_empty() {
+        let return_files = hand_back::paths(&task.return_files)?;
+        let home = if return_files.is_empty() {
             None
         } else {
             Some(self.sandbox().await?)
@@ -245,7 +248,7 @@ impl Run {
             task: task.task,
             model,
             own_sandbox: task.own_sandbox,
-            return_files: task.return_files,
+            return_files,
             home,
         })
     }
@@ -337,41 +340,13 @@ impl Run {
             // A sub-agent has no tool that waits for the person.
             TurnEnd::Stopped | TurnEnd::Waiting => return Err("stopped before it answered".into()),
         };
-        let (files, not_copied) = self.hand_back(assignment).await;
+        let (files, not_copied) = self
+            .hand_back(&assignment.return_files, assignment.home.as_ref())
+            .await;
         Ok(Finished {
             answer,
             files,
             not_copied,
         })
-    }
-
-    /// Copies the files asked for from this sub-agent's sandbox into the delegating
-    /// agent's, at the same paths.
-    async fn hand_back(&mut self, assignment: &Assignment) -> (Vec<String>, Vec<String>) {
-        let (mut files, mut not_copied) = (Vec::new(), Vec::new());
-        let Some(home) = &assignment.home else {
-            return (files, not_copied);
-        };
-        for path in &assignment.return_files {
-            match self.copy_home(home, path).await {
-                Ok(()) => files.push(path.clone()),
-                Err(problem) => not_copied.push(format!("{path} ({problem})")),
-            }
-        }
-        (files, not_copied)
-    }
-
-    async fn copy_home(&mut self, home: &SandboxAccess, path: &str) -> Result<(), String> {
-        let here = self.sandbox().await?;
-        let files = self.deps.files.clone();
-        let download = files
-            .download(&here, path, None)
-            .await
-            .map_err(|err| err.to_string())?;
-        files
-            .upload(home, path, true, download.body)
-            .await
-            .map(drop)
-            .map_err(|err| err.to_string())
     }
 }

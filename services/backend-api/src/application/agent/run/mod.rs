@@ -13,6 +13,7 @@
 //! loop and tools, its events nested under the delegating call.
 
 mod delegation;
+mod hand_back;
 
 use std::collections::HashSet;
 use std::sync::Arc;
