@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Load bench of backend-api's password path: a rush of sign-ins and one of sign-ups,
 against one or more release binaries side by side, printing what people got (statuses,
-waits) and what the process held (RSS: start, peak, and 30 s after).
+waits) and what the process held (RSS: start, peak, and 30 s after); then 1,000 event
+streams (SSE) opened at once after a restart, each resuming after its `Last-Event-ID`.
 
     cargo build --release -p backend-api
     scripts/sign-in-bench.py target/release/backend-api [older-binary …] [--store shared]
@@ -13,6 +14,8 @@ cost. The first column repeats the figures measured when the problem was reporte
 """
 
 import argparse
+import asyncio
+import re
 import http.client
 import json
 import os
@@ -31,6 +34,7 @@ ACCOUNTS = 10
 ROUNDS, PER_ROUND, AT_ONCE = 3, 200, 50
 SIGN_UPS = 60
 SETTLE_SECS = 30
+STREAMS, STREAM_PEOPLE = 1000, 50
 
 # Reported before the fix (one backend-api, embedded store, 2 cores).
 REPORTED = {
@@ -82,22 +86,30 @@ class Peak:
         return self.peak
 
 
-def post(port, path, body, address):
+def post(port, path, body, address, token=None):
     """(status, seconds) of one request on a fresh connection."""
+    status, _, seconds = post_json(port, path, body, address, token)
+    return status, seconds
+
+
+def post_json(port, path, body, address, token=None):
+    """(status, JSON answer or None, seconds) of one request on a fresh connection."""
     started = time.monotonic()
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"content-type": "application/json", "x-forwarded-for": address}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
     try:
-        connection.request(
-            "POST",
-            path,
-            json.dumps(body),
-            {"content-type": "application/json", "x-forwarded-for": address},
-        )
+        connection.request("POST", path, json.dumps(body), headers)
         response = connection.getresponse()
-        response.read()
-        return response.status, time.monotonic() - started
+        text = response.read()
+        try:
+            answer = json.loads(text) if text else None
+        except ValueError:
+            answer = None
+        return response.status, answer, time.monotonic() - started
     except OSError:
-        return 0, time.monotonic() - started
+        return 0, None, time.monotonic() - started
     finally:
         connection.close()
 
@@ -108,10 +120,12 @@ def percentile(values, p):
 
 
 class Backend:
-    def __init__(self, binary, store):
-        self.port = free_port()
-        self.data = tempfile.mkdtemp(prefix="sign-in-bench-")
-        name = "bench_" + uuid.uuid4().hex[:12]
+    def __init__(self, binary, store, like=None):
+        """A fresh backend, or (`like`) a restart of an earlier one on its port and store."""
+        self.binary, self.store = binary, store
+        self.port = like.port if like else free_port()
+        self.data = like.data if like else tempfile.mkdtemp(prefix="sign-in-bench-")
+        self.name = name = like.name if like else "bench_" + uuid.uuid4().hex[:12]
         env = dict(
             os.environ,
             BACKEND_PORT=str(self.port),
@@ -128,7 +142,7 @@ class Backend:
             env["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6479")
             env["MONGODB_DATABASE"] = name
             env["BACKEND_REDIS_KEY_PREFIX"] = name + ":"
-        self.log = open(os.path.join(self.data, "log"), "w")
+        self.log = open(os.path.join(self.data, "log"), "a")
         self.process = subprocess.Popen([binary], env=env, stdout=self.log, stderr=self.log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -144,14 +158,15 @@ class Backend:
     def rss(self):
         return rss_mib(self.process.pid)
 
-    def stop(self):
+    def stop(self, keep=False):
         self.process.terminate()
         try:
             self.process.wait(20)
         except subprocess.TimeoutExpired:
             self.process.kill()
         self.log.close()
-        shutil.rmtree(self.data, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(self.data, ignore_errors=True)
 
 
 def sign_ins(binary, store):
@@ -210,6 +225,71 @@ def sign_ups(binary, store):
         backend.stop()
 
 
+async def resume(port, token, session, deadline):
+    """Opens a session's event stream after event 1; (status, resumed: saw events 2 and 3)."""
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        return 0, False
+    try:
+        writer.write(
+            f"GET /api/v1/sessions/{session}/events HTTP/1.1\r\nHost: bench\r\n"
+            f"Authorization: Bearer {token}\r\nAccept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n".encode()
+        )
+        seen = b""
+        while not re.search(rb"\nid: ?3\r?\n", seen):
+            chunk = await asyncio.wait_for(reader.read(4096), deadline - time.monotonic())
+            if not chunk:
+                break
+            seen += chunk
+        status = int(seen.split(b" ", 2)[1]) if seen.startswith(b"HTTP/") else 0
+        return status, bool(re.search(rb"\nid: ?2\r?\n", seen) and re.search(rb"\nid: ?3\r?\n", seen))
+    except (OSError, asyncio.TimeoutError, ValueError, IndexError):
+        return 0, False
+    finally:
+        writer.close()
+
+
+def streams(binary, store):
+    backend = Backend(binary, store)
+    try:
+        people = []
+        for i in range(STREAM_PEOPLE):
+            _, answer, _ = post_json(
+                backend.port, "/api/v1/auth/register", {"email": f"s{i}@example.org", "password": PASSWORD}, "10.8.0.1"
+            )
+            token = answer["tokens"]["access_token"]
+            _, session, _ = post_json(backend.port, "/api/v1/sessions", {}, "10.8.0.1", token)
+            for n in range(3):
+                post_json(backend.port, f"/api/v1/sessions/{session['id']}/messages", {"content": f"m{n}"}, "10.8.0.1", token)
+            people.append((token, session["id"]))
+        backend.stop(keep=True)
+        backend = Backend(binary, store, like=backend)
+        time.sleep(2)
+        start, peak = backend.rss(), Peak(backend.process.pid)
+        deadline = time.monotonic() + 60
+
+        async def all_at_once():
+            return await asyncio.gather(
+                *(resume(backend.port, *people[i % STREAM_PEOPLE], deadline) for i in range(STREAMS))
+            )
+
+        started = time.monotonic()
+        results = asyncio.run(all_at_once())
+        seconds = time.monotonic() - started
+        top = peak.stop()
+        statuses = {}
+        for status, _ in results:
+            statuses[status] = statuses.get(status, 0) + 1
+        return {
+            "SSE streams resumed": f"{sum(1 for _, ok in results if ok)}/{STREAMS} in {seconds:.1f} s",
+            "SSE statuses": ", ".join(f"{n}× {status}" for status, n in sorted(statuses.items())),
+            "SSE RSS start / peak": f"{start:.0f} / {top:.0f}",
+        }
+    finally:
+        backend.stop()
+
+
 def summary(kind, results, start, peak, after_rounds, settled):
     ok = 201 if kind == "sign-up" else 200
     statuses = {}
@@ -232,12 +312,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binaries", nargs="+", help="backend-api release binaries, compared side by side")
     parser.add_argument("--store", choices=["embedded", "shared"], default="embedded")
+    parser.add_argument("--no-streams", action="store_true", help="leave out the event streams after a restart")
     args = parser.parse_args()
     columns = {}
     for binary in args.binaries:
         print(f"measuring {binary} ({args.store} store)…", file=sys.stderr)
         figures = sign_ins(binary, args.store)
         figures.update(sign_ups(binary, args.store))
+        if not args.no_streams:
+            figures.update(streams(binary, args.store))
         columns[binary] = figures
     rows = list(dict.fromkeys(key for figures in columns.values() for key in figures))
     names = ["reported"] + [os.path.basename(os.path.dirname(b)) + "/" + os.path.basename(b) for b in args.binaries]
@@ -248,7 +331,8 @@ def main():
     for row in rows:
         cells = [REPORTED.get(row, "")] + [columns[b].get(row, "") for b in args.binaries]
         print(row.ljust(width) + "".join(cell.ljust(24) for cell in cells))
-    print("targets: sign-in ≥ 99 % 200 and p99 wait ≤ 3 s; RSS peak growth ≤ 150 and settled within 50 of start")
+    print("targets: sign-in ≥ 99 % 200 and p99 wait ≤ 3 s; RSS peak growth ≤ 150 and settled within 50 of start;")
+    print(f"         all {STREAMS} streams resume with RSS ≤ 300")
 
 
 if __name__ == "__main__":
