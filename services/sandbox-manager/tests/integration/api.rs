@@ -117,7 +117,7 @@ async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
     assert_eq!(labels["org.sandpiper.manager"], manager.namespace.as_str());
     assert_eq!(
         host["NetworkMode"],
-        network_id("sandpiper-internet"),
+        network_id(&manager.network(NetworkMode::Internet)),
         "joined by id"
     );
     let env: Vec<&str> = c["Config"]["Env"]
@@ -427,10 +427,11 @@ async fn volume_storage_keeps_files_across_a_restart_and_delete_removes_it() {
         serde_json::from_str(&docker(&["inspect", &manager.container_name(&sandbox.id)])).unwrap();
     assert_eq!(
         inspect[0]["HostConfig"]["NetworkMode"],
-        network_id("sandpiper-offline")
+        network_id(&manager.network(NetworkMode::Offline))
     );
     assert_eq!(inspect[0]["HostConfig"]["Memory"], 1024_i64 * 1024 * 1024);
-    let network: Value = serde_json::from_str(&docker(&["network", "inspect", "sandpiper-offline"])).unwrap();
+    let offline = manager.network(NetworkMode::Offline);
+    let network: Value = serde_json::from_str(&docker(&["network", "inspect", &offline])).unwrap();
     assert_eq!(
         network[0]["Options"]["com.docker.network.bridge.enable_ip_masquerade"],
         "false"

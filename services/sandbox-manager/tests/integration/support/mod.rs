@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use sandbox_manager_client::contract::{
-    CreateSandbox, ErrorCode, LifecycleEvent, LifecycleKind, SandboxState,
+    CreateSandbox, ErrorCode, LifecycleEvent, LifecycleKind, NetworkMode, SandboxState,
 };
 use sandbox_manager_client::{ClientError, SandboxManagerClient};
 
@@ -134,6 +134,16 @@ impl Manager {
 
     pub fn container_name(&self, sandbox_id: &str) -> String {
         format!("sandpiper-{}-{sandbox_id}", self.namespace)
+    }
+
+    /// The name of the network its sandboxes of `mode` join.
+    pub fn network(&self, mode: NetworkMode) -> String {
+        let setting = match mode {
+            NetworkMode::Internet => "SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK",
+            NetworkMode::Offline => "SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK",
+        };
+        let (_, name) = self.env.iter().find(|(k, _)| k == setting).expect("set at start");
+        name.clone()
     }
 }
 
