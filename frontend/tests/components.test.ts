@@ -189,7 +189,8 @@ describe('ToolsPanel', () => {
     expect(shown[0].text()).toContain('get-sum')
     expect(shown[1].get('.error-text').text()).toBe('could not connect')
     expect(shown[2].find('.error-text').exists()).toBe(false)
-    expect(shown[2].get('[data-test=not-started]').text()).toContain('listed when a chat first starts it')
+    expect(shown[2].get('[data-test=not-started]').text()).toContain('Runs in this chat’s own sandbox')
+    expect(shown[2].get('[data-test=not-started]').text()).toContain('go to this chat’s agent only, so they are not shown here')
   })
 })
 

@@ -21,10 +21,13 @@ const local: McpServerConfig = {
   enabled: false,
   command: 'npx',
   args: ['-y', 'server'],
-  env_names: ['API_KEY'],
+  env_names: [],
   created_at: '2025-01-01T00:00:00Z',
   updated_at: '2025-01-01T00:00:00Z',
 }
+
+/** A stdio server stored with variables before stdio servers took none: not started. */
+const legacy: McpServerConfig = { ...local, name: 'legacy', enabled: true, env_names: ['API_KEY', 'TEAM'] }
 
 describe('the MCP server form', () => {
   it('sends a whole new server, arguments one per line and rows without a name left out', () => {
@@ -37,13 +40,12 @@ describe('the MCP server form', () => {
       headers: { Authorization: 'Bearer k' },
     })
     const stdio = { ...newForm(), name: 'fetch', transport: 'stdio' as const, command: 'uvx', args: 'mcp-server-fetch\n\n --verbose \n' }
-    stdio.env.push({ key: 'KEY', value: 'v', stored: false })
     expect(inputOf(stdio, false)).toEqual({
       name: 'fetch',
       transport: 'stdio',
       command: 'uvx',
       args: ['mcp-server-fetch', '--verbose'],
-      env: { KEY: 'v' },
+      env: {},
     })
   })
 
@@ -61,7 +63,8 @@ describe('the MCP server form', () => {
     })
     form.headers.splice(0, 1)
     expect(inputOf(form, true).headers).not.toHaveProperty('Authorization')
-    expect(inputOf(formOf(local), true)).toEqual({ command: 'npx', args: ['-y', 'server'], env: { API_KEY: null } })
+    // A stdio edit always sends no variables, which removes those stored before.
+    expect(inputOf(formOf(legacy), true)).toEqual({ command: 'npx', args: ['-y', 'server'], env: {} })
   })
 
   it('tells how each server is doing', () => {
@@ -74,7 +77,11 @@ describe('the MCP server form', () => {
     expect(healthOf(remote, statuses)).toEqual({ kind: 'ok', tools: statuses[0].tools })
     expect(healthOf({ ...remote, name: 'broken' }, statuses)).toEqual({ kind: 'error', message: 'could not connect' })
     expect(healthOf(local, statuses)).toEqual({ kind: 'disabled' })
-    expect(healthOf({ ...local, enabled: true }, statuses)).toEqual({ kind: 'not-started' })
+    expect(healthOf({ ...local, enabled: true }, statuses)).toEqual({ kind: 'per-chat' })
+    // Stored variables keep a stdio server from starting, enabled or not, asked or not.
+    expect(healthOf(legacy, null)).toEqual({ kind: 'has-env', names: ['API_KEY', 'TEAM'] })
+    expect(healthOf({ ...legacy, enabled: false }, statuses)).toEqual({ kind: 'has-env', names: ['API_KEY', 'TEAM'] })
+    expect(healthOf({ ...remote, env_names: ['X'] }, statuses)).toEqual({ kind: 'ok', tools: statuses[0].tools })
   })
 })
 
@@ -118,6 +125,43 @@ describe('McpServerForm', () => {
     expect(wrapper.emitted('done')).toHaveLength(1)
   })
 
+  it('offers a stdio server no variables and says where keys and programs come from', async () => {
+    const calls = backend({
+      'POST /api/v1/admin/mcp/servers': [422, { error: { code: 'invalid', message: 'command: a program name or an absolute path, not a relative one', field: 'command' } }],
+    })
+    const wrapper = mount(McpServerForm, { props: { editing: null } })
+    expect(wrapper.findAll('[data-test=secret-row]')).toHaveLength(0)
+    expect(wrapper.text()).toContain('Add header')
+    await wrapper.get('input[value=stdio]').setValue(true)
+    expect(wrapper.find('fieldset.secrets').exists()).toBe(false)
+    expect(wrapper.text()).not.toContain('Add variable')
+    expect(wrapper.text()).toContain('A program of the sandbox image: a name, looked up in its system directories')
+    expect(wrapper.get('[data-test=mcp-stdio-note]').text()).toContain('takes no environment variables')
+    expect(wrapper.get('[data-test=mcp-stdio-note]').text()).toContain('with the key in a header')
+    expect(wrapper.find('[data-test=mcp-env-removed]').exists()).toBe(false)
+    await wrapper.get('input[name=name]').setValue('fetch')
+    await wrapper.get('input[name=command]').setValue('bin/fetch')
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    expect(calls[0].body).toEqual({ name: 'fetch', transport: 'stdio', command: 'bin/fetch', args: [], env: {} })
+    expect(wrapper.get('input[name=command]').attributes('aria-invalid')).toBe('true')
+    expect(wrapper.get('[role=alert]').text()).toContain('absolute path')
+  })
+
+  it('says saving a stdio server stored with variables removes them, and does', async () => {
+    const calls = backend({
+      'PATCH /api/v1/admin/mcp/servers/legacy': [200, { ...legacy, env_names: [] }],
+      'GET /api/v1/mcp/servers': [200, []],
+    })
+    const wrapper = mount(McpServerForm, { props: { editing: legacy } })
+    expect(wrapper.get('[data-test=mcp-env-removed]').text()).toContain('Saving removes the environment variables it was stored with (API_KEY, TEAM)')
+    expect(wrapper.findAll('[data-test=secret-row]')).toHaveLength(0)
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    expect(calls[0]).toEqual({ method: 'PATCH', path: '/api/v1/admin/mcp/servers/legacy', body: { command: 'npx', args: ['-y', 'server'], env: {} } })
+    expect(wrapper.emitted('done')).toHaveLength(1)
+  })
+
   it('marks the field the backend names and stays open', async () => {
     backend({
       'POST /api/v1/admin/mcp/servers': [422, { error: { code: 'invalid', message: 'url: not an http:// or https:// address with a host', field: 'url' } }],
@@ -153,6 +197,7 @@ describe('McpServersAdmin', () => {
     expect(shown[1].text()).toContain('1 tool')
     expect(shown[1].text()).toContain('Authorization set')
     expect(shown[0].text()).toContain('npx -y server')
+    expect(shown[0].find('[data-test=mcp-per-chat]').exists()).toBe(false)
     await shown[0].get('[data-test=mcp-enabled]').setValue(true)
     await flushPromises()
     expect(calls.find((c) => c.method === 'PATCH')).toEqual({
@@ -161,6 +206,45 @@ describe('McpServersAdmin', () => {
       body: { enabled: true },
     })
     expect(wrapper.find('[data-name=local]').attributes('data-health')).not.toBe('disabled')
+  })
+
+  it('says a stdio server lists its tools in each chat, not here', async () => {
+    backend({
+      'GET /api/v1/admin/mcp/servers': [200, [{ ...local, enabled: true }]],
+      'GET /api/v1/mcp/servers': [200, [{ name: 'local', transport: 'stdio', tools: [], not_started: true }]],
+    })
+    const wrapper = mount(McpServersAdmin)
+    await flushPromises()
+    const shown = wrapper.get('[data-name=local]')
+    expect(shown.attributes('data-health')).toBe('per-chat')
+    expect(shown.get('.head').text()).toContain('Tools listed per chat')
+    expect(shown.text()).not.toContain('Not started')
+    expect(shown.get('[data-test=mcp-per-chat]').text()).toContain('the tools it lists there are that chat’s alone')
+  })
+
+  it('says why a stdio server stored with variables is not started, and removes them', async () => {
+    const calls = backend({
+      'GET /api/v1/admin/mcp/servers': [200, [legacy]],
+      'GET /api/v1/mcp/servers': [200, [{ name: 'legacy', transport: 'stdio', tools: [], error: 'not started: …', not_started: false }]],
+      'PATCH /api/v1/admin/mcp/servers/legacy': [200, { ...legacy, env_names: [] }],
+    })
+    const wrapper = mount(McpServersAdmin)
+    await flushPromises()
+    const shown = () => wrapper.get('[data-name=legacy]')
+    expect(shown().attributes('data-health')).toBe('has-env')
+    expect(shown().get('.head .badge.failed').text()).toBe('Not started')
+    const note = shown().get('[data-test=mcp-stored-env]').text()
+    expect(note).toContain('stored with environment variables (API_KEY, TEAM)')
+    expect(note).toContain('with the key in a header')
+    expect(shown().text()).not.toContain('not started: …')
+    // Any other change would be refused until the variables go.
+    expect(shown().get('[data-test=mcp-enabled]').attributes('disabled')).toBeDefined()
+    await shown().get('[data-test=mcp-remove-env]').trigger('click')
+    await flushPromises()
+    expect(calls.find((c) => c.method === 'PATCH')).toEqual({ method: 'PATCH', path: '/api/v1/admin/mcp/servers/legacy', body: { env: {} } })
+    expect(shown().attributes('data-health')).not.toBe('has-env')
+    expect(shown().find('[data-test=mcp-stored-env]').exists()).toBe(false)
+    expect(shown().get('[data-test=mcp-enabled]').attributes('disabled')).toBeUndefined()
   })
 
   it('shows the stored state again when a change fails', async () => {

@@ -1,11 +1,12 @@
 // The MCP server form of the settings page: what an admin types, turned into what the
-// admin API takes, and how a server is doing. Header and environment values never come
-// back from the API: a stored one shows as "set" and is sent as `null` (keep it) unless
-// the admin types a new value.
+// admin API takes, and how a server is doing. Header values never come back from the
+// API: a stored one shows as "set" and is sent as `null` (keep it) unless the admin
+// types a new value. A stdio server takes no environment variables (its sandbox could
+// read them), so its form has none and always sends `env: {}`, which also removes
+// those a server stored before that rule has.
 import type { McpServer, McpServerConfig, McpServerInput } from '../api/types'
 
-/** One header or environment variable. `stored`: the server has a value for this key,
- * kept while `value` is empty. */
+/** One header. `stored`: the server has a value for this key, kept while `value` is empty. */
 export interface SecretRow {
   key: string
   value: string
@@ -20,11 +21,10 @@ export interface McpForm {
   command: string
   /** One argument per line. */
   args: string
-  env: SecretRow[]
 }
 
 export function newForm(): McpForm {
-  return { name: '', transport: 'http', url: '', headers: [], command: '', args: '', env: [] }
+  return { name: '', transport: 'http', url: '', headers: [], command: '', args: '' }
 }
 
 const storedRows = (keys: string[] | null | undefined): SecretRow[] => (keys ?? []).map((key) => ({ key, value: '', stored: true }))
@@ -38,7 +38,6 @@ export function formOf(server: McpServerConfig): McpForm {
     headers: storedRows(server.header_names),
     command: server.command ?? '',
     args: (server.args ?? []).join('\n'),
-    env: storedRows(server.env_names),
   }
 }
 
@@ -60,7 +59,7 @@ export function inputOf(form: McpForm, editing: boolean): McpServerInput {
       : {
           command: form.command.trim(),
           args: form.args.split('\n').map((arg) => arg.trim()).filter(Boolean),
-          env: secrets(form.env),
+          env: {},
         }
   return editing ? fields : { name: form.name.trim(), transport: form.transport, ...fields }
 }
@@ -68,15 +67,23 @@ export function inputOf(form: McpForm, editing: boolean): McpServerInput {
 export type Health =
   | { kind: 'disabled' }
   | { kind: 'checking' }
-  | { kind: 'not-started' }
+  | { kind: 'per-chat' }
+  | { kind: 'has-env'; names: string[] }
   | { kind: 'ok'; tools: McpServer['tools'] }
   | { kind: 'error'; message: string }
 
-/** How `server` is doing, from what `/api/v1/mcp/servers` said (`null`: not yet asked). */
+/** The variables a stdio server stored before stdio servers took none: while it has
+ * any, it is not started. */
+export const storedEnv = (server: McpServerConfig): string[] => (server.transport === 'stdio' ? (server.env_names ?? []) : [])
+
+/** How `server` is doing, from what `/api/v1/mcp/servers` said (`null`: not yet asked).
+ * A stdio server lists its tools in each chat's sandbox, for that chat only (`per-chat`). */
 export function healthOf(server: McpServerConfig, statuses: McpServer[] | null): Health {
+  const names = storedEnv(server)
+  if (names.length) return { kind: 'has-env', names }
   if (!server.enabled) return { kind: 'disabled' }
   const status = statuses?.find((s) => s.name === server.name)
   if (!status) return { kind: 'checking' }
-  if (status.not_started) return { kind: 'not-started' }
+  if (status.not_started) return { kind: 'per-chat' }
   return status.error ? { kind: 'error', message: status.error } : { kind: 'ok', tools: status.tools }
 }
