@@ -336,8 +336,8 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=desktop][data-mode=view][data-state=connected]').waitFor(SLOW)
     }))
 
-  test('an admin adds an HTTP MCP server in the settings and sees its tools', { timeout: 90_000 }, () =>
-    onPage('mcp-admin', {}, async (page) => {
+  test('an admin adds MCP servers in the settings: HTTP with its tools, stdio listed per chat', { timeout: 90_000 }, () =>
+    onPage('mcp-admin', {}, async (page, problems) => {
       await signIn(page)
       await page.click('[data-test=open-settings]')
       await page.waitForURL(`${stack.url}/settings`)
@@ -359,6 +359,25 @@ describe('Sandpiper in a browser', () => {
       assert.match(await added.innerText(), /Authorization\s+set/)
       assert.equal((await page.content()).includes('e2e-secret-value'), false, 'the secret is not on the page')
       await snap(page, '11-settings-mcp-servers')
+
+      // A stdio server: no variables offered, a relative command refused by the backend,
+      // and its tools listed in each chat's own sandbox, so none here (nothing started).
+      await page.click('[data-test=mcp-add]')
+      await page.check('input[name=transport][value=stdio]')
+      assert.equal(await page.locator('[data-test=mcp-form] fieldset.secrets').count(), 0, 'no variables for stdio')
+      await page.fill('input[name=name]', 'local')
+      await page.fill('input[name=command]', 'bin/server-everything')
+      await page.fill('textarea[name=args]', '-y\n@modelcontextprotocol/server-everything')
+      await page.click('[data-test=mcp-save]')
+      await page.locator('input[name=command][aria-invalid=true]').waitFor()
+      await expectProblem(problems, /status of 422/)
+      await snap(page, '11b-settings-add-stdio')
+      await page.fill('input[name=command]', 'npx')
+      await page.click('[data-test=mcp-save]')
+      const local = page.locator('[data-test=mcp-admin-server][data-name=local][data-health=per-chat]')
+      await local.waitFor(SLOW)
+      assert.match(await local.innerText(), /Tools listed per chat/)
+      await snap(page, '11c-settings-stdio-server')
 
       // Editing shows the stored header as set, never its value.
       await added.getByRole('button', { name: 'Edit' }).click()
@@ -392,6 +411,10 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=session-row]').first().click()
       await page.click('[data-test=tab-tools]')
       await page.locator('[data-test=mcp-server][data-name=reference] li', { hasText: 'get-sum' }).waitFor(SLOW)
+      const stdio = page.locator('[data-test=mcp-server][data-name=local] [data-test=not-started]')
+      assert.match(await stdio.innerText(), /go to this chat’s agent only/)
+      await stdio.scrollIntoViewIfNeeded()
+      await snap(page, '09b-tools-panel-stdio')
     }))
 
   test('a shared chat replays without signing in', { timeout: 60_000 }, () => {
