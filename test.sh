@@ -227,7 +227,10 @@ for name in "${suites[@]}"; do
     cat "$logs/$name.log" >&2
 done
 rm -rf "$logs"
-[[ $mode == docker-suites ]] && report_failures
+if [[ $mode == docker-suites ]]; then
+    report_failures
+    exit 0
+fi
 
 # The front end: component tests, type check and production build, the bundle budget,
 # then the end-to-end tests — the built app served by the backend-api binary built above,
