@@ -375,6 +375,8 @@ pub struct JobsConfig {
     /// A person's jobs running or waiting at once; more wait as `queued`. Below the
     /// sandbox-manager's per-person sandbox quota, so chats keep a sandbox free.
     pub max_running_per_person: usize,
+    /// A person's jobs waiting as `queued`; more are refused with 429 and `Retry-After`.
+    pub max_queued_per_person: usize,
     /// A job's time limit when it names none.
     pub default_timeout_secs: u64,
     /// The longest time limit a job may ask for.
@@ -390,6 +392,7 @@ impl Default for JobsConfig {
     fn default() -> Self {
         Self {
             max_running_per_person: 2,
+            max_queued_per_person: 10,
             default_timeout_secs: 30 * 60,
             max_timeout_secs: 6 * 60 * 60,
             max_attachment_bytes: 10 * 1024 * 1024,

@@ -250,6 +250,7 @@ impl Application {
             files.clone(),
             JobSettings {
                 max_running_per_person: settings.jobs.max_running_per_person.max(1),
+                max_queued_per_person: settings.jobs.max_queued_per_person.max(1),
                 default_timeout_secs: settings.jobs.default_timeout_secs,
                 max_timeout_secs: settings.jobs.max_timeout_secs,
                 max_attachment_bytes: settings.jobs.max_attachment_bytes,

@@ -518,7 +518,9 @@ export class Jobs {
     
     /**
      * Runs a prompt as a job: a new session the agent works in without a chat window. It
-     * starts at once, or waits as `queued` while the caller's other jobs run.
+     * starts at once, or waits as `queued` while the caller's other jobs run. A caller with
+     * as many jobs queued as allowed gets 429; during a burst of creations a request waits
+     * for a turn a few seconds, then gets 503 (both with `Retry-After`).
      */
     public static create<ThrowOnError extends boolean = false>(options: Options<Create2Data, ThrowOnError>): RequestResult<Create2Responses, Create2Errors, ThrowOnError> {
         return (options.client ?? client).post<Create2Responses, Create2Errors, ThrowOnError>({

@@ -1404,6 +1404,14 @@ export type Create2Errors = {
     401: ErrorBody;
     413: ErrorBody;
     422: ErrorBody;
+    /**
+     * the caller's job queue is full
+     */
+    429: ErrorBody;
+    /**
+     * too many jobs are being made at once
+     */
+    503: ErrorBody;
 };
 
 export type Create2Error = Create2Errors[keyof Create2Errors];

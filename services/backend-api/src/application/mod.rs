@@ -17,5 +17,6 @@ mod notebook;
 pub mod password_checks;
 pub mod sessions;
 pub mod tickets;
+pub mod turns;
 
 pub use error::{AppError, AppResult};

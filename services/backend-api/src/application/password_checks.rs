@@ -7,51 +7,37 @@
 //! Admission does not depend on the account, so it opens no timing side channel about
 //! which accounts exist.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
-use tokio::sync::{Semaphore, SemaphorePermit};
-
-use super::error::{AppError, AppResult};
+use super::error::AppResult;
+use super::turns::{TurnSettings, Turns};
 use crate::domain::ports::PasswordHasher;
 use crate::domain::user::Password;
 
-#[derive(Debug, Clone)]
-pub struct PasswordCheckSettings {
-    /// Checks running at once.
-    pub at_once: usize,
-    /// Checks waiting for a turn, beyond those running.
-    pub queue: usize,
-    /// Longest wait for a turn.
-    pub wait: Duration,
-}
+/// Checks running at once (`at_once`), waiting (`queue`) and the longest wait.
+pub type PasswordCheckSettings = TurnSettings;
 
 pub struct PasswordChecks {
     hasher: Arc<dyn PasswordHasher>,
-    turns: Semaphore,
-    waiting: AtomicUsize,
-    settings: PasswordCheckSettings,
+    turns: Turns,
 }
 
 impl PasswordChecks {
     pub fn new(hasher: Arc<dyn PasswordHasher>, settings: PasswordCheckSettings) -> Self {
         Self {
             hasher,
-            turns: Semaphore::new(settings.at_once.max(1)),
-            waiting: AtomicUsize::new(0),
-            settings,
+            turns: Turns::new(settings, "checking many passwords"),
         }
     }
 
     pub async fn hash(&self, password: &Password) -> AppResult<String> {
-        let _turn = self.turn().await?;
+        let _turn = self.turns.take().await?;
         Ok(self.hasher.hash(password).await?)
     }
 
     /// `false` also for a hash that cannot be parsed.
     pub async fn verify(&self, password: &str, hash: &str) -> AppResult<bool> {
-        let _turn = self.turn().await?;
+        let _turn = self.turns.take().await?;
         Ok(self.hasher.verify(password, hash).await)
     }
 
@@ -62,52 +48,17 @@ impl PasswordChecks {
 
     /// Checks waiting for a turn now.
     pub fn waiting(&self) -> usize {
-        self.waiting.load(Ordering::Relaxed)
-    }
-
-    async fn turn(&self) -> AppResult<SemaphorePermit<'_>> {
-        if let Ok(turn) = self.turns.try_acquire() {
-            return Ok(turn);
-        }
-        let _place = Place::take(&self.waiting, self.settings.queue).ok_or_else(|| self.busy())?;
-        match tokio::time::timeout(self.settings.wait, self.turns.acquire()).await {
-            Ok(Ok(turn)) => Ok(turn),
-            _ => Err(self.busy()),
-        }
-    }
-
-    fn busy(&self) -> AppError {
-        AppError::Busy {
-            reason: "the server is checking many passwords at the moment".into(),
-            retry_after_secs: self.settings.wait.as_secs().max(1),
-        }
-    }
-}
-
-/// A place in the queue, given back on drop.
-struct Place<'a>(&'a AtomicUsize);
-
-impl<'a> Place<'a> {
-    fn take(waiting: &'a AtomicUsize, bound: usize) -> Option<Self> {
-        waiting
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < bound).then_some(n + 1)
-            })
-            .ok()
-            .map(|_| Self(waiting))
-    }
-}
-
-impl Drop for Place<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        self.turns.waiting()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::application::AppError;
     use crate::domain::DomainResult;
+    use std::time::Duration;
+    use tokio::sync::Semaphore;
     /// Answers once released (one permit per answer); every password but "wrong" matches.
     struct Gate(Semaphore);
 

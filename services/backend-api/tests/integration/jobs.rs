@@ -1,7 +1,7 @@
 //! Headless jobs against the real server and a scripted model: a job that writes a file
 //! in a real sandbox (its answer, files and zip), run with a `jobs` API key that may do
 //! nothing else and is charged the job's tokens; cancel mid-run; a job that asks and is answered; the queue in order, also
-//! across a restart; the time limit; a webhook on waiting and on the end, signed and
+//! across a restart; a full queue refusing more (429 with `Retry-After`); the time limit; a webhook on waiting and on the end, signed and
 //! retried; attachments the run reads; and bad input.
 //!
 //! The first test needs the Docker engine and the sandbox-manager binary (see
@@ -374,6 +374,75 @@ async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
     assert_eq!(rest["jobs"].as_array().unwrap().len(), 1);
     assert_eq!(rest["jobs"][0]["answer"], Value::Null, "the list has no answers");
     assert!(rest["next_before"].is_null());
+}
+
+#[tokio::test]
+async fn a_full_queue_refuses_more_with_retry_after_until_one_starts() {
+    let llm = FakeLlm::start(vec![
+        Reply::tool("message_ask_user", json!({ "question": "Sure?" })),
+        Reply::Text("done"),
+        Reply::Text("done"),
+        Reply::Text("done"),
+    ])
+    .await;
+    let limits = [
+        ("jobs.max_running_per_person", "1".to_owned()),
+        ("jobs.max_queued_per_person", "1".to_owned()),
+    ];
+    let app = backend(&llm, &limits).await;
+    let (key, _) = jobs_key(&app, "ada@example.org").await;
+    let first = app.create_job(&key, json!({ "prompt": "one" })).await;
+    let first = first["id"].as_str().unwrap();
+    app.until_job(&key, first, "waiting").await;
+    let second = app.create_job(&key, json!({ "prompt": "two" })).await;
+    assert_eq!(second["status"], "queued");
+
+    // Refused before its body is read: a large one costs nothing.
+    let attachment = json!([{ "name": "a.bin", "content_base64": BASE64.encode(vec![7u8; 512 * 1024]) }]);
+    let refused = app
+        .call(
+            Method::POST,
+            JOBS,
+            Some(&key),
+            Some(json!({ "prompt": "three", "attachments": attachment })),
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(refused.headers()["retry-after"], "30");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "rate_limited", "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("your job queue is full (1 queued)"),
+        "{body}"
+    );
+    let listed = app
+        .expect(StatusCode::OK, Method::GET, JOBS, Some(&key), None)
+        .await;
+    assert_eq!(
+        listed["jobs"].as_array().unwrap().len(),
+        2,
+        "nothing made: {listed}"
+    );
+
+    // Another person's queue is their own.
+    let (other, _) = jobs_key(&app, "bob@example.org").await;
+    app.create_job(&other, json!({ "prompt": "bob's" })).await;
+
+    // Once the queued job starts there is room again.
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        &format!("{JOBS}/{first}/cancel"),
+        Some(&key),
+        None,
+    )
+    .await;
+    app.until_job(&key, second["id"].as_str().unwrap(), "succeeded")
+        .await;
+    app.create_job(&key, json!({ "prompt": "three" })).await;
 }
 
 #[tokio::test]

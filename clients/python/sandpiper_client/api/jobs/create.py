@@ -56,6 +56,16 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_422
 
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -79,7 +89,9 @@ def sync_detailed(
     body: NewJobBody,
 ) -> Response[CreatedJob | ErrorBody]:
     """Runs a prompt as a job: a new session the agent works in without a chat window. It
-    starts at once, or waits as `queued` while the caller's other jobs run.
+    starts at once, or waits as `queued` while the caller's other jobs run. A caller with
+    as many jobs queued as allowed gets 429; during a burst of creations a request waits
+    for a turn a few seconds, then gets 503 (both with `Retry-After`).
 
     Args:
         body (NewJobBody):
@@ -109,7 +121,9 @@ def sync(
     body: NewJobBody,
 ) -> CreatedJob | ErrorBody | None:
     """Runs a prompt as a job: a new session the agent works in without a chat window. It
-    starts at once, or waits as `queued` while the caller's other jobs run.
+    starts at once, or waits as `queued` while the caller's other jobs run. A caller with
+    as many jobs queued as allowed gets 429; during a burst of creations a request waits
+    for a turn a few seconds, then gets 503 (both with `Retry-After`).
 
     Args:
         body (NewJobBody):
@@ -134,7 +148,9 @@ async def asyncio_detailed(
     body: NewJobBody,
 ) -> Response[CreatedJob | ErrorBody]:
     """Runs a prompt as a job: a new session the agent works in without a chat window. It
-    starts at once, or waits as `queued` while the caller's other jobs run.
+    starts at once, or waits as `queued` while the caller's other jobs run. A caller with
+    as many jobs queued as allowed gets 429; during a burst of creations a request waits
+    for a turn a few seconds, then gets 503 (both with `Retry-After`).
 
     Args:
         body (NewJobBody):
@@ -162,7 +178,9 @@ async def asyncio(
     body: NewJobBody,
 ) -> CreatedJob | ErrorBody | None:
     """Runs a prompt as a job: a new session the agent works in without a chat window. It
-    starts at once, or waits as `queued` while the caller's other jobs run.
+    starts at once, or waits as `queued` while the caller's other jobs run. A caller with
+    as many jobs queued as allowed gets 429; during a burst of creations a request waits
+    for a turn a few seconds, then gets 503 (both with `Retry-After`).
 
     Args:
         body (NewJobBody):

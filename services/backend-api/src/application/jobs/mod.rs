@@ -2,7 +2,11 @@
 //!
 //! Creating a job creates its session and queues the job; a person's queued jobs start
 //! in creation order while fewer than [`JobSettings::max_running_per_person`] of theirs
-//! are running or waiting. The job's `network` is its session's, so every sandbox the
+//! are running or waiting. A burst of creations is bounded twice, since each carries up
+//! to its attachments' size until stored and a queued job keeps them in the store: a few
+//! are made at once and the next wait their turn briefly ([`JobService::turn`], then
+//! `503` with `Retry-After`), and a person may have at most
+//! [`JobSettings::max_queued_per_person`] jobs queued (then `429` with `Retry-After`). The job's `network` is its session's, so every sandbox the
 //! session ever gets has it. Starting one posts the prompt through
 //! [`AgentService::post_message`], the path a chat message takes, after writing the files sent with the job to the workspace's `uploads/` and
 //! naming them with the prompt, as a chat's attachments are. A follower task then reads the session's event stream and moves the job with
@@ -44,6 +48,7 @@ use super::error::{AppError, AppResult};
 use super::events::EventService;
 use super::files::FileService;
 use super::sessions::{check_message, SessionService, MAX_ATTACHMENTS};
+use super::turns::{TurnSettings, Turns};
 use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::event::{AgentEvent, StoredEvent};
@@ -78,10 +83,24 @@ const QUEUE_HOLD: Duration = Duration::from_secs(10);
 const QUEUE_WAIT: Duration = Duration::from_secs(5);
 const QUEUE_POLL: Duration = Duration::from_millis(20);
 
+/// Job creations made at once (each holds its body and attachments until stored), those
+/// that wait for a turn, and how long they wait.
+const CREATIONS: TurnSettings = TurnSettings {
+    at_once: 2,
+    queue: 256,
+    wait: Duration::from_secs(10),
+};
+
+/// What a person told to wait for room in their queue is told to wait: about a job's
+/// start, since one of theirs must end first.
+const QUEUE_FULL_RETRY_SECS: u64 = 30;
+
 #[derive(Debug, Clone)]
 pub struct JobSettings {
     /// A person's jobs running or waiting at once; more wait as `queued`.
     pub max_running_per_person: usize,
+    /// A person's jobs waiting as `queued`; more are refused (429).
+    pub max_queued_per_person: usize,
     pub default_timeout_secs: u64,
     pub max_timeout_secs: u64,
     /// The decoded size of a job's attachments together.
@@ -203,6 +222,8 @@ pub struct JobService {
     stopping: CancellationToken,
     /// The jobs this replica follows.
     following: Mutex<HashSet<JobId>>,
+    /// Turns of job creation.
+    creations: Turns,
 }
 
 /// This replica follows a job while it lives.
@@ -243,7 +264,28 @@ impl JobService {
             settings,
             stopping,
             following: Mutex::default(),
+            creations: Turns::new(CREATIONS, "making many jobs"),
         }
+    }
+
+    /// A turn to make a job for `owner`, taken before its body is read and held until it
+    /// is stored: `Busy` when too many creations wait, `RateLimited` when the person's
+    /// queue is full (both before the body is read, so a refused one costs no memory).
+    /// Two of one person's creations at once may both find the last place free.
+    pub async fn turn(&self, owner: &UserId) -> AppResult<tokio::sync::SemaphorePermit<'_>> {
+        let turn = self.creations.take().await?;
+        let max = self.settings.max_queued_per_person;
+        let queued = self
+            .jobs
+            .list_for(owner, Some(JobStatus::Queued), None, max)
+            .await?;
+        if queued.len() >= max {
+            return Err(AppError::RateLimited {
+                reason: format!("your job queue is full ({max} queued); wait for one to start"),
+                retry_after_secs: QUEUE_FULL_RETRY_SECS,
+            });
+        }
+        Ok(turn)
     }
 
     /// Checks the request, creates the job's session and queues the job, which starts at
@@ -511,6 +553,10 @@ impl JobService {
         let mut going = 0;
         for status in [JobStatus::Running, JobStatus::Waiting] {
             going += self.jobs.list_for(owner, Some(status), None, limit).await?.len();
+        }
+        if going >= limit {
+            // No room: the queue (every queued job with its attachments) stays unread.
+            return Ok(());
         }
         let queued = self.jobs.with_status(JobStatus::Queued).await?;
         for mut job in queued.into_iter().filter(|job| &job.owner == owner) {

@@ -92,10 +92,14 @@ pub struct JobPage {
 }
 
 /// Runs a prompt as a job: a new session the agent works in without a chat window. It
-/// starts at once, or waits as `queued` while the caller's other jobs run.
+/// starts at once, or waits as `queued` while the caller's other jobs run. A caller with
+/// as many jobs queued as allowed gets 429; during a burst of creations a request waits
+/// for a turn a few seconds, then gets 503 (both with `Retry-After`).
 #[utoipa::path(post, path = "/api/v1/jobs", tag = "jobs", request_body = NewJobBody,
     responses((status = 201, body = CreatedJob), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
+        (status = 413, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 429, description = "the caller's job queue is full", body = ErrorBody),
+        (status = 503, description = "too many jobs are being made at once", body = ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
@@ -106,6 +110,7 @@ async fn create(
             AppError::Malformed("send the job as JSON (`Content-Type: application/json`)".into()).into(),
         );
     }
+    let _turn = state.jobs.turn(&principal.user_id).await?;
     // Attachments come inline, so this body may be far larger than the server-wide limit
     // (`Request` is not held to it): room for the attachments in base64 (4 characters per
     // 3 bytes), the prompt, and the JSON around them.
