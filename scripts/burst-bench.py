@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Load bench of backend-api's other bursts: many file uploads at once into one session's
+sandbox, and many job creations at once (each with an attachment) by a few people,
+against one or more release binaries side by side, printing what the callers got
+(statuses, p50 / p99 answer time) and what backend-api held (RSS: start, peak, 30 s after).
+
+    cargo build --release -p backend-api
+    scripts/burst-bench.py target/release/backend-api [older-binary …] \
+        --manager target/release/sandbox-manager [--store shared]
+
+A sandbox-manager (the given binary, no warm pool, in a namespace and networks of its own,
+everything removed at the end) makes the sandboxes: the uploads' session's, and those of
+the jobs that start (the agent is off, so a started job waits for its run and keeps its
+sandbox). `--store shared` and the rest as in scripts/sign-in-bench.py, whose helpers
+this uses. A backend-api whose RSS passes the guard is killed and shown as such, so an
+unbounded one cannot take the machine with it.
+"""
+
+import argparse
+import base64
+import http.client
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+spec = importlib.util.spec_from_file_location("sign_in_bench", os.path.join(os.path.dirname(__file__), "sign-in-bench.py"))
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+UPLOADS, UPLOAD_MIB = 50, 4
+JOB_PEOPLE, JOBS_EACH, ATTACHMENT_MIB = 4, 50, 2
+SETTLE_SECS = bench.SETTLE_SECS
+GUARD_MIB = 3072
+
+
+class Manager:
+    """A sandbox-manager of the bench's own, on a namespace and networks nobody else uses."""
+
+    def __init__(self, binary, image):
+        self.namespace = "bench" + uuid.uuid4().hex[:8]
+        self.networks = [f"sandpiper-{self.namespace}-internet", f"sandpiper-{self.namespace}-offline"]
+        self.port, self.token = bench.free_port(), uuid.uuid4().hex
+        self.data = tempfile.mkdtemp(prefix="burst-bench-manager-")
+        env = {key: os.environ[key] for key in ("PATH", "HOME", "DOCKER_HOST") if key in os.environ}
+        env.update(
+            RUST_LOG="warn",
+            SANDBOX_MANAGER_TOKEN=self.token,
+            SANDBOX_MANAGER_PORT=str(self.port),
+            SANDBOX_MANAGER_DATA_DIR=self.data,
+            SANDBOX_MANAGER_NAMESPACE=self.namespace,
+            SANDBOX_MANAGER_POOL__SIZE="0",
+            SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS="120",
+            SANDBOX_MANAGER_QUOTA__PER_OWNER="10",
+            SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK=self.networks[0],
+            SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK=self.networks[1],
+            SANDBOX_IMAGE=image,
+        )
+        self.log = open(os.path.join(self.data, "log"), "a")
+        self.process = subprocess.Popen([binary], env=env, stdout=self.log, stderr=self.log)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                connection.request("GET", "/health")
+                if connection.getresponse().status == 200:
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"{binary} did not start; see {self.data}/log")
+
+    def backend_env(self):
+        return {"SANDBOX_MANAGER_URL": f"http://127.0.0.1:{self.port}", "SANDBOX_MANAGER_TOKEN": self.token}
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+        label = f"label=org.sandpiper.manager={self.namespace}"
+        for kind in ("container", "volume"):
+            flag = ["-a"] if kind == "container" else []
+            ids = subprocess.run(["docker", kind, "ls", *flag, "-q", "--filter", label], capture_output=True, text=True).stdout.split()
+            if ids:
+                subprocess.run(["docker", kind, "rm", "-f", *ids], capture_output=True)
+        subprocess.run(["docker", "network", "rm", *self.networks], capture_output=True)
+
+
+class Guarded(bench.Peak):
+    """RSS peak, killing the process should it pass the guard."""
+
+    def sample(self):
+        while self.running:
+            self.peak = max(self.peak, bench.rss_mib(self.pid))
+            if self.peak > GUARD_MIB:
+                os.kill(self.pid, 9)
+                self.running = False
+            time.sleep(0.02)
+
+
+def request(port, method, path, body, token, content_type):
+    """(status, JSON answer or None, retry-after header, seconds) on a fresh connection."""
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    headers = {"content-type": content_type, "authorization": f"Bearer {token}"}
+    try:
+        connection.request(method, path, body, headers)
+        response = connection.getresponse()
+        text = response.read()
+        try:
+            answer = json.loads(text) if text else None
+        except ValueError:
+            answer = None
+        return response.status, answer, response.getheader("retry-after"), time.monotonic() - started
+    except OSError:
+        return 0, None, None, time.monotonic() - started
+    finally:
+        connection.close()
+
+
+def person(backend, name):
+    _, answer, _ = bench.post_json(backend.port, "/api/v1/auth/register", {"email": f"{name}@example.org", "password": bench.PASSWORD}, "10.7.0.1")
+    return answer["tokens"]["access_token"]
+
+
+def measure(backend, calls):
+    """Runs the calls all at once; (results, RSS start, peak, 30 s later)."""
+    time.sleep(2)
+    start, peak = backend.rss(), Guarded(backend.process.pid)
+    with ThreadPoolExecutor(len(calls)) as pool:
+        results = [job.result() for job in [pool.submit(call) for call in calls]]
+    top = peak.stop()
+    if backend.process.poll() is not None:
+        return results, start, top, None
+    time.sleep(SETTLE_SECS)
+    return results, start, top, backend.rss()
+
+
+def uploads(binary, store, manager):
+    backend = bench.Backend(binary, store)
+    try:
+        token = person(backend, "uploader")
+        _, session, _ = bench.post_json(backend.port, "/api/v1/sessions", {}, "10.7.0.1", token)
+        files = f"/api/v1/sessions/{session['id']}/files"
+        status, _, _, _ = request(backend.port, "GET", files, None, token, "application/json")
+        assert status == 200, f"the session's sandbox did not start: {status}"
+        body = os.urandom(UPLOAD_MIB * 1024 * 1024)
+        calls = [
+            (lambda i=i: request(backend.port, "PUT", f"{files}/upload?path=burst/{i}.bin", body, token, "application/octet-stream"))
+            for i in range(UPLOADS)
+        ]
+        return summary("upload", 201, *measure(backend, calls))
+    finally:
+        backend.stop()
+
+
+def job_creations(binary, store, manager):
+    backend = bench.Backend(binary, store)
+    try:
+        tokens = [person(backend, f"jobs{i}") for i in range(JOB_PEOPLE)]
+        content = base64.b64encode(os.urandom(ATTACHMENT_MIB * 1024 * 1024)).decode()
+        body = json.dumps({"prompt": "Summarise the attached file", "attachments": [{"name": "data.bin", "content_base64": content}]})
+        calls = [
+            (lambda t=tokens[i % JOB_PEOPLE]: request(backend.port, "POST", "/api/v1/jobs", body, t, "application/json"))
+            for i in range(JOB_PEOPLE * JOBS_EACH)
+        ]
+        return summary("job", 201, *measure(backend, calls))
+    finally:
+        backend.stop()
+
+
+def summary(kind, ok, results, start, peak, settled):
+    statuses = {}
+    for status, answer, retry_after, _ in results:
+        key = str(status)
+        if status not in (ok, 0):
+            code = ((answer or {}).get("error") or {}).get("code", "no JSON error")
+            key += f" ({code}, Retry-After {retry_after or 'none'})"
+        statuses[key] = statuses.get(key, 0) + 1
+    waits = [seconds for *_, seconds in results]
+    return {
+        f"{kind} {ok}": f"{statuses.pop(str(ok), 0)}/{len(results)}",
+        f"{kind} other": ", ".join(f"{n}× {status}" for status, n in sorted(statuses.items())) or "none",
+        f"{kind} p50 / p99 (s)": f"{bench.percentile(waits, 50):.2f} / {bench.percentile(waits, 99):.2f}",
+        f"{kind} RSS start → peak": f"{start:.0f} → {peak:.0f}" + (f" (killed > {GUARD_MIB})" if settled is None else ""),
+        f"{kind} RSS {SETTLE_SECS} s later": "—" if settled is None else f"{settled:.0f} ({settled - start:+.0f})",
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binaries", nargs="+", help="backend-api release binaries, compared side by side")
+    parser.add_argument("--manager", required=True, help="a sandbox-manager binary")
+    parser.add_argument("--image", default=os.environ.get("SANDBOX_TEST_IMAGE", "sandpiper-sandbox:latest"))
+    parser.add_argument("--store", choices=["embedded", "shared"], default="embedded")
+    parser.add_argument("--only", choices=["uploads", "jobs"], help="one of the two bursts")
+    parser.add_argument("--attachment-mib", type=int, default=ATTACHMENT_MIB, help="each job's attachment")
+    args = parser.parse_args()
+    globals()["ATTACHMENT_MIB"] = args.attachment_mib
+    manager = Manager(args.manager, args.image)
+    os.environ.update(manager.backend_env())
+    columns = {}
+    try:
+        for binary in args.binaries:
+            print(f"measuring {binary} ({args.store} store)…", file=sys.stderr)
+            figures = {}
+            if args.only != "jobs":
+                figures.update(uploads(binary, args.store, manager))
+            if args.only != "uploads":
+                figures.update(job_creations(binary, args.store, manager))
+            columns[binary] = figures
+    finally:
+        manager.stop()
+    rows = list(dict.fromkeys(key for figures in columns.values() for key in figures))
+    names = [os.path.basename(os.path.dirname(b)) + "/" + os.path.basename(b) for b in args.binaries]
+    width = max(len(row) for row in rows) + 2
+    print(f"RSS in MiB; {UPLOADS} uploads of {UPLOAD_MIB} MiB at once into one session; "
+          f"{JOB_PEOPLE}×{JOBS_EACH} jobs at once, each with a {ATTACHMENT_MIB} MiB attachment; {args.store} store")
+    print("".ljust(width) + "".join(name[-38:].ljust(40) for name in names))
+    for row in rows:
+        print(row.ljust(width) + "".join(columns[b].get(row, "").ljust(40) for b in args.binaries))
+
+
+if __name__ == "__main__":
+    main()
