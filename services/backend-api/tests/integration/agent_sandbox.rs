@@ -99,7 +99,7 @@ async fn the_agent_writes_a_file_runs_it_and_is_stopped_mid_command() {
     let listing = tool_api.list(".").await.unwrap();
     assert!(listing.entries.iter().any(|e| e.name == "hello.py"));
 
-    // Stop while `sleep 600` runs: answered within a second, the command killed.
+    // Stop while `sleep 600` runs: answered without waiting for it, the command killed.
     app.post_message(&token, &id, "Now wait ten minutes").await;
     stream
         .until(WAIT, |e| e["type"] == "tool" && e["status"] == "calling")

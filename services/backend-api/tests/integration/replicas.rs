@@ -164,7 +164,7 @@ async fn a_runs_messages_stop_and_take_over_reach_it_from_the_other_replica() {
     );
     assert_eq!(llm.requests().len(), 6);
 
-    // A stop sent to A ends B's run within a second, its command killed.
+    // A stop sent to A ends B's run without waiting for its command, which is killed.
     b.post_message(&token, &id, "sleep long").await;
     until_calling(&mut stream).await;
     deployment.manager.until_shell_runs(&id, "agent").await;

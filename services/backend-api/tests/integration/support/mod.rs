@@ -337,8 +337,10 @@ impl TestApp {
             .await
     }
 
-    /// Stops the session's run and checks it answered within a second; returns the
-    /// session as the answer gives it.
+    /// Stops the session's run and checks that the answer did not wait for the work it
+    /// stops (the callers stop a model request that never ends or a `sleep 600`); returns
+    /// the session as the answer gives it. How fast a stop answers is the benchmarks'
+    /// business: a bound of a second failed on a loaded machine.
     pub async fn stop_run(&self, token: &str, session: &str) -> Value {
         let started = std::time::Instant::now();
         let stopped = self
@@ -351,8 +353,8 @@ impl TestApp {
             )
             .await;
         assert!(
-            started.elapsed() < Duration::from_secs(1),
-            "stopped in {:?}",
+            started.elapsed() < Duration::from_secs(60),
+            "the stop waited for the work it stops: {:?}",
             started.elapsed()
         );
         stopped
