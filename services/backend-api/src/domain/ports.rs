@@ -137,6 +137,9 @@ pub trait JobRepository: Send + Sync {
         before: Option<&JobId>,
         limit: usize,
     ) -> DomainResult<Vec<Job>>;
+    /// How many of the owner's jobs are in `status`, counting up to `at_most`; reads no
+    /// job's attachments (a queued job's record holds them).
+    async fn count_for(&self, owner: &UserId, status: JobStatus, at_most: usize) -> DomainResult<usize>;
     /// Every job in this status, oldest first (the queue; recovery after a restart).
     async fn with_status(&self, status: JobStatus) -> DomainResult<Vec<Job>>;
 }

@@ -275,11 +275,7 @@ impl JobService {
     pub async fn turn(&self, owner: &UserId) -> AppResult<tokio::sync::SemaphorePermit<'_>> {
         let turn = self.creations.take().await?;
         let max = self.settings.max_queued_per_person;
-        let queued = self
-            .jobs
-            .list_for(owner, Some(JobStatus::Queued), None, max)
-            .await?;
-        if queued.len() >= max {
+        if self.jobs.count_for(owner, JobStatus::Queued, max).await? >= max {
             return Err(AppError::RateLimited {
                 reason: format!("your job queue is full ({max} queued); wait for one to start"),
                 retry_after_secs: QUEUE_FULL_RETRY_SECS,
@@ -552,7 +548,7 @@ impl JobService {
         let limit = self.settings.max_running_per_person;
         let mut going = 0;
         for status in [JobStatus::Running, JobStatus::Waiting] {
-            going += self.jobs.list_for(owner, Some(status), None, limit).await?.len();
+            going += self.jobs.count_for(owner, status, limit).await?;
         }
         if going >= limit {
             // No room: the queue (every queued job with its attachments) stays unread.

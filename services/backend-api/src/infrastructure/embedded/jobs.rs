@@ -3,6 +3,7 @@
 //! serialises, so only one writer moves a job on from a given status.
 
 use redb::{ReadableDatabase, ReadableTable};
+use serde::Deserialize;
 
 use super::{decode, EmbeddedStore, ID_MAX, JOBS, OWNER_JOBS};
 use crate::domain::job::{Job, JobId, JobStatus};
@@ -94,6 +95,30 @@ impl JobRepository for EmbeddedStore {
         .await
     }
 
+    async fn count_for(&self, owner: &UserId, status: JobStatus, at_most: usize) -> DomainResult<usize> {
+        let owner = owner.clone();
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let index = txn.open_table(OWNER_JOBS)?;
+            let jobs = txn.open_table(JOBS)?;
+            let mut counted = 0;
+            for entry in index.range((owner.as_str(), "")..(owner.as_str(), ID_MAX))? {
+                if counted == at_most {
+                    break;
+                }
+                let (key, _) = entry?;
+                let Some(value) = jobs.get(key.value().1)? else {
+                    continue;
+                };
+                // The status alone: the attachments are passed over, never held.
+                let stored: StatusOnly = decode(value.value())?;
+                counted += usize::from(stored.status == status);
+            }
+            Ok(counted)
+        })
+        .await
+    }
+
     async fn with_status(&self, status: JobStatus) -> DomainResult<Vec<Job>> {
         self.blocking(move |db| {
             let txn = db.begin_read()?;
@@ -109,4 +134,10 @@ impl JobRepository for EmbeddedStore {
         })
         .await
     }
+}
+
+/// A stored job read for its status only.
+#[derive(Deserialize)]
+struct StatusOnly {
+    status: JobStatus,
 }

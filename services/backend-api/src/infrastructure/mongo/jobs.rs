@@ -56,6 +56,16 @@ impl JobRepository for MongoStore {
         .await
     }
 
+    async fn count_for(&self, owner: &UserId, status: JobStatus, at_most: usize) -> DomainResult<usize> {
+        let counted = self
+            .jobs
+            .count_documents(doc! { "owner": owner.as_str(), "status": bson(&status)? })
+            .limit(u64::try_from(at_most).unwrap_or(u64::MAX))
+            .await
+            .map_err(failure)?;
+        Ok(usize::try_from(counted).unwrap_or(usize::MAX))
+    }
+
     async fn with_status(&self, status: JobStatus) -> DomainResult<Vec<Job>> {
         all(self
             .jobs
