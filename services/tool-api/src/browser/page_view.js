@@ -1,7 +1,14 @@
 // Numbers the interactive elements in the viewport (data-sandpiper-index) and describes
 // the page. Runs in the page for every `view`; the numbering of the previous view is
-// cleared first, so an index always refers to the latest view.
-(() => {
+// cleared first, so an index always refers to the latest view. A document that is still
+// being committed has no elements yet: the view waits a little for its body, then
+// describes whatever is there (possibly nothing) instead of failing.
+(async () => {
+  const BODY_PATIENCE_MS = 2000;
+  const patience = Date.now() + BODY_PATIENCE_MS;
+  while (!document.body && document.readyState === 'loading' && Date.now() < patience) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const MAX_ELEMENTS = 400;
   const selector = [
     'a[href]', 'button', 'input:not([type=hidden])', 'textarea', 'select', 'summary',
@@ -45,6 +52,8 @@
     viewport_width: vw,
     viewport_height: vh,
     scroll_y: window.scrollY,
-    page_height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
+    page_height: Math.max(
+      document.documentElement ? document.documentElement.scrollHeight : 0,
+      document.body ? document.body.scrollHeight : 0),
   };
 })()

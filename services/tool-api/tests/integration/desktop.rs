@@ -27,6 +27,29 @@ async fn desktop_vnc_and_browser_tools() {
     a_killed_browser_is_restarted(&desktop).await;
 }
 
+/// A view of a document without its elements (as a new document is until its parser
+/// has begun) describes an empty page instead of failing with a 500.
+#[tokio::test]
+async fn a_document_without_elements_is_viewed_as_empty() {
+    let desktop = spawn_desktop().await;
+    let client = &desktop.app.client;
+    open_site(&desktop).await;
+    let removed = client
+        .evaluate("document.documentElement.remove(); true")
+        .await
+        .unwrap();
+    assert_eq!(removed.exception, None);
+    let empty = client
+        .view_page(&ViewRequest {
+            no_screenshot: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!((empty.text.as_str(), empty.page_height), ("", 0.0), "{empty:?}");
+    assert!(empty.elements.is_empty() && empty.url.starts_with(&desktop.site));
+}
+
 /// The desktop starts on first need, stops when idle (never under an open VNC stream),
 /// and a stop keeps the browser's profile.
 #[tokio::test]
