@@ -32,6 +32,16 @@ struct LoadState {
     error: Option<String>,
 }
 
+impl LoadState {
+    /// Whether this is the document that navigating to `url` leads to. Only a target with a
+    /// #fragment can keep the document (a fragment change); any other target, even the
+    /// address already shown, loads a new one, and until it commits the old document
+    /// still answers the probe — complete, perhaps at that very address.
+    fn arrived_at(&self, url: &str) -> bool {
+        !self.same_document || (url.contains('#') && self.url == url)
+    }
+}
+
 impl BrowserTools {
     /// Navigates `page` to `url` and waits until the new document has loaded.
     pub(super) async fn load(&self, page: &Page, url: &str, limit: Duration) -> ToolResult<()> {
@@ -65,15 +75,13 @@ impl BrowserTools {
                 self.evaluate_into::<LoadState>(page, &probe),
             );
             if let Ok(Ok(state)) = probed.await {
-                if let Some(error) = state.error.filter(|_| !state.same_document) {
+                if let Some(error) = state.error.as_deref().filter(|_| !state.same_document) {
                     return Err(ToolError::new(
                         ErrorCode::UpstreamError,
                         format!("the page could not be loaded: {error} ({url})"),
                     ));
                 }
-                // A change of the #fragment only keeps the document.
-                let arrived = !state.same_document || state.url == url;
-                if arrived && state.ready_state == "complete" {
+                if state.arrived_at(url) && state.ready_state == "complete" {
                     return Ok(());
                 }
             }
@@ -89,5 +97,33 @@ impl BrowserTools {
             }
             tokio::time::sleep(POLL).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoadState;
+
+    fn state(same_document: bool, url: &str) -> LoadState {
+        LoadState {
+            same_document,
+            ready_state: "complete".to_owned(),
+            url: url.to_owned(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn only_a_fragment_change_keeps_the_document() {
+        let page = "http://127.0.0.1:8000/";
+        assert!(
+            !state(true, page).arrived_at(page),
+            "the old document of a reload"
+        );
+        assert!(!state(true, page).arrived_at("http://127.0.0.1:8000/next"));
+        assert!(state(false, page).arrived_at(page));
+        let anchor = "http://127.0.0.1:8000/#part";
+        assert!(state(true, anchor).arrived_at(anchor));
+        assert!(!state(true, page).arrived_at(anchor));
     }
 }
