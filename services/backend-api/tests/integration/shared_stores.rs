@@ -1,7 +1,8 @@
 //! MongoDB and Redis as the production deployment uses them: two replicas sharing both
 //! (fan-out between them, gap-free numbering under concurrent appends from both, exact
 //! resume when a client moves from one replica to the other, an API key's rate limit,
-//! use and revocation, the tokens of jobs added to their key), and outages — a store that goes away makes requests fail with
+//! use and revocation, the tokens of jobs added to their key, an append whose insert the
+//! driver retried after it had landed), and outages — a store that goes away makes requests fail with
 //! 503 and a JSON body, and the backend recovers by itself when it returns, with nothing
 //! stored lost.
 
@@ -285,4 +286,63 @@ async fn jobs_ending_on_either_replica_add_their_tokens_to_their_key() {
     }
     b.until_key_tokens(&token, &json!({ "prompt_tokens": 200, "completion_tokens": 40 }))
         .await;
+}
+
+#[tokio::test]
+async fn an_append_whose_retried_insert_finds_itself_stored_stores_its_event_once() {
+    use backend_api::domain::event::{AgentEvent, MessageRole, StoredEvent};
+    use backend_api::domain::ports::{EventLog, SessionRepository};
+    use backend_api::domain::session::{Session, Title};
+    use backend_api::domain::user::UserId;
+    use backend_api::infrastructure::mongo::MongoStore;
+    use mongodb::bson::{doc, oid::ObjectId, to_document, Document};
+
+    let mongodb = ServerProcess::mongodb();
+    let uri = mongodb.mongodb_uri();
+    let store = MongoStore::connect(&uri, "retried_append").await.unwrap();
+    let now = chrono::Utc::now();
+    let session = Session::new(UserId::new(), Title::parse("New chat").unwrap(), None, None, now);
+    store.insert(&session).await.unwrap();
+    let message = |content: &str| AgentEvent::Message {
+        role: MessageRole::User,
+        content: content.into(),
+        attachments: Vec::new(),
+    };
+    store.append(&session.id, message("first"), now).await.unwrap();
+
+    // The driver's first attempt of the next append landed, its answer was lost, and
+    // the server did not recognise the retry: the insert meets its own document.
+    let write_id = ObjectId::new();
+    let landed = StoredEvent {
+        session_id: session.id.clone(),
+        seq: 2,
+        at: now,
+        event: message("second"),
+    };
+    let mut record = to_document(&landed).unwrap();
+    record.insert("_id", write_id);
+    let client = mongodb::Client::with_uri_str(&uri).await.unwrap();
+    let events = client.database("retried_append").collection::<Document>("events");
+    events.insert_one(record).await.unwrap();
+
+    let (stored, summary) = store
+        .append_as(&session.id, message("second"), now, write_id)
+        .await
+        .unwrap();
+    assert_eq!(stored, landed);
+    assert_eq!(summary.last_seq, 2);
+    let log = store.read_after(&session.id, 0, 10).await.unwrap();
+    let contents: Vec<_> = log
+        .iter()
+        .map(|e| match &e.event {
+            AgentEvent::Message { content, .. } => (e.seq, content.as_str()),
+            other => panic!("not a message: {other:?}"),
+        })
+        .collect();
+    assert_eq!(contents, [(1, "first"), (2, "second")]);
+    let stored_count = events
+        .count_documents(doc! { "session_id": session.id.as_str() })
+        .await
+        .unwrap();
+    assert_eq!(stored_count, 2);
 }

@@ -2,8 +2,9 @@
 //! servers, API keys and jobs with the official driver, for deployments that run several replicas or want
 //! the usual database tooling.
 //!
-//! Records are the domain types serialised as they are (MongoDB adds its own `_id`); the
-//! ids the domain knows are unique indexes. Indexes are created at start-up, so a fresh
+//! Records are the domain types serialised as they are (MongoDB adds its own `_id`; an
+//! event's `_id` is chosen by its append, see `sessions`); the ids the domain knows are
+//! unique indexes. Indexes are created at start-up, so a fresh
 //! database needs no migration step. Where two writers could race (event numbering,
 //! refresh-token use, a rename beside an append) the writes are conditional updates,
 //! not read-modify-write, so no multi-document transaction (and no replica set) is needed.

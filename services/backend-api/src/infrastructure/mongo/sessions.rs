@@ -9,9 +9,16 @@
 //! advances the summary. A writer that finds its number taken first makes sure that
 //! event is applied (its writer may be slow, or may have crashed in between) and tries
 //! the next number — so the log never has a gap and the summary never misses an event.
+//!
+//! Each append inserts its event under an `_id` of its own. The driver retries a write
+//! whose answer was lost, and the retry can find the first attempt's document in place
+//! (a server need not remember retried writes): the number is taken, but by this very
+//! append. The `_id` tells the two cases apart, so an event is never stored twice.
 
 use chrono::{DateTime, Utc};
+use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, to_document};
+use serde::Serialize;
 
 use super::{all, bson, failure, is_duplicate_key, MongoStore};
 use crate::domain::event::{AgentEvent, StoredEvent};
@@ -23,6 +30,16 @@ use crate::domain::{DomainError, DomainResult};
 /// Rounds of a compare-and-swap before giving up: only reached if a session is written
 /// by far more writers at once than a chat ever has.
 const MAX_ROUNDS: usize = 1000;
+
+/// An event as an append inserts it: under the append's own `_id`. Reading ignores the
+/// `_id` (as it ignores the one MongoDB gave events stored before there was this).
+#[derive(Serialize)]
+struct EventRecord<'a> {
+    #[serde(rename = "_id")]
+    write_id: ObjectId,
+    #[serde(flatten)]
+    event: &'a StoredEvent,
+}
 
 impl MongoStore {
     async fn current(&self, id: &SessionId) -> DomainResult<Session> {
@@ -55,6 +72,61 @@ impl MongoStore {
                 return Ok(next);
             }
             current = self.current(&event.session_id).await?;
+        }
+        Err(contention())
+    }
+
+    /// [`EventLog::append`] with the `_id` its event is inserted under: one per append,
+    /// so at most one document can ever hold the event, whatever the retries.
+    #[doc(hidden)] // Public for the test that plays a retried insert.
+    pub async fn append_as(
+        &self,
+        session: &SessionId,
+        event: AgentEvent,
+        at: DateTime<Utc>,
+        write_id: ObjectId,
+    ) -> DomainResult<(StoredEvent, Session)> {
+        let records = self.events.clone_with_type::<EventRecord>();
+        for _ in 0..MAX_ROUNDS {
+            let current = self.current(session).await?;
+            let stored = StoredEvent {
+                session_id: session.clone(),
+                seq: current.last_seq + 1,
+                at,
+                event: event.clone(),
+            };
+            let record = EventRecord {
+                write_id,
+                event: &stored,
+            };
+            match records.insert_one(&record).await {
+                Ok(_) => {
+                    let summary = self.advance(current, &stored).await?;
+                    return Ok((stored, summary));
+                }
+                Err(err) if is_duplicate_key(&err) => {
+                    // Our own insert, already in place (a retried write): it stands.
+                    let ours = self
+                        .events
+                        .find_one(doc! { "_id": write_id })
+                        .await
+                        .map_err(failure)?;
+                    if let Some(ours) = ours {
+                        let summary = self.advance(current, &ours).await?;
+                        return Ok((ours, summary));
+                    }
+                    // The number is taken: finish that append's summary, try the next.
+                    let taken = self
+                        .events
+                        .find_one(doc! { "session_id": session.as_str(), "seq": bson(&stored.seq)? })
+                        .await
+                        .map_err(failure)?;
+                    if let Some(taken) = taken {
+                        self.advance(current, &taken).await?;
+                    }
+                }
+                Err(err) => return Err(failure(err)),
+            }
         }
         Err(contention())
     }
@@ -146,34 +218,7 @@ impl EventLog for MongoStore {
         event: AgentEvent,
         at: DateTime<Utc>,
     ) -> DomainResult<(StoredEvent, Session)> {
-        for _ in 0..MAX_ROUNDS {
-            let current = self.current(session).await?;
-            let stored = StoredEvent {
-                session_id: session.clone(),
-                seq: current.last_seq + 1,
-                at,
-                event: event.clone(),
-            };
-            match self.events.insert_one(&stored).await {
-                Ok(_) => {
-                    let summary = self.advance(current, &stored).await?;
-                    return Ok((stored, summary));
-                }
-                Err(err) if is_duplicate_key(&err) => {
-                    // The number is taken: finish that append's summary, try the next.
-                    let taken = self
-                        .events
-                        .find_one(doc! { "session_id": session.as_str(), "seq": bson(&stored.seq)? })
-                        .await
-                        .map_err(failure)?;
-                    if let Some(taken) = taken {
-                        self.advance(current, &taken).await?;
-                    }
-                }
-                Err(err) => return Err(failure(err)),
-            }
-        }
-        Err(contention())
+        self.append_as(session, event, at, ObjectId::new()).await
     }
 
     async fn read_after(
