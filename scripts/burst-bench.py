@@ -61,18 +61,7 @@ class Manager:
             SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK=self.networks[1],
             SANDBOX_IMAGE=image,
         )
-        self.log = open(os.path.join(self.data, "log"), "a")
-        self.process = subprocess.Popen([binary], env=env, stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                connection.request("GET", "/health")
-                if connection.getresponse().status == 200:
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"{binary} did not start; see {self.data}/log")
+        self.log, self.process = bench.start_and_wait(binary, env, self.data, self.port, "/health")
 
     def backend_env(self):
         return {"SANDBOX_MANAGER_URL": f"http://127.0.0.1:{self.port}", "SANDBOX_MANAGER_TOKEN": self.token}

@@ -119,6 +119,22 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))] if ordered else 0.0
 
 
+def start_and_wait(binary, env, data, port, path):
+    """Starts `binary` logging into `data`/log and waits (60 s at most) until `path` answers 200."""
+    log = open(os.path.join(data, "log"), "a")
+    process = subprocess.Popen([binary], env=env, stdout=log, stderr=log)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", path)
+            if connection.getresponse().status == 200:
+                return log, process
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{binary} did not start; see {data}/log")
+
+
 class Backend:
     def __init__(self, binary, store, like=None):
         """A fresh backend, or (`like`) a restart of an earlier one on its port and store."""
@@ -142,18 +158,7 @@ class Backend:
             env["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6479")
             env["MONGODB_DATABASE"] = name
             env["BACKEND_REDIS_KEY_PREFIX"] = name + ":"
-        self.log = open(os.path.join(self.data, "log"), "a")
-        self.process = subprocess.Popen([binary], env=env, stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                connection.request("GET", "/api/v1/auth/mode")
-                if connection.getresponse().status == 200:
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"{binary} did not start; see {self.data}/log")
+        self.log, self.process = start_and_wait(binary, env, self.data, self.port, "/api/v1/auth/mode")
 
     def rss(self):
         return rss_mib(self.process.pid)
