@@ -186,6 +186,9 @@ pub struct Limits {
     pub storage_quota_bytes: Option<u64>,
     /// How often the workspace is measured against the quota.
     pub storage_check_secs: f64,
+    /// Most bytes of file content one archive may hold, counted by apparent size (a
+    /// sparse file for all it expands to); the storage quota caps it too when smaller.
+    pub archive_max_bytes: u64,
 }
 
 impl Default for Limits {
@@ -207,6 +210,7 @@ impl Default for Limits {
             mcp_stdio_message_max_bytes: 16 << 20,
             storage_quota_bytes: None,
             storage_check_secs: 5.0,
+            archive_max_bytes: 4 << 30,
         }
     }
 }

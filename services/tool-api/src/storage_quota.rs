@@ -131,7 +131,7 @@ fn describe(usage: StorageUsage) -> String {
 }
 
 /// Bytes for a person: `512 B`, `3.4 MiB`, `2.0 GiB`.
-fn human(bytes: u64) -> String {
+pub(crate) fn human(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
         return format!("{bytes} B");

@@ -243,12 +243,16 @@ async fn download(
     Ok((status, response_headers, body).into_response())
 }
 
-/// A directory as one zip or tar.gz, streamed while it is written.
+/// A directory as one zip or tar.gz, streamed while it is written. Links are kept only
+/// when they lead inside the directory; the others are left out.
 #[utoipa::path(get, path = "/v1/files/archive", tag = "files", params(ArchiveQuery),
     responses((status = 200, content_type = "application/zip", description = "the archive (application/gzip for tar.gz)"),
-        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody, description = "not a directory")))]
+        (status = 404, body = ErrorBody),
+        (status = 413, body = ErrorBody, description = "its files hold more than an archive may (`archive_max_bytes`)"),
+        (status = 422, body = ErrorBody, description = "not a directory")))]
 async fn archive(State(state): State<AppState>, Query(query): Query<ArchiveQuery>) -> ToolResult<Response> {
-    let archive = files::archive(&state.workspace, &query.path, query.format).await?;
+    let limits = &state.settings.limits;
+    let archive = files::archive(&state.workspace, limits, &query.path, query.format).await?;
     let headers = attachment(&archive.name, archive.content_type);
     Ok((headers, Body::from_stream(archive.stream)).into_response())
 }

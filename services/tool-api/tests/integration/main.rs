@@ -2,6 +2,7 @@
 //! real files, processes, PTYs and a real desktop, and the sandbox image as a container.
 //! Run one area with `cargo test -p tool-api --test integration shell::`.
 
+mod archive_contents;
 mod code;
 mod container;
 mod desktop;

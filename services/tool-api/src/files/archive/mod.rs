@@ -4,23 +4,27 @@
 //! response body. Nothing is built in memory or on disk, a slow client slows the writer
 //! down, and a client that goes away closes the channel, which ends the writer at its next
 //! write. A failure halfway is sent down the channel as an error, so the transfer breaks
-//! visibly instead of ending in a short archive that looks complete.
+//! visibly instead of ending in a short archive that looks complete. What may go in
+//! (links that stay inside, file contents up to a cap checked before anything is sent)
+//! is [`contents`]'s to say.
 
 mod channel;
+mod contents;
 mod tarball;
 mod zipped;
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bytes::Bytes;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tool_api_contract::files::ArchiveFormat;
-use walkdir::{DirEntry, WalkDir};
 
 use self::channel::ChannelWriter;
-use super::{display, require_dir};
+use self::contents::Contents;
+use super::{blocking, display, require_dir};
+use crate::config::Limits;
 use crate::error::{ToolError, ToolResult};
 use crate::paths::Workspace;
 
@@ -35,7 +39,14 @@ pub struct Archive {
     pub stream: ReceiverStream<io::Result<Bytes>>,
 }
 
-pub async fn archive(workspace: &Workspace, raw_path: &str, format: ArchiveFormat) -> ToolResult<Archive> {
+/// The archive of the folder at `raw_path`; refused (`payload_too_large`) before
+/// anything is sent when its files hold more than [`max_bytes`] allows.
+pub async fn archive(
+    workspace: &Workspace,
+    limits: &Limits,
+    raw_path: &str,
+    format: ArchiveFormat,
+) -> ToolResult<Archive> {
     let root = workspace.resolve(raw_path)?;
     let meta = tokio::fs::metadata(&root)
         .await
@@ -49,6 +60,14 @@ pub async fn archive(workspace: &Workspace, raw_path: &str, format: ArchiveForma
     } else {
         display(&base)
     };
+    let max_bytes = max_bytes(limits);
+    let contents = blocking(move || {
+        let contents =
+            Contents::new(root.clone(), base, max_bytes).map_err(|err| ToolError::io(err, &root))?;
+        contents.check_size()?;
+        Ok(contents)
+    })
+    .await?;
     let (sender, receiver) = mpsc::channel(CHANNEL_CHUNKS);
     let (name, content_type) = match format {
         ArchiveFormat::Zip => (format!("{stem}.zip"), "application/zip"),
@@ -57,14 +76,14 @@ pub async fn archive(workspace: &Workspace, raw_path: &str, format: ArchiveForma
     tokio::task::spawn_blocking(move || {
         let writer = ChannelWriter::new(sender.clone());
         let written = match format {
-            ArchiveFormat::Zip => zipped::write(&root, &base, writer),
-            ArchiveFormat::TarGz => tarball::write(&root, &base, writer),
+            ArchiveFormat::Zip => zipped::write(&contents, writer),
+            ArchiveFormat::TarGz => tarball::write(&contents, writer),
         };
         if let Err(err) = written {
             if sender.is_closed() {
-                tracing::debug!(root = %root.display(), "archive abandoned by the client");
+                tracing::debug!(root = %contents.root().display(), "archive abandoned by the client");
             } else {
-                tracing::warn!(root = %root.display(), error = %err, "archive failed halfway");
+                tracing::warn!(root = %contents.root().display(), error = %err, "archive failed halfway");
                 let _ = sender.blocking_send(Err(err));
             }
         }
@@ -76,36 +95,11 @@ pub async fn archive(workspace: &Workspace, raw_path: &str, format: ArchiveForma
     })
 }
 
-/// What goes into the archive, in name order: each entry under `root` with its name in
-/// the archive (`base` joined with its path relative to `root`). Entries that cannot be
-/// read are left out and logged.
-fn entries<'a>(root: &'a Path, base: &'a Path) -> impl Iterator<Item = (DirEntry, PathBuf)> + 'a {
-    let min_depth = if base.as_os_str().is_empty() { 1 } else { 0 };
-    WalkDir::new(root)
-        .min_depth(min_depth)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(|entry| {
-            entry
-                .inspect_err(|err| tracing::warn!(error = %err, "left out of the archive"))
-                .ok()
-        })
-        .map(move |entry| {
-            let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
-            // Joining an empty path would add a trailing `/` to the root's own entry.
-            let name = if relative.as_os_str().is_empty() {
-                base.to_path_buf()
-            } else {
-                base.join(relative)
-            };
-            (entry, name)
-        })
-}
-
-/// Opens a file to archive; `None` (logged) when it cannot be read, so one unreadable
-/// file does not cost the whole archive.
-fn open_entry(path: &Path) -> Option<std::fs::File> {
-    std::fs::File::open(path)
-        .inspect_err(|err| tracing::warn!(path = %path.display(), error = %err, "left out of the archive"))
-        .ok()
+/// Most bytes of file content one archive may hold: `archive_max_bytes`, or the storage
+/// quota when that is smaller (a workspace within its quota holds no more, unless in
+/// sparse files or hard links).
+fn max_bytes(limits: &Limits) -> u64 {
+    limits
+        .archive_max_bytes
+        .min(limits.storage_quota_bytes.unwrap_or(u64::MAX))
 }

@@ -1,20 +1,20 @@
 //! The tar.gz writer.
 
 use std::io::{self, Read, Write};
-use std::path::Path;
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use tar::{Builder, Header, HeaderMode};
 
-use super::{entries, open_entry};
+use super::contents::{open_entry, Contents};
 
-/// Writes the tree under `root` as a gzip-compressed tar, then flushes `out`.
-pub fn write<W: Write>(root: &Path, base: &Path, out: W) -> io::Result<()> {
+/// Writes `contents` as a gzip-compressed tar, then flushes `out`.
+pub fn write<W: Write>(contents: &Contents, out: W) -> io::Result<()> {
     // Fast compression: the sandbox has little CPU to spare, and the link is not the
     // bottleneck.
     let mut tar = Builder::new(GzEncoder::new(out, Compression::fast()));
-    for (entry, name) in entries(root, base) {
+    let mut budget = contents.budget();
+    for (entry, name) in contents.entries() {
         let meta = entry.metadata().map_err(io::Error::other)?;
         let mut header = Header::new_gnu();
         header.set_metadata_in_mode(&meta, HeaderMode::Complete);
@@ -22,12 +22,15 @@ pub fn write<W: Write>(root: &Path, base: &Path, out: W) -> io::Result<()> {
         if kind.is_dir() {
             tar.append_data(&mut header, &name, io::empty())?;
         } else if kind.is_symlink() {
-            let target = std::fs::read_link(entry.path())?;
+            let Some(target) = contents.link_target(entry.path()) else {
+                continue;
+            };
             tar.append_link(&mut header, &name, target)?;
         } else if kind.is_file() {
             let Some(file) = open_entry(entry.path()) else {
                 continue;
             };
+            budget.spend_or_fail(meta.len(), entry.path())?;
             tar.append_data(&mut header, &name, exactly(file, meta.len()))?;
         }
     }

@@ -1,24 +1,24 @@
 //! The zip writer, for a stream that cannot seek back: each entry's sizes and checksum
 //! follow its data (a data descriptor) instead of sitting in its header.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::MetadataExt;
-use std::path::Path;
 
 use zip::result::ZipError;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
-use super::{entries, open_entry};
+use super::contents::{open_entry, Contents};
 
 /// Entries of at least this size get ZIP64 fields. Deciding from the size before
 /// compressing leaves room for data that does not compress.
 const ZIP64_FROM_BYTES: u64 = 1 << 31;
 
-/// Writes the tree under `root` as a zip, then flushes `out`.
-pub fn write<W: Write>(root: &Path, base: &Path, out: W) -> io::Result<()> {
+/// Writes `contents` as a zip, then flushes `out`.
+pub fn write<W: Write>(contents: &Contents, out: W) -> io::Result<()> {
     let mut zip = ZipWriter::new_stream(out);
-    for (entry, name) in entries(root, base) {
+    let mut budget = contents.budget();
+    for (entry, name) in contents.entries() {
         let meta = entry.metadata().map_err(io::Error::other)?;
         let name = name.to_string_lossy();
         let options = SimpleFileOptions::default()
@@ -32,15 +32,20 @@ pub fn write<W: Write>(root: &Path, base: &Path, out: W) -> io::Result<()> {
         if kind.is_dir() {
             zip.add_directory(name, options).map_err(io_error)?;
         } else if kind.is_symlink() {
-            let target = std::fs::read_link(entry.path())?;
+            let Some(target) = contents.link_target(entry.path()) else {
+                continue;
+            };
             zip.add_symlink(name, target.to_string_lossy(), options)
                 .map_err(io_error)?;
         } else if kind.is_file() {
-            let Some(mut file) = open_entry(entry.path()) else {
+            let Some(file) = open_entry(entry.path()) else {
                 continue;
             };
+            budget.spend_or_fail(meta.len(), entry.path())?;
             zip.start_file(name, options).map_err(io_error)?;
-            io::copy(&mut file, &mut zip)?;
+            // Cut at the size measured, as the tar's header cuts it: what is written is
+            // what was counted against the cap.
+            io::copy(&mut file.take(meta.len()), &mut zip)?;
         }
     }
     zip.finish().map_err(io_error)?.into_inner().flush()
