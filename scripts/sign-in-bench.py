@@ -147,7 +147,8 @@ class Backend:
             BACKEND_PORT=str(self.port),
             BACKEND_DATA_DIR=self.data,
             BACKEND_AGENT__ENABLED="false",
-            BACKEND_HTTP__TRUST_FORWARDED_FOR="true",
+            # The bench, on loopback, is the proxy naming each client.
+            BACKEND_HTTP__TRUSTED_PROXIES="127.0.0.1",
             AUTH_MODE="password",
             RUST_LOG="warn",
         )

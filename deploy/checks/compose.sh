@@ -8,8 +8,9 @@
 #     SANDPIPER_CHECK_STORES=bundled they are started too, otherwise (the default)
 #     backend-api keeps everything in its embedded store (MONGODB_URI and REDIS_URL empty);
 #  3. walk.mjs goes through the frontend's published port only: the app, the hardening
-#     headers of the app, /docs and the API (each policy once), registration,
-#     a file through the session's sandbox (reached by container name on the sandboxes
+#     headers of the app, /docs and the API (each policy once), registration, the
+#     sign-in limits counting the client the proxy in front names (nginx's real_ip,
+#     then backend-api's trusted proxies), a file through the session's sandbox (reached by container name on the sandboxes
 #     network), the event stream through nginx, and a terminal over WebSocket;
 #  4. nothing but the frontend publishes a port; the walk's sandbox runs and publishes none;
 #  5. red team: from inside the walk's sandbox, as its user, connections to backend-api,
@@ -76,7 +77,7 @@ compose up -d --no-deps "${services[@]}"
 wait_for_url "http://127.0.0.1:$port/ready" 60 || fail "the deployment did not become ready within 60 s"
 
 log "3. walk"
-node --experimental-websocket --no-warnings deploy/checks/walk.mjs "http://127.0.0.1:$port" --headers
+node --experimental-websocket --no-warnings deploy/checks/walk.mjs "http://127.0.0.1:$port" --headers --client-addresses
 
 log "4. published ports"
 published="$(docker ps --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Ports}}' | grep -- '->' || true)"

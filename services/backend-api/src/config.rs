@@ -32,6 +32,7 @@ use web_kit::search::SearchSettings;
 
 use crate::domain::invite::RegistrationMode;
 use crate::domain::model::{ModelCatalog, ModelInfo, ModelName, Prices};
+use crate::interfaces::http::forwarded::TrustedProxies;
 
 /// The development secret: usable on a laptop, refused in production.
 pub const DEVELOPMENT_JWT_SECRET: &str = "sandpiper-development-secret-do-not-use-in-production";
@@ -497,8 +498,11 @@ pub struct HttpConfig {
     pub vnc_ticket_secs: u64,
     /// Comment lines on idle SSE streams, so proxies keep them open.
     pub sse_heartbeat_secs: u64,
-    /// Use the first `X-Forwarded-For` address as the client's (behind a trusted proxy).
-    pub trust_forwarded_for: bool,
+    /// The proxies in front whose `X-Forwarded-For` names the client (for the sign-in
+    /// limits): addresses and CIDR ranges, a list or one comma-separated string. None
+    /// by default: the client is the peer.
+    #[serde(deserialize_with = "trusted_proxies")]
+    pub trusted_proxies: TrustedProxies,
     /// Connections one person may hold open at once, per replica: event streams, file
     /// watches, desktop and terminal relays.
     pub max_streams_per_person: usize,
@@ -516,7 +520,7 @@ impl Default for HttpConfig {
             upload_limit_bytes: 100 * 1024 * 1024,
             vnc_ticket_secs: 30,
             sse_heartbeat_secs: 15,
-            trust_forwarded_for: false,
+            trusted_proxies: TrustedProxies::default(),
             max_streams_per_person: 32,
             max_watches_per_person: 8,
             max_relays_per_person: 8,
@@ -541,6 +545,11 @@ fn list_or_commas<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<V
         .map(|o| o.trim().to_owned())
         .filter(|o| !o.is_empty())
         .collect())
+}
+
+fn trusted_proxies<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<TrustedProxies, D::Error> {
+    let entries = list_or_commas(deserializer)?;
+    TrustedProxies::parse(&entries).map_err(serde::de::Error::custom)
 }
 
 /// The `BACKEND_*` variables, nested with `__`.
@@ -594,7 +603,20 @@ impl Settings {
             let value = env(&format!("SEARCH_{}", key.to_uppercase()));
             builder = builder.set_override_option(format!("search.{key}"), value)?;
         }
-        builder.build()?.try_deserialize()
+        Self::from_config(builder.build()?)
+    }
+
+    /// Reads the merged sources, refusing a setting that is gone rather than ignoring it:
+    /// `http.trust_forwarded_for`, ignored, would key every sign-in by the proxy's address.
+    fn from_config(config: config::Config) -> Result<Self, config::ConfigError> {
+        if config.get::<String>("http.trust_forwarded_for").is_ok() {
+            return Err(config::ConfigError::Message(
+                "http.trust_forwarded_for (BACKEND_HTTP__TRUST_FORWARDED_FOR) is gone: list the \
+                 proxies in front in http.trusted_proxies (BACKEND_HTTP__TRUSTED_PROXIES) instead"
+                    .into(),
+            ));
+        }
+        config.try_deserialize()
     }
 }
 
@@ -682,6 +704,31 @@ mod tests {
         assert!(!fast.supports_tools);
         assert_eq!(fast.prices, Some(Prices::parse(0.5, 1.0).unwrap()));
         assert_eq!(models.endpoints[0].1.model.as_deref(), Some("qwen2.5-coder:7b"));
+    }
+
+    #[test]
+    fn trusted_proxies_are_checked_at_start_and_the_old_switch_is_refused() {
+        let http = |value: &str| {
+            let environment = [("BACKEND_HTTP__TRUSTED_PROXIES".to_owned(), value.to_owned())];
+            config::Config::builder()
+                .add_source(backend_environment().source(Some(environment.into_iter().collect())))
+                .build()
+                .and_then(|c| c.get::<HttpConfig>("http"))
+        };
+        let trusted = http("10.0.0.0/8, fd00::/8").unwrap().trusted_proxies;
+        let peer = "10.0.0.2".parse().unwrap();
+        assert_eq!(trusted.client(peer, ["198.51.100.7"]).to_string(), "198.51.100.7");
+        let err = http("10.0.0.0/8,10.0.0.0/33").unwrap_err().to_string();
+        assert!(
+            err.contains("`10.0.0.0/33` is not an IP address") && err.contains("http.trusted_proxies"),
+            "{err}"
+        );
+        let old = config::Config::builder()
+            .set_override("http.trust_forwarded_for", "true")
+            .and_then(|b| b.build())
+            .unwrap();
+        let err = Settings::from_config(old).unwrap_err().to_string();
+        assert!(err.contains("BACKEND_HTTP__TRUSTED_PROXIES"), "{err}");
     }
 
     #[test]

@@ -287,7 +287,7 @@ impl Application {
             mcp_admin,
             stopping: stopping.clone(),
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
-            trust_forwarded_for: settings.http.trust_forwarded_for,
+            trusted_proxies: settings.http.trusted_proxies.clone(),
             allowed_origins: settings.http.cors_origins.clone().into(),
         };
         let router = http::router(

@@ -8,6 +8,7 @@
 //! Access tokens are short-lived JWTs; what must end earlier (logout, logout-all,
 //! deactivation) is recorded in the key-value store and checked on every request.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -237,7 +238,7 @@ impl AuthService {
         Ok((user, tokens))
     }
 
-    pub async fn login(&self, email: &str, password: &str, client: &str) -> AppResult<(User, TokenPair)> {
+    pub async fn login(&self, email: &str, password: &str, client: IpAddr) -> AppResult<(User, TokenPair)> {
         if self.settings.mode == AuthMode::None {
             return Err(AppError::Forbidden(
                 "there is nothing to sign in to in this auth mode".into(),

@@ -8,10 +8,14 @@
 //! - per address across accounts: after `failures_per_address` failures within
 //!   `window` the address is refused, so one address cannot spray many accounts.
 //!
+//! An address is an IPv4 address, or an IPv6 address's /64: one household or server
+//! gets a whole /64, so a guesser must not get a fresh count from each of its addresses.
+//!
 //! These limits are checked before the password is: a refused guesser takes no turn
 //! among the password checks (`password_checks.rs`), where people signing in correctly
 //! during a rush wait briefly instead of being refused.
 
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -50,12 +54,13 @@ impl LoginLimits {
 
     /// `account` is what the person typed as their e-mail; it is hashed, so the store
     /// holds no addresses of people.
-    pub fn attempt(&self, account: &str, address: &str) -> Attempt {
+    pub fn attempt(&self, account: &str, address: IpAddr) -> Attempt {
+        let address = counted_as(address);
         let pair = digest(&format!("{}\n{address}", account.trim().to_lowercase()));
         Attempt {
             pair_failures: format!("ratelimit:login:pair:{pair}"),
             pair_blocked_until: format!("ratelimit:login:blocked:{pair}"),
-            address_failures: format!("ratelimit:login:address:{}", digest(address)),
+            address_failures: format!("ratelimit:login:address:{}", digest(&address)),
         }
     }
 
@@ -97,6 +102,17 @@ impl LoginLimits {
     }
 }
 
+/// What an address counts as: itself (IPv4, or IPv4 mapped into IPv6), or its /64.
+fn counted_as(address: IpAddr) -> String {
+    match address.to_canonical() {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let network = u128::from(v6) & !(u128::MAX >> 64);
+            format!("{}/64", Ipv6Addr::from(network))
+        }
+    }
+}
+
 fn refused(retry_after_secs: u64) -> AppError {
     AppError::RateLimited {
         reason: "too many attempts".into(),
@@ -125,6 +141,17 @@ mod tests {
             failures_per_address: 100,
             window: Duration::from_secs(900),
         }
+    }
+
+    #[test]
+    fn ipv6_addresses_count_by_their_64_and_ipv4_by_itself() {
+        let counted = |text: &str| counted_as(text.parse().unwrap());
+        assert_eq!(counted("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_eq!(counted("2001:db8:1:2:ffff:ffff:ffff:ffff"), "2001:db8:1:2::/64");
+        assert_ne!(counted("2001:db8:1:3::1"), counted("2001:db8:1:2::1"));
+        assert_eq!(counted("203.0.113.9"), "203.0.113.9");
+        assert_eq!(counted("::ffff:203.0.113.9"), "203.0.113.9");
+        assert_ne!(counted("203.0.113.9"), counted("203.0.113.10"));
     }
 
     #[test]

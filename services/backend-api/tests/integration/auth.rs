@@ -2,6 +2,8 @@
 //! revoked), refresh rotation and reuse, sign-in limits, roles, the three modes, and the
 //! production secret check.
 
+mod addresses;
+
 use crate::support;
 
 use reqwest::{Method, StatusCode};
@@ -399,8 +401,14 @@ async fn changing_the_password_signs_out_elsewhere() {
     .await;
 }
 
-/// Signs in as if from `address` (the server trusts `X-Forwarded-For` in these tests).
-async fn login_from(app: &TestApp, address: &str, email: &str, password: &str) -> reqwest::Response {
+/// Signs in as if through a proxy that says the client is `address` (the proxy's hops
+/// are `X-Forwarded-For`'s, which the server believes from [`TRUST_PROXY`]'s peers only).
+pub(crate) async fn login_from(
+    app: &TestApp,
+    address: &str,
+    email: &str,
+    password: &str,
+) -> reqwest::Response {
     app.http
         .post(format!("{}/api/v1/auth/login", app.base))
         .header("x-forwarded-for", address)
@@ -410,7 +418,7 @@ async fn login_from(app: &TestApp, address: &str, email: &str, password: &str) -
         .unwrap()
 }
 
-fn retry_after(response: &reqwest::Response) -> u64 {
+pub(crate) fn retry_after(response: &reqwest::Response) -> u64 {
     response.headers()["retry-after"]
         .to_str()
         .unwrap()
@@ -418,7 +426,8 @@ fn retry_after(response: &reqwest::Response) -> u64 {
         .unwrap()
 }
 
-const TRUST_PROXY: (&str, &str) = ("http.trust_forwarded_for", "true");
+/// The test client, on loopback, is the trusted proxy.
+pub(crate) const TRUST_PROXY: (&str, &str) = ("http.trusted_proxies", "127.0.0.1");
 
 #[tokio::test]
 async fn twenty_correct_logins_in_a_row_all_succeed() {

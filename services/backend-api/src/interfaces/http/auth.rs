@@ -112,7 +112,7 @@ async fn login(
     ClientAddress(client): ClientAddress,
     Json(body): Json<Credentials>,
 ) -> ApiResult<axum::Json<SignedIn>> {
-    let (user, tokens) = state.auth.login(&body.email, &body.password, &client).await?;
+    let (user, tokens) = state.auth.login(&body.email, &body.password, client).await?;
     let user = UserView::from(&user);
     Ok(axum::Json(SignedIn { user, tokens }))
 }

@@ -1,7 +1,7 @@
 //! Extractors: JSON, query and path with rejections turned into [`ApiError`] bodies; the
 //! signed-in caller; the client's address (for rate limits).
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, MatchedPath};
@@ -78,31 +78,26 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
-/// The client's address: the peer, or the first `X-Forwarded-For` hop when configured
-/// to trust the proxy in front.
-pub struct ClientAddress(pub String);
+/// The client's address: the peer, or, from a trusted proxy, the first hop of
+/// `X-Forwarded-For` from the right that is not one (see [`super::forwarded`]).
+pub struct ClientAddress(pub IpAddr);
 
 impl FromRequestParts<AppState> for ClientAddress {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if state.trust_forwarded_for {
-            let forwarded = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .map(|v| v.trim().to_owned())
-                .filter(|v| !v.is_empty());
-            if let Some(address) = forwarded {
-                return Ok(Self(address));
-            }
-        }
+        // Served without connection info (a router called in-process), there is no peer.
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(address)| address.ip().to_string())
-            .unwrap_or_else(|| "unknown".into());
-        Ok(Self(peer))
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(address)| {
+                address.ip()
+            });
+        let forwarded_for = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|value| value.to_str().ok());
+        Ok(Self(state.trusted_proxies.client(peer, forwarded_for)))
     }
 }

@@ -42,7 +42,12 @@ pub fn admit(
     let upgrade = upgrade.map_err(|rejection| {
         AppError::Malformed(format!("this is a WebSocket endpoint: {}", rejection.body_text()))
     })?;
-    check_origin(headers, &state.allowed_origins, state.trust_forwarded_for, opens)?;
+    check_origin(
+        headers,
+        &state.allowed_origins,
+        !state.trusted_proxies.is_empty(),
+        opens,
+    )?;
     let ticket =
         ticket.ok_or_else(|| AppError::Unauthorized(format!("a {opens} ticket is required (?ticket=…)")))?;
     Ok((upgrade, ticket))

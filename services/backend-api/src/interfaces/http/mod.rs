@@ -13,6 +13,7 @@ mod error;
 mod events;
 mod extract;
 mod files;
+pub mod forwarded;
 mod frontend;
 mod hardening;
 mod images;
@@ -58,6 +59,7 @@ use crate::domain::ports::{KeyValueStore, UserRepository};
 
 use api_keys::ApiKeyBearer;
 pub use error::{ApiError, ErrorBody};
+use forwarded::TrustedProxies;
 
 /// The stores `/ready` checks, by name.
 pub struct Stores {
@@ -87,7 +89,8 @@ pub struct AppState {
     /// Cancelled on shutdown; SSE streams end when it is.
     pub stopping: CancellationToken,
     pub sse_heartbeat_secs: u64,
-    pub trust_forwarded_for: bool,
+    /// The proxies whose `X-Forwarded-For` and `X-Forwarded-Host` are believed.
+    pub trusted_proxies: TrustedProxies,
     /// The front end's origins, which may open the desktop and terminal relays.
     pub allowed_origins: Arc<[String]>,
 }

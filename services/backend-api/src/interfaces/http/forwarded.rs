@@ -1,0 +1,184 @@
+//! Who the client is behind proxies. The operator lists the proxies it trusts
+//! (`BACKEND_HTTP__TRUSTED_PROXIES`, addresses and CIDR ranges), checked once at start.
+//! A request from any other peer comes from that peer, whatever its `X-Forwarded-For`
+//! says. From a trusted proxy, the header is read from the right — the hop each proxy
+//! added — past every hop that is itself a trusted proxy: the first one that is not is
+//! the client. What lies left of it was written by the client, so it is never read.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use ipnet::IpNet;
+
+/// The proxies whose `X-Forwarded-For` is believed; none by default.
+#[derive(Debug, Clone, Default)]
+pub struct TrustedProxies(Arc<[IpNet]>);
+
+impl TrustedProxies {
+    /// Each entry an address (`10.0.0.5`, `::1`) or a range (`10.0.0.0/8`, `fd00::/8`);
+    /// blank entries are skipped. The error names the entry and what was expected.
+    pub fn parse<S: AsRef<str>>(entries: &[S]) -> Result<Self, String> {
+        let mut ranges = Vec::new();
+        for entry in entries
+            .iter()
+            .map(|e| e.as_ref().trim())
+            .filter(|e| !e.is_empty())
+        {
+            ranges.push(range(entry)?);
+        }
+        Ok(Self(ranges.into()))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn trusts(&self, address: IpAddr) -> bool {
+        self.0.iter().any(|range| range.contains(&address))
+    }
+
+    /// The client of a request from `peer` carrying these `X-Forwarded-For` values (each
+    /// a comma-separated list, in the order the header lines came). When every hop is a
+    /// trusted proxy, the leftmost is the client; a hop that is no address ends the walk
+    /// at the proxy that passed it on.
+    pub fn client<'a>(&self, peer: IpAddr, forwarded_for: impl IntoIterator<Item = &'a str>) -> IpAddr {
+        let mut client = peer.to_canonical();
+        if !self.trusts(client) {
+            return client;
+        }
+        let hops: Vec<&str> = forwarded_for.into_iter().flat_map(|v| v.split(',')).collect();
+        for hop in hops.into_iter().rev() {
+            let Some(address) = hop_address(hop) else {
+                break;
+            };
+            client = address;
+            if !self.trusts(client) {
+                break;
+            }
+        }
+        client
+    }
+}
+
+fn range(entry: &str) -> Result<IpNet, String> {
+    if let Ok(address) = entry.parse::<IpAddr>() {
+        return Ok(IpNet::from(address));
+    }
+    let range = entry.parse::<IpNet>().map_err(|_| {
+        format!(
+            "`{entry}` is not an IP address or a CIDR range (such as 10.0.0.0/8, 172.16.0.0/12 \
+             or fd00::/8)"
+        )
+    })?;
+    if range.trunc() != range {
+        return Err(format!(
+            "`{entry}` has bits set past its /{}: did you mean {}?",
+            range.prefix_len(),
+            range.trunc()
+        ));
+    }
+    Ok(range)
+}
+
+/// A hop as proxies write it: an address, or one with a port (`1.2.3.4:80`, `[::1]:80`).
+fn hop_address(hop: &str) -> Option<IpAddr> {
+    let hop = hop.trim();
+    hop.parse::<IpAddr>()
+        .or_else(|_| hop.parse::<SocketAddr>().map(|s| s.ip()))
+        .ok()
+        .map(|address| address.to_canonical())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    fn proxies(entries: &[&str]) -> TrustedProxies {
+        TrustedProxies::parse(entries).unwrap()
+    }
+
+    #[test]
+    fn addresses_and_ranges_parse_and_blanks_are_skipped() {
+        let trusted = proxies(&["10.0.0.0/8", " 192.0.2.7 ", "", "fd00::/8", "::1"]);
+        for inside in ["10.1.2.3", "192.0.2.7", "fd12::1", "::1", "::ffff:10.9.9.9"] {
+            assert!(trusted.trusts(ip(inside).to_canonical()), "{inside}");
+        }
+        for outside in ["11.0.0.1", "192.0.2.8", "fe80::1", "2001:db8::1"] {
+            assert!(!trusted.trusts(ip(outside)), "{outside}");
+        }
+        assert!(proxies(&[] as &[&str]).is_empty());
+        assert!(proxies(&[" "]).is_empty());
+    }
+
+    #[test]
+    fn bad_entries_are_refused_with_what_was_meant() {
+        let refused = |entry: &str| TrustedProxies::parse(&[entry]).unwrap_err();
+        for bad in [
+            "10.0.0.0/33",
+            "localhost",
+            "10.0.0",
+            "fd00::/129",
+            "10.0.0.0/8/8",
+            "*",
+        ] {
+            assert!(
+                refused(bad).contains("is not an IP address or a CIDR range"),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            refused("192.168.1.0/16"),
+            "`192.168.1.0/16` has bits set past its /16: did you mean 192.168.0.0/16?"
+        );
+    }
+
+    #[test]
+    fn a_peer_that_is_no_trusted_proxy_is_the_client_whatever_it_forwards() {
+        let trusted = proxies(&["10.0.0.0/8"]);
+        assert_eq!(
+            trusted.client(ip("203.0.113.9"), ["198.51.100.1"]),
+            ip("203.0.113.9")
+        );
+        assert_eq!(
+            TrustedProxies::default().client(ip("10.0.0.2"), ["1.2.3.4"]),
+            ip("10.0.0.2")
+        );
+        // A mapped IPv4 peer is that IPv4 address.
+        assert_eq!(trusted.client(ip("::ffff:203.0.113.9"), []), ip("203.0.113.9"));
+    }
+
+    #[test]
+    fn the_walk_goes_right_to_left_past_trusted_proxies_only() {
+        let trusted = proxies(&["10.0.0.0/8", "172.16.0.0/12"]);
+        let peer = ip("10.0.0.2");
+        // The client's own hops (left of the first untrusted one) are never read.
+        let forged = ["1.1.1.1, 2.2.2.2, 198.51.100.7"];
+        assert_eq!(trusted.client(peer, forged), ip("198.51.100.7"));
+        // A TLS proxy in front, itself trusted, then nginx: the hop before them both.
+        assert_eq!(
+            trusted.client(peer, ["1.1.1.1, 198.51.100.7, 172.17.0.1"]),
+            ip("198.51.100.7")
+        );
+        // Header lines are read as one list, in order.
+        assert_eq!(
+            trusted.client(peer, ["1.1.1.1", "198.51.100.7, 10.1.1.1"]),
+            ip("198.51.100.7")
+        );
+        // Ports and brackets, as some proxies write them.
+        assert_eq!(trusted.client(peer, ["198.51.100.7:4711"]), ip("198.51.100.7"));
+        assert_eq!(trusted.client(peer, ["[2001:db8::5]:443"]), ip("2001:db8::5"));
+        // No header: the proxy itself. Every hop trusted: the leftmost.
+        assert_eq!(trusted.client(peer, []), peer);
+        assert_eq!(trusted.client(peer, ["10.3.3.3, 172.16.0.9"]), ip("10.3.3.3"));
+        // Garbage where an address should be stops at the proxy that passed it on.
+        assert_eq!(
+            trusted.client(peer, ["198.51.100.7, unknown, 10.4.4.4"]),
+            ip("10.4.4.4")
+        );
+        assert_eq!(trusted.client(peer, [""]), peer);
+    }
+}
