@@ -149,6 +149,8 @@ class Backend:
             BACKEND_AGENT__ENABLED="false",
             # The bench, on loopback, is the proxy naming each client.
             BACKEND_HTTP__TRUSTED_PROXIES="127.0.0.1",
+            # The benches make their many people themselves.
+            BACKEND_AUTH__REGISTRATION="open",
             AUTH_MODE="password",
             RUST_LOG="warn",
         )

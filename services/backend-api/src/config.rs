@@ -422,7 +422,7 @@ pub enum JwtAlgorithm {
 #[serde(default)]
 pub struct AuthConfig {
     pub mode: AuthModeName,
-    /// Who may register in `password` mode: `open`, `invite` or `closed`.
+    /// Who may register in `password` mode: `open`, `invite` (the default) or `closed`.
     pub registration: RegistrationMode,
     pub jwt_algorithm: JwtAlgorithm,
     pub jwt_secret: String,
@@ -459,7 +459,7 @@ impl Default for AuthConfig {
     fn default() -> Self {
         Self {
             mode: AuthModeName::Password,
-            registration: RegistrationMode::Open,
+            registration: RegistrationMode::default(),
             jwt_algorithm: JwtAlgorithm::Hs256,
             jwt_secret: DEVELOPMENT_JWT_SECRET.into(),
             jwt_private_key_file: None,

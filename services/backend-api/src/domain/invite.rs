@@ -16,9 +16,10 @@ use super::error::DomainError;
 #[serde(rename_all = "lowercase")]
 pub enum RegistrationMode {
     /// Anyone who reaches the sign-in page.
-    #[default]
     Open,
-    /// Someone with an unused invite from an admin.
+    /// Someone with an unused invite from an admin (the default: a deployment reachable
+    /// from the internet takes no stranger's account unless its operator says so).
+    #[default]
     Invite,
     /// No one: an admin's invite is refused too.
     Closed,

@@ -2,10 +2,11 @@
 //! deployment's first account (its admin); `invite` someone with an admin's unused invite,
 //! once, for the address it names if it names one.
 
+use backend_api::config::AuthConfig;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::support::{TestApp, PASSWORD};
+use crate::support::{settings, TestApp, PASSWORD};
 
 async fn register(app: &TestApp, email: &str, invite: Option<&str>) -> (StatusCode, Value) {
     let mut body = json!({ "email": email, "password": PASSWORD });
@@ -28,6 +29,32 @@ async fn invite(app: &TestApp, admin: &str, body: Value) -> Value {
         Some(body),
     )
     .await
+}
+
+#[tokio::test]
+async fn by_default_the_first_account_registers_and_a_stranger_after_it_is_refused() {
+    // The suite's servers register openly; this one keeps the binary's default.
+    let temp = tempfile::tempdir().unwrap();
+    let mut settings = settings(temp.path(), &[]);
+    settings.auth.registration = AuthConfig::default().registration;
+    let app = TestApp::serve(temp.path(), settings).await;
+    let mode = || app.expect(StatusCode::OK, Method::GET, "/api/v1/auth/mode", None, None);
+    assert_eq!(
+        mode().await["registration"],
+        "open",
+        "the first account may be made"
+    );
+    let (status, body) = register(&app, "admin@example.org", None).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["user"]["role"], "admin");
+    assert_eq!(mode().await["registration"], "invite");
+    let (status, body) = register(&app, "stranger@example.org", None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["error"]["code"], "forbidden", "{body}");
+    assert_eq!(
+        body["error"]["message"],
+        "an invite is needed to create an account here"
+    );
 }
 
 #[tokio::test]

@@ -76,6 +76,9 @@ pub fn setting_pairs(data_dir: &Path, overrides: &[(&str, &str)]) -> Vec<(String
         ("redis_key_prefix", &prefix),
         ("auth.argon2_memory_kib", "256"),
         ("auth.argon2_iterations", "1"),
+        // Suites make several people at will; the default (invite) is under test in
+        // `registration`.
+        ("auth.registration", "open"),
         // The event-log suites count events exactly: no agent answers their messages
         // unless a test turns it on.
         ("agent.enabled", "false"),
@@ -117,9 +120,12 @@ impl TestApp {
 
     /// A server over an existing data directory.
     pub async fn spawn_on(data_dir: &Path, overrides: &[(&str, &str)]) -> Self {
-        let app = Application::build(settings(data_dir, overrides))
-            .await
-            .expect("the server starts");
+        Self::serve(data_dir, settings(data_dir, overrides)).await
+    }
+
+    /// A server with these settings over an existing data directory.
+    pub async fn serve(data_dir: &Path, settings: Settings) -> Self {
+        let app = Application::build(settings).await.expect("the server starts");
         let base = format!("http://{}", app.address());
         let (stop, stopped) = oneshot::channel::<()>();
         let served = tokio::spawn(app.run_until(async move {
