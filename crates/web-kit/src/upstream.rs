@@ -1,7 +1,9 @@
 //! The one path every request to the outside takes, search provider or fetched page: a
 //! shared HTTP client, one deadline over the whole exchange (headers and body), a byte cap
 //! enforced while the body streams in, and the mapping of transport failures onto
-//! [`WebError`]s.
+//! [`WebError`]s. A client that sends credentials (a provider's key, an operator's
+//! headers) follows redirects only within the origin it was sent to: one to another
+//! origin would take the credentials there, so it is refused ([`redirect_verdict`]).
 
 use std::time::Duration;
 
@@ -14,15 +16,78 @@ use crate::error::{WebError, WebResult};
 const MAX_REDIRECTS: usize = 10;
 
 /// A client for the outside web (one connection pool for everything a service sends
-/// there). `product` names the service in the User-Agent, honestly, while the
-/// `Mozilla/` prefix still lets it past sites that turn away anything without one.
+/// there), which follows redirects anywhere: for requests that carry no credentials.
+/// `product` names the service in the User-Agent, honestly, while the `Mozilla/` prefix
+/// still lets it past sites that turn away anything without one.
 pub fn client(product: &str) -> anyhow::Result<reqwest::Client> {
+    built(product, reqwest::redirect::Policy::limited(MAX_REDIRECTS))
+}
+
+/// [`client`] for requests that carry credentials: redirects are followed only within
+/// the origin each request was sent to ([`same_origin_redirects`]).
+pub fn credentialed_client(product: &str) -> anyhow::Result<reqwest::Client> {
+    built(product, same_origin_redirects())
+}
+
+fn built(product: &str, redirects: reqwest::redirect::Policy) -> anyhow::Result<reqwest::Client> {
     let version = env!("CARGO_PKG_VERSION");
     reqwest::Client::builder()
         .user_agent(format!("Mozilla/5.0 (compatible; {product}/{version})"))
-        .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS))
+        .redirect(redirects)
         .build()
         .context("building the HTTP client for the outside web")
+}
+
+/// A redirect a credentialed client does not follow; its message says what the
+/// operator can do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RedirectRefused {
+    #[error(
+        "it redirected to another origin ({0}), which is not followed since the credentials \
+         would go there too; if that is where the service now is, configure that address"
+    )]
+    OtherOrigin(String),
+    #[error("it redirected more than {MAX_REDIRECTS} times")]
+    TooMany,
+}
+
+/// Whether a credentialed client follows a redirect to `next`, after the URLs of the
+/// request so far (`previous`, the first one being where it was sent): only within that
+/// first URL's origin (scheme, host and port), and at most [`MAX_REDIRECTS`] times. The
+/// refusal names the other origin only, never its path or query.
+pub fn redirect_verdict(previous: &[reqwest::Url], next: &reqwest::Url) -> Result<(), RedirectRefused> {
+    let Some(first) = previous.first() else {
+        return Ok(());
+    };
+    if first.origin() != next.origin() {
+        return Err(RedirectRefused::OtherOrigin(next.origin().ascii_serialization()));
+    }
+    if previous.len() > MAX_REDIRECTS {
+        return Err(RedirectRefused::TooMany);
+    }
+    Ok(())
+}
+
+/// [`redirect_verdict`] as reqwest's redirect policy.
+pub fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(
+        |attempt| match redirect_verdict(attempt.previous(), attempt.url()) {
+            Ok(()) => attempt.follow(),
+            Err(refused) => attempt.error(refused),
+        },
+    )
+}
+
+/// The redirect refusal somewhere among `err`'s causes.
+pub fn refused_redirect<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a RedirectRefused> {
+    let mut cause = Some(err);
+    while let Some(current) = cause {
+        if let Some(refused) = current.downcast_ref::<RedirectRefused>() {
+            return Some(refused);
+        }
+        cause = current.source();
+    }
+    None
 }
 
 /// When an exchange must be over. One deadline covers connecting, the headers and the
@@ -125,7 +190,9 @@ fn transport_error(err: &reqwest::Error, target: &str, deadline: &Deadline) -> W
     if err.is_timeout() {
         return deadline.expired(target);
     }
-    let message = if err.is_redirect() {
+    let message = if let Some(refused) = refused_redirect(err) {
+        format!("{target} was not followed: {refused}")
+    } else if err.is_redirect() {
         format!("{target} redirected more than {MAX_REDIRECTS} times, or to a URL that cannot be followed")
     } else if err.is_connect() {
         format!("could not connect to {target}: {}", root_cause(err))
@@ -155,6 +222,30 @@ pub fn excerpt(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redirects_are_followed_within_the_first_origin_only() {
+        let url = |text: &str| reqwest::Url::parse(text).unwrap();
+        let sent = [url("https://api.example.org/v1/search?key=s")];
+        assert_eq!(
+            redirect_verdict(&sent, &url("https://api.example.org:443/v2")),
+            Ok(())
+        );
+        for elsewhere in [
+            "http://api.example.org/v1",
+            "https://api.example.org:8443/v1",
+            "https://evil.example.net/v1?key=s",
+        ] {
+            let refused = redirect_verdict(&sent, &url(elsewhere)).unwrap_err();
+            assert!(!refused.to_string().contains("/v1"), "{refused}");
+        }
+        // Back to the first origin after leaving it never happens: the leaving is refused.
+        let many = vec![url("https://api.example.org/"); MAX_REDIRECTS + 1];
+        assert_eq!(
+            redirect_verdict(&many, &url("https://api.example.org/")),
+            Err(RedirectRefused::TooMany)
+        );
+    }
 
     #[test]
     fn excerpt_collapses_whitespace_and_cuts_on_a_character() {

@@ -12,7 +12,8 @@
 //! `reasoning_content` beside the answer (dropped: the person gets the answer only).
 //! 429, 5xx, connection failures and streams that end before `[DONE]` are retried with
 //! exponential back-off (honouring `Retry-After`); other 4xx are the request's fault and
-//! are not.
+//! are not. Redirects are followed only within the provider's origin, so its key never
+//! goes anywhere else.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -100,7 +101,9 @@ impl OpenAiClient {
                 HeaderValue::from_str(value)?,
             );
         }
+        // The key and headers go with every request: never after a redirect elsewhere.
         let http = reqwest::Client::builder()
+            .redirect(web_kit::upstream::same_origin_redirects())
             .default_headers(headers)
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(transport.timeout_secs.max(1)))
@@ -119,13 +122,16 @@ impl OpenAiClient {
 
     async fn attempt(&self, body: &serde_json::Value) -> Result<Completion, Failure> {
         let retry = |detail: String| Failure::Retry { detail, after: None };
-        let response = self
-            .http
-            .post(&self.url)
-            .json(body)
-            .send()
-            .await
-            .map_err(|err| retry(format!("could not reach the model provider: {err}")))?;
+        let response = self.http.post(&self.url).json(body).send().await.map_err(|err| {
+            match web_kit::upstream::refused_redirect(&err) {
+                // Asking again would be redirected again.
+                Some(refused) => Failure::Fatal(DomainError::Unavailable {
+                    what: "the model provider",
+                    detail: refused.to_string(),
+                }),
+                None => retry(format!("could not reach the model provider: {err}")),
+            }
+        })?;
         let status = response.status();
         if !status.is_success() {
             let after = response

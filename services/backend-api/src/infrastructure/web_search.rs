@@ -18,7 +18,8 @@ impl ProviderSearch {
     /// `None` when no provider is configured; an error for a configuration that could
     /// never work (unknown provider, missing URL or key), so it shows at start-up.
     pub fn from_settings(settings: &SearchSettings) -> anyhow::Result<Option<Self>> {
-        let http = web_kit::upstream::client("sandpiper-backend-api")?;
+        // The provider's key goes with each request: redirects stay within its origin.
+        let http = web_kit::upstream::credentialed_client("sandpiper-backend-api")?;
         Ok(SearchEngine::from_settings(settings, http)?.map(|engine| Self { engine }))
     }
 

@@ -19,6 +19,7 @@ mod mcp;
 mod mcp_admin;
 mod mcp_sandbox;
 mod models;
+mod redirects;
 mod registration;
 mod replicas;
 mod sessions;

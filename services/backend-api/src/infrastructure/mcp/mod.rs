@@ -1,7 +1,8 @@
 //! The MCP servers adapter: one client connection per Streamable HTTP server, opened
 //! when first needed (official Rust SDK, `rmcp`) and opened again after it failed. Tool
 //! lists are cached for a while, failures too, so a broken server costs a run its
-//! tools, not its time.
+//! tools, not its time. Redirects are followed only within a server's own origin, so
+//! its headers never reach another ([`http_client`]).
 //!
 //! The servers are the enabled ones of the store, read again whenever the tools are
 //! listed (at the start of every turn, one small query), so an admin's change reaches
@@ -16,6 +17,7 @@
 //! [`McpTool::within_limits`].
 
 pub mod config;
+mod http_client;
 mod stdio;
 
 use std::collections::{BTreeMap, HashMap};
@@ -31,6 +33,7 @@ use rmcp::ServiceExt;
 use tokio::sync::Mutex;
 
 use crate::config::McpConfig;
+use http_client::Refusals;
 
 use crate::domain::mcp::{
     McpContent, McpResult, McpServer, McpServerStatus, McpServers, McpSite, McpTool, McpTransport,
@@ -41,6 +44,8 @@ use crate::domain::ports::McpServerRepository;
 #[derive(Default)]
 struct Slot {
     client: Option<RunningService<RoleClient, ()>>,
+    /// What the connection's client refused to follow.
+    refusals: Refusals,
     listed: Option<(Instant, Result<Vec<McpTool>, String>)>,
 }
 
@@ -135,15 +140,17 @@ impl McpHub {
         };
         let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
         config.custom_headers = header_map(headers)?;
-        let transport = StreamableHttpClientTransport::from_config(config);
+        let (http, refusals) = http_client::client()?;
+        let transport = StreamableHttpClientTransport::with_client(http, config);
         let within = Duration::from_secs(self.settings.connect_timeout_secs);
         let client = match tokio::time::timeout(within, ().serve(transport)).await {
             Ok(Ok(client)) => client,
-            Ok(Err(err)) => return Err(format!("could not connect: {}", plain(err))),
+            Ok(Err(err)) => return Err(format!("could not connect: {}", refusals.explain(err))),
             Err(_) => return Err(format!("did not answer within {} s", within.as_secs())),
         };
         let peer = client.peer().clone();
         slot.client = Some(client);
+        slot.refusals = refusals;
         Ok(peer)
     }
 
@@ -163,11 +170,11 @@ impl McpHub {
         Ok((entry.sites.insert(site, client), None))
     }
 
-    async fn list(&self, peer: Peer<RoleClient>) -> Result<Vec<McpTool>, String> {
+    async fn list(&self, peer: Peer<RoleClient>, refusals: &Refusals) -> Result<Vec<McpTool>, String> {
         let within = Duration::from_secs(self.settings.connect_timeout_secs);
         let tools = match tokio::time::timeout(within, peer.list_all_tools()).await {
             Ok(Ok(tools)) => tools,
-            Ok(Err(err)) => return Err(format!("listing its tools failed: {}", plain(err))),
+            Ok(Err(err)) => return Err(format!("listing its tools failed: {}", refusals.explain(err))),
             Err(_) => return Err(format!("did not list its tools within {} s", within.as_secs())),
         };
         let listed: Vec<McpTool> = tools
@@ -201,7 +208,7 @@ impl McpHub {
             }
         }
         let listed = match self.peer(&entry.server, &mut slot).await {
-            Ok(peer) => self.list(peer).await,
+            Ok(peer) => self.list(peer, &slot.refusals).await,
             Err(err) => Err(err),
         };
         if listed.is_err() {
@@ -225,7 +232,7 @@ impl McpHub {
         };
         let listed = match self.site_peer(entry, site).await {
             Ok((_, Some(tools))) => return Some(Ok(tools)),
-            Ok((peer, None)) => self.list(peer).await,
+            Ok((peer, None)) => self.list(peer, &Refusals::default()).await,
             Err(err) => Err(err),
         };
         match &listed {
@@ -288,15 +295,15 @@ impl McpServers for McpHub {
         let entry = self
             .find(server)
             .ok_or_else(|| format!("no MCP server is called {server:?}"))?;
-        let peer = match (entry.in_sandbox(), site) {
-            (true, Some(site)) => self.site_peer(&entry, site).await?.0,
+        let (peer, refusals) = match (entry.in_sandbox(), site) {
+            (true, Some(site)) => (self.site_peer(&entry, site).await?.0, Refusals::default()),
             (true, None) => {
                 return Err("it runs in the session's sandbox, which this call has none of".into())
             }
             // The lock is held only to connect: calls to one server run side by side.
             (false, _) => {
                 let mut slot = entry.slot.lock().await;
-                self.peer(&entry.server, &mut slot).await?
+                (self.peer(&entry.server, &mut slot).await?, slot.refusals.clone())
             }
         };
         let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
@@ -308,7 +315,7 @@ impl McpServers for McpHub {
                     Some(site) if entry.in_sandbox() => entry.sites.forget(&site.session),
                     _ => entry.slot.lock().await.client = None,
                 }
-                return Err(format!("the call failed: {}", plain(err)));
+                return Err(format!("the call failed: {}", refusals.explain(err)));
             }
             Err(_) => return Err(format!("the tool did not answer within {} s", within.as_secs())),
         };

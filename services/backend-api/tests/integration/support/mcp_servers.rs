@@ -1,7 +1,8 @@
 //! MCP servers for the tests: the published reference server (`server-everything`, from
-//! the repository's `tests/mcp-servers`, installed by `./test.sh`) over Streamable HTTP, and three broken
+//! the repository's `tests/mcp-servers`, installed by `./test.sh`) over Streamable HTTP, and four broken
 //! ones — nothing listening, an HTTP server that answers with a web page (and can tell
-//! the headers it was sent), and one that accepts connections and never answers — and
+//! the headers it was sent), one that redirects elsewhere, and one that accepts
+//! connections and never answers — and
 //! the stdio server a person plants in their sandbox to reach other people's agents.
 
 use std::net::TcpListener as StdListener;
@@ -151,6 +152,38 @@ pub async fn recording_garbage() -> (String, Received) {
         )
     };
     let app = axum::Router::new().fallback(page);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{address}/mcp"), received)
+}
+
+/// An HTTP server that answers `307 Temporary Redirect` to `location` (one of its own
+/// paths, or another server's URL) on every path but `/landing`, which answers like
+/// [`recording_garbage`], keeping the headers it was sent. Its `/mcp` URL.
+pub async fn redirecting(location: &str) -> (String, Received) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let received = Received::default();
+    let kept = received.clone();
+    let page = move |headers: axum::http::HeaderMap| async move {
+        kept.lock().unwrap().push(headers);
+        (
+            [("content-type", "text/html")],
+            "<html><body>not MCP</body></html>",
+        )
+    };
+    let location = location.to_owned();
+    let redirect = move || {
+        let location = location.clone();
+        async move {
+            (
+                axum::http::StatusCode::TEMPORARY_REDIRECT,
+                [("location", location)],
+            )
+        }
+    };
+    let app = axum::Router::new()
+        .route("/landing", axum::routing::any(page))
+        .fallback(redirect);
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://{address}/mcp"), received)
 }
