@@ -22,8 +22,10 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// A run this long counts as healthy: the next crash starts the back-off from the beginning.
 const STABLE_RUN: Duration = Duration::from_secs(30);
-/// How long a stopped process may take to exit after SIGTERM before it is killed.
-const STOP_GRACE: Duration = Duration::from_secs(3);
+/// How long a stopped process (with its group) may take to exit after SIGTERM before it
+/// is killed. Generous: Chromium on a busy machine can take seconds to write its profile,
+/// and a kill loses what it had not written; a process that exits sooner costs nothing.
+const STOP_GRACE: Duration = Duration::from_secs(10);
 
 /// How to start one process. `prepare` runs before every start (e.g. removing stale lock
 /// files a crashed run left behind).
@@ -180,7 +182,15 @@ impl Supervised {
                     }
                     None => true,
                 };
-                tracing::debug!(process = self.spec.name, ?ended, emptied, took = ?asked.elapsed(), "stopped");
+                if ended.is_ok() && emptied {
+                    tracing::debug!(process = self.spec.name, took = ?asked.elapsed(), "stopped");
+                } else {
+                    tracing::warn!(
+                        process = self.spec.name,
+                        exited = ended.is_ok(),
+                        "a desktop process did not end within {STOP_GRACE:?} of SIGTERM; killing what is left"
+                    );
+                }
                 // Whatever of the group is still there (or did not go in time) is killed.
                 if let Some(group) = group {
                     process_group::signal(group, Signal::SIGKILL);
