@@ -384,6 +384,9 @@ pub struct JobsConfig {
     pub max_timeout_secs: u64,
     /// The decoded size of the files sent with one job, together.
     pub max_attachment_bytes: u64,
+    /// The files of every queued job together, kept in the store until their jobs start;
+    /// a creation past it is refused with 429 and `Retry-After`.
+    pub max_queued_attachment_bytes: u64,
     /// Lets webhooks go to private, loopback and link-local addresses (a receiver on the
     /// operator's own network); off, since a job's creator would otherwise reach it.
     pub allow_private_webhooks: bool,
@@ -397,6 +400,7 @@ impl Default for JobsConfig {
             default_timeout_secs: 30 * 60,
             max_timeout_secs: 6 * 60 * 60,
             max_attachment_bytes: 10 * 1024 * 1024,
+            max_queued_attachment_bytes: 2 * 1024 * 1024 * 1024,
             allow_private_webhooks: false,
         }
     }

@@ -240,6 +240,7 @@ impl Application {
         let jobs = Arc::new(JobService::new(
             JobPorts {
                 jobs: stores.jobs.clone(),
+                attachments: stores.job_attachments.clone(),
                 api_keys: stores.api_keys.clone(),
                 webhooks: Arc::new(HttpWebhooks::new(settings.jobs.allow_private_webhooks)),
                 kv: stores.kv.clone(),
@@ -254,6 +255,7 @@ impl Application {
                 default_timeout_secs: settings.jobs.default_timeout_secs,
                 max_timeout_secs: settings.jobs.max_timeout_secs,
                 max_attachment_bytes: settings.jobs.max_attachment_bytes,
+                max_queued_attachment_bytes: settings.jobs.max_queued_attachment_bytes,
             },
             stopping.clone(),
         ));

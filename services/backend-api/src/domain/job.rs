@@ -6,8 +6,6 @@
 
 use std::net::IpAddr;
 
-use base64::engine::general_purpose::STANDARD as BASE64;
-use base64::Engine;
 use chrono::{DateTime, Utc};
 use rand::distr::{Alphanumeric, SampleString};
 use serde::{Deserialize, Serialize};
@@ -15,7 +13,7 @@ use utoipa::ToSchema;
 
 use super::api_key::ApiKeyId;
 use super::error::{DomainError, DomainResult};
-use super::files::FileName;
+use super::job_attachment::JobAttachment;
 use super::session::{Network, SessionId, SessionStatus};
 use super::user::UserId;
 
@@ -216,71 +214,6 @@ impl Webhook {
     }
 }
 
-/// A file sent with a job. The job's workspace exists only once the job starts, so the
-/// file is kept with the job until then and written to `uploads/<name>` before the prompt
-/// is posted (where a chat's attachments go); then only its name is kept.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JobAttachment {
-    pub name: FileName,
-    /// Stored as base64: a string is compact in either store, an array of numbers is not.
-    #[serde(with = "base64_bytes")]
-    pub content: Vec<u8>,
-}
-
-impl JobAttachment {
-    /// Files as a client sends them — `(name, content in base64)` — checked: at most
-    /// `max_files`, plain distinct names, valid base64, together at most `max_bytes`
-    /// decoded (`TooLarge` past it).
-    pub fn parse_all(
-        sent: impl ExactSizeIterator<Item = (String, String)>,
-        max_files: usize,
-        max_bytes: u64,
-    ) -> DomainResult<Vec<Self>> {
-        let invalid = |message: String| DomainError::InvalidField {
-            field: "attachments",
-            message,
-        };
-        if sent.len() > max_files {
-            return Err(invalid(format!("at most {max_files} files")));
-        }
-        let mut total = 0u64;
-        let mut files: Vec<Self> = Vec::with_capacity(sent.len());
-        for (name, content) in sent {
-            let name = FileName::parse(&name).map_err(|err| invalid(err.to_string()))?;
-            if files.iter().any(|file| file.name == name) {
-                return Err(invalid(format!("{} is sent twice", name.as_str())));
-            }
-            let content = BASE64
-                .decode(content.as_bytes())
-                .map_err(|_| invalid(format!("the content of {} is not base64", name.as_str())))?;
-            total += content.len() as u64;
-            if total > max_bytes {
-                return Err(DomainError::TooLarge(format!(
-                    "a job's attachments may have at most {} KiB together",
-                    max_bytes / 1024
-                )));
-            }
-            files.push(Self { name, content });
-        }
-        Ok(files)
-    }
-}
-
-/// Serde for bytes as a base64 string.
-mod base64_bytes {
-    use super::{Engine, BASE64};
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&BASE64.encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        BASE64.decode(text).map_err(serde::de::Error::custom)
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Job {
     pub id: JobId,
@@ -290,11 +223,11 @@ pub struct Job {
     pub status: JobStatus,
     /// Kept until the job starts: a queued job posts it then (also after a restart).
     pub prompt: String,
-    /// Written to the workspace when the job starts.
+    /// The files sent with it, written to the workspace when the job starts; their
+    /// contents wait in the [`JobAttachmentStore`](super::ports::JobAttachmentStore).
     #[serde(default)]
     pub attachments: Vec<JobAttachment>,
-    /// The attachments are in the workspace and their contents dropped from the job, so
-    /// job records (listed a page at a time) do not stay megabytes large.
+    /// The attachments are in the workspace and gone from the store.
     #[serde(default)]
     pub attachments_written: bool,
     /// `None`: the sandbox-manager's default.
@@ -362,20 +295,14 @@ impl Job {
         }
     }
 
-    /// Forgets the attachments' contents once they are in the workspace.
-    pub fn mark_attachments_written(&mut self) {
-        for file in &mut self.attachments {
-            file.content = Vec::new();
-        }
-        self.attachments_written = true;
-    }
-
     /// Where the attachments are in the workspace once written, for the prompt.
     pub fn attachment_paths(&self) -> Vec<String> {
-        self.attachments
-            .iter()
-            .map(|file| file.name.upload_path())
-            .collect()
+        self.attachments.iter().map(JobAttachment::upload_path).collect()
+    }
+
+    /// The decoded size of its attachments together.
+    pub fn attachment_bytes(&self) -> u64 {
+        self.attachments.iter().map(|file| file.size).sum()
     }
 
     /// When the time limit ends, once started.
@@ -399,6 +326,7 @@ pub struct JobRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::job_attachment::JobFile;
 
     #[test]
     fn statuses_parse_by_name() {
@@ -446,60 +374,30 @@ mod tests {
         }
     }
 
-    fn sent(files: &[(&str, &str)]) -> Vec<(String, String)> {
-        files
-            .iter()
-            .map(|(name, content)| ((*name).to_owned(), (*content).to_owned()))
-            .collect()
-    }
-
     #[test]
-    fn attachments_are_decoded_and_stored_under_uploads() {
-        let files = JobAttachment::parse_all(sent(&[("a.csv", "eCwxCg==")]).into_iter(), 2, 10).unwrap();
-        assert_eq!(files[0].content, b"x,1\n");
-        let json = serde_json::to_value(&files[0]).unwrap();
-        assert_eq!(json["content"], "eCwxCg==");
-        assert_eq!(serde_json::from_value::<JobAttachment>(json).unwrap(), files[0]);
-    }
-
-    #[test]
-    fn written_attachments_keep_their_paths_and_drop_their_contents() {
+    fn attachments_are_named_under_uploads_and_counted() {
+        let files = JobFile::parse_all(
+            [
+                ("a.csv".to_owned(), "eCwxCg==".to_owned()),
+                ("b".to_owned(), "YQ==".to_owned()),
+            ]
+            .into_iter(),
+            2,
+            10,
+        )
+        .unwrap();
         let request = JobRequest {
             prompt: "hi".into(),
-            attachments: JobAttachment::parse_all(sent(&[("a.csv", "eCwxCg==")]).into_iter(), 2, 10).unwrap(),
+            attachments: files.iter().map(JobFile::attachment).collect(),
             network: None,
             timeout: JobTimeout::parse(60, 60).unwrap(),
             webhook: None,
             api_key: None,
         };
-        let mut job = Job::new(UserId::new(), SessionId::new(), request, Utc::now());
+        let job = Job::new(UserId::new(), SessionId::new(), request, Utc::now());
         assert!(!job.attachments_written);
-        job.mark_attachments_written();
-        assert!(job.attachments_written);
-        assert!(job.attachments[0].content.is_empty());
-        assert_eq!(job.attachment_paths(), ["uploads/a.csv"]);
-    }
-
-    #[test]
-    fn attachments_are_checked() {
-        let parse = |files: &[(&str, &str)]| JobAttachment::parse_all(sent(files).into_iter(), 2, 4);
-        assert!(matches!(parse(&[("a", "YWJjZA==")]), Ok(files) if files.len() == 1));
-        for bad in [
-            &[("../a", "YQ==")][..],
-            &[("a/b", "YQ==")],
-            &[("a", "not base64!")],
-            &[("a", "YQ=="), ("a", "Yg==")],
-            &[("a", ""), ("b", ""), ("c", "")],
-        ] {
-            assert!(
-                matches!(parse(bad), Err(DomainError::InvalidField { .. })),
-                "{bad:?}"
-            );
-        }
-        assert!(matches!(
-            parse(&[("a", "YWJj"), ("b", "YWI=")]),
-            Err(DomainError::TooLarge(_))
-        ));
+        assert_eq!(job.attachment_paths(), ["uploads/a.csv", "uploads/b"]);
+        assert_eq!(job.attachment_bytes(), 5);
     }
 
     #[test]

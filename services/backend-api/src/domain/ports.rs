@@ -12,6 +12,7 @@ use super::agent::TokenUsage;
 use super::api_key::{ApiKey, ApiKeyId};
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
+use super::files::FileName;
 use super::image::ImageId;
 use super::job::{Job, JobId, JobStatus, WebhookUrl};
 use super::mcp::{McpServer, McpServerName};
@@ -137,11 +138,22 @@ pub trait JobRepository: Send + Sync {
         before: Option<&JobId>,
         limit: usize,
     ) -> DomainResult<Vec<Job>>;
-    /// How many of the owner's jobs are in `status`, counting up to `at_most`; reads no
-    /// job's attachments (a queued job's record holds them).
+    /// How many of the owner's jobs are in `status`, counting up to `at_most`.
     async fn count_for(&self, owner: &UserId, status: JobStatus, at_most: usize) -> DomainResult<usize>;
     /// Every job in this status, oldest first (the queue; recovery after a restart).
     async fn with_status(&self, status: JobStatus) -> DomainResult<Vec<Job>>;
+}
+
+/// The contents of the files sent with jobs that have not started yet, kept apart from
+/// the job records (see [`crate::domain::job_attachment`]).
+#[async_trait::async_trait]
+pub trait JobAttachmentStore: Send + Sync {
+    /// Stores one file of a job; a second put of the same name replaces it.
+    async fn put(&self, job: &JobId, name: &FileName, content: Vec<u8>) -> DomainResult<()>;
+    /// The file's content; `None` when it is not stored (or no longer).
+    async fn get(&self, job: &JobId, name: &FileName) -> DomainResult<Option<Vec<u8>>>;
+    /// Removes every file of the job (none stored is no error).
+    async fn delete(&self, job: &JobId) -> DomainResult<()>;
 }
 
 /// Calls jobs' webhooks.

@@ -1,6 +1,6 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
 //! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts), MCP
-//! servers, API keys and jobs; Redis when `REDIS_URL` is set for the key-value store, the run
+//! servers, API keys, jobs and their attachments; Redis when `REDIS_URL` is set for the key-value store, the run
 //! leases and the fan-out between replicas (else the embedded store, leases and fan-out in
 //! this process, which serve one replica).
 
@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    ApiKeyRepository, EventBus, EventLog, ImageStore, JobRepository, KeyValueStore, McpServerRepository,
-    RefreshTokenStore, RunLeases, SessionRepository, UserRepository,
+    ApiKeyRepository, EventBus, EventLog, ImageStore, JobAttachmentStore, JobRepository, KeyValueStore,
+    McpServerRepository, RefreshTokenStore, RunLeases, SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -27,6 +27,7 @@ pub struct StoragePorts {
     pub mcp_servers: Arc<dyn McpServerRepository>,
     pub api_keys: Arc<dyn ApiKeyRepository>,
     pub jobs: Arc<dyn JobRepository>,
+    pub job_attachments: Arc<dyn JobAttachmentStore>,
     pub kv: Arc<dyn KeyValueStore>,
     pub leases: Arc<dyn RunLeases>,
     pub bus: Arc<dyn EventBus>,
@@ -45,6 +46,7 @@ struct Database {
     mcp_servers: Arc<dyn McpServerRepository>,
     api_keys: Arc<dyn ApiKeyRepository>,
     jobs: Arc<dyn JobRepository>,
+    job_attachments: Arc<dyn JobAttachmentStore>,
     name: &'static str,
 }
 
@@ -59,6 +61,7 @@ impl Database {
             + McpServerRepository
             + ApiKeyRepository
             + JobRepository
+            + JobAttachmentStore
             + 'static,
     {
         Self {
@@ -69,7 +72,8 @@ impl Database {
             images: store.clone(),
             mcp_servers: store.clone(),
             api_keys: store.clone(),
-            jobs: store,
+            jobs: store.clone(),
+            job_attachments: store,
             name,
         }
     }
@@ -119,6 +123,7 @@ impl StoragePorts {
             mcp_servers: database.mcp_servers,
             api_keys: database.api_keys,
             jobs: database.jobs,
+            job_attachments: database.job_attachments,
             kv,
             leases,
             bus,

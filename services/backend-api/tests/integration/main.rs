@@ -14,6 +14,7 @@ mod events;
 mod files;
 mod frontend;
 mod hardening;
+mod job_attachments;
 mod jobs;
 mod mcp;
 mod mcp_admin;

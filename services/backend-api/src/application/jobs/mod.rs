@@ -2,14 +2,18 @@
 //!
 //! Creating a job creates its session and queues the job; a person's queued jobs start
 //! in creation order while fewer than [`JobSettings::max_running_per_person`] of theirs
-//! are running or waiting. A burst of creations is bounded twice, since each carries up
-//! to its attachments' size until stored and a queued job keeps them in the store: a few
-//! are made at once and the next wait their turn briefly ([`JobService::turn`], then
-//! `503` with `Retry-After`), and a person may have at most
-//! [`JobSettings::max_queued_per_person`] jobs queued (then `429` with `Retry-After`). The job's `network` is its session's, so every sandbox the
-//! session ever gets has it. Starting one posts the prompt through
-//! [`AgentService::post_message`], the path a chat message takes, after writing the files sent with the job to the workspace's `uploads/` and
-//! naming them with the prompt, as a chat's attachments are. A follower task then reads the session's event stream and moves the job with
+//! are running or waiting. A burst of creations is bounded three times, since each
+//! carries up to its attachments' size until stored and a queued job keeps them in the
+//! store (apart from its record, see [`attachments`]): a few are made at once and the
+//! next wait their turn briefly ([`JobService::turn`], then `503` with `Retry-After`), a
+//! person may have at most [`JobSettings::max_queued_per_person`] jobs queued, and the
+//! queued jobs' files together at most [`JobSettings::max_queued_attachment_bytes`] (both
+//! then `429` with `Retry-After`). The job's `network` is its session's, so every
+//! sandbox the session ever gets has it. Starting one posts the prompt through
+//! [`AgentService::post_message`], the path a chat message takes, after writing the
+//! files sent with the job to the workspace's `uploads/` and naming them with the
+//! prompt, as a chat's attachments are. A follower task then reads the session's event
+//! stream and moves the job with
 //! the session's status (`running`, `waiting`, `completed` → `succeeded`, `failed`)
 //! until the job ends, or stops the run when the job's time limit passes.
 //!
@@ -29,6 +33,7 @@
 //! early or never, and a person's queue is taken in the shared key-value store while a
 //! replica starts jobs from it.
 
+mod attachments;
 mod outcome;
 
 use std::collections::{BTreeSet, HashSet};
@@ -52,10 +57,11 @@ use super::turns::{TurnSettings, Turns};
 use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::event::{AgentEvent, StoredEvent};
-use crate::domain::job::{
-    Job, JobAttachment, JobId, JobOutcome, JobRequest, JobStatus, JobTimeout, Webhook, WebhookUrl,
+use crate::domain::job::{Job, JobId, JobOutcome, JobRequest, JobStatus, JobTimeout, Webhook, WebhookUrl};
+use crate::domain::job_attachment::JobFile;
+use crate::domain::ports::{
+    ApiKeyRepository, JobAttachmentStore, JobRepository, KeyValueStore, WebhookSender,
 };
-use crate::domain::ports::{ApiKeyRepository, JobRepository, KeyValueStore, WebhookSender};
 use crate::domain::session::{preview, Network, SessionStatus};
 use crate::domain::user::UserId;
 use outcome::EventsSeen;
@@ -105,11 +111,15 @@ pub struct JobSettings {
     pub max_timeout_secs: u64,
     /// The decoded size of a job's attachments together.
     pub max_attachment_bytes: u64,
+    /// The decoded size of every queued job's attachments together; more are refused (429).
+    pub max_queued_attachment_bytes: u64,
 }
 
 /// What jobs need from the outside world.
 pub struct JobPorts {
     pub jobs: Arc<dyn JobRepository>,
+    /// Where the files of jobs not yet started wait.
+    pub attachments: Arc<dyn JobAttachmentStore>,
     pub api_keys: Arc<dyn ApiKeyRepository>,
     pub webhooks: Arc<dyn WebhookSender>,
     /// Where a person's queue is taken, so replicas look at it one at a time.
@@ -209,6 +219,7 @@ impl From<&JobReport> for JobDetail {
 
 pub struct JobService {
     jobs: Arc<dyn JobRepository>,
+    attachments: Arc<dyn JobAttachmentStore>,
     api_keys: Arc<dyn ApiKeyRepository>,
     sessions: Arc<SessionService>,
     agent: Arc<AgentService>,
@@ -254,6 +265,7 @@ impl JobService {
     ) -> Self {
         Self {
             jobs: ports.jobs,
+            attachments: ports.attachments,
             api_keys: ports.api_keys,
             sessions,
             agent,
@@ -292,7 +304,7 @@ impl JobService {
         api_key: Option<ApiKeyId>,
         new: NewJob,
     ) -> AppResult<Job> {
-        let attachments = JobAttachment::parse_all(
+        let files = JobFile::parse_all(
             new.attachments
                 .into_iter()
                 .map(|file| (file.name, file.content_base64)),
@@ -300,6 +312,8 @@ impl JobService {
             self.settings.max_attachment_bytes,
         )?;
         check_message(&new.prompt, &[])?;
+        self.check_queued_bytes(files.iter().map(|file| file.content.len() as u64).sum())
+            .await?;
         // A name not offered is an error the client can act on, never silently another model.
         self.sessions.models().pick(new.model.as_deref())?;
         let network = new.network.as_deref().map(Network::parse).transpose()?;
@@ -327,14 +341,18 @@ impl JobService {
             .await?;
         let request = JobRequest {
             prompt: new.prompt,
-            attachments,
+            attachments: files.iter().map(JobFile::attachment).collect(),
             network,
             timeout,
             webhook,
             api_key,
         };
         let job = Job::new(owner.clone(), session.id, request, Utc::now());
-        self.jobs.insert(&job).await?;
+        self.store_attachments(&job.id, files).await?;
+        if let Err(err) = self.jobs.insert(&job).await {
+            self.forget_attachments(&job.id).await;
+            return Err(err.into());
+        }
         self.start_queued(owner).await;
         Ok(self.jobs.get(&job.id).await?.unwrap_or(job))
     }
@@ -466,6 +484,10 @@ impl JobService {
     /// After a restart: follows the jobs that were going again (a run the restart
     /// interrupted fails with its session) and starts the queued ones.
     pub async fn resume(self: &Arc<Self>) -> AppResult<usize> {
+        let moved = self.move_inline_attachments().await?;
+        if moved > 0 {
+            tracing::info!(moved, "queued jobs' attachments moved out of their records");
+        }
         let resumed = self.adopt().await?;
         let owners: BTreeSet<UserId> = self
             .jobs
@@ -635,31 +657,6 @@ impl JobService {
         self.follow(job, prompt.seq - 1).await
     }
 
-    /// Writes the job's attachments to its workspace, then drops their contents from the
-    /// stored job. A restart in between writes them again (the same files, replaced).
-    async fn write_attachments(&self, job: &Job) -> AppResult<()> {
-        for file in &job.attachments {
-            let content = bytes::Bytes::from(file.content.clone());
-            let length = content.len() as u64;
-            let body = futures::stream::once(async move { Ok(content) }).boxed();
-            self.files
-                .attach(
-                    &job.owner,
-                    job.session_id.as_str(),
-                    file.name.as_str(),
-                    Some(length),
-                    body,
-                )
-                .await?;
-        }
-        let mut written = job.clone();
-        written.mark_attachments_written();
-        // Only a job still running is rewritten: one cancelled meanwhile keeps its record
-        // as the cancel left it.
-        self.jobs.update_from(&written, JobStatus::Running).await?;
-        Ok(())
-    }
-
     /// Moves the job with its session's statuses after `after` until the job has ended,
     /// or fails it and stops its run when its time is up.
     async fn follow(&self, job: &Job, after: u64) -> AppResult<()> {
@@ -732,6 +729,9 @@ impl JobService {
             job.outcome.clone_from(&outcome);
             if self.jobs.update_from(&job, from).await? {
                 if to.is_final() {
+                    if !job.attachments_written {
+                        self.forget_attachments(&job.id).await;
+                    }
                     self.charge(&job).await;
                 }
                 if to == JobStatus::Waiting || to.is_final() {

@@ -110,7 +110,7 @@ impl JobRepository for EmbeddedStore {
                 let Some(value) = jobs.get(key.value().1)? else {
                     continue;
                 };
-                // The status alone: the attachments are passed over, never held.
+                // The status alone: the rest of the record is passed over.
                 let stored: StatusOnly = decode(value.value())?;
                 counted += usize::from(stored.status == status);
             }

@@ -8,6 +8,7 @@
 
 mod api_keys;
 mod images;
+mod job_attachments;
 mod jobs;
 mod kv;
 mod mcp_servers;
@@ -40,6 +41,7 @@ const API_KEY_DIGESTS: TableDefinition<&str, &str> = TableDefinition::new("api_k
 const OWNER_API_KEYS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_api_keys");
 const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs");
 const OWNER_JOBS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_jobs");
+const JOB_ATTACHMENTS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("job_attachments");
 /// Highest possible id in key order (ids are ASCII UUIDs).
 const ID_MAX: &str = "\u{7f}";
 
@@ -79,6 +81,7 @@ impl EmbeddedStore {
         txn.open_table(OWNER_API_KEYS)?;
         txn.open_table(JOBS)?;
         txn.open_table(OWNER_JOBS)?;
+        txn.open_table(JOB_ATTACHMENTS)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };
         store.spawn_expiry();

@@ -1,5 +1,5 @@
 //! The MongoDB adapter: users, sessions, event logs, refresh tokens, images, MCP
-//! servers, API keys and jobs with the official driver, for deployments that run several replicas or want
+//! servers, API keys, jobs and their attachments with the official driver, for deployments that run several replicas or want
 //! the usual database tooling.
 //!
 //! Records are the domain types serialised as they are (MongoDB adds its own `_id`; an
@@ -11,6 +11,7 @@
 
 mod api_keys;
 mod images;
+mod job_attachments;
 mod jobs;
 mod mcp_servers;
 mod sessions;
@@ -56,6 +57,8 @@ pub struct MongoStore {
     mcp_seeded: Collection<Document>,
     api_keys: Collection<ApiKey>,
     jobs: Collection<Job>,
+    /// The files of jobs not yet started, in pieces.
+    job_attachments: Collection<Document>,
 }
 
 impl MongoStore {
@@ -79,6 +82,7 @@ impl MongoStore {
             mcp_seeded: db.collection("mcp_seeded"),
             api_keys: db.collection("api_keys"),
             jobs: db.collection("jobs"),
+            job_attachments: db.collection("job_attachments"),
             db,
         };
         store.create_indexes().await.with_context(|| {
@@ -137,6 +141,9 @@ impl MongoStore {
                 // The queue and recovery after a restart.
                 plain(doc! { "status": 1, "id": 1 }),
             ])
+            .await?;
+        self.job_attachments
+            .create_index(plain(doc! { "job_id": 1, "name": 1, "n": 1 }))
             .await?;
         Ok(())
     }
