@@ -223,3 +223,63 @@ async fn queued_jobs_files_are_capped_together_and_a_cancel_frees_their_room() {
         "a cancelled job's file leaves the store"
     );
 }
+
+/// A refused creation (full queue) answered to a client that writes its whole body before
+/// it reads, as Python's `http.client` does: it reads the `429`, not a connection cut
+/// under it; one that asks `Expect: 100-continue` gets the `429` without sending.
+#[tokio::test]
+async fn a_refused_creation_is_answered_to_a_client_that_sends_its_whole_body_first() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let llm = FakeLlm::start(vec![Reply::tool(
+        "message_ask_user",
+        json!({ "question": "Sure?" }),
+    )])
+    .await;
+    let mut settings = llm.settings();
+    settings.push(("jobs.max_running_per_person", "1".to_owned()));
+    settings.push(("jobs.max_queued_per_person", "1".to_owned()));
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let key = app.jobs_key(&token).await;
+    let first = app.create_job(&key, json!({ "prompt": "one" })).await;
+    app.until_job(&key, first["id"].as_str().unwrap(), "waiting").await;
+    app.create_job(&key, json!({ "prompt": "two" })).await;
+
+    // 9 MiB of files: far more than the socket buffers hold, so the body is only ever
+    // written whole if the server reads it.
+    let body = json!({ "prompt": "three", "attachments": attachment("a.bin", &vec![7u8; 9 << 20]) })
+        .to_string();
+    let address = app.base.trim_start_matches("http://").to_owned();
+    let send = |expect: bool| {
+        let (address, key, body) = (address.clone(), key.clone(), body.clone());
+        async move {
+            let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+            let expect = if expect { "Expect: 100-continue\r\n" } else { "" };
+            let head = format!(
+                "POST {JOBS} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {key}\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\n{expect}\r\n",
+                body.len()
+            );
+            stream.write_all(head.as_bytes()).await.unwrap();
+            if expect.is_empty() {
+                stream.write_all(body.as_bytes()).await.expect("the whole body is taken");
+            }
+            let mut answer = Vec::new();
+            let mut buffer = [0u8; 4096];
+            while !String::from_utf8_lossy(&answer).contains("}}") {
+                match stream.read(&mut buffer).await.expect("the answer is read") {
+                    0 => break,
+                    n => answer.extend_from_slice(&buffer[..n]),
+                }
+            }
+            String::from_utf8_lossy(&answer).into_owned()
+        }
+    };
+    for expect in [false, true] {
+        let answer = send(expect).await;
+        assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+        assert!(!answer.contains("100 Continue"), "{answer}");
+        assert!(answer.contains("your job queue is full"), "{answer}");
+    }
+}

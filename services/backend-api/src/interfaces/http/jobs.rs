@@ -3,11 +3,11 @@
 //! a session, so its events and files are the session's, served by the same code.
 
 use axum::extract::{Request, State};
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_TYPE, EXPECT};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::Response;
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -25,6 +25,9 @@ use crate::domain::event::StoredEvent;
 
 /// Room in a job's body for the JSON around its prompt and attachments.
 const JSON_ROOM: usize = 64 * 1024;
+
+/// How long a refused creation's body is read before the answer goes regardless.
+const DISCARD_TIME: std::time::Duration = std::time::Duration::from_secs(30);
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -110,13 +113,19 @@ async fn create(
             AppError::Malformed("send the job as JSON (`Content-Type: application/json`)".into()).into(),
         );
     }
-    let _turn = state.jobs.turn(&principal.user_id).await?;
     // Attachments come inline, so this body may be far larger than the server-wide limit
     // (`Request` is not held to it): room for the attachments in base64 (4 characters per
     // 3 bytes), the prompt, and the JSON around them.
     let limit = usize::try_from(state.jobs.max_attachment_bytes() / 3 * 4)
         .unwrap_or(usize::MAX)
         .saturating_add(MAX_MESSAGE_BYTES + JSON_ROOM);
+    let _turn = match state.jobs.turn(&principal.user_id).await {
+        Ok(turn) => turn,
+        Err(refused) => {
+            discard_body(request, limit).await;
+            return Err(refused.into());
+        }
+    };
     let bytes = axum::body::to_bytes(request.into_body(), limit)
         .await
         .map_err(|_| {
@@ -144,6 +153,28 @@ async fn create(
             webhook_secret: job.webhook.map(|hook| hook.secret),
         }),
     ))
+}
+
+/// Reads and drops what a refused creation still sends (at most `limit` bytes, for at
+/// most [`DISCARD_TIME`]), holding no more than a chunk at a time: a client that writes
+/// its whole body before it reads the answer (Python's `http.client`, many scripts) then
+/// gets the `429`/`503` instead of a connection cut under it. A client that asked
+/// `Expect: 100-continue` has sent nothing and is answered at once.
+async fn discard_body(request: Request, limit: usize) {
+    if request.headers().contains_key(EXPECT) {
+        return;
+    }
+    let mut body = request.into_body().into_data_stream();
+    let mut read = 0usize;
+    let discard = async {
+        while let Some(Ok(chunk)) = body.next().await {
+            read = read.saturating_add(chunk.len());
+            if read > limit {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(DISCARD_TIME, discard).await;
 }
 
 /// Whether the body is declared JSON (`application/json` or a `+json` type), as axum's
