@@ -2,7 +2,8 @@
 //! and sizes only while the files wait in the store apart from it (read from the store
 //! itself), they reach the workspace byte for byte also across a restart, and leave the
 //! store once written or once the job is cancelled; the queued jobs' files together are
-//! capped (429 with `Retry-After`, nothing made).
+//! capped (429 with `Retry-After`, nothing made); and a refused creation is answered to a
+//! client that writes its whole body before it reads.
 
 use std::path::Path;
 
