@@ -2,10 +2,10 @@
 # Sandpiper's tests.
 #
 #   ./test.sh           the whole suite, as CI runs it
-#   ./test.sh --quick   the fast tier: the docs' paths, unit tests, the in-process
-#                       integration tests, the front end's component tests and the API
-#                       clients' drift check and live tests; no Docker, browser or
-#                       database needed
+#   ./test.sh --quick   the fast tier: the paths and tests the docs name, unit tests,
+#                       the in-process integration tests, the front end's component
+#                       tests and the API clients' drift check and live tests; no
+#                       Docker, browser or database needed
 #   ./test.sh --prepare only install and start what the full suite needs (CI runs this
 #                       beside the lints), and build the sandbox image
 #   ./test.sh --docker-suites
@@ -80,9 +80,10 @@ tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web::
 skipping() { printf -- '--skip\n%s\n' "$@"; }
 
 if [[ $mode == quick ]]; then
-    # Every repository path the docs and READMEs name in backticks: a second, first.
-    step "docs: the paths they name exist"
+    # Every repository path and test the docs name in backticks exists: a second, first.
+    step "docs: the paths and tests they name exist"
     scripts/check-doc-paths.py
+    scripts/check-doc-tests.py
     # The generated clients against the committed document (which the unit tests check
     # against the backend's code): a few seconds, so before the build.
     step "API clients: generated from docs/openapi.json"
