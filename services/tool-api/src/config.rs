@@ -8,6 +8,7 @@
 //! | `TOOL_API_INSECURE_NO_AUTH=true` | development only: serve without a token |
 //! | `TOOL_API_HOST`, `TOOL_API_PORT` | listen address (default `0.0.0.0:8080`) |
 //! | `TOOL_API_WORKSPACE` | where relative paths point (default `$HOME`) |
+//! | `TOOL_API_STORAGE_ROOT` | what the storage quota measures and guards (default `$HOME`, which holds the workspace) |
 //! | `TOOL_API_LIMITS__<FIELD>` | any field of [`Limits`], e.g. `TOOL_API_LIMITS__UPLOAD_MAX_BYTES` |
 //! | `TOOL_API_DESKTOP__<FIELD>` | any field of [`DesktopSettings`], e.g. `TOOL_API_DESKTOP__ENABLED=true` |
 
@@ -25,6 +26,9 @@ pub struct Settings {
     pub token_sha256: Option<String>,
     pub insecure_no_auth: bool,
     pub workspace: PathBuf,
+    /// The directory the storage quota measures and guards: the whole volume, so the
+    /// home (see `crate::storage_quota`).
+    pub storage_root: PathBuf,
     #[serde(default)]
     pub limits: Limits,
     #[serde(default)]
@@ -181,10 +185,10 @@ pub struct Limits {
     pub mcp_stdio_max_servers: usize,
     /// Longest JSON-RPC message relayed either way to or from an MCP stdio server.
     pub mcp_stdio_message_max_bytes: usize,
-    /// Most bytes the workspace may hold on disk (see `crate::storage_quota`); none
+    /// Most bytes the storage root may hold on disk (see `crate::storage_quota`); none
     /// without it.
     pub storage_quota_bytes: Option<u64>,
-    /// How often the workspace is measured against the quota.
+    /// How often the storage root is measured against the quota.
     pub storage_check_secs: f64,
     /// Most bytes of file content one archive may hold, counted by apparent size (a
     /// sparse file for all it expands to); the storage quota caps it too when smaller.
@@ -216,8 +220,8 @@ impl Default for Limits {
 }
 
 impl Settings {
-    /// Settings for a server on `127.0.0.1:0` over `workspace`, with default limits; tests
-    /// and embedders adjust fields from here.
+    /// Settings for a server on `127.0.0.1:0` over `workspace`, which is also the storage
+    /// root, with default limits; tests and embedders adjust fields from here.
     pub fn local(workspace: PathBuf, token: Option<String>) -> Self {
         Self {
             host: "127.0.0.1".into(),
@@ -225,6 +229,7 @@ impl Settings {
             insecure_no_auth: token.is_none(),
             token,
             token_sha256: None,
+            storage_root: workspace.clone(),
             workspace,
             limits: Limits::default(),
             desktop: DesktopSettings::default(),
@@ -239,11 +244,13 @@ impl Settings {
     /// Reads defaults, the optional file named by `TOOL_API_CONFIG`, then the environment.
     pub fn load() -> Result<Self, config::ConfigError> {
         let env = |name: &str| std::env::var(name).ok();
+        let home = env("HOME").unwrap_or_else(|| "/".into());
         let mut builder = config::Config::builder()
             .set_default("host", "0.0.0.0")?
             .set_default("port", 8080)?
             .set_default("insecure_no_auth", false)?
-            .set_default("workspace", env("HOME").unwrap_or_else(|| "/".into()))?;
+            .set_default("workspace", home.clone())?
+            .set_default("storage_root", home)?;
         if let Some(file) = env("TOOL_API_CONFIG") {
             builder = builder.add_source(config::File::with_name(&file));
         }

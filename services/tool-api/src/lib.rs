@@ -23,12 +23,14 @@ pub mod files;
 pub mod http;
 pub mod kernel;
 pub mod mcp_stdio;
+mod open_files;
 pub mod paths;
 mod process_group;
 pub mod shell;
 pub mod startup;
 mod stderr_tail;
 pub mod storage_quota;
+mod storage_writers;
 pub mod system;
 pub mod web;
 

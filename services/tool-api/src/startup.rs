@@ -80,10 +80,16 @@ impl Application {
             }
             desktop.stop_when_idle(stopping.clone());
         }
-        let storage = StorageQuota::new(
-            workspace.root().to_path_buf(),
-            settings.limits.storage_quota_bytes,
-        );
+        if settings.limits.storage_quota_bytes.is_some()
+            && !workspace.root().starts_with(&settings.storage_root)
+        {
+            tracing::warn!(
+                workspace = %workspace.root().display(),
+                storage_root = %settings.storage_root.display(),
+                "the workspace is outside the storage root: the quota does not count it"
+            );
+        }
+        let storage = StorageQuota::new(settings.storage_root.clone(), settings.limits.storage_quota_bytes);
         let check_every = settings.limits.storage_check_secs;
         if !(check_every.is_finite() && check_every > 0.0) {
             bail!("TOOL_API_LIMITS__STORAGE_CHECK_SECS must be a number of seconds above 0");
@@ -94,10 +100,10 @@ impl Application {
                 let (shells, kernel) = (shells.clone(), kernel.clone());
                 move |note| {
                     let (shells, kernel) = (shells.clone(), kernel.clone());
-                    tokio::spawn(async move {
+                    async move {
                         kernel.interrupt(&note);
                         shells.end_running(&note).await;
-                    });
+                    }
                 }
             });
         let settings = Arc::new(settings);

@@ -1,14 +1,19 @@
-//! The workspace's storage quota. A session's Docker volume is a plain directory on the
-//! host's filesystem, which the engine cannot limit on ext4 (only XFS with project quotas
-//! can), so the tool-api keeps the workspace within `storage_quota_bytes` itself: it
-//! measures what the workspace takes on disk every `storage_check_secs`, refuses writes
-//! through its API (`507 storage_full`) while there is no room, and each time it finds
-//! the workspace over the quota and still growing it ends the running shell commands and
-//! interrupts the running code cell, with a note saying why, which is how a runaway `dd`
-//! stops. A soft quota: between
-//! two measurements a command can write past it by its write rate times the interval.
-//! Deleting files (through the API or `rm` in a shell) always works.
+//! The storage quota of the sandbox's files. A session's Docker volume (the whole home,
+//! `/home/sandbox`) is a plain directory on the host's filesystem, which the engine cannot
+//! limit on ext4 (only XFS with project quotas can), so the tool-api keeps the storage
+//! root (`TOOL_API_STORAGE_ROOT`, the home by default, which holds the workspace) within
+//! `storage_quota_bytes` itself: it measures what the root takes on disk every
+//! `storage_check_secs` (its files, and deleted files that a process still holds open),
+//! refuses writes through its API (`507 storage_full`) while there is no room, and each
+//! time it finds the root over the quota and still growing it ends the running shell
+//! commands and interrupts the running code cell, with a note saying why, then ends
+//! every other process that writes there ([`crate::storage_writers`]), which is how a
+//! runaway `dd` stops, detached or not. A soft quota: between two measurements a command
+//! can write past it by its write rate times the interval. Deleting files (through the
+//! API or `rm` in a shell) always works.
 
+use std::collections::HashSet;
+use std::future::Future;
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,6 +25,11 @@ use tool_api_contract::info::StorageUsage;
 use tool_api_contract::ErrorCode;
 
 use crate::error::{ToolError, ToolResult};
+use crate::open_files;
+use crate::storage_writers;
+
+/// How long the writer hunt looks at who writes before it ends anyone.
+const WRITER_WINDOW: Duration = Duration::from_millis(500);
 
 pub struct StorageQuota {
     root: PathBuf,
@@ -68,7 +78,7 @@ impl StorageQuota {
         }
     }
 
-    /// Measures the workspace now.
+    /// Measures the storage root now.
     pub async fn measure(&self) -> u64 {
         let root = self.root.clone();
         let used = tokio::task::spawn_blocking(move || disk_usage(&root))
@@ -78,21 +88,20 @@ impl StorageQuota {
         used
     }
 
-    /// Measures every `interval` until `stopping`; each time the workspace is found over
-    /// its quota and larger than at the last measurement, `enforce` is given the note to
-    /// show where work was ended.
-    pub fn watch(
-        self: Arc<Self>,
-        interval: Duration,
-        stopping: CancellationToken,
-        enforce: impl Fn(String) + Send + 'static,
-    ) {
+    /// Measures every `interval` until `stopping`; each time the root is found over its
+    /// quota and larger than at the last measurement, `enforce` is given the note to show
+    /// where tracked work was ended, and then what else writes under the root is ended.
+    pub fn watch<F, Fut>(self: Arc<Self>, interval: Duration, stopping: CancellationToken, enforce: F)
+    where
+        F: Fn(String) -> Fut + Send + 'static,
+        Fut: Future<Output = ()> + Send,
+    {
         let Some(quota) = self.quota else { return };
         tokio::spawn(async move {
             let mut before = 0;
             loop {
                 let used = self.measure().await;
-                // Only while the workspace grows past the quota: what is deleting files
+                // Only while the root grows past the quota: what is deleting files
                 // to make room (an `rm` that started before this measurement) goes on.
                 let growing = used > before;
                 before = used;
@@ -101,8 +110,9 @@ impl StorageQuota {
                         used_bytes: used,
                         quota_bytes: quota,
                     };
-                    tracing::warn!(used, quota, "the workspace is over its storage quota");
-                    enforce(format!("[ended: {}]", describe(usage)));
+                    tracing::warn!(used, quota, "the storage root is over its quota");
+                    enforce(format!("[ended: {}]", describe(usage))).await;
+                    storage_writers::end_writers(self.root.clone(), WRITER_WINDOW).await;
                 }
                 tokio::select! {
                     _ = tokio::time::sleep(interval) => {}
@@ -124,7 +134,7 @@ fn full(usage: StorageUsage, adding: u64) -> ToolError {
 
 fn describe(usage: StorageUsage) -> String {
     format!(
-        "the workspace holds {} of its {} storage quota; delete files to write more",
+        "the home directory holds {} of its {} storage quota; delete files to write more",
         human(usage.used_bytes),
         human(usage.quota_bytes)
     )
@@ -146,15 +156,23 @@ pub(crate) fn human(bytes: u64) -> String {
 }
 
 /// What the files under `root` take on disk (allocated blocks, so sparse files count
-/// for what they hold), staying on its filesystem and not following links.
+/// for what they hold), staying on its filesystem and not following links, plus the
+/// deleted files under it that processes still hold open (their blocks are not free).
 fn disk_usage(root: &std::path::Path) -> u64 {
-    walkdir::WalkDir::new(root)
+    let linked: u64 = walkdir::WalkDir::new(root)
         .same_file_system(true)
         .into_iter()
         .filter_map(Result::ok)
         .filter_map(|entry| entry.metadata().ok())
         .map(|metadata| metadata.blocks() * 512)
-        .sum()
+        .sum();
+    let mut counted = HashSet::new();
+    let held: u64 = open_files::under(root)
+        .into_iter()
+        .filter(|open| open.deleted && counted.insert(open.file))
+        .map(|open| open.extent.allocated)
+        .sum();
+    linked + held
 }
 
 #[cfg(test)]
@@ -182,6 +200,13 @@ mod tests {
             err.to_string().contains("of its 100.0 KiB storage quota"),
             "{err}"
         );
+
+        // A deleted file that a process still holds keeps its blocks, and counts.
+        let held = std::fs::File::open(dir.path().join("a")).unwrap();
+        std::fs::remove_file(dir.path().join("a")).unwrap();
+        assert!(quota.measure().await >= 64 << 10);
+        drop(held);
+        assert!(quota.measure().await < 64 << 10);
 
         let unlimited = StorageQuota::new(dir.path().into(), None);
         unlimited.wrote(u64::MAX);

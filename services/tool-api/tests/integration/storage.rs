@@ -1,11 +1,14 @@
-//! The workspace's storage quota: writes past it refused with 507, a command that keeps
-//! filling the disk ended with a note, and room again once files are deleted.
+//! The storage quota of the sandbox's home: writes past it refused with 507, a command
+//! that keeps filling the disk ended with a note, a detached writer ended too, and room
+//! again once files are deleted.
 
 use crate::support;
 
 use std::time::{Duration, Instant};
 
-use support::{expect_code, spawn_app_with, TestApp};
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use support::{alive, expect_code, spawn_app_with, TestApp};
 use tool_api_contract::files::{MkdirRequest, WriteFileRequest};
 use tool_api_contract::shell::{CommandState, ExecRequest};
 use tool_api_contract::ErrorCode;
@@ -86,7 +89,7 @@ async fn the_storage_quota_refuses_writes_and_ends_what_fills_the_disk() {
         started.elapsed()
     );
     assert!(
-        filled.output.contains("[ended: the workspace holds"),
+        filled.output.contains("[ended: the home directory holds"),
         "{}",
         filled.output
     );
@@ -125,4 +128,87 @@ async fn the_storage_quota_refuses_writes_and_ends_what_fills_the_disk() {
     );
     measured(&app, |used| used < QUOTA / 2).await;
     app.client.write_file(&write("b.txt", 1 << 20)).await.unwrap();
+}
+
+/// Kills the process group it names when dropped, so that a failing test leaves no
+/// writer filling the disk.
+struct Detached(u32);
+
+impl Drop for Detached {
+    fn drop(&mut self) {
+        let _ = killpg(Pid::from_raw(self.0 as i32), Signal::SIGKILL);
+    }
+}
+
+/// What `path` takes on disk now (0 when it does not exist).
+fn allocated(path: &std::path::Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).map_or(0, |metadata| metadata.blocks() * 512)
+}
+
+#[tokio::test]
+async fn the_whole_home_counts_and_a_detached_writer_is_ended() {
+    let home = tempfile::tempdir().unwrap();
+    let workspace = home.path().join("workspace");
+    std::fs::create_dir(&workspace).unwrap();
+    let app = spawn_app_with(|settings| {
+        settings.workspace = workspace.clone();
+        settings.storage_root = home.path().to_path_buf();
+        settings.limits.storage_quota_bytes = Some(QUOTA);
+        settings.limits.storage_check_secs = 0.2;
+    })
+    .await;
+
+    // A file in the home outside the workspace counts, and the API refuses by it.
+    std::fs::write(home.path().join("outside.bin"), vec![1u8; 3 << 20]).unwrap();
+    measured(&app, |used| used >= 3 << 20).await;
+    expect_code(
+        app.client.write_file(&write("w.txt", 3 << 19)).await,
+        ErrorCode::StorageFull,
+    );
+    assert!(!workspace.join("w.txt").exists());
+
+    // A writer that leaves every group the tool-api knows: the exec returns at once.
+    let fill = home.path().join("fill.bin");
+    let started = app
+        .client
+        .exec(
+            "detached",
+            &exec(&format!(
+                "export HOME_DIR='{}'; setsid sh -c 'while true; do head -c 262144 /dev/zero \
+                 >> \"$HOME_DIR/fill.bin\"; sleep 0.02; done' >/dev/null 2>&1 & echo $!",
+                home.path().display()
+            )),
+        )
+        .await
+        .unwrap();
+    assert_eq!(started.state, CommandState::Exited, "{started:?}");
+    let pid: u32 = started.output.trim().parse().expect("the writer's pid");
+    let _writer = Detached(pid);
+
+    // Once the home passes the quota, the writer is ended: it is gone and its file
+    // stops growing.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while alive(pid) {
+        assert!(
+            Instant::now() < deadline,
+            "the writer still runs; {} written",
+            allocated(&fill)
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let written = allocated(&fill);
+    assert!(written > 0, "the writer never wrote");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(allocated(&fill), written, "the file still grows");
+    measured(&app, |used| used > QUOTA).await;
+
+    // The tool-api itself and its shells go on.
+    let after = app
+        .client
+        .exec("detached", &exec("rm \"$HOME_DIR/fill.bin\" && echo gone"))
+        .await
+        .unwrap();
+    assert_eq!(after.output.trim_end().lines().last(), Some("gone"), "{after:?}");
+    measured(&app, |used| used < QUOTA).await;
 }
