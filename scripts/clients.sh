@@ -44,9 +44,12 @@ if ! PATH="$venv/bin:$PATH" "$venv/bin/openapi-python-client" generate --path "$
     die "openapi-python-client did not generate the whole client (above)"
 fi
 rm -rf "$out/python/.ruff_cache"
+# The generator has no header setting: each Python file gets one here, before the check.
+find "$out/python" -name '*.py' -exec sed -i \
+    '1i # Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.' {} +
 
 # TypeScript: clients/typescript/openapi-ts.config.ts, into the temporary folder.
-(cd clients/typescript && npx --no-install openapi-ts --output "$out/typescript" --silent) ||
+(cd clients/typescript && CLIENT_OUTPUT="$out/typescript" npx --no-install openapi-ts --silent) ||
     die "@hey-api/openapi-ts failed"
 
 if [[ $mode == check ]]; then

@@ -5,7 +5,13 @@ import { defineConfig } from '@hey-api/openapi-ts'
 
 export default defineConfig({
   input: '../../docs/openapi.json',
-  output: { path: 'src/generated', module: { extension: '.js' }, postProcess: [] },
+  output: {
+    // scripts/clients.sh generates into a folder of its own first, to compare or copy.
+    path: process.env.CLIENT_OUTPUT ?? 'src/generated',
+    module: { extension: '.js' },
+    postProcess: [],
+    header: ['// Generated from docs/openapi.json by scripts/clients.sh (@hey-api/openapi-ts): do not edit.'],
+  },
   plugins: [
     '@hey-api/client-fetch',
     '@hey-api/typescript',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { createClient } from '@hey-api/openapi-ts'
+import { header } from '../openapi-ts.config'
 
 const fresh = mkdtempSync(join(tmpdir(), 'api-types-'))
 afterAll(() => rmSync(fresh, { recursive: true, force: true }))
@@ -13,7 +14,7 @@ afterAll(() => rmSync(fresh, { recursive: true, force: true }))
 it('matches the committed OpenAPI document', async () => {
   await createClient({
     input: resolve(__dirname, '../../docs/openapi.json'),
-    output: { path: fresh, postProcess: [] },
+    output: { path: fresh, postProcess: [], header },
     plugins: ['@hey-api/typescript'],
     logs: { level: 'silent' },
   })

@@ -1,3 +1,4 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
 """Contains some shared types for properties"""
 
 from collections.abc import Mapping, MutableMapping

@@ -1,3 +1,4 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
 """Contains all the data models used in inputs/outputs"""
 
 from .agent_event_delegated import AgentEventDelegated

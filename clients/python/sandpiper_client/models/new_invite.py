@@ -1,3 +1,4 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
 from __future__ import annotations
 
 import datetime
