@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use support::fake_llm::{FakeLlm, Reply};
+use support::fake_llm::{untrusted, FakeLlm, Reply};
 use support::{borrowed, SseStream, TestApp};
 use web_fakes::{searxng_answer, Recorder};
 
@@ -487,7 +487,7 @@ async fn web_search_runs_in_the_backend_and_needs_no_sandbox() {
         .iter()
         .find(|m| m["role"] == "tool")
         .unwrap();
-    let read: Value = serde_json::from_str(answer["content"].as_str().unwrap()).unwrap();
+    let read: Value = serde_json::from_str(untrusted(answer["content"].as_str().unwrap())).unwrap();
     assert_eq!(read, json!({ "provider": "searxng", "results": results }));
 }
 
@@ -519,7 +519,7 @@ async fn a_failed_search_is_the_models_to_read_and_the_turn_goes_on() {
         shown.contains("401") && shown.contains("API key was refused"),
         "{shown}"
     );
-    let told = llm.requests()[1]["messages"].to_string();
+    let told = serde_json::to_string(&llm.requests()).unwrap();
     assert!(told.contains("web_search failed"), "{told}");
     for said in [shown, told.as_str()] {
         assert!(!said.contains(SEARCH_KEY), "the key is never echoed: {said}");

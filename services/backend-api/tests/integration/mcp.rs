@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use support::fake_llm::{FakeLlm, Reply};
+use support::fake_llm::{untrusted, FakeLlm, Reply};
 use support::mcp_servers::{self, Everything};
 use support::{borrowed, TestApp};
 
@@ -158,7 +158,7 @@ async fn an_mcp_server_s_tools_are_offered_called_and_shown_and_broken_ones_are_
         "The sum of 2 and 3 is 5."
     );
     assert_eq!(
-        answer_to(&requests[3], "mcp__everything__get-sum"),
+        untrusted(answer_to(&requests[3], "mcp__everything__get-sum")),
         "The sum of 2 and 3 is 5."
     );
     let image = called[1]["view"]["content"]

@@ -8,16 +8,16 @@ use crate::domain::agent::{ChatMessage, ChatRole};
 /// Tool results always kept whole, counted from the end.
 const KEEP_RECENT_RESULTS: usize = 4;
 
-/// `text` cut to `limit` characters with a note when longer.
-pub fn truncate_for_model(text: &str, limit: usize) -> String {
-    let total = text.chars().count();
-    if total <= limit {
-        return text.to_owned();
-    }
-    let head: String = text.chars().take(limit).collect();
-    format!(
-        "{head}\n[… {} more characters left out; ask for a smaller part if you need it]",
-        total - limit
+/// `text` cut to its first `limit` characters, and the note saying how much was left
+/// out (empty when nothing was).
+pub fn cut_for_model(text: &str, limit: usize) -> (&str, String) {
+    let Some((at, _)) = text.char_indices().nth(limit) else {
+        return (text, String::new());
+    };
+    let left_out = text[at..].chars().count();
+    (
+        &text[..at],
+        format!("\n[… {left_out} more characters left out; ask for a smaller part if you need it]"),
     )
 }
 
@@ -65,10 +65,12 @@ mod tests {
 
     #[test]
     fn long_outputs_are_cut_with_a_note() {
-        assert_eq!(truncate_for_model("short", 10), "short");
-        let cut = truncate_for_model(&"x".repeat(50), 10);
-        assert!(cut.starts_with(&"x".repeat(10)));
-        assert!(cut.contains("40 more characters"));
+        assert_eq!(cut_for_model("short", 10), ("short", String::new()));
+        assert_eq!(cut_for_model("exactly10!", 10), ("exactly10!", String::new()));
+        let long = "é".repeat(50);
+        let (head, note) = cut_for_model(&long, 10);
+        assert_eq!(head, "é".repeat(10));
+        assert!(note.contains("40 more characters"), "{note}");
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod replicas;
 mod run;
 mod run_tools;
 mod take_over;
+mod untrusted;
 
 pub use daily_tokens::DailyTokens;
 pub use replicas::Cluster;

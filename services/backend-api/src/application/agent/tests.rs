@@ -31,6 +31,8 @@ use crate::infrastructure::local_bus::LocalBus;
 use crate::infrastructure::local_leases::LocalLeases;
 use crate::infrastructure::sandbox_files::ToolApiFiles;
 
+mod untrusted;
+
 /// A model that answers from a script and records what it was sent. With `hold_first`,
 /// the first request waits until `release` is rung.
 #[derive(Default)]
@@ -81,11 +83,13 @@ fn text(content: &str) -> Completion {
     }
 }
 
-/// A sandbox that records the typed calls it gets; `sleep …` never ends.
+/// A sandbox that records the typed calls it gets and answers each with `output` (or
+/// "recorded output"); `sleep …` never ends.
 #[derive(Default)]
 struct RecordedSandbox {
     calls: Mutex<Vec<SandboxCall>>,
     interrupted: AtomicUsize,
+    output: Mutex<Option<String>>,
 }
 
 #[async_trait::async_trait]
@@ -97,8 +101,9 @@ impl SandboxTools for RecordedSandbox {
                 std::future::pending::<()>().await;
             }
         }
+        let output = self.output.lock().unwrap().clone();
         Ok(ToolOutcome {
-            text: "recorded output".into(),
+            text: output.unwrap_or_else(|| "recorded output".into()),
             view: ToolView::error("not a real sandbox"),
             images: Vec::new(),
         })
@@ -280,6 +285,19 @@ fn tool_events(log: &[StoredEvent]) -> Vec<(ToolStatus, Option<ToolView>)> {
         .collect()
 }
 
+/// The id of the untrusted block `text` holds after the backend's own words, and what
+/// it wraps; the block must end `text`.
+fn untrusted_block(text: &str) -> (&str, &str) {
+    let (_, rest) = text
+        .split_once("<untrusted-output id=\"")
+        .unwrap_or_else(|| panic!("no untrusted block: {text}"));
+    let (id, rest) = rest.split_once("\">\n").unwrap();
+    let inside = rest
+        .strip_suffix(&format!("\n</untrusted-output id=\"{id}\">"))
+        .unwrap_or_else(|| panic!("the block does not close at the end: {text}"));
+    (id, inside)
+}
+
 fn tool_results(request: &[ChatMessage]) -> Vec<String> {
     request
         .iter()
@@ -313,7 +331,9 @@ async fn a_sandbox_call_is_sent_typed_and_its_result_reaches_the_model() {
     assert_eq!(tools[1].0, ToolStatus::Called);
     let requests = h.model.requests.lock().unwrap().clone();
     assert_eq!(requests.len(), 2);
-    assert_eq!(tool_results(&requests[1]), ["recorded output"]);
+    let results = tool_results(&requests[1]);
+    assert_eq!(results.len(), 1);
+    assert_eq!(untrusted_block(&results[0]).1, "recorded output");
 }
 
 #[tokio::test]

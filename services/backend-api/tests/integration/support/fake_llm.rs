@@ -81,6 +81,17 @@ impl Provider {
     }
 }
 
+/// What the untrusted block ending `text` (a tool result the model read) wraps; panics
+/// when `text` does not end with one block, opened and closed with the same id.
+pub fn untrusted(text: &str) -> &str {
+    let (_, rest) = text
+        .split_once("<untrusted-output id=\"")
+        .unwrap_or_else(|| panic!("not marked untrusted: {text}"));
+    let (id, rest) = rest.split_once("\">\n").unwrap();
+    rest.strip_suffix(&format!("\n</untrusted-output id=\"{id}\">"))
+        .unwrap_or_else(|| panic!("the untrusted block does not close at the end: {text}"))
+}
+
 /// What the `reasoning` provider thinks aloud before each answer.
 pub const REASONING: &str = "Hmm, the person wants something. Let me think it over.";
 

@@ -25,9 +25,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::{hand_back, Next, Run, TurnEnd};
 use crate::application::agent::catalogue::Catalogue;
-use crate::application::agent::context::truncate_for_model;
-use crate::application::agent::prompt::SUB_AGENT_PROMPT;
+use crate::application::agent::prompt::sub_agent_prompt;
 use crate::application::agent::run_tools::DelegateArgs;
+use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::event::AgentEvent;
 use crate::domain::files::WorkspacePath;
@@ -148,32 +148,40 @@ struct Finished {
 }
 
 impl Outcome {
-    /// What the person sees of the delegation, and what the delegating model reads.
-    fn present(self) -> (ToolView, String) {
+    /// What the person sees of the delegation, and what the delegating model reads: the
+    /// sub-agent's answer is content from outside (what its tools read may have steered
+    /// it), introduced by the files it handed back.
+    fn present(self) -> (ToolView, ToolReply) {
         let done = match self.result {
             Ok(done) => done,
             Err(problem) => {
                 let message = format!("The sub-agent did not finish: {problem}");
-                return (ToolView::error(message.clone()), message);
+                return (ToolView::error(message.clone()), ToolReply::own(message));
             }
         };
-        let mut answer = done.answer;
+        let mut notes = Vec::new();
         if !done.files.is_empty() {
-            answer.push_str(&format!(
-                "\n\n[Copied into your sandbox: {}]",
-                done.files.join(", ")
-            ));
+            notes.push(format!("[Copied into your sandbox: {}]", done.files.join(", ")));
         }
         if !done.not_copied.is_empty() {
-            answer.push_str(&format!("\n\n[Not copied: {}]", done.not_copied.join("; ")));
+            notes.push(format!("[Not copied: {}]", done.not_copied.join("; ")));
         }
+        let about: String = notes
+            .iter()
+            .map(|note| format!("{note}\n"))
+            .chain(["The sub-agent's answer:".to_owned()])
+            .collect();
         let view = ToolView::Delegation {
             model: self.model,
             own_sandbox: self.own_sandbox,
-            answer: answer.clone(),
+            answer: [done.answer.clone()]
+                .into_iter()
+                .chain(notes)
+                .collect::<Vec<_>>()
+                .join("\n\n"),
             files: done.files,
         };
-        (view, answer)
+        (view, ToolReply::outside_about(about, done.answer))
     }
 }
 
@@ -185,9 +193,8 @@ impl Run {
         let assignment = match self.assign(task).await {
             Ok(assignment) => assignment,
             Err(problem) => {
-                return self
-                    .close(&call.id, ToolView::error(problem.clone()), problem)
-                    .await
+                let reply = ToolReply::own(problem.clone());
+                return self.close(&call.id, ToolView::error(problem), reply).await;
             }
         };
         let sub = self.sub_agent(&call.id, &assignment);
@@ -201,9 +208,8 @@ impl Run {
     /// Waits for the sub-agents started so far and closes their calls with their answers.
     pub(super) async fn sub_agents_answer(&mut self) -> Result<Next, String> {
         while let Some((call_id, outcome)) = self.sub_agents.next().await {
-            let (view, text) = outcome.present();
-            let text = truncate_for_model(&text, self.deps.budgets.tool_output_chars);
-            self.close(&call_id, view, text).await;
+            let (view, reply) = outcome.present();
+            self.close(&call_id, view, reply).await;
         }
         Ok(Next::Continue)
     }
@@ -281,7 +287,7 @@ impl Run {
             read_up_to: self.read_up_to,
             history_end: self.history_end,
             conversation: vec![
-                ChatMessage::text(ChatRole::System, SUB_AGENT_PROMPT),
+                ChatMessage::text(ChatRole::System, sub_agent_prompt()),
                 ChatMessage::text(ChatRole::User, assignment.task.clone()),
             ],
             catalogue: Catalogue::new(self.deps.web_search.is_some(), false),

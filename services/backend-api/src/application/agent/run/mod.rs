@@ -23,10 +23,11 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::catalogue::{Catalogue, ToolCall};
-use super::context::{compact, truncate_for_model};
+use super::context::compact;
 use super::guard::{Guard, Interrupted};
 use super::replicas::Fence;
 use super::run_tools::RunCall;
+use super::untrusted::ToolReply;
 use super::{mcp, memory, prompt, Dependencies, Incoming};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::backend_call::BackendCall;
@@ -539,7 +540,7 @@ impl Run {
             RunCall::Ask(ask) => {
                 self.answer(
                     call,
-                    "asked; the person's reply comes as their next message".into(),
+                    ToolReply::own("asked; the person's reply comes as their next message"),
                 );
                 self.emit(AgentEvent::Wait {
                     prompt: Some(ask.question),
@@ -550,7 +551,7 @@ impl Run {
             }
         };
         self.emit(event).await;
-        self.answer(call, answer.into());
+        self.answer(call, ToolReply::own(answer));
         Next::Continue
     }
 
@@ -603,8 +604,8 @@ impl Run {
             match self.mcp_site().await {
                 Ok(site) => Some(site),
                 Err(message) => {
-                    self.close(&call.id, ToolView::error(message.clone()), message)
-                        .await;
+                    let reply = ToolReply::own(message.clone());
+                    self.close(&call.id, ToolView::error(message), reply).await;
                     return;
                 }
             }
@@ -614,12 +615,12 @@ impl Run {
         match self.deps.mcp.call(server, tool, arguments, site.as_ref()).await {
             Ok(result) => {
                 let (view, text) = mcp::present(server, tool, &result);
-                let text = truncate_for_model(&text, self.deps.budgets.tool_output_chars);
-                self.close(&call.id, view, text).await;
+                self.close(&call.id, view, ToolReply::outside(text)).await;
             }
             Err(reason) => {
-                let problem = format!("The MCP server {server:?} gave no result: {reason}");
-                self.close(&call.id, ToolView::error(problem.clone()), problem)
+                let view = ToolView::error(format!("The MCP server {server:?} gave no result: {reason}"));
+                let about = format!("The MCP server {server:?} gave no result; the reason:");
+                self.close(&call.id, view, ToolReply::outside_about(about, reason))
                     .await;
             }
         }
@@ -637,8 +638,8 @@ impl Run {
         };
         self.open(call, args).await;
         let outcome = web.search(search).await;
-        let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);
-        self.close(&call.id, outcome.view, text).await;
+        self.close(&call.id, outcome.view, ToolReply::outside(outcome.text))
+            .await;
     }
 
     async fn sandbox_tool(
@@ -651,7 +652,8 @@ impl Run {
         let sandbox = match self.sandbox().await {
             Ok(sandbox) => sandbox,
             Err(message) => {
-                self.close(&call.id, ToolView::error(message.clone()), message.clone())
+                let reply = ToolReply::own(message.clone());
+                self.close(&call.id, ToolView::error(message.clone()), reply)
                     .await;
                 return Err(message);
             }
@@ -663,8 +665,7 @@ impl Run {
                     *slot = self.keep_image(picture).await;
                 }
                 let failed_cell = view.code_failed();
-                let text = truncate_for_model(&outcome.text, self.deps.budgets.tool_output_chars);
-                self.close(&call.id, view, text).await;
+                self.close(&call.id, view, ToolReply::outside(outcome.text)).await;
                 self.count_failed_cells(failed_cell)
             }
             Err(err) => {
@@ -672,7 +673,8 @@ impl Run {
                 self.sandbox = None;
                 let message =
                     format!("The sandbox stopped answering ({err}); a new one is made on your next message.");
-                self.close(&call.id, ToolView::error(message.clone()), message.clone())
+                let reply = ToolReply::own(message.clone());
+                self.close(&call.id, ToolView::error(message.clone()), reply)
                     .await;
                 Err(message)
             }
@@ -747,8 +749,8 @@ impl Run {
     /// both the person and the model see.
     async fn fail_call(&mut self, call: &ToolCallRequest, args: Value, problem: String) {
         self.open(call, args).await;
-        self.close(&call.id, ToolView::error(problem.clone()), problem)
-            .await;
+        let reply = ToolReply::own(problem.clone());
+        self.close(&call.id, ToolView::error(problem), reply).await;
     }
 
     /// Logs the call's `calling` event; it stays open until [`Run::close`].
@@ -768,8 +770,8 @@ impl Run {
     }
 
     /// Logs the open call's `called` event with what the person sees, and gives the
-    /// model its text.
-    async fn close(&mut self, call_id: &str, view: ToolView, text: String) {
+    /// model its reply.
+    async fn close(&mut self, call_id: &str, view: ToolView, reply: ToolReply) {
         let Some(at) = self.open_calls.iter().position(|open| open.call.id == call_id) else {
             tracing::error!(
                 session = self.session.id.as_str(),
@@ -786,20 +788,23 @@ impl Run {
             view: Some(view),
         })
         .await;
-        self.answer(&call, text);
+        self.answer(&call, reply);
     }
 
     /// Ends the open call, if any (it was stopped or ran out of time), saying why.
     async fn close_open_calls(&mut self, why: &str) {
         while let Some(open) = self.open_calls.last() {
             let call_id = open.call.id.clone();
-            self.close(&call_id, ToolView::error(why), format!("[{why}]"))
+            self.close(&call_id, ToolView::error(why), ToolReply::own(format!("[{why}]")))
                 .await;
         }
     }
 
-    /// The tool message answering `call`, which every call needs before the next request.
-    fn answer(&mut self, call: &ToolCallRequest, text: String) {
+    /// The tool message answering `call`, which every call needs before the next request:
+    /// the one place a tool's reply becomes what the model reads, outside content marked
+    /// untrusted and cut to the budget.
+    fn answer(&mut self, call: &ToolCallRequest, reply: ToolReply) {
+        let text = reply.for_model(self.deps.budgets.tool_output_chars);
         self.conversation.push(ChatMessage::tool_result(&call.id, text));
     }
 
