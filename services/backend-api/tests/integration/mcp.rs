@@ -3,7 +3,9 @@
 //! schemas; calls come back as tool events the person sees (images inline) and as text
 //! the model reads. Broken servers (nothing listening, a web page, no answer) are each
 //! told once and cost the run neither its other tools nor its time; a call that outlasts
-//! its time-out gives an error and the run goes on.
+//! its time-out gives an error and the run goes on. What a server answers reaches the
+//! model marked untrusted, and the secrets of its configuration (headers, the key in its
+//! URL) reach neither the model nor the person, whatever the server or its client echoes.
 
 use crate::support;
 
@@ -258,5 +260,83 @@ async fn a_call_that_outlasts_its_time_out_gives_an_error_and_the_server_stays_u
     assert_eq!(
         called[1]["view"]["content"][0]["text"],
         "The sum of 1 and 1 is 2."
+    );
+}
+
+const HEADER_SECRET: &str = "sk-mcp-header-5f1e77";
+const QUERY_SECRET: &str = "sk-mcp-query-8a2c31";
+
+#[tokio::test]
+async fn an_mcp_server_s_secrets_reach_neither_the_model_nor_the_person() {
+    let echoing = mcp_servers::echoing().await;
+    let dir = tempfile::tempdir().unwrap();
+    let headers = json!({ "Authorization": format!("Bearer {HEADER_SECRET}"), "X-Api-Key": HEADER_SECRET });
+    let config = mcp_servers::config_file(
+        dir.path(),
+        &[
+            (
+                "echoing",
+                json!({ "url": format!("{echoing}?key={QUERY_SECRET}"), "headers": headers }),
+            ),
+            (
+                "refusing",
+                json!({ "url": format!("{}?key={QUERY_SECRET}", mcp_servers::refusing()), "headers": headers }),
+            ),
+        ],
+    );
+    let llm = FakeLlm::start(vec![
+        Reply::tool("mcp__echoing__whoami", json!({})),
+        Reply::tool("mcp__echoing__fail", json!({})),
+        Reply::Text("Done."),
+    ])
+    .await;
+    let (app, token, id) = signed_in(&llm, config, ("mcp.connect_timeout_secs", "2")).await;
+    let seq = app.post_message(&token, &id, "Who am I to that server?").await;
+    let events = app.events(&token, &id, Some(seq)).await.until(WAIT, ended).await;
+    assert_eq!(events.last().unwrap()["status"], "completed", "{events:#?}");
+
+    // The server echoed what it was sent, in a result and in an error; the model read
+    // both marked untrusted, with the secrets blanked out.
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 3, "{requests:#?}");
+    let whoami = untrusted(answer_to(&requests[2], "mcp__echoing__whoami"));
+    assert!(
+        whoami.contains("You asked /mcp?key=[redacted]") && whoami.contains("authorization"),
+        "{whoami}"
+    );
+    let fail = answer_to(&requests[2], "mcp__echoing__fail");
+    assert!(
+        fail.starts_with("The MCP server \"echoing\" gave no result; the reason:\n"),
+        "{fail}"
+    );
+    assert!(untrusted(fail).contains("refused /mcp?key=[redacted]"), "{fail}");
+    let refused = events
+        .iter()
+        .find(|e| e["type"] == "error" && e["message"].as_str().unwrap().contains("\"refusing\""))
+        .expect("the refusing server is told");
+
+    // No secret in anything the model was sent, nor in what the person can read. The
+    // person's token and the model's key neither, for that matter.
+    let listed = app
+        .expect(
+            StatusCode::OK,
+            Method::GET,
+            "/api/v1/mcp/servers",
+            Some(&token),
+            None,
+        )
+        .await;
+    let sent = serde_json::to_string(&requests).unwrap();
+    let seen = format!("{}{listed}", serde_json::to_string(&events).unwrap());
+    for secret in [HEADER_SECRET, QUERY_SECRET] {
+        assert!(!sent.contains(secret), "the model read {secret}: {sent}");
+        assert!(!seen.contains(secret), "the person read {secret}: {seen}");
+    }
+    for secret in [token.as_str(), "test-key"] {
+        assert!(!sent.contains(secret), "the model read {secret}");
+    }
+    assert!(
+        refused["message"].as_str().unwrap().contains("could not connect"),
+        "{refused}"
     );
 }

@@ -14,10 +14,12 @@
 //! dropped (which stops the server) after it has been idle a while. The tools each
 //! session's server lists are that session's alone: what a sandbox produced never
 //! reaches another person. Every list, from either transport, is kept within
-//! [`McpTool::within_limits`].
+//! [`McpTool::within_limits`]. The secrets of a server's configuration are blanked out
+//! of every error and result text it gives ([`redact`]).
 
 pub mod config;
 mod http_client;
+mod redact;
 mod stdio;
 
 use std::collections::{BTreeMap, HashMap};
@@ -34,6 +36,7 @@ use tokio::sync::Mutex;
 
 use crate::config::McpConfig;
 use http_client::Refusals;
+use redact::Secrets;
 
 use crate::domain::mcp::{
     McpContent, McpResult, McpServer, McpServerStatus, McpServers, McpSite, McpTool, McpTransport,
@@ -53,6 +56,7 @@ struct Slot {
 /// (stdio); dropped (closing its connections) when the server changes or goes.
 struct Entry {
     server: McpServer,
+    secrets: Secrets,
     slot: Mutex<Slot>,
     sites: stdio::Sites,
 }
@@ -60,6 +64,7 @@ struct Entry {
 impl Entry {
     fn new(server: McpServer) -> Self {
         Self {
+            secrets: Secrets::of(&server.transport),
             server,
             slot: Mutex::default(),
             sites: Default::default(),
@@ -256,7 +261,7 @@ impl McpHub {
         let not_started = listed.is_none();
         let (tools, error) = match listed {
             Some(Ok(tools)) => (tools, None),
-            Some(Err(error)) => (Vec::new(), Some(error)),
+            Some(Err(error)) => (Vec::new(), Some(entry.secrets.redact(error))),
             None => (Vec::new(), None),
         };
         McpServerStatus {
@@ -295,8 +300,37 @@ impl McpServers for McpHub {
         let entry = self
             .find(server)
             .ok_or_else(|| format!("no MCP server is called {server:?}"))?;
+        match self.call_on(&entry, tool, arguments, site).await {
+            Ok(mut result) => {
+                let redact = |text: &mut String| *text = entry.secrets.redact(std::mem::take(text));
+                for content in &mut result.content {
+                    match content {
+                        McpContent::Text(text) => redact(text),
+                        McpContent::Resource { uri, text } => {
+                            redact(uri);
+                            text.iter_mut().for_each(redact);
+                        }
+                        McpContent::Image { .. } => {}
+                    }
+                }
+                Ok(result)
+            }
+            Err(reason) => Err(entry.secrets.redact(reason)),
+        }
+    }
+}
+
+impl McpHub {
+    /// Calls `tool` of the server of `entry`; what it gives is not yet redacted.
+    async fn call_on(
+        &self,
+        entry: &Entry,
+        tool: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        site: Option<&McpSite>,
+    ) -> Result<McpResult, String> {
         let (peer, refusals) = match (entry.in_sandbox(), site) {
-            (true, Some(site)) => (self.site_peer(&entry, site).await?.0, Refusals::default()),
+            (true, Some(site)) => (self.site_peer(entry, site).await?.0, Refusals::default()),
             (true, None) => {
                 return Err("it runs in the session's sandbox, which this call has none of".into())
             }

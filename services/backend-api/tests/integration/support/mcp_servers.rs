@@ -1,5 +1,6 @@
 //! MCP servers for the tests: the published reference server (`server-everything`, from
-//! the repository's `tests/mcp-servers`, installed by `./test.sh`) over Streamable HTTP, and four broken
+//! the repository's `tests/mcp-servers`, installed by `./test.sh`) over Streamable HTTP, one
+//! that echoes the URI and headers it was sent back ([`echoing`]), and four broken
 //! ones — nothing listening, an HTTP server that answers with a web page (and can tell
 //! the headers it was sent), one that redirects elsewhere, and one that accepts
 //! connections and never answers — and
@@ -186,6 +187,54 @@ pub async fn redirecting(location: &str) -> (String, Received) {
         .fallback(redirect);
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://{address}/mcp"), received)
+}
+
+/// A Streamable HTTP MCP server (JSON answers) that echoes what it was sent: its tool
+/// `whoami` answers with the request's URI and headers, its tool `fail` with a JSON-RPC
+/// error quoting them, as a careless or hostile server would. Its `/mcp` URL.
+pub async fn echoing() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let not_allowed = || async { axum::http::StatusCode::METHOD_NOT_ALLOWED };
+    let app = axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(echo).get(not_allowed).delete(not_allowed),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}/mcp")
+}
+
+/// [`echoing`]'s answer to one JSON-RPC message.
+async fn echo(
+    uri: axum::http::Uri,
+    headers: axum::http::HeaderMap,
+    body: String,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let request: Value = serde_json::from_str(&body).unwrap_or_default();
+    let Some(id) = request.get("id").cloned() else {
+        return axum::http::StatusCode::ACCEPTED.into_response();
+    };
+    let sent = format!("{uri} with {headers:?}");
+    let params = &request["params"];
+    let mut reply = match (request["method"].as_str(), params["name"].as_str()) {
+        (Some("initialize"), _) => json!({ "result": {
+            "protocolVersion": params["protocolVersion"],
+            "capabilities": { "tools": {} },
+            "serverInfo": { "name": "echoing", "version": "1.0.0" } } }),
+        (Some("tools/list"), _) => json!({ "result": { "tools": [
+            { "name": "whoami", "description": "Says how it was asked", "inputSchema": { "type": "object" } },
+            { "name": "fail", "description": "Always fails", "inputSchema": { "type": "object" } } ] } }),
+        (Some("tools/call"), Some("whoami")) => json!({ "result": {
+            "content": [{ "type": "text", "text": format!("You asked {sent}") }] } }),
+        (Some("tools/call"), _) => {
+            json!({ "error": { "code": -32000, "message": format!("refused {sent}") } })
+        }
+        _ => json!({ "error": { "code": -32601, "message": "unknown method" } }),
+    };
+    reply["jsonrpc"] = json!("2.0");
+    reply["id"] = id;
+    ([("content-type", "application/json")], reply.to_string()).into_response()
 }
 
 /// A server that accepts connections and never answers.
