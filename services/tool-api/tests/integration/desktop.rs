@@ -68,6 +68,15 @@ async fn the_desktop_starts_when_needed_and_stops_when_idle() {
         .evaluate("localStorage.setItem('note', 'hello'); 1")
         .await
         .unwrap();
+    // Chromium writes local storage to disk in batches, within about 5 s, from its
+    // storage process, which a stop right after the write can end first (seen under
+    // load): what the stop keeps is what was written before that. So the page stays in
+    // use a while longer, then the desktop is left idle.
+    let written = Instant::now();
+    while written.elapsed() < Duration::from_secs(7) {
+        client.evaluate("1").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
 
     wait_for_state(client, DesktopState::Stopped).await;
     let processes = client.info().await.unwrap().desktop.unwrap().processes;
