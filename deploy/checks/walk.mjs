@@ -1,5 +1,5 @@
 // Walks a running deployment through its one public address, as a browser would:
-// health, registration, a session, a file written into the session's sandbox and read back, the agent's event
+// health, registration, the refresh cookie (rotated through the proxy), a session, a file written into the session's sandbox and read back, the agent's event
 // stream (which must not be held back by a proxy), and a shell over the terminal
 // WebSocket. The session and its sandbox are left running for the caller to inspect.
 // Prints each step; exits non-zero at the first failure.
@@ -91,6 +91,34 @@ step('register')
 const email = `walk-${Date.now()}@example.com`
 const registered = await call('POST', '/api/v1/auth/register', { email, password: 'walk-the-deployment-1' })
 token = registered.tokens.access_token
+
+step('the refresh cookie: set by sign-in, never in a body, rotated by refresh')
+const json = { 'content-type': 'application/json' }
+// The cookie for the refresh route, as `name=value`.
+const refreshCookie = (response) =>
+  response.headers.getSetCookie().find((c) => c.startsWith('sandpiper_refresh=') && c.includes('Path=/api/v1/auth/refresh'))?.split(';')[0]
+const signedIn = await fetch(base + '/api/v1/auth/login', {
+  method: 'POST',
+  headers: json,
+  body: JSON.stringify({ email, password: 'walk-the-deployment-1' }),
+  signal: AbortSignal.timeout(60_000),
+})
+const cookie = refreshCookie(signedIn)
+const signedInBody = await signedIn.text()
+if (signedIn.status !== 200 || !cookie) throw new Error(`login: ${signedIn.status}, no refresh cookie`)
+if (signedInBody.includes('refresh_token') || signedInBody.includes(cookie.split('=')[1])) {
+  throw new Error('the refresh token is in the login answer')
+}
+const refreshed = await fetch(base + '/api/v1/auth/refresh', {
+  method: 'POST',
+  headers: { ...json, cookie },
+  body: '{}',
+  signal: AbortSignal.timeout(60_000),
+})
+const rotated = refreshCookie(refreshed)
+if (refreshed.status !== 200 || !rotated || rotated === cookie) {
+  throw new Error(`refresh: ${refreshed.status} ${await refreshed.text()}; cookie ${rotated ? 'kept' : 'missing'}`)
+}
 
 // With the walk in the TLS proxy's place (the deployment's nginx takes it for one):
 // hops forged in front of the one the proxy appends change nothing, and another client

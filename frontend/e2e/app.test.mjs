@@ -165,12 +165,53 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=terminal][data-state=ended]', { hasText: 'exit code 3' }).waitFor()
 
       const shared = await page.evaluate(async () => {
-        const tokens = JSON.parse(localStorage.getItem('sandpiper.tokens'))
+        // The app's access token is in its memory only: this script gets one of its own.
+        const json = { 'Content-Type': 'application/json' }
+        const refreshed = await fetch('/api/v1/auth/refresh', { method: 'POST', headers: json, body: '{}' })
+        const { access_token } = await refreshed.json()
         const id = location.pathname.split('/').pop()
-        const r = await fetch(`/api/v1/sessions/${id}/share`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.access_token}` } })
+        const r = await fetch(`/api/v1/sessions/${id}/share`, { method: 'POST', headers: { Authorization: `Bearer ${access_token}` } })
         return (await r.json()).share_token
       })
       shareLink = `${stack.url}/share/${shared}`
+    }))
+
+  test('a reload stays signed in through the refresh cookie, which no script can read; signing out ends it', { timeout: 60_000 }, () =>
+    onPage('cookie', {}, async (page) => {
+      await signIn(page)
+      const refreshCookies = async () => (await page.context().cookies()).filter((c) => c.name === 'sandpiper_refresh')
+      const signedIn = await refreshCookies()
+      assert.deepEqual(signedIn.map((c) => c.path).sort(), ['/api/v1/auth/logout', '/api/v1/auth/refresh'])
+      assert.ok(signedIn.every((c) => c.httpOnly && c.sameSite === 'Strict' && c.value === signedIn[0].value))
+      const visible = () => page.evaluate(() => ({ storage: JSON.stringify({ ...localStorage }), cookies: document.cookie }))
+      const before = await visible()
+      // Neither token is where a script could read it: no refresh token, no JWT.
+      assert.equal(before.cookies, '')
+      assert.ok(!before.storage.includes(signedIn[0].value), before.storage)
+      assert.doesNotMatch(before.storage, /refresh_token|access_token|eyJ/)
+
+      await page.reload()
+      await page.getByRole('button', { name: 'Sign out' }).waitFor()
+      assert.equal(new URL(page.url()).pathname, '/')
+      const rotated = await refreshCookies()
+      assert.equal(rotated.length, 2)
+      assert.notEqual(rotated[0].value, signedIn[0].value, 'the reload spent the cookie for a new one')
+      assert.doesNotMatch((await visible()).storage, /refresh_token|access_token|eyJ/)
+
+      await page.getByRole('button', { name: 'Sign out' }).click()
+      await page.waitForURL(/\/signin/)
+      assert.deepEqual(await refreshCookies(), [], 'signing out clears the cookie')
+      await page.reload()
+      await page.locator('input[name=email]').waitFor()
+      assert.match(page.url(), /\/signin/)
+      // The cookie's family is revoked, not only forgotten by this browser.
+      for (const { value } of [signedIn[0], rotated[0]]) {
+        const response = await page.request.post(`${stack.url}/api/v1/auth/refresh`, {
+          data: {},
+          headers: { cookie: `sandpiper_refresh=${value}` },
+        })
+        assert.equal(response.status(), 401)
+      }
     }))
 
   test('reload mid-run resumes the stream without duplicates, and stop ends the run', { timeout: 180_000 }, () =>

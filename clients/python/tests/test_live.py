@@ -5,7 +5,7 @@
 With SANDPIPER_EMAIL and SANDPIPER_PASSWORD it signs in as that account; without them it
 registers a fresh one (the deployment must allow registration). Every test runs once per
 way of authenticating in `AUTHENTICATORS`: the password sign-in's access token (JWT) and a
-personal API key made with it.
+personal API key made with it. The refresh cookie is tested once, with httpx's cookie jar.
 """
 
 import json
@@ -19,11 +19,13 @@ import pytest
 
 from sandpiper_client import AuthenticatedClient, Client
 from sandpiper_client.api.api_keys import create_api_key, revoke_api_key
-from sandpiper_client.api.auth import login, me, register
+from sandpiper_client.api.auth import login, logout, me, refresh, register
 from sandpiper_client.api.sessions import create, get, list_, post_message
 from sandpiper_client.models import (
+    AccessToken,
     AgentEventMessage,
     ApiKeyRequest,
+    CookieRequest,
     Credentials,
     ErrorBody,
     NewApiKey,
@@ -175,3 +177,27 @@ def test_bad_input_gets_the_documented_status(client):
 
     forged = AuthenticatedClient(base_url=URL, token="not-a-token")
     assert_error(me.sync_detailed(client=forged), 401, "unauthorized")
+
+
+def test_the_refresh_token_comes_as_a_cookie_the_jar_sends_back(account):
+    """The client's cookie jar holds the refresh cookie: refresh rotates it, logout ends it."""
+    jar = AuthenticatedClient(base_url=URL, token="", timeout=httpx.Timeout(30.0))
+    signed_in = login.sync_detailed(client=jar, body=Credentials(email=account[0], password=account[1]))
+    assert signed_in.status_code == 200, signed_in.content
+    cookies = jar.get_httpx_client().cookies
+    first = cookies.get("sandpiper_refresh", path="/api/v1/auth/refresh")
+    assert first and first not in signed_in.content.decode()
+    assert "refresh_token" not in signed_in.content.decode()
+
+    refreshed = refresh.sync_detailed(client=jar, body=CookieRequest())
+    assert refreshed.status_code == 200, refreshed.content
+    assert isinstance(refreshed.parsed, AccessToken)
+    second = cookies.get("sandpiper_refresh", path="/api/v1/auth/refresh")
+    assert second and second != first
+
+    jar.get_httpx_client().headers["Authorization"] = f"Bearer {refreshed.parsed.access_token}"
+    assert logout.sync_detailed(client=jar, body=CookieRequest()).status_code == 204
+    # The jar dropped the cleared cookie; the revoked one, sent again, is refused.
+    assert cookies.get("sandpiper_refresh", path="/api/v1/auth/refresh") is None
+    cookies.set("sandpiper_refresh", second, path="/api/v1/auth/refresh")
+    assert_error(refresh.sync_detailed(client=jar, body=CookieRequest()), 401, "unauthorized")

@@ -4,7 +4,8 @@
 // With SANDPIPER_EMAIL and SANDPIPER_PASSWORD it signs in as that account; without them it
 // registers a fresh one (the deployment must allow registration). Every test runs once per
 // way of authenticating in `authenticators`: the password sign-in's access token (JWT) and a
-// personal API key made with it.
+// personal API key made with it. The refresh cookie is tested once: node's fetch keeps no
+// cookies, so the test carries it from answer to request as a browser's jar would.
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
@@ -178,3 +179,37 @@ for (const [kind, authenticate] of Object.entries(authenticators)) {
     })
   })
 }
+
+describe('the refresh cookie (TypeScript client)', () => {
+  /** The refresh route's cookie an answer set, as `name=value` (undefined: none or cleared). */
+  const refreshCookie = (response?: Response) =>
+    response?.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('sandpiper_refresh=') && c.includes('Path=/api/v1/auth/refresh'))
+      ?.split(';')[0]
+
+  it('is set by sign-in, never in a body, rotated by refresh and ended by logout', async (t) => {
+    const given = process.env.SANDPIPER_EMAIL
+    const account = given ? { email: given, password: process.env.SANDPIPER_PASSWORD ?? '' } : await newAccount()
+    if (!account) return t.skip('registration is refused here')
+    const signedIn = await Auth.login({ client: anonymous, body: account })
+    assert.equal(signedIn.response?.status, 200)
+    const first = refreshCookie(signedIn.response)
+    assert.ok(first, 'login sets the cookie')
+    assert.ok(!JSON.stringify(signedIn.data).includes(first.split('=')[1]))
+    assert.ok(!('refresh_token' in signedIn.data!.tokens))
+
+    const refreshed = await Auth.refresh({ client: anonymous, body: {}, headers: { cookie: first } })
+    assert.equal(refreshed.response?.status, 200, JSON.stringify(refreshed.error))
+    const second = refreshCookie(refreshed.response)
+    assert.ok(second && second !== first, 'refresh sets the next cookie')
+
+    const access = createClient({ baseUrl, auth: refreshed.data!.access_token })
+    const out = await Auth.logout({ client: access, body: {}, headers: { cookie: second } })
+    assert.equal(out.response?.status, 204)
+    assert.ok(out.response?.headers.getSetCookie().some((c) => c.startsWith('sandpiper_refresh=;')))
+    for (const spent of [first, second]) {
+      assertError(await Auth.refresh({ client: anonymous, body: {}, headers: { cookie: spent } }), 401, 'unauthorized')
+    }
+  })
+})

@@ -3,6 +3,7 @@
 // document cannot describe (server-sent events' payloads outside it) is written here.
 
 export type {
+  AccessToken,
   AgentEvent,
   ApiKeyScope,
   ApiKeyView as ApiKey,
@@ -28,7 +29,6 @@ export type {
   StoredEvent,
   TerminalTicketView as TerminalTicket,
   TicketView as VncTicket,
-  TokenPair,
   ToolView,
   UserView as User,
 } from './generated'

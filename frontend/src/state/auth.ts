@@ -1,9 +1,10 @@
 // Who is signed in. The backend says first how people sign in here (`/auth/mode`): in
 // `none` mode there is nothing to sign in to and no sign-out to offer; registration may be
-// open, by invite or closed; `/auth/me` is asked only with a token (or in `none` mode).
+// open, by invite or closed. On start, a browser that signed in gets its access token
+// through the refresh cookie; `/auth/me` is asked only with a token (or in `none` mode).
 import { reactive } from 'vue'
 import { api, ApiFailure, whenSignedOut } from '../api/http'
-import { accessToken, refreshToken, storeTokens } from '../api/tokens'
+import { accessToken, forgetSignIn, keepAccessToken, refresh, signedInHere } from '../api/tokens'
 import type { AuthModeView, SignedIn, User } from '../api/types'
 import { forgetDrafts } from '../lib/drafts'
 
@@ -22,7 +23,7 @@ whenSignedOut(() => {
   if (!auth.user) return
   auth.user = null
   auth.expired = true
-  storeTokens(null)
+  forgetSignIn()
 })
 
 /** Finds out who is signed in (on start). */
@@ -31,6 +32,7 @@ export async function checkSignIn(): Promise<void> {
     const mode = await api<AuthModeView>('GET', '/api/v1/auth/mode')
     auth.open = mode.mode === 'none'
     auth.registration = mode.registration
+    if (!auth.open && !accessToken() && signedInHere()) await refresh()
     auth.user = auth.open || accessToken() ? await api<User>('GET', '/api/v1/auth/me') : null
   } catch (err) {
     if (!(err instanceof ApiFailure) || err.status !== 401) throw err
@@ -46,7 +48,7 @@ export async function signIn(email: string, password: string, register: boolean,
   const path = register ? '/api/v1/auth/register' : '/api/v1/auth/login'
   const body = register && invite ? { email, password, invite } : { email, password }
   const signedIn = await api<SignedIn>('POST', path, body)
-  storeTokens(signedIn.tokens)
+  keepAccessToken(signedIn.tokens)
   auth.user = signedIn.user
   auth.expired = false
   auth.open = false
@@ -56,13 +58,13 @@ export async function signIn(email: string, password: string, register: boolean,
  * person signed in on this screen), and forgets unsent drafts — the next person at this
  * computer should not find them. An expired sign-in, by contrast, keeps them. */
 export async function signOut(): Promise<void> {
-  const token = refreshToken()
   try {
-    await api('POST', '/api/v1/auth/logout', { refresh_token: token })
+    // The browser sends the refresh cookie; the backend revokes it and clears it.
+    await api('POST', '/api/v1/auth/logout', {})
   } catch {
-    // The refresh token is forgotten below; it expires on its own.
+    // Forgotten here all the same; the cookie's sign-in expires on its own.
   } finally {
-    storeTokens(null)
+    forgetSignIn()
     auth.user = null
     forgetDrafts()
   }

@@ -507,6 +507,10 @@ pub struct HttpConfig {
     /// by default: the client is the peer.
     #[serde(deserialize_with = "trusted_proxies")]
     pub trusted_proxies: TrustedProxies,
+    /// Marks the refresh cookie `Secure` on every answer. Off, it is `Secure` when the
+    /// page is on https or a trusted proxy says it was reached over https, so plain http
+    /// on a developer's machine keeps working; turn it on where the site is https only.
+    pub secure_cookies: bool,
     /// Connections one person may hold open at once, per replica: event streams, file
     /// watches, desktop and terminal relays.
     pub max_streams_per_person: usize,
@@ -525,6 +529,7 @@ impl Default for HttpConfig {
             vnc_ticket_secs: 30,
             sse_heartbeat_secs: 15,
             trusted_proxies: TrustedProxies::default(),
+            secure_cookies: false,
             max_streams_per_person: 32,
             max_watches_per_person: 8,
             max_relays_per_person: 8,

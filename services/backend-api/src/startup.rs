@@ -291,6 +291,7 @@ impl Application {
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
             trusted_proxies: settings.http.trusted_proxies.clone(),
             allowed_origins: settings.http.cors_origins.clone().into(),
+            secure_cookies: settings.http.secure_cookies,
         };
         let router = http::router(
             state,

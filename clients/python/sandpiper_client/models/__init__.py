@@ -1,6 +1,7 @@
 # Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
 """Contains all the data models used in inputs/outputs"""
 
+from .access_token import AccessToken
 from .agent_event_delegated import AgentEventDelegated
 from .agent_event_delegated_type import AgentEventDelegatedType
 from .agent_event_done import AgentEventDone
@@ -43,6 +44,7 @@ from .code_output_image_type import CodeOutputImageType
 from .code_output_text import CodeOutputText
 from .code_output_text_type import CodeOutputTextType
 from .command_state import CommandState
+from .cookie_request import CookieRequest
 from .created_job import CreatedJob
 from .credentials import Credentials
 from .desktop_state import DesktopState
@@ -60,7 +62,6 @@ from .job_page import JobPage
 from .job_status import JobStatus
 from .job_view import JobView
 from .listing import Listing
-from .logout_request import LogoutRequest
 from .mcp_item_image import McpItemImage
 from .mcp_item_image_type import McpItemImageType
 from .mcp_item_resource import McpItemResource
@@ -91,7 +92,6 @@ from .password_change import PasswordChange
 from .plan_step import PlanStep
 from .prices import Prices
 from .readiness import Readiness
-from .refresh_request import RefreshRequest
 from .registration import Registration
 from .registration_mode import RegistrationMode
 from .reply import Reply
@@ -105,7 +105,6 @@ from .stored_event import StoredEvent
 from .terminal_ticket_view import TerminalTicketView
 from .ticket_request import TicketRequest
 from .ticket_view import TicketView
-from .token_pair import TokenPair
 from .token_usage import TokenUsage
 from .tool_call_request import ToolCallRequest
 from .tool_status import ToolStatus
@@ -133,6 +132,7 @@ from .vnc_mode import VncMode
 from .web_search_result import WebSearchResult
 
 __all__ = (
+    "AccessToken",
     "AgentEventDelegated",
     "AgentEventDelegatedType",
     "AgentEventDone",
@@ -175,6 +175,7 @@ __all__ = (
     "CodeOutputText",
     "CodeOutputTextType",
     "CommandState",
+    "CookieRequest",
     "CreatedJob",
     "Credentials",
     "DesktopState",
@@ -192,7 +193,6 @@ __all__ = (
     "JobStatus",
     "JobView",
     "Listing",
-    "LogoutRequest",
     "McpItemImage",
     "McpItemImageType",
     "McpItemResource",
@@ -223,7 +223,6 @@ __all__ = (
     "PlanStep",
     "Prices",
     "Readiness",
-    "RefreshRequest",
     "Registration",
     "RegistrationMode",
     "Reply",
@@ -237,7 +236,6 @@ __all__ = (
     "TerminalTicketView",
     "TicketRequest",
     "TicketView",
-    "TokenPair",
     "TokenUsage",
     "ToolCallRequest",
     "ToolStatus",

@@ -8,7 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.token_pair import TokenPair
+    from ..models.access_token import AccessToken
     from ..models.user_view import UserView
 
 
@@ -17,14 +17,16 @@ T = TypeVar("T", bound="SignedIn")
 
 @_attrs_define
 class SignedIn:
-    """A signed-in user and their tokens.
+    """A signed-in user and their access token (the refresh token is in the
+    `sandpiper_refresh` cookie the same answer sets).
 
-    Attributes:
-        tokens (TokenPair):
-        user (UserView):
+        Attributes:
+            tokens (AccessToken): The access token of a sign-in. Its refresh token is never in a body: the answer sets
+                it as an `HttpOnly` cookie that only `/auth/refresh` and `/auth/logout` receive.
+            user (UserView):
     """
 
-    tokens: TokenPair
+    tokens: AccessToken
     user: UserView
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -46,11 +48,11 @@ class SignedIn:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.token_pair import TokenPair  # noqa: PLC0415
+        from ..models.access_token import AccessToken  # noqa: PLC0415
         from ..models.user_view import UserView  # noqa: PLC0415
 
         d = dict(src_dict)
-        tokens = TokenPair.from_dict(d.pop("tokens"))
+        tokens = AccessToken.from_dict(d.pop("tokens"))
 
         user = UserView.from_dict(d.pop("user"))
 

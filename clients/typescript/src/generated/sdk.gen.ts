@@ -333,8 +333,8 @@ export class Mcp {
 
 export class Auth {
     /**
-     * Signs in. Failures back off per account and client address, and are limited per
-     * address; in a rush the password check waits its turn.
+     * Signs in and sets the refresh cookie. Failures back off per account and client
+     * address, and are limited per address; in a rush the password check waits its turn.
      */
     public static login<ThrowOnError extends boolean = false>(options: Options<LoginData, ThrowOnError>): RequestResult<LoginResponses, LoginErrors, ThrowOnError> {
         return (options.client ?? client).post<LoginResponses, LoginErrors, ThrowOnError>({
@@ -357,7 +357,8 @@ export class Auth {
     }
     
     /**
-     * Ends this sign-in: the access token stops working now.
+     * Ends this sign-in: the access token stops working now, the refresh cookie's family
+     * is revoked and the cookie cleared.
      */
     public static logout<ThrowOnError extends boolean = false>(options: Options<LogoutData, ThrowOnError>): RequestResult<LogoutResponses, LogoutErrors, ThrowOnError> {
         return (options.client ?? client).post<LogoutResponses, LogoutErrors, ThrowOnError>({
@@ -380,7 +381,7 @@ export class Auth {
     }
     
     /**
-     * Ends every sign-in of the caller, on every device.
+     * Ends every sign-in of the caller, on every device (and clears this browser's cookie).
      */
     public static logoutAll<ThrowOnError extends boolean = false>(options?: Options<LogoutAllData, ThrowOnError>): RequestResult<LogoutAllResponses, LogoutAllErrors, ThrowOnError> {
         return (options?.client ?? client).post<LogoutAllResponses, LogoutAllErrors, ThrowOnError>({
@@ -425,7 +426,8 @@ export class Auth {
     }
     
     /**
-     * Changes the password and ends every other sign-in; returns a fresh pair.
+     * Changes the password and ends every other sign-in; returns a fresh access token and
+     * sets a fresh refresh cookie.
      */
     public static changePassword<ThrowOnError extends boolean = false>(options: Options<ChangePasswordData, ThrowOnError>): RequestResult<ChangePasswordResponses, ChangePasswordErrors, ThrowOnError> {
         return (options.client ?? client).post<ChangePasswordResponses, ChangePasswordErrors, ThrowOnError>({
@@ -448,8 +450,9 @@ export class Auth {
     }
     
     /**
-     * Exchanges a refresh token for a new pair; the old one is spent. Reusing a spent one
-     * ends every sign-in descended from the same login.
+     * Exchanges the refresh cookie for a new access token and sets the next cookie; the
+     * old one is spent. Reusing a spent one ends every sign-in descended from the same
+     * login. A refused cookie is cleared.
      */
     public static refresh<ThrowOnError extends boolean = false>(options: Options<RefreshData, ThrowOnError>): RequestResult<RefreshResponses, RefreshErrors, ThrowOnError> {
         return (options.client ?? client).post<RefreshResponses, RefreshErrors, ThrowOnError>({
@@ -473,7 +476,7 @@ export class Auth {
     
     /**
      * Creates an account (`password` mode) as the registration mode allows; the first
-     * account is an admin, whatever the mode.
+     * account is an admin, whatever the mode. Sets the refresh cookie.
      */
     public static register<ThrowOnError extends boolean = false>(options: Options<RegisterData, ThrowOnError>): RequestResult<RegisterResponses, RegisterErrors, ThrowOnError> {
         return (options.client ?? client).post<RegisterResponses, RegisterErrors, ThrowOnError>({

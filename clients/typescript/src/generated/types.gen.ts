@@ -4,6 +4,19 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
+/**
+ * The access token of a sign-in. Its refresh token is never in a body: the answer sets
+ * it as an `HttpOnly` cookie that only `/auth/refresh` and `/auth/logout` receive.
+ */
+export type AccessToken = {
+    access_token: string;
+    /**
+     * Seconds until the access token expires.
+     */
+    expires_in: number;
+    token_type: string;
+};
+
 export type AgentEvent = {
     attachments?: Array<string>;
     content: string;
@@ -215,6 +228,14 @@ export type CodeOutput = {
 export type CommandState = 'running' | 'exited' | 'killed';
 
 /**
+ * The body the cookie routes take: an empty JSON object (they read the cookie; the
+ * JSON content type is what a cross-site form cannot send).
+ */
+export type CookieRequest = {
+    [key: string]: unknown;
+};
+
+/**
  * A job just made, with its webhook's signing key.
  */
 export type CreatedJob = JobView & {
@@ -385,13 +406,6 @@ export type JobView = {
 export type Listing = {
     entries: Array<FileEntry>;
     path: string;
-};
-
-export type LogoutRequest = {
-    /**
-     * Also revokes this refresh token's family.
-     */
-    refresh_token?: string | null;
 };
 
 /**
@@ -709,10 +723,6 @@ export type Readiness = {
     status: string;
 };
 
-export type RefreshRequest = {
-    refresh_token: string;
-};
-
 /**
  * A new account: in `invite` registration, with the invite's code.
  */
@@ -785,10 +795,11 @@ export type SessionView = {
 };
 
 /**
- * A signed-in user and their tokens.
+ * A signed-in user and their access token (the refresh token is in the
+ * `sandpiper_refresh` cookie the same answer sets).
  */
 export type SignedIn = {
-    tokens: TokenPair;
+    tokens: AccessToken;
     user: UserView;
 };
 
@@ -829,16 +840,6 @@ export type TicketView = {
      * Where to open the WebSocket (ticket included), relative to the API's origin.
      */
     url: string;
-};
-
-export type TokenPair = {
-    access_token: string;
-    /**
-     * Seconds until the access token expires.
-     */
-    expires_in: number;
-    refresh_token: string;
-    token_type: string;
 };
 
 /**
@@ -1219,7 +1220,7 @@ export type LoginResponses = {
 export type LoginResponse = LoginResponses[keyof LoginResponses];
 
 export type LogoutData = {
-    body: LogoutRequest;
+    body: CookieRequest;
     path?: never;
     query?: never;
     url: '/api/v1/auth/logout';
@@ -1227,6 +1228,10 @@ export type LogoutData = {
 
 export type LogoutErrors = {
     401: ErrorBody;
+    /**
+     * not `Content-Type: application/json`, or from another site's page
+     */
+    403: ErrorBody;
 };
 
 export type LogoutError = LogoutErrors[keyof LogoutErrors];
@@ -1307,26 +1312,33 @@ export type ChangePasswordErrors = {
 export type ChangePasswordError = ChangePasswordErrors[keyof ChangePasswordErrors];
 
 export type ChangePasswordResponses = {
-    200: TokenPair;
+    200: AccessToken;
 };
 
 export type ChangePasswordResponse = ChangePasswordResponses[keyof ChangePasswordResponses];
 
 export type RefreshData = {
-    body: RefreshRequest;
+    body: CookieRequest;
     path?: never;
     query?: never;
     url: '/api/v1/auth/refresh';
 };
 
 export type RefreshErrors = {
+    /**
+     * no cookie, or one spent, revoked or expired
+     */
     401: ErrorBody;
+    /**
+     * not `Content-Type: application/json`, or from another site's page
+     */
+    403: ErrorBody;
 };
 
 export type RefreshError = RefreshErrors[keyof RefreshErrors];
 
 export type RefreshResponses = {
-    200: TokenPair;
+    200: AccessToken;
 };
 
 export type RefreshResponse = RefreshResponses[keyof RefreshResponses];

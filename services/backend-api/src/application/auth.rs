@@ -14,8 +14,6 @@ use std::time::Duration;
 
 use chrono::Utc;
 use rand::distr::{Alphanumeric, SampleString};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use super::api_keys::{ApiKeys, KeyUse};
 use super::error::{AppError, AppResult};
@@ -59,11 +57,12 @@ pub struct Principal {
     pub key: Option<KeyUse>,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+/// A sign-in's tokens: the access token for the caller, the refresh token for the
+/// browser's cookie jar (the HTTP interface never puts it in a body).
+#[derive(Debug, Clone)]
 pub struct TokenPair {
     pub access_token: String,
     pub refresh_token: String,
-    pub token_type: &'static str,
     /// Seconds until the access token expires.
     pub expires_in: u64,
 }
@@ -171,6 +170,11 @@ impl AuthService {
 
     pub fn mode(&self) -> &AuthMode {
         &self.settings.mode
+    }
+
+    /// How long a refresh token lasts.
+    pub fn refresh_ttl(&self) -> Duration {
+        self.settings.refresh_ttl
     }
 
     /// Who may register now: `closed` outside `password` mode, `open` while the
@@ -454,7 +458,6 @@ impl AuthService {
         Ok(TokenPair {
             access_token,
             refresh_token,
-            token_type: "Bearer",
             expires_in: self.settings.access_ttl.as_secs(),
         })
     }

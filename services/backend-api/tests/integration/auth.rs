@@ -1,15 +1,16 @@
 //! Auth flows against the real server: register, login, tokens (tampered, expired,
-//! revoked), refresh rotation and reuse, sign-in limits, roles, the three modes, and the
-//! production secret check.
+//! revoked), logout, sign-in limits, roles, the three modes, and the production secret
+//! check; the refresh cookie (rotation, reuse, cross-site requests) in `refresh_cookie`.
 
 mod addresses;
+mod refresh_cookie;
 
 use crate::support;
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 use std::time::Duration;
-use support::{settings, TestApp, PASSWORD};
+use support::{settings, TestApp, PASSWORD, REFRESH_COOKIE};
 
 #[tokio::test]
 async fn register_login_me_and_the_rules_on_emails_and_passwords() {
@@ -183,85 +184,15 @@ async fn access_tokens_expire() {
         )
         .await;
     assert_eq!(body["error"]["message"], "the access token is invalid or expired");
-    let pair = app
-        .expect(
-            StatusCode::OK,
-            Method::POST,
-            "/api/v1/auth/refresh",
-            None,
-            Some(json!({ "refresh_token": refresh })),
-        )
-        .await;
+    let refreshed = app.refresh(&refresh).await;
+    assert_eq!(refreshed.status(), StatusCode::OK);
+    let pair: serde_json::Value = refreshed.json().await.unwrap();
     app.expect(
         StatusCode::OK,
         Method::GET,
         "/api/v1/auth/me",
         pair["access_token"].as_str(),
         None,
-    )
-    .await;
-}
-
-#[tokio::test]
-async fn refresh_rotates_and_reuse_revokes_the_family() {
-    let app = TestApp::spawn(&[]).await;
-    let (_, first, _) = app.register("ada@example.org").await;
-    let refresh = |token: &str| json!({ "refresh_token": token });
-    let second = app
-        .expect(
-            StatusCode::OK,
-            Method::POST,
-            "/api/v1/auth/refresh",
-            None,
-            Some(refresh(&first)),
-        )
-        .await;
-    let second_refresh = second["refresh_token"].as_str().unwrap().to_owned();
-    assert_ne!(second_refresh, first);
-
-    // The spent token comes back: someone copied it. The whole family ends.
-    app.expect(
-        StatusCode::UNAUTHORIZED,
-        Method::POST,
-        "/api/v1/auth/refresh",
-        None,
-        Some(refresh(&first)),
-    )
-    .await;
-    app.expect(
-        StatusCode::UNAUTHORIZED,
-        Method::POST,
-        "/api/v1/auth/refresh",
-        None,
-        Some(refresh(&second_refresh)),
-    )
-    .await;
-    app.expect(
-        StatusCode::UNAUTHORIZED,
-        Method::POST,
-        "/api/v1/auth/refresh",
-        None,
-        Some(refresh("unknown")),
-    )
-    .await;
-
-    // Another login is another family, untouched.
-    let login = app
-        .expect(
-            StatusCode::OK,
-            Method::POST,
-            "/api/v1/auth/login",
-            None,
-            Some(json!({ "email": "ada@example.org", "password": PASSWORD })),
-        )
-        .await;
-    let token = login["tokens"]["refresh_token"].as_str().unwrap();
-    app.expect(
-        StatusCode::OK,
-        Method::POST,
-        "/api/v1/auth/refresh",
-        None,
-        Some(refresh(token)),
     )
     .await;
 }
@@ -283,14 +214,16 @@ async fn logout_ends_one_sign_in_and_logout_all_ends_every_one() {
         body["tokens"]["access_token"].as_str().unwrap().to_owned()
     };
     let second = login().await;
-    app.expect(
-        StatusCode::NO_CONTENT,
-        Method::POST,
-        "/api/v1/auth/logout",
-        Some(&first),
-        Some(json!({ "refresh_token": first_refresh })),
-    )
-    .await;
+    let logout = app
+        .http
+        .post(format!("{}/api/v1/auth/logout", app.base))
+        .bearer_auth(&first)
+        .header("cookie", format!("{REFRESH_COOKIE}={first_refresh}"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(logout.status(), StatusCode::NO_CONTENT);
     app.expect(
         StatusCode::UNAUTHORIZED,
         Method::GET,
@@ -299,14 +232,10 @@ async fn logout_ends_one_sign_in_and_logout_all_ends_every_one() {
         None,
     )
     .await;
-    app.expect(
-        StatusCode::UNAUTHORIZED,
-        Method::POST,
-        "/api/v1/auth/refresh",
-        None,
-        Some(json!({ "refresh_token": first_refresh })),
-    )
-    .await;
+    assert_eq!(
+        app.refresh(&first_refresh).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
     app.expect(
         StatusCode::OK,
         Method::GET,

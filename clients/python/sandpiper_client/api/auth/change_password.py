@@ -6,9 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.access_token import AccessToken
 from ...models.error_body import ErrorBody
 from ...models.password_change import PasswordChange
-from ...models.token_pair import TokenPair
 from ...types import Response
 
 
@@ -31,9 +31,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | TokenPair | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> AccessToken | ErrorBody | None:
     if response.status_code == 200:
-        response_200 = TokenPair.from_dict(response.json())
+        response_200 = AccessToken.from_dict(response.json())
 
         return response_200
 
@@ -60,7 +62,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | TokenPair]:
+) -> Response[AccessToken | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -73,8 +75,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: PasswordChange,
-) -> Response[ErrorBody | TokenPair]:
-    """Changes the password and ends every other sign-in; returns a fresh pair.
+) -> Response[AccessToken | ErrorBody]:
+    """Changes the password and ends every other sign-in; returns a fresh access token and
+    sets a fresh refresh cookie.
 
     Args:
         body (PasswordChange):
@@ -84,7 +87,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | TokenPair]
+        Response[AccessToken | ErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -102,8 +105,9 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: PasswordChange,
-) -> ErrorBody | TokenPair | None:
-    """Changes the password and ends every other sign-in; returns a fresh pair.
+) -> AccessToken | ErrorBody | None:
+    """Changes the password and ends every other sign-in; returns a fresh access token and
+    sets a fresh refresh cookie.
 
     Args:
         body (PasswordChange):
@@ -113,7 +117,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | TokenPair
+        AccessToken | ErrorBody
     """
 
     return sync_detailed(
@@ -126,8 +130,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: PasswordChange,
-) -> Response[ErrorBody | TokenPair]:
-    """Changes the password and ends every other sign-in; returns a fresh pair.
+) -> Response[AccessToken | ErrorBody]:
+    """Changes the password and ends every other sign-in; returns a fresh access token and
+    sets a fresh refresh cookie.
 
     Args:
         body (PasswordChange):
@@ -137,7 +142,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | TokenPair]
+        Response[AccessToken | ErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -153,8 +158,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: PasswordChange,
-) -> ErrorBody | TokenPair | None:
-    """Changes the password and ends every other sign-in; returns a fresh pair.
+) -> AccessToken | ErrorBody | None:
+    """Changes the password and ends every other sign-in; returns a fresh access token and
+    sets a fresh refresh cookie.
 
     Args:
         body (PasswordChange):
@@ -164,7 +170,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | TokenPair
+        AccessToken | ErrorBody
     """
 
     return (

@@ -74,8 +74,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: Credentials,
 ) -> Response[ErrorBody | SignedIn]:
-    """Signs in. Failures back off per account and client address, and are limited per
-    address; in a rush the password check waits its turn.
+    """Signs in and sets the refresh cookie. Failures back off per account and client
+    address, and are limited per address; in a rush the password check waits its turn.
 
     Args:
         body (Credentials):
@@ -104,8 +104,8 @@ def sync(
     client: AuthenticatedClient | Client,
     body: Credentials,
 ) -> ErrorBody | SignedIn | None:
-    """Signs in. Failures back off per account and client address, and are limited per
-    address; in a rush the password check waits its turn.
+    """Signs in and sets the refresh cookie. Failures back off per account and client
+    address, and are limited per address; in a rush the password check waits its turn.
 
     Args:
         body (Credentials):
@@ -129,8 +129,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: Credentials,
 ) -> Response[ErrorBody | SignedIn]:
-    """Signs in. Failures back off per account and client address, and are limited per
-    address; in a rush the password check waits its turn.
+    """Signs in and sets the refresh cookie. Failures back off per account and client
+    address, and are limited per address; in a rush the password check waits its turn.
 
     Args:
         body (Credentials):
@@ -157,8 +157,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: Credentials,
 ) -> ErrorBody | SignedIn | None:
-    """Signs in. Failures back off per account and client address, and are limited per
-    address; in a rush the password check waits its turn.
+    """Signs in and sets the refresh cookie. Failures back off per account and client
+    address, and are limited per address; in a rush the password check waits its turn.
 
     Args:
         body (Credentials):

@@ -6,14 +6,14 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.cookie_request import CookieRequest
 from ...models.error_body import ErrorBody
-from ...models.logout_request import LogoutRequest
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: LogoutRequest,
+    body: CookieRequest,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -40,6 +40,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_401
 
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -58,12 +63,15 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: LogoutRequest,
+    body: CookieRequest,
 ) -> Response[Any | ErrorBody]:
-    """Ends this sign-in: the access token stops working now.
+    """Ends this sign-in: the access token stops working now, the refresh cookie's family
+    is revoked and the cookie cleared.
 
     Args:
-        body (LogoutRequest):
+        body (CookieRequest): The body the cookie routes take: an empty JSON object (they read the
+            cookie; the
+            JSON content type is what a cross-site form cannot send).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -87,12 +95,15 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: LogoutRequest,
+    body: CookieRequest,
 ) -> Any | ErrorBody | None:
-    """Ends this sign-in: the access token stops working now.
+    """Ends this sign-in: the access token stops working now, the refresh cookie's family
+    is revoked and the cookie cleared.
 
     Args:
-        body (LogoutRequest):
+        body (CookieRequest): The body the cookie routes take: an empty JSON object (they read the
+            cookie; the
+            JSON content type is what a cross-site form cannot send).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,12 +122,15 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: LogoutRequest,
+    body: CookieRequest,
 ) -> Response[Any | ErrorBody]:
-    """Ends this sign-in: the access token stops working now.
+    """Ends this sign-in: the access token stops working now, the refresh cookie's family
+    is revoked and the cookie cleared.
 
     Args:
-        body (LogoutRequest):
+        body (CookieRequest): The body the cookie routes take: an empty JSON object (they read the
+            cookie; the
+            JSON content type is what a cross-site form cannot send).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,12 +152,15 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: LogoutRequest,
+    body: CookieRequest,
 ) -> Any | ErrorBody | None:
-    """Ends this sign-in: the access token stops working now.
+    """Ends this sign-in: the access token stops working now, the refresh cookie's family
+    is revoked and the cookie cleared.
 
     Args:
-        body (LogoutRequest):
+        body (CookieRequest): The body the cookie routes take: an empty JSON object (they read the
+            cookie; the
+            JSON content type is what a cross-site form cannot send).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

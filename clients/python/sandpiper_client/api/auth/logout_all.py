@@ -49,7 +49,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any | ErrorBody]:
-    """Ends every sign-in of the caller, on every device.
+    """Ends every sign-in of the caller, on every device (and clears this browser's cookie).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -72,7 +72,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> Any | ErrorBody | None:
-    """Ends every sign-in of the caller, on every device.
+    """Ends every sign-in of the caller, on every device (and clears this browser's cookie).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -91,7 +91,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any | ErrorBody]:
-    """Ends every sign-in of the caller, on every device.
+    """Ends every sign-in of the caller, on every device (and clears this browser's cookie).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -112,7 +112,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> Any | ErrorBody | None:
-    """Ends every sign-in of the caller, on every device.
+    """Ends every sign-in of the caller, on every device (and clears this browser's cookie).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -6,15 +6,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.access_token import AccessToken
+from ...models.cookie_request import CookieRequest
 from ...models.error_body import ErrorBody
-from ...models.refresh_request import RefreshRequest
-from ...models.token_pair import TokenPair
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: RefreshRequest,
+    body: CookieRequest,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -31,9 +31,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | TokenPair | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> AccessToken | ErrorBody | None:
     if response.status_code == 200:
-        response_200 = TokenPair.from_dict(response.json())
+        response_200 = AccessToken.from_dict(response.json())
 
         return response_200
 
@@ -41,6 +43,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_401 = ErrorBody.from_dict(response.json())
 
         return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -50,7 +57,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | TokenPair]:
+) -> Response[AccessToken | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -62,20 +69,23 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: RefreshRequest,
-) -> Response[ErrorBody | TokenPair]:
-    """Exchanges a refresh token for a new pair; the old one is spent. Reusing a spent one
-    ends every sign-in descended from the same login.
+    body: CookieRequest,
+) -> Response[AccessToken | ErrorBody]:
+    """Exchanges the refresh cookie for a new access token and sets the next cookie; the
+    old one is spent. Reusing a spent one ends every sign-in descended from the same
+    login. A refused cookie is cleared.
 
     Args:
-        body (RefreshRequest):
+        body (CookieRequest): The body the cookie routes take: an empty JSON object (they read the
+            cookie; the
+            JSON content type is what a cross-site form cannot send).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | TokenPair]
+        Response[AccessToken | ErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -92,20 +102,23 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: RefreshRequest,
-) -> ErrorBody | TokenPair | None:
-    """Exchanges a refresh token for a new pair; the old one is spent. Reusing a spent one
-    ends every sign-in descended from the same login.
+    body: CookieRequest,
+) -> AccessToken | ErrorBody | None:
+    """Exchanges the refresh cookie for a new access token and sets the next cookie; the
+    old one is spent. Reusing a spent one ends every sign-in descended from the same
+    login. A refused cookie is cleared.
 
     Args:
-        body (RefreshRequest):
+        body (CookieRequest): The body the cookie routes take: an empty JSON object (they read the
+            cookie; the
+            JSON content type is what a cross-site form cannot send).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | TokenPair
+        AccessToken | ErrorBody
     """
 
     return sync_detailed(
@@ -117,20 +130,23 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: RefreshRequest,
-) -> Response[ErrorBody | TokenPair]:
-    """Exchanges a refresh token for a new pair; the old one is spent. Reusing a spent one
-    ends every sign-in descended from the same login.
+    body: CookieRequest,
+) -> Response[AccessToken | ErrorBody]:
+    """Exchanges the refresh cookie for a new access token and sets the next cookie; the
+    old one is spent. Reusing a spent one ends every sign-in descended from the same
+    login. A refused cookie is cleared.
 
     Args:
-        body (RefreshRequest):
+        body (CookieRequest): The body the cookie routes take: an empty JSON object (they read the
+            cookie; the
+            JSON content type is what a cross-site form cannot send).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | TokenPair]
+        Response[AccessToken | ErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -145,20 +161,23 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: RefreshRequest,
-) -> ErrorBody | TokenPair | None:
-    """Exchanges a refresh token for a new pair; the old one is spent. Reusing a spent one
-    ends every sign-in descended from the same login.
+    body: CookieRequest,
+) -> AccessToken | ErrorBody | None:
+    """Exchanges the refresh cookie for a new access token and sets the next cookie; the
+    old one is spent. Reusing a spent one ends every sign-in descended from the same
+    login. A refused cookie is cleared.
 
     Args:
-        body (RefreshRequest):
+        body (CookieRequest): The body the cookie routes take: an empty JSON object (they read the
+            cookie; the
+            JSON content type is what a cross-site form cannot send).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | TokenPair
+        AccessToken | ErrorBody
     """
 
     return (

@@ -80,7 +80,7 @@ def sync_detailed(
     body: Registration,
 ) -> Response[ErrorBody | SignedIn]:
     """Creates an account (`password` mode) as the registration mode allows; the first
-    account is an admin, whatever the mode.
+    account is an admin, whatever the mode. Sets the refresh cookie.
 
     Args:
         body (Registration): A new account: in `invite` registration, with the invite's code.
@@ -110,7 +110,7 @@ def sync(
     body: Registration,
 ) -> ErrorBody | SignedIn | None:
     """Creates an account (`password` mode) as the registration mode allows; the first
-    account is an admin, whatever the mode.
+    account is an admin, whatever the mode. Sets the refresh cookie.
 
     Args:
         body (Registration): A new account: in `invite` registration, with the invite's code.
@@ -135,7 +135,7 @@ async def asyncio_detailed(
     body: Registration,
 ) -> Response[ErrorBody | SignedIn]:
     """Creates an account (`password` mode) as the registration mode allows; the first
-    account is an admin, whatever the mode.
+    account is an admin, whatever the mode. Sets the refresh cookie.
 
     Args:
         body (Registration): A new account: in `invite` registration, with the invite's code.
@@ -163,7 +163,7 @@ async def asyncio(
     body: Registration,
 ) -> ErrorBody | SignedIn | None:
     """Creates an account (`password` mode) as the registration mode allows; the first
-    account is an admin, whatever the mode.
+    account is an admin, whatever the mode. Sets the refresh cookie.
 
     Args:
         body (Registration): A new account: in `invite` registration, with the invite's code.

@@ -6,13 +6,13 @@ use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::http::{header, HeaderMap};
+use axum::http::HeaderMap;
 use futures::stream::SplitSink;
 use futures::SinkExt;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::AppState;
+use super::{origin, AppState};
 use crate::application::AppError;
 use crate::domain::ticket::Opens;
 
@@ -42,47 +42,11 @@ pub fn admit(
     let upgrade = upgrade.map_err(|rejection| {
         AppError::Malformed(format!("this is a WebSocket endpoint: {}", rejection.body_text()))
     })?;
-    check_origin(
-        headers,
-        &state.allowed_origins,
-        !state.trusted_proxies.is_empty(),
-        opens,
-    )?;
+    // A page may open a relay only from the front end or the API's own origin.
+    origin::check(state, headers, &format!("open the {opens}"))?;
     let ticket =
         ticket.ok_or_else(|| AppError::Unauthorized(format!("a {opens} ticket is required (?ticket=…)")))?;
     Ok((upgrade, ticket))
-}
-
-/// A browser's page may open a relay only from the front end's origins (or the API's
-/// own — as the proxy in front names it, when trusted); clients that send no `Origin`
-/// are not browsers and hold a ticket all the same.
-fn check_origin(
-    headers: &HeaderMap,
-    allowed: &[String],
-    behind_proxy: bool,
-    opens: Opens,
-) -> Result<(), AppError> {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let origin = origin.to_str().unwrap_or_default();
-    let host = |name: &str| headers.get(name).and_then(|h| h.to_str().ok());
-    let mut hosts = vec![host("host")];
-    if behind_proxy {
-        hosts.push(host("x-forwarded-host"));
-    }
-    let same_origin = hosts.into_iter().flatten().filter(|h| !h.is_empty()).any(|host| {
-        [format!("http://{host}"), format!("https://{host}")]
-            .iter()
-            .any(|o| o == origin)
-    });
-    if same_origin || allowed.iter().any(|o| o == origin) {
-        Ok(())
-    } else {
-        Err(AppError::Forbidden(format!(
-            "pages from {origin} may not open the {opens}; add it to FRONTEND_ORIGIN"
-        )))
-    }
 }
 
 /// Says goodbye to the browser, without waiting on one that no longer reads.

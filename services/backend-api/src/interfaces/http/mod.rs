@@ -24,6 +24,8 @@ mod mcp;
 mod mcp_admin;
 pub mod metrics;
 mod models;
+mod origin;
+mod refresh_cookie;
 mod sessions;
 mod system;
 mod terminal;
@@ -91,8 +93,11 @@ pub struct AppState {
     pub sse_heartbeat_secs: u64,
     /// The proxies whose `X-Forwarded-For` and `X-Forwarded-Host` are believed.
     pub trusted_proxies: TrustedProxies,
-    /// The front end's origins, which may open the desktop and terminal relays.
+    /// The front end's origins, which may open the desktop and terminal relays and use
+    /// the refresh cookie.
     pub allowed_origins: Arc<[String]>,
+    /// The refresh cookie is `Secure` whatever the request says (else only for https).
+    pub secure_cookies: bool,
 }
 
 /// What the router needs besides the state.

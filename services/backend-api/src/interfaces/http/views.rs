@@ -36,11 +36,32 @@ impl From<&User> for UserView {
     }
 }
 
-/// A signed-in user and their tokens.
+/// A signed-in user and their access token (the refresh token is in the
+/// `sandpiper_refresh` cookie the same answer sets).
 #[derive(Serialize, ToSchema)]
 pub struct SignedIn {
     pub user: UserView,
-    pub tokens: TokenPair,
+    pub tokens: AccessToken,
+}
+
+/// The access token of a sign-in. Its refresh token is never in a body: the answer sets
+/// it as an `HttpOnly` cookie that only `/auth/refresh` and `/auth/logout` receive.
+#[derive(Serialize, ToSchema)]
+pub struct AccessToken {
+    pub access_token: String,
+    pub token_type: &'static str,
+    /// Seconds until the access token expires.
+    pub expires_in: u64,
+}
+
+impl From<&TokenPair> for AccessToken {
+    fn from(pair: &TokenPair) -> Self {
+        Self {
+            access_token: pair.access_token.clone(),
+            token_type: "Bearer",
+            expires_in: pair.expires_in,
+        }
+    }
 }
 
 #[derive(Serialize, ToSchema)]

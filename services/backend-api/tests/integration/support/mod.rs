@@ -28,6 +28,27 @@ use tokio::task::JoinHandle;
 
 pub const PASSWORD: &str = "correct horse battery";
 
+/// The cookie that carries the refresh token.
+pub const REFRESH_COOKIE: &str = "sandpiper_refresh";
+
+/// The `Set-Cookie` lines of an answer that name the refresh cookie.
+pub fn refresh_cookie_lines(response: &Response) -> Vec<String> {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .filter(|line| line.starts_with(&format!("{REFRESH_COOKIE}=")))
+        .collect()
+}
+
+/// The refresh token an answer set in its cookie (absent when it set none, or cleared it).
+pub fn refresh_cookie(response: &Response) -> Option<String> {
+    let lines = refresh_cookie_lines(response);
+    let value = lines.first()?.split(';').next()?.split_once('=')?.1.to_owned();
+    (!value.is_empty()).then_some(value)
+}
+
 /// The shared stores the suite runs against, when it is asked to: `(MongoDB, Redis)`.
 pub fn shared_stores() -> Option<(String, String)> {
     match std::env::var("BACKEND_TEST_STORES").as_deref() {
@@ -209,22 +230,35 @@ impl TestApp {
         }
     }
 
-    /// Registers an account; returns (access token, refresh token, user id).
+    /// Registers an account; returns (access token, refresh cookie, user id).
     pub async fn register(&self, email: &str) -> (String, String, String) {
-        let body = self
-            .expect(
-                StatusCode::CREATED,
+        let response = self
+            .call(
                 Method::POST,
                 "/api/v1/auth/register",
                 None,
                 Some(json!({ "email": email, "password": PASSWORD })),
             )
             .await;
+        assert_eq!(response.status(), StatusCode::CREATED, "register {email}");
+        let refresh = refresh_cookie(&response).expect("registering sets the refresh cookie");
+        let body: Value = response.json().await.unwrap();
         (
             body["tokens"]["access_token"].as_str().unwrap().to_owned(),
-            body["tokens"]["refresh_token"].as_str().unwrap().to_owned(),
+            refresh,
             body["user"]["id"].as_str().unwrap().to_owned(),
         )
+    }
+
+    /// `POST /auth/refresh` as the app sends it: `{}` as JSON, with this refresh cookie.
+    pub async fn refresh(&self, cookie: &str) -> Response {
+        self.http
+            .post(format!("{}/api/v1/auth/refresh", self.base))
+            .header("cookie", format!("{REFRESH_COOKIE}={cookie}"))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap()
     }
 
     /// Creates a job (`POST /jobs`, expecting `201`).

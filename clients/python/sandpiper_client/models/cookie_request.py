@@ -7,67 +7,32 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="TokenPair")
+T = TypeVar("T", bound="CookieRequest")
 
 
 @_attrs_define
-class TokenPair:
-    """
-    Attributes:
-        access_token (str):
-        expires_in (int): Seconds until the access token expires.
-        refresh_token (str):
-        token_type (str):
+class CookieRequest:
+    """The body the cookie routes take: an empty JSON object (they read the cookie; the
+    JSON content type is what a cross-site form cannot send).
+
     """
 
-    access_token: str
-    expires_in: int
-    refresh_token: str
-    token_type: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        access_token = self.access_token
-
-        expires_in = self.expires_in
-
-        refresh_token = self.refresh_token
-
-        token_type = self.token_type
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update(
-            {
-                "access_token": access_token,
-                "expires_in": expires_in,
-                "refresh_token": refresh_token,
-                "token_type": token_type,
-            }
-        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        access_token = d.pop("access_token")
+        cookie_request = cls()
 
-        expires_in = d.pop("expires_in")
-
-        refresh_token = d.pop("refresh_token")
-
-        token_type = d.pop("token_type")
-
-        token_pair = cls(
-            access_token=access_token,
-            expires_in=expires_in,
-            refresh_token=refresh_token,
-            token_type=token_type,
-        )
-
-        token_pair.additional_properties = d
-        return token_pair
+        cookie_request.additional_properties = d
+        return cookie_request
 
     @property
     def additional_keys(self) -> list[str]:

@@ -7,27 +7,39 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="RefreshRequest")
+T = TypeVar("T", bound="AccessToken")
 
 
 @_attrs_define
-class RefreshRequest:
-    """
-    Attributes:
-        refresh_token (str):
+class AccessToken:
+    """The access token of a sign-in. Its refresh token is never in a body: the answer sets
+    it as an `HttpOnly` cookie that only `/auth/refresh` and `/auth/logout` receive.
+
+        Attributes:
+            access_token (str):
+            expires_in (int): Seconds until the access token expires.
+            token_type (str):
     """
 
-    refresh_token: str
+    access_token: str
+    expires_in: int
+    token_type: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        refresh_token = self.refresh_token
+        access_token = self.access_token
+
+        expires_in = self.expires_in
+
+        token_type = self.token_type
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "refresh_token": refresh_token,
+                "access_token": access_token,
+                "expires_in": expires_in,
+                "token_type": token_type,
             }
         )
 
@@ -36,14 +48,20 @@ class RefreshRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        refresh_token = d.pop("refresh_token")
+        access_token = d.pop("access_token")
 
-        refresh_request = cls(
-            refresh_token=refresh_token,
+        expires_in = d.pop("expires_in")
+
+        token_type = d.pop("token_type")
+
+        access_token = cls(
+            access_token=access_token,
+            expires_in=expires_in,
+            token_type=token_type,
         )
 
-        refresh_request.additional_properties = d
-        return refresh_request
+        access_token.additional_properties = d
+        return access_token
 
     @property
     def additional_keys(self) -> list[str]:
