@@ -27,7 +27,17 @@ async fn stored(data_dir: &Path, job: &str) -> (usize, usize) {
             use redb::{ReadableDatabase, ReadableTable, TableDefinition};
             let jobs: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs");
             let files: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("job_attachments");
-            let db = redb::Database::open(data_dir.join("sandpiper.redb")).unwrap();
+            // The stopped server's last tasks (a job's follower) may still hold the file
+            // a moment: redb refuses a second open in one process until they let go.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            let db = loop {
+                match redb::Database::open(data_dir.join("sandpiper.redb")) {
+                    Err(redb::DatabaseError::DatabaseAlreadyOpen) if std::time::Instant::now() < deadline => {
+                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    }
+                    opened => break opened.unwrap(),
+                }
+            };
             let txn = db.begin_read().unwrap();
             let record = txn
                 .open_table(jobs)
@@ -244,13 +254,14 @@ async fn a_refused_creation_is_answered_to_a_client_that_sends_its_whole_body_fi
     let (token, _, _) = app.register("ada@example.org").await;
     let key = app.jobs_key(&token).await;
     let first = app.create_job(&key, json!({ "prompt": "one" })).await;
-    app.until_job(&key, first["id"].as_str().unwrap(), "waiting").await;
+    app.until_job(&key, first["id"].as_str().unwrap(), "waiting")
+        .await;
     app.create_job(&key, json!({ "prompt": "two" })).await;
 
     // 9 MiB of files: far more than the socket buffers hold, so the body is only ever
     // written whole if the server reads it.
-    let body = json!({ "prompt": "three", "attachments": attachment("a.bin", &vec![7u8; 9 << 20]) })
-        .to_string();
+    let body =
+        json!({ "prompt": "three", "attachments": attachment("a.bin", &vec![7u8; 9 << 20]) }).to_string();
     let address = app.base.trim_start_matches("http://").to_owned();
     let send = |expect: bool| {
         let (address, key, body) = (address.clone(), key.clone(), body.clone());
@@ -264,7 +275,10 @@ async fn a_refused_creation_is_answered_to_a_client_that_sends_its_whole_body_fi
             );
             stream.write_all(head.as_bytes()).await.unwrap();
             if expect.is_empty() {
-                stream.write_all(body.as_bytes()).await.expect("the whole body is taken");
+                stream
+                    .write_all(body.as_bytes())
+                    .await
+                    .expect("the whole body is taken");
             }
             let mut answer = Vec::new();
             let mut buffer = [0u8; 4096];
