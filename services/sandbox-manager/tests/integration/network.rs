@@ -208,7 +208,10 @@ async fn the_twin_in_use_is_the_one_kept() {
     // of ids are), so that a twin with a smaller id — which a choice by id alone would
     // keep — comes within a few tries.
     let first = loop {
-        let made = make_twins(&name, 1).await.pop().expect("the first network is made");
+        let made = make_twins(&name, 1)
+            .await
+            .pop()
+            .expect("the first network is made");
         if made.as_str() >= "4" {
             break made;
         }
