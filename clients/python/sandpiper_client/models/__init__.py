@@ -99,6 +99,9 @@ from .role import Role
 from .session_page import SessionPage
 from .session_status import SessionStatus
 from .session_view import SessionView
+from .share_request import ShareRequest
+from .shared_event import SharedEvent
+from .shared_session_view import SharedSessionView
 from .signed_in import SignedIn
 from .step_status import StepStatus
 from .stored_event import StoredEvent
@@ -230,6 +233,9 @@ __all__ = (
     "SessionPage",
     "SessionStatus",
     "SessionView",
+    "SharedEvent",
+    "SharedSessionView",
+    "ShareRequest",
     "SignedIn",
     "StepStatus",
     "StoredEvent",

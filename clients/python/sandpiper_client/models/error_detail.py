@@ -17,7 +17,7 @@ class ErrorDetail:
     """
     Attributes:
         code (str): Stable, machine-readable: `malformed_request`, `invalid`, `unauthorized`,
-            `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`,
+            `forbidden`, `not_found`, `gone`, `method_not_allowed`, `conflict`, `payload_too_large`,
             `range_not_satisfiable`,
             `rate_limited`, `too_many_open`, `unavailable`, `internal`.
         message (str): For people: what went wrong and what to do.

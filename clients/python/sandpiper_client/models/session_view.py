@@ -36,6 +36,9 @@ class SessionView:
             cost where the model has prices.
         last_message_preview (None | str | Unset): The start of the last message.
         model (None | str | Unset): The model the session's next turn asks (absent: the default one).
+        share_expires_at (datetime.datetime | None | Unset): When the replay link stops working (absent: it works until
+            revoked). A link
+            whose time has passed is refused; sharing again makes a new one.
         share_token (None | str | Unset): Present while the session is shared: the replay link's token.
     """
 
@@ -50,6 +53,7 @@ class SessionView:
     usage_by_model: list[ModelUsage]
     last_message_preview: None | str | Unset = UNSET
     model: None | str | Unset = UNSET
+    share_expires_at: datetime.datetime | None | Unset = UNSET
     share_token: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -87,6 +91,14 @@ class SessionView:
         else:
             model = self.model
 
+        share_expires_at: None | str | Unset
+        if isinstance(self.share_expires_at, Unset):
+            share_expires_at = UNSET
+        elif isinstance(self.share_expires_at, datetime.datetime):
+            share_expires_at = self.share_expires_at.isoformat()
+        else:
+            share_expires_at = self.share_expires_at
+
         share_token: None | str | Unset
         if isinstance(self.share_token, Unset):
             share_token = UNSET
@@ -112,6 +124,8 @@ class SessionView:
             field_dict["last_message_preview"] = last_message_preview
         if model is not UNSET:
             field_dict["model"] = model
+        if share_expires_at is not UNSET:
+            field_dict["share_expires_at"] = share_expires_at
         if share_token is not UNSET:
             field_dict["share_token"] = share_token
 
@@ -164,6 +178,23 @@ class SessionView:
 
         model = _parse_model(d.pop("model", UNSET))
 
+        def _parse_share_expires_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                share_expires_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return share_expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        share_expires_at = _parse_share_expires_at(d.pop("share_expires_at", UNSET))
+
         def _parse_share_token(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -185,6 +216,7 @@ class SessionView:
             usage_by_model=usage_by_model,
             last_message_preview=last_message_preview,
             model=model,
+            share_expires_at=share_expires_at,
             share_token=share_token,
         )
 

@@ -853,7 +853,7 @@ export class Sessions {
     }
     
     /**
-     * Stops sharing: the link stops working.
+     * Revokes the link: its token is not found from now on (sharing again makes a new one).
      */
     public static unshare<ThrowOnError extends boolean = false>(options: Options<UnshareData, ThrowOnError>): RequestResult<UnshareResponses, UnshareErrors, ThrowOnError> {
         return (options.client ?? client).delete<UnshareResponses, UnshareErrors, ThrowOnError>({
@@ -872,7 +872,9 @@ export class Sessions {
     }
     
     /**
-     * Shares the session as a read-only replay; `share_token` is the link's secret.
+     * Shares the session as a read-only replay (`share_token` is the link's secret) until
+     * `expires_in_secs` from now, or until revoked. Sharing a shared session keeps its link
+     * and sets this expiry; one whose link expired gets a new link.
      */
     public static share<ThrowOnError extends boolean = false>(options: Options<ShareData, ThrowOnError>): RequestResult<ShareResponses, ShareErrors, ThrowOnError> {
         return (options.client ?? client).post<ShareResponses, ShareErrors, ThrowOnError>({
@@ -886,7 +888,11 @@ export class Sessions {
                     type: 'http'
                 }],
             url: '/api/v1/sessions/{id}/share',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
@@ -1231,7 +1237,10 @@ export class Shared {
     }
     
     /**
-     * A shared session's events, a page at a time (no sign-in needed).
+     * What the replay of a shared session shows, a page at a time (no sign-in needed):
+     * messages, the plan, tool calls with their views, questions and errors — never the
+     * model's working memory, token counts or status changes. A page shorter than `limit`
+     * is the last.
      */
     public static sharedEvents<ThrowOnError extends boolean = false>(options: Options<SharedEventsData, ThrowOnError>): RequestResult<SharedEventsResponses, SharedEventsErrors, ThrowOnError> {
         return (options.client ?? client).get<SharedEventsResponses, SharedEventsErrors, ThrowOnError>({ url: '/api/v1/shared/{token}/events', ...options });

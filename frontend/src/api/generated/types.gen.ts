@@ -280,7 +280,7 @@ export type ErrorBody = {
 export type ErrorDetail = {
     /**
      * Stable, machine-readable: `malformed_request`, `invalid`, `unauthorized`,
-     * `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`,
+     * `forbidden`, `not_found`, `gone`, `method_not_allowed`, `conflict`, `payload_too_large`,
      * `range_not_satisfiable`,
      * `rate_limited`, `too_many_open`, `unavailable`, `internal`.
      */
@@ -773,6 +773,11 @@ export type SessionView = {
      */
     model?: string | null;
     /**
+     * When the replay link stops working (absent: it works until revoked). A link
+     * whose time has passed is refused; sharing again makes a new one.
+     */
+    share_expires_at?: string | null;
+    /**
      * Present while the session is shared: the replay link's token.
      */
     share_token?: string | null;
@@ -792,6 +797,36 @@ export type SessionView = {
      * cost where the model has prices.
      */
     usage_by_model: Array<ModelUsage>;
+};
+
+/**
+ * How long the link works. An empty body (or `{}`) shares until revoked.
+ */
+export type ShareRequest = {
+    /**
+     * Seconds from now, 60 (a minute) to 31536000 (a year); absent or null: until
+     * revoked.
+     */
+    expires_in_secs?: number | null;
+};
+
+/**
+ * An event of a shared session as its replay shows it.
+ */
+export type SharedEvent = {
+    event: AgentEvent;
+    /**
+     * Increasing, with gaps where the log holds what a replay does not show; pass the
+     * last one as `after` for the next page.
+     */
+    seq: number;
+};
+
+/**
+ * A shared session as its replay shows it.
+ */
+export type SharedSessionView = {
+    title: string;
 };
 
 /**
@@ -2189,7 +2224,10 @@ export type UnshareResponses = {
 export type UnshareResponse = UnshareResponses[keyof UnshareResponses];
 
 export type ShareData = {
-    body?: never;
+    /**
+     * optional: without it, the link works until revoked
+     */
+    body?: null | ShareRequest;
     path: {
         id: string;
     };
@@ -2199,6 +2237,10 @@ export type ShareData = {
 
 export type ShareErrors = {
     404: ErrorBody;
+    /**
+     * an expiry out of range (`field`: `expires_in_secs`), or not a number of seconds
+     */
+    422: ErrorBody;
 };
 
 export type ShareError = ShareErrors[keyof ShareErrors];
@@ -2340,13 +2382,20 @@ export type SharedData = {
 };
 
 export type SharedErrors = {
+    /**
+     * no such link, or revoked
+     */
     404: ErrorBody;
+    /**
+     * the link has expired
+     */
+    410: ErrorBody;
 };
 
 export type SharedError = SharedErrors[keyof SharedErrors];
 
 export type SharedResponses = {
-    200: SessionView;
+    200: SharedSessionView;
 };
 
 export type SharedResponse = SharedResponses[keyof SharedResponses];
@@ -2370,13 +2419,20 @@ export type SharedEventsData = {
 };
 
 export type SharedEventsErrors = {
+    /**
+     * no such link, or revoked
+     */
     404: ErrorBody;
+    /**
+     * the link has expired
+     */
+    410: ErrorBody;
 };
 
 export type SharedEventsError = SharedEventsErrors[keyof SharedEventsErrors];
 
 export type SharedEventsResponses = {
-    200: Array<StoredEvent>;
+    200: Array<SharedEvent>;
 };
 
 export type SharedEventsResponse = SharedEventsResponses[keyof SharedEventsResponses];
@@ -2393,6 +2449,10 @@ export type SharedImageData = {
 
 export type SharedImageErrors = {
     404: ErrorBody;
+    /**
+     * the link has expired
+     */
+    410: ErrorBody;
 };
 
 export type SharedImageError = SharedImageErrors[keyof SharedImageErrors];

@@ -23,6 +23,10 @@ pub enum AppError {
     /// 404: no such thing, or not the caller's.
     #[error("{0} not found")]
     NotFound(&'static str),
+    /// 410: it existed but no longer works (an expired replay link); the message says
+    /// what to do.
+    #[error("{0}")]
+    Gone(String),
     /// 409: a unique value is taken.
     #[error("{0}")]
     Conflict(String),

@@ -16,6 +16,7 @@ pub mod mcp_servers;
 mod notebook;
 pub mod password_checks;
 pub mod sessions;
+mod sharing;
 pub mod tickets;
 pub mod turns;
 

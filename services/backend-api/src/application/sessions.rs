@@ -1,6 +1,6 @@
-//! Sessions of one user: create, list, get, edit (title, model), delete, stop, share,
-//! read. Another user's session is "not found", never "forbidden": its existence stays
-//! private.
+//! Sessions of one user: create, list, get, edit (title, model), delete, stop, read
+//! (replay links are `sharing`'s). Another user's session is "not found", never
+//! "forbidden": its existence stays private.
 //!
 //! A session's model may change at any time; the turn in progress keeps the model it
 //! started with and the next turn asks the new one (the run reads it when a turn begins),
@@ -9,7 +9,6 @@
 use std::sync::Arc;
 
 use chrono::Utc;
-use rand::distr::{Alphanumeric, SampleString};
 
 use super::error::{AppError, AppResult};
 use super::events::EventService;
@@ -63,7 +62,7 @@ pub struct SessionEdit<'a> {
 }
 
 pub struct SessionService {
-    sessions: Arc<dyn SessionRepository>,
+    pub(super) sessions: Arc<dyn SessionRepository>,
     models: Arc<ModelCatalog>,
     pub(super) events: Arc<EventService>,
     sandboxes: Arc<dyn SandboxGateway>,
@@ -172,34 +171,6 @@ impl SessionService {
         Ok(self.events.append(&session.id, stop).await?.1)
     }
 
-    /// Makes the session replayable read-only by anyone with the returned token.
-    pub async fn share(&self, owner: &UserId, id: &str) -> AppResult<Session> {
-        let mut session = self.get(owner, id).await?;
-        if session.share_token.is_none() {
-            session.share_token = Some(Alphanumeric.sample_string(&mut rand::rng(), 32));
-            self.sessions.update(&session).await?;
-        }
-        Ok(session)
-    }
-
-    pub async fn unshare(&self, owner: &UserId, id: &str) -> AppResult<Session> {
-        let mut session = self.get(owner, id).await?;
-        if session.share_token.take().is_some() {
-            self.sessions.update(&session).await?;
-        }
-        Ok(session)
-    }
-
-    pub async fn shared(&self, token: &str) -> AppResult<Session> {
-        if token.len() != 32 {
-            return Err(AppError::NotFound("shared session"));
-        }
-        self.sessions
-            .by_share_token(token)
-            .await?
-            .ok_or(AppError::NotFound("shared session"))
-    }
-
     /// The owner has seen everything: the unread count goes to zero.
     pub async fn mark_read(&self, owner: &UserId, id: &str) -> AppResult<Session> {
         let mut session = self.get(owner, id).await?;
@@ -237,13 +208,11 @@ impl SessionService {
         self.read_image(&session, name).await
     }
 
-    /// An image of a shared session, with its format.
-    pub async fn shared_image(&self, token: &str, name: &str) -> AppResult<(Vec<u8>, ImageFormat)> {
-        let session = self.shared(token).await?;
-        self.read_image(&session, name).await
-    }
-
-    async fn read_image(&self, session: &Session, name: &str) -> AppResult<(Vec<u8>, ImageFormat)> {
+    pub(super) async fn read_image(
+        &self,
+        session: &Session,
+        name: &str,
+    ) -> AppResult<(Vec<u8>, ImageFormat)> {
         let id = ImageId::parse(name)?;
         let bytes = self
             .images

@@ -21,6 +21,7 @@ pub mod ports;
 pub mod replica;
 pub mod sandbox_call;
 pub mod session;
+pub mod share;
 pub mod terminal;
 pub mod ticket;
 pub mod tool;

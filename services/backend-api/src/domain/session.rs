@@ -113,6 +113,10 @@ pub struct Session {
     pub last_seq: u64,
     /// When set, anyone with this token can replay the session read-only.
     pub share_token: Option<String>,
+    /// When the replay link stops working; `None` (and every share stored before links
+    /// could expire) until its owner revokes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share_expires_at: Option<DateTime<Utc>>,
     /// The model's tokens over the whole session. Absent while zero, so records stored
     /// before it existed compare equal to what is read back from them.
     #[serde(default, skip_serializing_if = "TokenUsage::is_empty")]
@@ -149,6 +153,7 @@ impl Session {
             unread_count: 0,
             last_seq: 0,
             share_token: None,
+            share_expires_at: None,
             usage: TokenUsage::default(),
             model,
             usage_by_model: UsageByModel::default(),
@@ -198,7 +203,7 @@ impl Session {
 
 impl Session {
     /// `self` (as stored now) with the edits a person made to `edited` (a copy read
-    /// earlier): title, model, share token, and the read state — the latter only if no
+    /// earlier): title, model, replay link, and the read state — the latter only if no
     /// event arrived in between, so an unread message is never marked read unseen.
     pub fn merge_edits(&self, edited: Session) -> Session {
         let unread_count = if edited.last_seq == self.last_seq {
@@ -210,6 +215,7 @@ impl Session {
             title: edited.title,
             model: edited.model,
             share_token: edited.share_token,
+            share_expires_at: edited.share_expires_at,
             unread_count,
             updated_at: self.updated_at.max(edited.updated_at),
             ..self.clone()

@@ -25,6 +25,7 @@ mod registration;
 mod replicas;
 mod sessions;
 mod shared_stores;
+mod sharing;
 mod support;
 mod terminal;
 mod vnc;

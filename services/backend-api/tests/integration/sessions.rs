@@ -1,5 +1,5 @@
-//! Sessions over HTTP: the lifecycle, paging, privacy between users, sharing, bad input,
-//! and the system routes.
+//! Sessions over HTTP: the lifecycle, paging, privacy between users, bad input, and the
+//! system routes. (Replay links: `sharing`.)
 
 use crate::support;
 
@@ -151,93 +151,6 @@ async fn another_users_sessions_do_not_exist_for_you() {
         .await;
     assert_eq!(session["last_seq"], 1);
     assert_eq!(session["title"], "New chat");
-}
-
-#[tokio::test]
-async fn a_shared_session_replays_read_only_until_unshared() {
-    let app = TestApp::spawn(&[]).await;
-    let (token, _, _) = app.register("ada@example.org").await;
-    let id = app.new_session(&token).await;
-    for i in 0..3 {
-        app.post_message(&token, &id, &format!("message {i}")).await;
-    }
-    let shared = app
-        .expect(
-            StatusCode::OK,
-            Method::POST,
-            &format!("/api/v1/sessions/{id}/share"),
-            Some(&token),
-            None,
-        )
-        .await;
-    let share = shared["share_token"].as_str().unwrap().to_owned();
-    let again = app
-        .expect(
-            StatusCode::OK,
-            Method::POST,
-            &format!("/api/v1/sessions/{id}/share"),
-            Some(&token),
-            None,
-        )
-        .await;
-    assert_eq!(
-        again["share_token"],
-        share.as_str(),
-        "sharing twice keeps the link"
-    );
-
-    let public = app
-        .expect(
-            StatusCode::OK,
-            Method::GET,
-            &format!("/api/v1/shared/{share}"),
-            None,
-            None,
-        )
-        .await;
-    assert_eq!(public["id"], id.as_str());
-    assert!(public["share_token"].is_null());
-    let events = app
-        .expect(
-            StatusCode::OK,
-            Method::GET,
-            &format!("/api/v1/shared/{share}/events?after=1"),
-            None,
-            None,
-        )
-        .await;
-    let contents: Vec<&str> = events
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["event"]["content"].as_str().unwrap())
-        .collect();
-    assert_eq!(contents, ["message 1", "message 2"]);
-
-    app.expect(
-        StatusCode::OK,
-        Method::DELETE,
-        &format!("/api/v1/sessions/{id}/share"),
-        Some(&token),
-        None,
-    )
-    .await;
-    app.expect(
-        StatusCode::NOT_FOUND,
-        Method::GET,
-        &format!("/api/v1/shared/{share}"),
-        None,
-        None,
-    )
-    .await;
-    app.expect(
-        StatusCode::NOT_FOUND,
-        Method::GET,
-        "/api/v1/shared/short",
-        None,
-        None,
-    )
-    .await;
 }
 
 #[tokio::test]

@@ -9,12 +9,16 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
 from ...models.session_view import SessionView
-from ...types import Response
+from ...models.share_request import ShareRequest
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: str,
+    *,
+    body: None | ShareRequest | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -23,6 +27,14 @@ def _get_kwargs(
         ),
     }
 
+    if isinstance(body, ShareRequest):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -38,6 +50,11 @@ def _parse_response(
         response_404 = ErrorBody.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -60,11 +77,15 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    body: None | ShareRequest | Unset = UNSET,
 ) -> Response[ErrorBody | SessionView]:
-    """Shares the session as a read-only replay; `share_token` is the link's secret.
+    """Shares the session as a read-only replay (`share_token` is the link's secret) until
+    `expires_in_secs` from now, or until revoked. Sharing a shared session keeps its link
+    and sets this expiry; one whose link expired gets a new link.
 
     Args:
         id (str):
+        body (None | ShareRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -76,6 +97,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -89,11 +111,15 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    body: None | ShareRequest | Unset = UNSET,
 ) -> ErrorBody | SessionView | None:
-    """Shares the session as a read-only replay; `share_token` is the link's secret.
+    """Shares the session as a read-only replay (`share_token` is the link's secret) until
+    `expires_in_secs` from now, or until revoked. Sharing a shared session keeps its link
+    and sets this expiry; one whose link expired gets a new link.
 
     Args:
         id (str):
+        body (None | ShareRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -106,6 +132,7 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
+        body=body,
     ).parsed
 
 
@@ -113,11 +140,15 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    body: None | ShareRequest | Unset = UNSET,
 ) -> Response[ErrorBody | SessionView]:
-    """Shares the session as a read-only replay; `share_token` is the link's secret.
+    """Shares the session as a read-only replay (`share_token` is the link's secret) until
+    `expires_in_secs` from now, or until revoked. Sharing a shared session keeps its link
+    and sets this expiry; one whose link expired gets a new link.
 
     Args:
         id (str):
+        body (None | ShareRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,6 +160,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -140,11 +172,15 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    body: None | ShareRequest | Unset = UNSET,
 ) -> ErrorBody | SessionView | None:
-    """Shares the session as a read-only replay; `share_token` is the link's secret.
+    """Shares the session as a read-only replay (`share_token` is the link's secret) until
+    `expires_in_secs` from now, or until revoked. Sharing a shared session keeps its link
+    and sets this expiry; one whose link expired gets a new link.
 
     Args:
         id (str):
+        body (None | ShareRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,5 +194,6 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
+            body=body,
         )
     ).parsed

@@ -61,7 +61,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | SessionView]:
-    """Stops sharing: the link stops working.
+    """Revokes the link: its token is not found from now on (sharing again makes a new one).
 
     Args:
         id (str):
@@ -90,7 +90,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | SessionView | None:
-    """Stops sharing: the link stops working.
+    """Revokes the link: its token is not found from now on (sharing again makes a new one).
 
     Args:
         id (str):
@@ -114,7 +114,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | SessionView]:
-    """Stops sharing: the link stops working.
+    """Revokes the link: its token is not found from now on (sharing again makes a new one).
 
     Args:
         id (str):
@@ -141,7 +141,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | SessionView | None:
-    """Stops sharing: the link stops working.
+    """Revokes the link: its token is not found from now on (sharing again makes a new one).
 
     Args:
         id (str):

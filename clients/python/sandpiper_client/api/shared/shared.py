@@ -8,7 +8,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
-from ...models.session_view import SessionView
+from ...models.shared_session_view import SharedSessionView
 from ...types import Response
 
 
@@ -28,9 +28,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | SessionView | None:
+) -> ErrorBody | SharedSessionView | None:
     if response.status_code == 200:
-        response_200 = SessionView.from_dict(response.json())
+        response_200 = SharedSessionView.from_dict(response.json())
 
         return response_200
 
@@ -38,6 +38,11 @@ def _parse_response(
         response_404 = ErrorBody.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 410:
+        response_410 = ErrorBody.from_dict(response.json())
+
+        return response_410
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -47,7 +52,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | SessionView]:
+) -> Response[ErrorBody | SharedSessionView]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -60,7 +65,7 @@ def sync_detailed(
     token: str,
     *,
     client: AuthenticatedClient,
-) -> Response[ErrorBody | SessionView]:
+) -> Response[ErrorBody | SharedSessionView]:
     """A shared session (no sign-in needed).
 
     Args:
@@ -71,7 +76,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | SessionView]
+        Response[ErrorBody | SharedSessionView]
     """
 
     kwargs = _get_kwargs(
@@ -89,7 +94,7 @@ def sync(
     token: str,
     *,
     client: AuthenticatedClient,
-) -> ErrorBody | SessionView | None:
+) -> ErrorBody | SharedSessionView | None:
     """A shared session (no sign-in needed).
 
     Args:
@@ -100,7 +105,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | SessionView
+        ErrorBody | SharedSessionView
     """
 
     return sync_detailed(
@@ -113,7 +118,7 @@ async def asyncio_detailed(
     token: str,
     *,
     client: AuthenticatedClient,
-) -> Response[ErrorBody | SessionView]:
+) -> Response[ErrorBody | SharedSessionView]:
     """A shared session (no sign-in needed).
 
     Args:
@@ -124,7 +129,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | SessionView]
+        Response[ErrorBody | SharedSessionView]
     """
 
     kwargs = _get_kwargs(
@@ -140,7 +145,7 @@ async def asyncio(
     token: str,
     *,
     client: AuthenticatedClient,
-) -> ErrorBody | SessionView | None:
+) -> ErrorBody | SharedSessionView | None:
     """A shared session (no sign-in needed).
 
     Args:
@@ -151,7 +156,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | SessionView
+        ErrorBody | SharedSessionView
     """
 
     return (

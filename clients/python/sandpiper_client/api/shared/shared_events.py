@@ -8,7 +8,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
-from ...models.stored_event import StoredEvent
+from ...models.shared_event import SharedEvent
 from ...types import UNSET, Response, Unset
 
 
@@ -45,12 +45,12 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | list[StoredEvent] | None:
+) -> ErrorBody | list[SharedEvent] | None:
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
         for response_200_item_data in _response_200:
-            response_200_item = StoredEvent.from_dict(response_200_item_data)
+            response_200_item = SharedEvent.from_dict(response_200_item_data)
 
             response_200.append(response_200_item)
 
@@ -61,6 +61,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 410:
+        response_410 = ErrorBody.from_dict(response.json())
+
+        return response_410
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -69,7 +74,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | list[StoredEvent]]:
+) -> Response[ErrorBody | list[SharedEvent]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,8 +89,11 @@ def sync_detailed(
     client: AuthenticatedClient,
     after: int | Unset = UNSET,
     limit: int | None | Unset = UNSET,
-) -> Response[ErrorBody | list[StoredEvent]]:
-    """A shared session's events, a page at a time (no sign-in needed).
+) -> Response[ErrorBody | list[SharedEvent]]:
+    """What the replay of a shared session shows, a page at a time (no sign-in needed):
+    messages, the plan, tool calls with their views, questions and errors — never the
+    model's working memory, token counts or status changes. A page shorter than `limit`
+    is the last.
 
     Args:
         token (str):
@@ -97,7 +105,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | list[StoredEvent]]
+        Response[ErrorBody | list[SharedEvent]]
     """
 
     kwargs = _get_kwargs(
@@ -119,8 +127,11 @@ def sync(
     client: AuthenticatedClient,
     after: int | Unset = UNSET,
     limit: int | None | Unset = UNSET,
-) -> ErrorBody | list[StoredEvent] | None:
-    """A shared session's events, a page at a time (no sign-in needed).
+) -> ErrorBody | list[SharedEvent] | None:
+    """What the replay of a shared session shows, a page at a time (no sign-in needed):
+    messages, the plan, tool calls with their views, questions and errors — never the
+    model's working memory, token counts or status changes. A page shorter than `limit`
+    is the last.
 
     Args:
         token (str):
@@ -132,7 +143,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | list[StoredEvent]
+        ErrorBody | list[SharedEvent]
     """
 
     return sync_detailed(
@@ -149,8 +160,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     after: int | Unset = UNSET,
     limit: int | None | Unset = UNSET,
-) -> Response[ErrorBody | list[StoredEvent]]:
-    """A shared session's events, a page at a time (no sign-in needed).
+) -> Response[ErrorBody | list[SharedEvent]]:
+    """What the replay of a shared session shows, a page at a time (no sign-in needed):
+    messages, the plan, tool calls with their views, questions and errors — never the
+    model's working memory, token counts or status changes. A page shorter than `limit`
+    is the last.
 
     Args:
         token (str):
@@ -162,7 +176,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | list[StoredEvent]]
+        Response[ErrorBody | list[SharedEvent]]
     """
 
     kwargs = _get_kwargs(
@@ -182,8 +196,11 @@ async def asyncio(
     client: AuthenticatedClient,
     after: int | Unset = UNSET,
     limit: int | None | Unset = UNSET,
-) -> ErrorBody | list[StoredEvent] | None:
-    """A shared session's events, a page at a time (no sign-in needed).
+) -> ErrorBody | list[SharedEvent] | None:
+    """What the replay of a shared session shows, a page at a time (no sign-in needed):
+    messages, the plan, tool calls with their views, questions and errors — never the
+    model's working memory, token counts or status changes. A page shorter than `limit`
+    is the last.
 
     Args:
         token (str):
@@ -195,7 +212,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | list[StoredEvent]
+        ErrorBody | list[SharedEvent]
     """
 
     return (

@@ -30,7 +30,7 @@ pub struct ErrorBody {
 #[derive(Serialize, ToSchema)]
 pub struct ErrorDetail {
     /// Stable, machine-readable: `malformed_request`, `invalid`, `unauthorized`,
-    /// `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`,
+    /// `forbidden`, `not_found`, `gone`, `method_not_allowed`, `conflict`, `payload_too_large`,
     /// `range_not_satisfiable`,
     /// `rate_limited`, `too_many_open`, `unavailable`, `internal`.
     pub code: &'static str,
@@ -60,6 +60,7 @@ impl IntoResponse for ApiError {
                 AppError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
                 AppError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
                 AppError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+                AppError::Gone(_) => (StatusCode::GONE, "gone"),
                 AppError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
                 AppError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
                 AppError::StorageFull(_) => (StatusCode::INSUFFICIENT_STORAGE, "storage_full"),

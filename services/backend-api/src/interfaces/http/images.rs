@@ -49,7 +49,7 @@ async fn image(
 /// An image from a shared session (no sign-in needed).
 #[utoipa::path(get, path = "/api/v1/shared/{token}/screenshots/{image}", tag = "shared", security(()),
     responses((status = 200, description = "the image (JPEG, PNG or SVG)", content_type = "image/*", body = Vec<u8>),
-        (status = 404, body = ErrorBody)))]
+        (status = 404, body = ErrorBody), (status = 410, body = ErrorBody, description = "the link has expired")))]
 async fn shared_image(
     State(state): State<AppState>,
     Path((token, image)): Path<(String, String)>,

@@ -27,6 +27,7 @@ mod models;
 mod origin;
 mod refresh_cookie;
 mod sessions;
+mod sharing;
 mod system;
 mod terminal;
 mod users;
@@ -128,6 +129,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(users::router())
         .merge(models::router())
         .merge(sessions::router())
+        .merge(sharing::router())
         .merge(events::router())
         .merge(files::router())
         .merge(vnc::router())

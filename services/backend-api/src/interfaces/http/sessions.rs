@@ -1,8 +1,6 @@
 //! `/api/v1/sessions`: the caller's chat sessions — create, list, get, edit (title and
-//! model), delete,
-//! stop, share / unshare, mark read, post a message, download the code cells as a
-//! notebook — and `/api/v1/shared/{token}`, the read-only replay anyone with the link
-//! may open.
+//! model), delete, stop, mark read, post a message, download the code cells as a
+//! notebook. Replay links are `sharing`'s.
 
 use axum::extract::State;
 use axum::http::{header, StatusCode};
@@ -20,20 +18,14 @@ use crate::application::sessions::SessionEdit;
 use crate::application::AppError;
 use crate::domain::event::StoredEvent;
 
-/// Most events one page of a replay returns.
-const MAX_EVENT_PAGE: usize = 1000;
-
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create, list))
         .routes(routes!(get, edit, delete))
         .routes(routes!(stop))
         .routes(routes!(notebook))
-        .routes(routes!(share, unshare))
         .routes(routes!(mark_read))
         .routes(routes!(post_message))
-        .routes(routes!(shared))
-        .routes(routes!(shared_events))
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -66,15 +58,6 @@ pub struct ListQuery {
     /// The `next_before` of the previous page.
     pub before: Option<String>,
     /// 1–100, default 30.
-    pub limit: Option<usize>,
-}
-
-#[derive(Deserialize, IntoParams)]
-pub struct EventPage {
-    /// Events with a sequence number above this (default 0: from the start).
-    #[serde(default)]
-    pub after: u64,
-    /// 1–1000, default 1000.
     pub limit: Option<usize>,
 }
 
@@ -204,30 +187,6 @@ async fn stop(
     Ok(axum::Json(SessionView::from(&session)))
 }
 
-/// Shares the session as a read-only replay; `share_token` is the link's secret.
-#[utoipa::path(post, path = "/api/v1/sessions/{id}/share", tag = "sessions",
-    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
-async fn share(
-    State(state): State<AppState>,
-    CurrentUser(principal): CurrentUser,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<SessionView>> {
-    let session = state.sessions.share(&principal.user_id, &id).await?;
-    Ok(axum::Json(SessionView::from(&session)))
-}
-
-/// Stops sharing: the link stops working.
-#[utoipa::path(delete, path = "/api/v1/sessions/{id}/share", tag = "sessions",
-    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
-async fn unshare(
-    State(state): State<AppState>,
-    CurrentUser(principal): CurrentUser,
-    Path(id): Path<String>,
-) -> ApiResult<axum::Json<SessionView>> {
-    let session = state.sessions.unshare(&principal.user_id, &id).await?;
-    Ok(axum::Json(SessionView::from(&session)))
-}
-
 /// Marks everything in the session as read.
 #[utoipa::path(post, path = "/api/v1/sessions/{id}/read", tag = "sessions",
     responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
@@ -255,33 +214,4 @@ async fn post_message(
         .post_message(&principal.user_id, &id, &body.content, &body.attachments)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(event)))
-}
-
-/// A shared session (no sign-in needed).
-#[utoipa::path(get, path = "/api/v1/shared/{token}", tag = "shared", security(()),
-    responses((status = 200, body = SessionView), (status = 404, body = ErrorBody)))]
-async fn shared(
-    State(state): State<AppState>,
-    Path(token): Path<String>,
-) -> ApiResult<axum::Json<SessionView>> {
-    let session = state.sessions.shared(&token).await?;
-    Ok(axum::Json(SessionView {
-        share_token: None,
-        ..SessionView::from(&session)
-    }))
-}
-
-/// A shared session's events, a page at a time (no sign-in needed).
-#[utoipa::path(get, path = "/api/v1/shared/{token}/events", tag = "shared", security(()), params(EventPage),
-    responses((status = 200, body = Vec<StoredEvent>), (status = 404, body = ErrorBody)))]
-async fn shared_events(
-    State(state): State<AppState>,
-    Path(token): Path<String>,
-    Query(page): Query<EventPage>,
-) -> ApiResult<axum::Json<Vec<StoredEvent>>> {
-    let session = state.sessions.shared(&token).await?;
-    let limit = page.limit.unwrap_or(MAX_EVENT_PAGE).clamp(1, MAX_EVENT_PAGE);
-    Ok(axum::Json(
-        state.events.page(&session.id, page.after, limit).await?,
-    ))
 }

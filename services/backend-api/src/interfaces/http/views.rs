@@ -79,6 +79,9 @@ pub struct SessionView {
     pub last_seq: u64,
     /// Present while the session is shared: the replay link's token.
     pub share_token: Option<String>,
+    /// When the replay link stops working (absent: it works until revoked). A link
+    /// whose time has passed is refused; sharing again makes a new one.
+    pub share_expires_at: Option<DateTime<Utc>>,
     /// The model's tokens over the whole session.
     pub usage: TokenUsage,
     /// The model the session's next turn asks (absent: the default one).
@@ -100,6 +103,7 @@ impl From<&Session> for SessionView {
             unread_count: session.unread_count,
             last_seq: session.last_seq,
             share_token: session.share_token.clone(),
+            share_expires_at: session.share_expires_at,
             usage: session.usage,
             model: session.model.as_ref().map(|m| m.as_str().to_owned()),
             usage_by_model: session.usage_by_model.entries().to_vec(),
