@@ -475,6 +475,35 @@ describe('Sandpiper in a browser', () => {
     })
   })
 
+  test('the share dialog sets the link’s expiry, shows it, and revoking ends the replay', { timeout: 60_000 }, () =>
+    onPage('share-dialog', {}, async (page, problems) => {
+      await signIn(page)
+      await page.locator('[data-test=session-row]', { hasText: 'Sales report' }).click()
+      await page.locator('[data-test=message-assistant]', { hasText: 'total 43' }).waitFor()
+      await page.click('[data-test=share]')
+      const dialog = page.locator('[data-test=share-dialog]')
+      // Shared by the first test, until revoked.
+      await dialog.locator('[data-test=share-state]', { hasText: 'until you revoke it' }).waitFor()
+      const link = await dialog.locator('[data-test=share-link]').inputValue()
+      assert.equal(link, shareLink)
+      await dialog.locator('select[name=share-expiry]').selectOption('86400')
+      await dialog.locator('[data-test=share-save]').click()
+      await dialog.locator('[data-test=share-state]', { hasText: 'The link works until' }).waitFor()
+      assert.equal(await dialog.locator('[data-test=share-link]').inputValue(), link, 'a new expiry keeps the link')
+      await snap(page, '05b-share-dialog')
+      const api = link.replace('/share/', '/api/v1/shared/')
+      assert.equal((await page.request.get(api)).status(), 200)
+
+      await dialog.locator('[data-test=share-revoke]').click()
+      await page.locator('[data-test=share-dialog][data-state=unshared]').waitFor()
+      assert.equal((await page.request.get(api)).status(), 404)
+      await dialog.getByRole('button', { name: 'Close' }).click()
+      await page.locator('[data-test=share] .share-label', { hasText: /^Share$/ }).waitFor()
+      await page.goto(link)
+      await page.getByRole('alert').filter({ hasText: 'no longer shared' }).waitFor()
+      await expectProblem(problems, /status of 404/)
+    }))
+
   test('the API reference renders from its own origin under its policy', { timeout: 60_000 }, () =>
     onPage('docs', {}, async (page, problems) => {
       const response = await page.goto(`${stack.url}/docs`)

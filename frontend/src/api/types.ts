@@ -24,6 +24,8 @@ export type {
   SessionPage,
   SessionStatus,
   SessionView as Session,
+  SharedEvent,
+  SharedSessionView as SharedSession,
   SignedIn,
   StepStatus,
   StoredEvent,

@@ -35,8 +35,9 @@ export function emptyTimeline(): Timeline {
   return { lastSeq: 0, items: [], plan: [], title: null, status: null, tokens: 0 }
 }
 
-/** Applies one stored event; false when it was already applied. */
-export function applyEvent(timeline: Timeline, stored: StoredEvent): boolean {
+/** Applies one stored event (or a replay's, which has its number and event only); false
+ * when it was already applied. */
+export function applyEvent(timeline: Timeline, stored: Pick<StoredEvent, 'seq' | 'event'>): boolean {
   if (stored.seq <= timeline.lastSeq) return false
   timeline.lastSeq = stored.seq
   const { seq, event } = stored
