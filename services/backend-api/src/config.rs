@@ -558,7 +558,9 @@ fn list_or_commas<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<V
 
 fn trusted_proxies<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<TrustedProxies, D::Error> {
     let entries = list_or_commas(deserializer)?;
-    TrustedProxies::parse(&entries).map_err(serde::de::Error::custom)
+    // Named here: where the config crate says the error is depends on its walk.
+    TrustedProxies::parse(&entries)
+        .map_err(|err| serde::de::Error::custom(format!("BACKEND_HTTP__TRUSTED_PROXIES: {err}")))
 }
 
 /// The `BACKEND_*` variables, nested with `__`.
@@ -729,7 +731,8 @@ mod tests {
         assert_eq!(trusted.client(peer, ["198.51.100.7"]).to_string(), "198.51.100.7");
         let err = http("10.0.0.0/8,10.0.0.0/33").unwrap_err().to_string();
         assert!(
-            err.contains("`10.0.0.0/33` is not an IP address") && err.contains("http.trusted_proxies"),
+            err.contains("`10.0.0.0/33` is not an IP address")
+                && err.contains("BACKEND_HTTP__TRUSTED_PROXIES"),
             "{err}"
         );
         let old = config::Config::builder()
