@@ -11,8 +11,9 @@ Each step is chosen by the last message, so any number of jobs may run at once. 
 answering it checks the request as a provider would, and what backend-api must send: the
 key, `stream: true` with usage, a system message, `file_write` among the `tools` in the
 function shape, a person's message about fib.py, and a tool message answering the call
-with the written path. A request that fails a check is answered `400` with the reason
-(backend-api does not retry that, so the job fails saying why), and the reason is logged.
+with the written path inside the block that marks it untrusted. A request that fails a
+check is answered `400` with the reason (backend-api does not retry that, so the job
+fails saying why), and the reason is logged.
 
     python3 clients/scripted-model.py [--port 0] [--api-key KEY]
 
@@ -85,13 +86,26 @@ def next_step(messages: list) -> dict:
         if last.get("tool_call_id") != CALL_ID:
             raise Refused(f"the tool message answers {last.get('tool_call_id')!r}, not {CALL_ID!r}")
         try:
-            written = json.loads(last.get("content") or "")
+            written = json.loads(untrusted(last.get("content") or ""))
         except ValueError:
             raise Refused(f"file_write did not write: {last.get('content')!r}") from None
         if not isinstance(written, dict) or not str(written.get("path", "")).endswith(PATH):
             raise Refused(f"file_write's answer names no {PATH}: {last.get('content')!r}")
         return {"text": ANSWER}
     raise Refused(f"the last message is from {last.get('role')!r}, not the person or a tool")
+
+
+def untrusted(content: str) -> str:
+    """What a tool returned, from inside the block backend-api marks it untrusted with
+    (`<untrusted-output id="…">` … the same closing tag with the same id)."""
+    opening = '<untrusted-output id="'
+    if not content.startswith(opening):
+        raise Refused(f"the tool's answer is not marked untrusted: {content!r}")
+    block_id, _, rest = content[len(opening):].partition('">\n')
+    closing = f'\n</untrusted-output id="{block_id}">'
+    if not block_id or not rest.endswith(closing):
+        raise Refused(f"the tool's answer's untrusted block is not closed with its id: {content!r}")
+    return rest[: -len(closing)]
 
 
 def chunk(delta: dict) -> dict:
