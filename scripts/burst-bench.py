@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Load bench of backend-api's other bursts: many file uploads at once into one session's
-sandbox, and many job creations at once (each with an attachment) by a few people,
+sandbox, many job creations at once (each with an attachment) by a few people, and a
+full queue of jobs with large attachments listed again and again and across a restart,
 against one or more release binaries side by side, printing what the callers got
 (statuses, p50 / p99 answer time) and what backend-api held (RSS: start, peak, 30 s after).
 
@@ -35,6 +36,9 @@ spec.loader.exec_module(bench)
 
 UPLOADS, UPLOAD_MIB = 50, 4
 JOB_PEOPLE, JOBS_EACH, ATTACHMENT_MIB = 4, 50, 2
+# The queue: people each with one job running (the agent is off: it keeps its sandbox)
+# and QUEUED_EACH queued, each with a QUEUED_MIB attachment; listed LISTINGS times each.
+QUEUE_PEOPLE, QUEUED_EACH, QUEUED_MIB, LISTINGS = 6, 10, 10, 20
 SETTLE_SECS = bench.SETTLE_SECS
 GUARD_MIB = 3072
 
@@ -165,6 +169,55 @@ def job_creations(binary, store, manager):
         backend.stop()
 
 
+def queued_jobs(binary, store, manager):
+    """60 queued jobs with 10 MiB each: RSS while they are made, listed, and after a restart."""
+    os.environ["BACKEND_JOBS__MAX_RUNNING_PER_PERSON"] = "1"
+    backend = bench.Backend(binary, store)
+    try:
+        tokens = [person(backend, f"queue{i}") for i in range(QUEUE_PEOPLE)]
+        content = base64.b64encode(os.urandom(QUEUED_MIB * 1024 * 1024)).decode()
+        body = json.dumps({"prompt": "Summarise the attached file", "attachments": [{"name": "data.bin", "content_base64": content}]})
+        time.sleep(2)
+        start, peak = backend.rss(), Guarded(backend.process.pid)
+        made = 0
+        for token in tokens:
+            for _ in range(QUEUED_EACH + 1):
+                status, _, _, _ = request(backend.port, "POST", "/api/v1/jobs", body, token, "application/json")
+                made += status == 201
+        made_peak = peak.stop()
+        time.sleep(SETTLE_SECS)
+        after_made = backend.rss()
+
+        def list_all(backend):
+            peak = Guarded(backend.process.pid)
+            for _ in range(LISTINGS):
+                for token in tokens:
+                    status, answer, _, _ = request(backend.port, "GET", "/api/v1/jobs?limit=100", None, token, "application/json")
+                    assert status == 200 and len(answer["jobs"]) == QUEUED_EACH + 1, f"listing: {status}"
+            return peak.stop()
+
+        listed_peak = list_all(backend)
+        backend.stop(keep=True)
+        backend = bench.Backend(binary, store, like=backend)
+        time.sleep(2)
+        restarted = backend.rss()
+        restarted_peak = list_all(backend)
+        queued = sum(
+            1
+            for token in tokens
+            for job in request(backend.port, "GET", "/api/v1/jobs?status=queued&limit=100", None, token, "application/json")[1]["jobs"]
+        )
+        return {
+            "queue: jobs made / still queued": f"{made}/{QUEUE_PEOPLE * (QUEUED_EACH + 1)}, {queued} queued",
+            "queue RSS start → peak making → 30 s later": f"{start:.0f} → {made_peak:.0f} → {after_made:.0f}",
+            f"queue RSS peak over {LISTINGS * QUEUE_PEOPLE} listings": f"{listed_peak:.0f}",
+            "queue RSS restarted → peak listing again": f"{restarted:.0f} → {restarted_peak:.0f}",
+        }
+    finally:
+        os.environ.pop("BACKEND_JOBS__MAX_RUNNING_PER_PERSON", None)
+        backend.stop()
+
+
 def summary(kind, ok, results, start, peak, settled):
     statuses = {}
     for status, answer, retry_after, _ in results:
@@ -189,7 +242,7 @@ def main():
     parser.add_argument("--manager", required=True, help="a sandbox-manager binary")
     parser.add_argument("--image", default=os.environ.get("SANDBOX_TEST_IMAGE", "sandpiper-sandbox:latest"))
     parser.add_argument("--store", choices=["embedded", "shared"], default="embedded")
-    parser.add_argument("--only", choices=["uploads", "jobs"], help="one of the two bursts")
+    parser.add_argument("--only", choices=["uploads", "jobs", "queue"], help="one of the three bursts")
     parser.add_argument("--attachment-mib", type=int, default=ATTACHMENT_MIB, help="each job's attachment")
     args = parser.parse_args()
     globals()["ATTACHMENT_MIB"] = args.attachment_mib
@@ -200,10 +253,12 @@ def main():
         for binary in args.binaries:
             print(f"measuring {binary} ({args.store} store)…", file=sys.stderr)
             figures = {}
-            if args.only != "jobs":
+            if args.only in (None, "uploads"):
                 figures.update(uploads(binary, args.store, manager))
-            if args.only != "uploads":
+            if args.only in (None, "jobs"):
                 figures.update(job_creations(binary, args.store, manager))
+            if args.only in (None, "queue"):
+                figures.update(queued_jobs(binary, args.store, manager))
             columns[binary] = figures
     finally:
         manager.stop()
@@ -211,7 +266,8 @@ def main():
     names = [os.path.basename(os.path.dirname(b)) + "/" + os.path.basename(b) for b in args.binaries]
     width = max(len(row) for row in rows) + 2
     print(f"RSS in MiB; {UPLOADS} uploads of {UPLOAD_MIB} MiB at once into one session; "
-          f"{JOB_PEOPLE}×{JOBS_EACH} jobs at once, each with a {ATTACHMENT_MIB} MiB attachment; {args.store} store")
+          f"{JOB_PEOPLE}×{JOBS_EACH} jobs at once, each with a {ATTACHMENT_MIB} MiB attachment; "
+          f"{QUEUE_PEOPLE}×{QUEUED_EACH + 1} jobs one by one, each with {QUEUED_MIB} MiB; {args.store} store")
     print("".ljust(width) + "".join(name[-38:].ljust(40) for name in names))
     for row in rows:
         print(row.ljust(width) + "".join(columns[b].get(row, "").ljust(40) for b in args.binaries))
