@@ -26,6 +26,7 @@ pub mod mcp_stdio;
 mod open_files;
 pub mod paths;
 mod process_group;
+pub mod sandbox_env;
 pub mod shell;
 pub mod startup;
 mod stderr_tail;

@@ -113,6 +113,7 @@ impl Application {
             browser,
             shells,
             storage,
+            sandbox_env: Arc::default(),
             mcp_stdio: Arc::new(StdioServers::new(
                 workspace.root().to_path_buf(),
                 &settings.limits,

@@ -33,6 +33,7 @@ use crate::error::ToolError;
 use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
+use crate::sandbox_env::SandboxEnv;
 use crate::shell::ShellManager;
 use crate::storage_quota::StorageQuota;
 use crate::web::WebTools;
@@ -51,6 +52,8 @@ pub struct AppState {
     pub mcp_stdio: Arc<StdioServers>,
     pub kernel: Arc<Kernel>,
     pub storage: Arc<StorageQuota>,
+    /// The variables the sandbox was created with, for the E2B surfaces.
+    pub sandbox_env: Arc<SandboxEnv>,
     pub token: auth::ExpectedToken,
     pub started: Instant,
     /// Cancelled on shutdown; long-lived streams end when it is.
