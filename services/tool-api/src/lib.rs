@@ -18,6 +18,7 @@ pub mod child_env;
 mod clock;
 pub mod config;
 pub mod desktop;
+pub mod envd;
 pub mod error;
 pub mod files;
 pub mod http;

@@ -6,6 +6,7 @@ pub mod auth;
 mod browser;
 mod code;
 mod desktop;
+pub mod envd;
 pub mod error;
 pub mod extract;
 mod files;
@@ -82,6 +83,7 @@ fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(browser::router())
         .merge(code::router())
         .merge(desktop::router())
+        .merge(envd::router())
         .merge(files::router())
         .merge(mcp_stdio::router())
         .merge(shell::router())

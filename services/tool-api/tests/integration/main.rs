@@ -6,6 +6,7 @@ mod archive_contents;
 mod code;
 mod container;
 mod desktop;
+mod envd;
 mod fakes;
 mod files;
 mod files_transfer;
