@@ -7,8 +7,8 @@
 //! sandbox's own bearer token; nobody else should.
 //!
 //! Layout: [`files`], [`shell`], [`web`], [`desktop`], [`browser`], [`mcp_stdio`],
-//! [`kernel`] and [`system`] do the work and know nothing of HTTP; [`http`] maps them
-//! onto routes; [`startup`] wires and serves.
+//! [`kernel`], [`interpreter`] (E2B's code contexts) and [`system`] do the work and know
+//! nothing of HTTP; [`http`] maps them onto routes; [`startup`] wires and serves.
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
@@ -22,6 +22,7 @@ pub mod envd;
 pub mod error;
 pub mod files;
 pub mod http;
+pub mod interpreter;
 pub mod kernel;
 pub mod mcp_stdio;
 mod open_files;

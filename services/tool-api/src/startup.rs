@@ -15,6 +15,7 @@ use crate::config::Settings;
 use crate::desktop::Desktop;
 use crate::http::auth::TokenDigest;
 use crate::http::{self, AppState};
+use crate::interpreter::Interpreter;
 use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
@@ -54,8 +55,9 @@ impl Application {
         let listener = TcpListener::bind(&address)
             .await
             .with_context(|| format!("binding {address}"))?;
+        let home: std::path::PathBuf =
+            std::env::var_os("HOME").map_or_else(|| workspace.root().to_path_buf(), Into::into);
         let desktop = if settings.desktop.enabled {
-            let home = std::env::var_os("HOME").map_or_else(|| workspace.root().to_path_buf(), Into::into);
             Some(Desktop::new(
                 &settings.desktop,
                 &home,
@@ -72,6 +74,7 @@ impl Application {
         });
         let kernel = Kernel::new(settings.kernel.clone(), workspace.root().to_path_buf());
         kernel.prewarm();
+        let interpreter = Interpreter::new(settings.kernel.clone(), home);
         let shells = Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?);
         let stopping = CancellationToken::new();
         if let Some(desktop) = &desktop {
@@ -109,6 +112,7 @@ impl Application {
         let settings = Arc::new(settings);
         let state = AppState {
             kernel,
+            interpreter,
             desktop,
             browser,
             shells,
@@ -141,6 +145,7 @@ impl Application {
         let shells = self.state.shells.clone();
         let mcp_stdio = self.state.mcp_stdio.clone();
         let kernel = self.state.kernel.clone();
+        let interpreter = self.state.interpreter.clone();
         let desktop = self.state.desktop.clone();
         let stopping = self.state.stopping.clone();
         let router = http::router(self.state);
@@ -151,6 +156,7 @@ impl Application {
                 shells.shutdown().await;
                 mcp_stdio.shutdown();
                 kernel.shutdown();
+                interpreter.shutdown();
                 if let Some(desktop) = desktop {
                     desktop.stop().await;
                 }

@@ -5,6 +5,7 @@
 pub mod auth;
 mod browser;
 mod code;
+mod code_interpreter;
 mod desktop;
 pub mod envd;
 pub mod error;
@@ -31,6 +32,7 @@ use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
 use crate::error::ToolError;
+use crate::interpreter::Interpreter;
 use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
 use crate::paths::Workspace;
@@ -52,6 +54,8 @@ pub struct AppState {
     pub browser: Option<Arc<BrowserTools>>,
     pub mcp_stdio: Arc<StdioServers>,
     pub kernel: Arc<Kernel>,
+    /// E2B's code contexts, each a kernel of its own.
+    pub interpreter: Arc<Interpreter>,
     pub storage: Arc<StorageQuota>,
     /// The variables the sandbox was created with, for the E2B surfaces.
     pub sandbox_env: Arc<SandboxEnv>,
@@ -82,6 +86,7 @@ fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
     let (protected, protected_doc) = OpenApiRouter::new()
         .merge(browser::router())
         .merge(code::router())
+        .merge(code_interpreter::router())
         .merge(desktop::router())
         .merge(envd::router())
         .merge(files::router())

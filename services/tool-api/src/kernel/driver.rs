@@ -3,6 +3,7 @@
 //! cells, reads answers by id (skipping answers to cells whose caller went away) and
 //! remembers the kernel's process group for interrupts.
 
+use std::collections::BTreeMap;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -68,8 +69,23 @@ fn clear(slot: &AtomicU32, pid: u32) {
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum Line {
-    Ready { kernel_pid: u32 },
-    Answer { id: u64, result: CodeRunResult },
+    Ready {
+        kernel_pid: u32,
+    },
+    Answer {
+        id: u64,
+        result: CodeRunResult,
+    },
+    /// One output of a streamed cell, in E2B's shape.
+    Event {
+        id: u64,
+        event: serde_json::Value,
+    },
+    /// A streamed cell's end.
+    Done {
+        id: u64,
+        done: bool,
+    },
 }
 
 pub struct Driver {
@@ -140,7 +156,7 @@ impl Driver {
         loop {
             match self.next_line().await {
                 Some(Line::Ready { .. }) => return Ok(()),
-                Some(Line::Answer { .. }) => {}
+                Some(_) => {}
                 None => return Err(self.ended().await),
             }
         }
@@ -148,8 +164,38 @@ impl Driver {
 
     /// Sends a cell; its answer is read with [`Driver::answer`].
     pub async fn send(&mut self, code: &str) -> Result<u64, String> {
+        self.write(serde_json::json!({ "code": code })).await
+    }
+
+    /// Sends a cell whose outputs come one by one, read with [`Driver::next_event`]; it
+    /// runs with `base_env` and `env` set in the kernel (`env` undone after it).
+    pub async fn send_streamed(
+        &mut self,
+        code: &str,
+        base_env: &BTreeMap<String, String>,
+        env: &BTreeMap<String, String>,
+    ) -> Result<u64, String> {
+        let cell = serde_json::json!({ "code": code, "stream": true, "base_env": base_env, "env": env });
+        self.write(cell).await
+    }
+
+    /// The next output of streamed cell `id`, `None` at its end; `Err` when the driver
+    /// ended, saying why.
+    pub async fn next_event(&mut self, id: u64) -> Result<Option<serde_json::Value>, String> {
+        loop {
+            match self.next_line().await {
+                Some(Line::Event { id: of, event }) if of == id => return Ok(Some(event)),
+                Some(Line::Done { id: of, done: true }) if of == id => return Ok(None),
+                Some(_) => {}
+                None => return Err(self.ended().await),
+            }
+        }
+    }
+
+    async fn write(&mut self, mut cell: serde_json::Value) -> Result<u64, String> {
         self.next_id += 1;
-        let mut line = serde_json::json!({ "id": self.next_id, "code": code }).to_string();
+        cell["id"] = self.next_id.into();
+        let mut line = cell.to_string();
         line.push('\n');
         match self.stdin.write_all(line.as_bytes()).await {
             Ok(()) => Ok(self.next_id),

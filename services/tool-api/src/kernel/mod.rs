@@ -8,8 +8,12 @@
 //! owns the timeouts: a cell past its time gets SIGINT (as Jupyter's own interrupt does);
 //! one that still does not stop costs the kernel, which is started afresh. A call that is
 //! cancelled mid-cell (the agent was stopped) interrupts its cell too.
+//!
+//! The same kernel can also run a cell streamed (`stream`): its outputs leave one by one
+//! as they come, for E2B's code-interpreter protocol (see `crate::interpreter`).
 
 mod driver;
+mod stream;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,6 +26,7 @@ use tool_api_contract::ErrorCode;
 use crate::config::KernelSettings;
 use crate::error::{ToolError, ToolResult};
 use driver::{Driver, Running};
+pub use stream::{error_event, CellEnv};
 
 pub struct Kernel {
     settings: KernelSettings,

@@ -4,6 +4,7 @@
 
 mod archive_contents;
 mod code;
+mod code_interpreter;
 mod container;
 mod desktop;
 mod envd;
