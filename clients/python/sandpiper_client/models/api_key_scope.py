@@ -5,6 +5,7 @@ from enum import StrEnum
 class ApiKeyScope(StrEnum):
     FULL = "full"
     JOBS = "jobs"
+    SANDBOXES = "sandboxes"
 
     def __str__(self) -> str:
         return str(self.value)

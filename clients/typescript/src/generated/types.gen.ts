@@ -99,7 +99,8 @@ export type ApiKeyRequest = {
     name: string;
     /**
      * `full` (the default): everything you may do; `jobs`: only `/api/v1/jobs` and
-     * `GET /api/v1/auth/me`.
+     * `GET /api/v1/auth/me`; `sandboxes`: E2B's SDKs, the API under `/e2b` (the secret
+     * is shaped `e2b_<hex>`, as they require).
      */
     scope?: ApiKeyScope;
 };
@@ -107,7 +108,7 @@ export type ApiKeyRequest = {
 /**
  * What a key may do.
  */
-export type ApiKeyScope = 'jobs' | 'full';
+export type ApiKeyScope = 'jobs' | 'sandboxes' | 'full';
 
 /**
  * A personal API key as its owner sees it; never its secret.

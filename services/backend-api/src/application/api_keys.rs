@@ -92,7 +92,7 @@ impl ApiKeys {
                 "you have {held} API keys, the most one person may have; revoke one you no longer use"
             )));
         }
-        let secret = ApiKeySecret::generate();
+        let secret = ApiKeySecret::generate(new.scope);
         let key = ApiKey {
             id: ApiKeyId::new(),
             owner: user.id,

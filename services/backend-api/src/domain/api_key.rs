@@ -1,11 +1,13 @@
 //! Personal API keys: a long-lived bearer credential a person makes for scripts and
-//! other programs (`Authorization: Bearer sp_…`), instead of signing in. The secret is
+//! other programs (`Authorization: Bearer sp_…`, or `X-API-Key: e2b_…` for E2B's SDKs),
+//! instead of signing in. The secret is
 //! shown once, at creation; the store keeps only its SHA-256, so a read of the store
 //! lets no one in. A key acts as its owner within its [`ApiKeyScope`] until it expires
 //! or is revoked.
 
 use chrono::{DateTime, Duration, Utc};
 use rand::distr::{Alphanumeric, SampleString};
+use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -13,11 +15,15 @@ use super::agent::TokenUsage;
 use super::error::{DomainError, DomainResult};
 use super::user::UserId;
 
-/// Starts every key, so a bearer token tells at a glance whether it is a key or a JWT
-/// (and secret scanners can recognise leaked ones).
+/// Starts every key but a `sandboxes` one, so a bearer token tells at a glance whether it
+/// is a key or a JWT (and secret scanners can recognise leaked ones).
 const SECRET_PREFIX: &str = "sp_";
+/// Starts a `sandboxes` key: E2B's SDKs refuse a key not shaped `e2b_<hex>`.
+const E2B_PREFIX: &str = "e2b_";
 /// Random letters and digits after the prefix: about 238 bits.
 const SECRET_CHARS: usize = 40;
+/// Random bytes of a `sandboxes` key, written as twice as many hex digits: 160 bits.
+const E2B_BYTES: usize = 20;
 /// How many of them a listing shows, to tell keys apart.
 const SHOWN_CHARS: usize = 8;
 /// Longest name.
@@ -57,6 +63,9 @@ impl Default for ApiKeyId {
 pub enum ApiKeyScope {
     /// Only the jobs API and who the key belongs to: for a script that runs tasks.
     Jobs,
+    /// Only the E2B-compatible sandbox API under `/e2b`, sent as `X-API-Key` by E2B's
+    /// SDKs; its secret is shaped `e2b_<hex>` as they require.
+    Sandboxes,
     /// Everything its owner may do, making and revoking keys included.
     #[default]
     Full,
@@ -66,6 +75,7 @@ impl ApiKeyScope {
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Jobs => "jobs",
+            Self::Sandboxes => "sandboxes",
             Self::Full => "full",
         }
     }
@@ -99,23 +109,37 @@ impl ApiKeyName {
 pub struct ApiKeySecret(String);
 
 impl ApiKeySecret {
-    pub fn generate() -> Self {
-        Self(format!(
-            "{SECRET_PREFIX}{}",
-            Alphanumeric.sample_string(&mut rand::rng(), SECRET_CHARS)
-        ))
+    /// A new secret of the shape `scope`'s keys have.
+    pub fn generate(scope: ApiKeyScope) -> Self {
+        match scope {
+            ApiKeyScope::Sandboxes => {
+                let mut random = [0u8; E2B_BYTES];
+                rand::rng().fill_bytes(&mut random);
+                let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
+                Self(format!("{E2B_PREFIX}{hex}"))
+            }
+            ApiKeyScope::Jobs | ApiKeyScope::Full => Self(format!(
+                "{SECRET_PREFIX}{}",
+                Alphanumeric.sample_string(&mut rand::rng(), SECRET_CHARS)
+            )),
+        }
     }
 
     /// Whether a bearer token is meant as a key (rather than an access token).
     pub fn claimed_by(bearer: &str) -> bool {
-        bearer.starts_with(SECRET_PREFIX)
+        bearer.starts_with(SECRET_PREFIX) || bearer.starts_with(E2B_PREFIX)
     }
 
     /// A key's shape exactly, or `None` (a mistyped or cut key).
     pub fn parse(raw: &str) -> Option<Self> {
-        let random = raw.strip_prefix(SECRET_PREFIX)?;
-        (random.len() == SECRET_CHARS && random.bytes().all(|b| b.is_ascii_alphanumeric()))
-            .then(|| Self(raw.to_owned()))
+        let shaped = if let Some(random) = raw.strip_prefix(SECRET_PREFIX) {
+            random.len() == SECRET_CHARS && random.bytes().all(|b| b.is_ascii_alphanumeric())
+        } else if let Some(hex) = raw.strip_prefix(E2B_PREFIX) {
+            hex.len() == 2 * E2B_BYTES && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        } else {
+            false
+        };
+        shaped.then(|| Self(raw.to_owned()))
     }
 
     pub fn expose(&self) -> &str {
@@ -129,7 +153,12 @@ impl ApiKeySecret {
 
     /// The first random characters, which listings show.
     pub fn shown(&self) -> &str {
-        &self.0[SECRET_PREFIX.len()..SECRET_PREFIX.len() + SHOWN_CHARS]
+        let prefix = if self.0.starts_with(E2B_PREFIX) {
+            E2B_PREFIX
+        } else {
+            SECRET_PREFIX
+        };
+        &self.0[prefix.len()..prefix.len() + SHOWN_CHARS]
     }
 }
 
@@ -209,8 +238,8 @@ mod tests {
 
     #[test]
     fn secrets_are_random_parse_back_and_hide_behind_their_digest() {
-        let secret = ApiKeySecret::generate();
-        assert_ne!(secret, ApiKeySecret::generate());
+        let secret = ApiKeySecret::generate(ApiKeyScope::Full);
+        assert_ne!(secret, ApiKeySecret::generate(ApiKeyScope::Full));
         assert!(ApiKeySecret::claimed_by(secret.expose()));
         assert_eq!(ApiKeySecret::parse(secret.expose()), Some(secret.clone()));
         assert_eq!(secret.shown(), &secret.expose()[3..11]);
@@ -228,6 +257,29 @@ mod tests {
             assert_eq!(ApiKeySecret::parse(bad), None, "{bad:?}");
         }
         assert!(!ApiKeySecret::claimed_by("eyJhbGciOi.a.b"));
+    }
+
+    #[test]
+    fn sandboxes_keys_have_the_shape_e2b_sdks_require() {
+        let secret = ApiKeySecret::generate(ApiKeyScope::Sandboxes);
+        let hex = secret.expose().strip_prefix("e2b_").expect("the e2b_ prefix");
+        assert_eq!(hex.len(), 40);
+        assert!(
+            hex.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            "{hex}"
+        );
+        assert!(ApiKeySecret::claimed_by(secret.expose()));
+        assert_eq!(ApiKeySecret::parse(secret.expose()), Some(secret.clone()));
+        assert_eq!(secret.shown(), &hex[..8]);
+        for bad in [
+            "e2b_",
+            "e2b_00",
+            &format!("e2b_{}", hex.to_uppercase()),
+            &format!("e2b_{hex}0"),
+        ] {
+            assert_eq!(ApiKeySecret::parse(bad), None, "{bad}");
+        }
     }
 
     #[test]
@@ -255,7 +307,7 @@ mod tests {
     #[test]
     fn a_key_is_refused_once_revoked_or_expired() {
         let now = Utc::now();
-        let secret = ApiKeySecret::generate();
+        let secret = ApiKeySecret::generate(ApiKeyScope::Full);
         let key = ApiKey {
             id: ApiKeyId::new(),
             owner: UserId::new(),

@@ -46,13 +46,20 @@ pub(super) fn within_scope(scope: ApiKeyScope, route: Option<&str>) -> Result<()
                     .strip_prefix(JOBS_ROUTES)
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
         }),
+        ApiKeyScope::Sandboxes => route == Some(IDENTITY_ROUTE),
     };
     if allowed {
         return Ok(());
     }
+    let reach = match scope {
+        ApiKeyScope::Sandboxes => {
+            format!("the E2B-compatible API under /e2b (as X-API-Key) and GET {IDENTITY_ROUTE}")
+        }
+        _ => format!("{JOBS_ROUTES} and below, GET {IDENTITY_ROUTE} and GET {MODELS_ROUTE}"),
+    };
     Err(AppError::Forbidden(format!(
-        "this API key's scope is `{}`: it may call {JOBS_ROUTES} and below, GET {IDENTITY_ROUTE} and \
-         GET {MODELS_ROUTE}, nothing else; use a key with scope `full` for this",
+        "this API key's scope is `{}`: it may call {reach}, nothing else; use a key with scope \
+         `full` for this",
         scope.as_str()
     )))
 }
@@ -71,6 +78,8 @@ impl utoipa::Modify for ApiKeyBearer {
                 "A personal API key (`sp_` and 40 letters and digits) from `POST /api/v1/api-keys`, \
                  sent as `Authorization: Bearer sp_…`. It acts as its owner within its scope: \
                  `full`, or `jobs` (only `/api/v1/jobs` and `GET /api/v1/auth/me`; elsewhere 403). \
+                 A `sandboxes` key (`e2b_` and 40 hex digits) is for E2B's SDKs: sent as \
+                 `X-API-Key` to the API under `/e2b`; here only `GET /api/v1/auth/me`. \
                  Revoked or expired: 401. Over its rate limit: 429 with `Retry-After`.",
             ));
         openapi
@@ -85,7 +94,8 @@ pub struct ApiKeyRequest {
     /// 1 to 100 characters, to tell the key apart.
     pub name: String,
     /// `full` (the default): everything you may do; `jobs`: only `/api/v1/jobs` and
-    /// `GET /api/v1/auth/me`.
+    /// `GET /api/v1/auth/me`; `sandboxes`: E2B's SDKs, the API under `/e2b` (the secret
+    /// is shaped `e2b_<hex>`, as they require).
     #[serde(default)]
     pub scope: ApiKeyScope,
     /// When the key stops working (RFC 3339, in the future). Give this or
@@ -199,6 +209,16 @@ mod tests {
             );
         }
         assert!(within_scope(ApiKeyScope::Full, Some("/api/v1/sessions")).is_ok());
+        assert!(within_scope(ApiKeyScope::Sandboxes, Some(IDENTITY_ROUTE)).is_ok());
+        for route in [
+            Some("/api/v1/jobs"),
+            Some("/api/v1/sessions"),
+            Some("/api/v1/api-keys"),
+            None,
+        ] {
+            let refused = within_scope(ApiKeyScope::Sandboxes, route).unwrap_err();
+            assert!(refused.to_string().contains("under /e2b"), "{route:?}: {refused}");
+        }
         assert!(within_scope(ApiKeyScope::Full, None).is_ok());
     }
 }
