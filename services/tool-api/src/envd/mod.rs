@@ -18,8 +18,11 @@
 //! is refused because the sandbox runs hardened, with nothing setuid.
 
 pub mod error;
+pub mod process;
 
 use std::path::{Path, PathBuf};
+
+use std::sync::Arc;
 
 use error::{EnvdError, EnvdResult};
 
@@ -28,12 +31,14 @@ use crate::paths::Workspace;
 /// The envd surface's state: where home is, the processes it started, its watchers.
 pub struct Envd {
     home: Workspace,
+    pub processes: Arc<process::ProcessTable>,
 }
 
 impl Envd {
     pub fn new(home: PathBuf) -> Self {
         Self {
             home: Workspace::new(home),
+            processes: Arc::new(process::ProcessTable::default()),
         }
     }
 

@@ -1,8 +1,7 @@
 //! E2B's envd protocol against the real server, spoken over plain HTTP as E2B's SDKs do:
-//! the REST routes here, processes in [`process`], filesystem calls in [`filesystem`],
-//! and file transfer in [`files`].
+//! the REST routes here, processes in [`process`].
 
-#[allow(dead_code)]
+mod process;
 mod wire;
 
 use serde_json::json;

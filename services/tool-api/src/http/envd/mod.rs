@@ -5,23 +5,50 @@
 //! `E2b-User` header. The work is done in [`crate::envd`].
 
 pub mod connect;
+mod messages;
+mod process;
+mod process_messages;
 mod rest;
 
 use std::sync::Arc;
 
+use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::Extension;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::AppState;
-use crate::envd::Envd;
+use crate::envd::error::EnvdResult;
+use crate::envd::{check_user, Envd};
+
+/// The header in which backend-api names the user an E2B request runs as.
+const USER_HEADER: &str = "e2b-user";
+
+type SharedEnvd = Arc<Envd>;
 
 pub fn router() -> OpenApiRouter<AppState> {
     let home = std::env::var_os("HOME").map_or_else(|| "/".into(), Into::into);
-    let envd = Arc::new(Envd::new(home));
+    let envd: SharedEnvd = Arc::new(Envd::new(home));
+    let rpc = |method: &str| format!("/e2b/envd/process.Process/{method}");
     OpenApiRouter::new()
         .route("/e2b/envd/health", get(rest::health))
         .route("/e2b/envd/init", post(rest::init))
         .route("/e2b/envd/envs", get(rest::envs))
+        .route(&rpc("Start"), post(process::start))
+        .route(&rpc("Connect"), post(process::connect))
+        .route(&rpc("List"), post(process::list))
+        .route(&rpc("SendInput"), post(process::send_input))
+        .route(&rpc("StreamInput"), post(process::stream_input))
+        .route(&rpc("CloseStdin"), post(process::close_stdin))
+        .route(&rpc("SendSignal"), post(process::send_signal))
+        .route(&rpc("Update"), post(process::update))
         .layer(Extension(envd))
+}
+
+/// Checks the user named by the request's `E2b-User` header.
+fn check_request_user(headers: &HeaderMap) -> EnvdResult<()> {
+    let user = headers
+        .get(USER_HEADER)
+        .map(|value| value.to_str().unwrap_or("\u{fffd}"));
+    check_user(user)
 }

@@ -106,3 +106,40 @@ impl RpcStream {
         (messages, self.end.unwrap())
     }
 }
+
+/// Bytes as protobuf JSON carries them.
+pub fn b64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// The `stdout`, `stderr` or `pty` bytes of process events, joined.
+pub fn output(events: &[Value], stream: &str) -> String {
+    use base64::Engine;
+    events
+        .iter()
+        .filter_map(|event| event["event"]["data"][stream].as_str())
+        .map(|chunk| {
+            let bytes = base64::engine::general_purpose::STANDARD.decode(chunk).unwrap();
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+        .collect()
+}
+
+/// The `end` event of process events.
+pub fn end_event(events: &[Value]) -> Value {
+    let last = events.last().expect("events");
+    assert!(
+        last["event"]["end"].is_object(),
+        "the last event is the end: {last}"
+    );
+    last["event"]["end"].clone()
+}
+
+/// `commands.run(cmd)` as E2B's SDK starts it.
+pub fn run(cmd: &str) -> Value {
+    serde_json::json!({
+        "process": { "cmd": "/bin/bash", "args": ["-l", "-c", cmd], "envs": {} },
+        "stdin": false
+    })
+}
