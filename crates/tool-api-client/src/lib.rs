@@ -12,6 +12,7 @@
 mod browser;
 mod code;
 mod desktop;
+mod e2b;
 mod files;
 mod mcp;
 mod shell;

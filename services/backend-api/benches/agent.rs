@@ -37,7 +37,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use backend_api::config::McpConfig;
-use backend_api::domain::agent::SandboxAccess;
+use backend_api::domain::agent::{SandboxAccess, SandboxSize};
 use backend_api::domain::mcp::{McpServer, McpServerName, McpServers, McpSite, McpTransport};
 use backend_api::domain::ports::McpServerRepository;
 use backend_api::domain::session::SessionId;
@@ -436,6 +436,7 @@ async fn mcp_stdio(session: &str, manager: &Manager) {
             tool_api_url: tool_api.base_url().to_owned(),
             tool_api_token: tool_api.token().to_owned(),
             shell: SandboxAccess::AGENT_SHELL.to_owned(),
+            size: SandboxSize::default(),
         },
     };
     let started = Instant::now();
@@ -592,6 +593,7 @@ async fn relay(app: &TestApp, token: &str, session: &str, manager: &Manager) {
         tool_api_url: tool_api.url,
         tool_api_token: tool_api.token,
         shell: SandboxAccess::AGENT_SHELL.to_owned(),
+        size: SandboxSize::default(),
     };
     // The relay's own connector, without the relay.
     let mut direct = Direct(VncConnector.connect(&access).await.unwrap());

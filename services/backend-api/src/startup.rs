@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::application::agent::{AgentService, Budgets, Cluster, DailyTokens, Dependencies};
 use crate::application::api_keys::{ApiKeySettings, ApiKeys};
 use crate::application::auth::{AuthMode, AuthPorts, AuthService, AuthSettings};
+use crate::application::e2b::E2bService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::{HoldCaps, Holds};
@@ -35,6 +36,7 @@ use crate::domain::replica::ReplicaId;
 use crate::infrastructure::llm::OpenAiModels;
 use crate::infrastructure::mcp::{config as mcp_config, McpHub};
 use crate::infrastructure::password::Argon2Hasher;
+use crate::infrastructure::sandbox_environment::ToolApiEnvironment;
 use crate::infrastructure::sandbox_files::ToolApiFiles;
 use crate::infrastructure::sandbox_gateway::{ManagedSandboxes, NoSandboxes};
 use crate::infrastructure::sandbox_tools::ToolApiTools;
@@ -268,6 +270,13 @@ impl Application {
             // Other replicas may start jobs, and die following them.
             jobs.keep_adopting(lease / 4);
         }
+        let e2b = Arc::new(E2bService::new(
+            stores.e2b_sandboxes.clone(),
+            sandboxes.clone(),
+            Arc::new(ToolApiEnvironment::default()),
+            &e2b_token_secret(&settings.auth)?,
+        ));
+        e2b.keep_ending_overdue(E2B_SWEEP, stopping.clone());
         let state = AppState {
             auth: Arc::new(auth),
             invites,
@@ -277,6 +286,11 @@ impl Application {
             events,
             files,
             jobs,
+            e2b,
+            relay_http: reqwest::Client::builder()
+                .connect_timeout(Duration::from_secs(10))
+                .build()
+                .context("building the E2B data plane's HTTP client")?,
             live,
             holds,
             stores: Arc::new(Stores {
@@ -347,6 +361,20 @@ impl Application {
         self.agent.shut_down().await;
         self.api_keys.write_usage().await;
         Ok(())
+    }
+}
+
+/// How often rented sandboxes whose time is up are looked for.
+const E2B_SWEEP: Duration = Duration::from_secs(2);
+
+/// What keys the rented sandboxes' access tokens: the token-signing secret, or the
+/// private key when tokens are signed with a key pair.
+fn e2b_token_secret(config: &AuthConfig) -> anyhow::Result<String> {
+    match (&config.jwt_algorithm, &config.jwt_private_key_file) {
+        (JwtAlgorithm::Hs256, _) | (_, None) => Ok(config.jwt_secret.clone()),
+        (_, Some(file)) => {
+            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))
+        }
     }
 }
 

@@ -42,8 +42,8 @@ pub enum AppError {
     /// 429: a rate limit is reached (`reason` says which); retry after the given seconds.
     #[error("{reason}; retry in {retry_after_secs} s")]
     RateLimited { reason: String, retry_after_secs: u64 },
-    /// 429: the person holds as many connections of a kind as allowed; the message says
-    /// which and what to close.
+    /// 429: the person holds as many connections or sandboxes of a kind as allowed; the
+    /// message says which and what to close.
     #[error("{0}")]
     TooManyOpen(String),
     /// 503: too much of one kind of work is waiting (`reason` says which); retry after
@@ -70,6 +70,7 @@ impl From<DomainError> for AppError {
             DomainError::TooLarge(message) => Self::TooLarge(message),
             DomainError::RangeNotSatisfiable(message) => Self::RangeNotSatisfiable(message),
             DomainError::StorageFull(message) => Self::StorageFull(message),
+            DomainError::TooMany(message) => Self::TooManyOpen(message),
             DomainError::Unavailable { what, .. } => {
                 Self::Unavailable(format!("{what} is unavailable right now; retry shortly"))
             }

@@ -115,6 +115,15 @@ pub struct SandboxAccess {
     /// the session's agent, one of its own for each sub-agent sharing the sandbox, so
     /// their commands run side by side (a person's terminal is another still).
     pub shell: String,
+    /// What the sandbox may use.
+    pub size: SandboxSize,
+}
+
+/// A sandbox's CPU and memory limits, as its manager set them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SandboxSize {
+    pub cpus: f64,
+    pub memory_mb: u64,
 }
 
 impl SandboxAccess {

@@ -23,6 +23,10 @@ pub enum DomainError {
     /// A requested byte range lies outside the file.
     #[error("{0}")]
     RangeNotSatisfiable(String),
+    /// As many of a kind as allowed are held (live sandboxes, for the person or the whole
+    /// manager); the message says which and what to end first.
+    #[error("{0}")]
+    TooMany(String),
     /// A store (database, cache) does not answer; retrying later may work.
     #[error("{what} is unavailable: {detail}")]
     Unavailable { what: &'static str, detail: String },

@@ -7,6 +7,7 @@
 pub mod agent;
 pub mod api_key;
 pub mod backend_call;
+pub mod e2b;
 pub mod error;
 pub mod event;
 pub mod files;

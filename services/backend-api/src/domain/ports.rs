@@ -2,14 +2,17 @@
 //! `infrastructure` implement them (MongoDB, Redis, the embedded store, argon2, JWT, the
 //! sandbox-manager); the application sees only these.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 
+use super::agent::SandboxAccess;
 use super::agent::TokenUsage;
 use super::api_key::{ApiKey, ApiKeyId};
+use super::e2b::{E2bSandbox, E2bSandboxId};
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
 use super::files::FileName;
@@ -118,6 +121,28 @@ pub trait ApiKeyRepository: Send + Sync {
     async fn record_use(&self, id: &ApiKeyId, requests: u64, at: DateTime<Utc>) -> DomainResult<()>;
     /// Adds a job's `tokens` to the key's, in one write (jobs end on any replica).
     async fn add_tokens(&self, id: &ApiKeyId, tokens: TokenUsage) -> DomainResult<()>;
+}
+
+/// Sandboxes rented through the E2B-compatible API ([`E2bSandbox`]).
+#[async_trait::async_trait]
+pub trait E2bSandboxRepository: Send + Sync {
+    async fn insert(&self, sandbox: &E2bSandbox) -> DomainResult<()>;
+    async fn get(&self, id: &E2bSandboxId) -> DomainResult<Option<E2bSandbox>>;
+    /// The owner's sandboxes, oldest first.
+    async fn list(&self, owner: &UserId) -> DomainResult<Vec<E2bSandbox>>;
+    /// Stores `sandbox` over the stored one; `false` when there is none (it was removed).
+    async fn update(&self, sandbox: &E2bSandbox) -> DomainResult<bool>;
+    /// Removes the sandbox; `true` only for the one call that removed it, so of replicas
+    /// racing to end a sandbox exactly one goes on to remove its container.
+    async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool>;
+    /// Everyone's sandboxes whose end time is at or before `now`.
+    async fn ended_by(&self, now: DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>>;
+}
+
+/// Gives a rented sandbox the environment it was asked for, once it runs.
+#[async_trait::async_trait]
+pub trait SandboxEnvironment: Send + Sync {
+    async fn set(&self, sandbox: &SandboxAccess, vars: &BTreeMap<String, String>) -> DomainResult<()>;
 }
 
 /// Headless jobs ([`Job`]).

@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod mongo;
 pub mod password;
 pub mod redis;
+pub mod sandbox_environment;
 pub mod sandbox_files;
 pub mod sandbox_gateway;
 pub mod sandbox_tools;

@@ -5,11 +5,11 @@
 //! set, finding one finds none, and releasing has nothing to do.
 
 use sandbox_manager_client::contract::{
-    CreateSandbox, ErrorCode, ListQuery, NetworkMode, SandboxState, ToolApiAccess,
+    CreateSandbox, ErrorCode, ListQuery, NetworkMode, Sandbox, SandboxState,
 };
 use sandbox_manager_client::{ClientError, SandboxManagerClient};
 
-use crate::domain::agent::{SandboxAccess, SandboxGateway};
+use crate::domain::agent::{SandboxAccess, SandboxGateway, SandboxSize};
 use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
@@ -43,14 +43,11 @@ impl ManagedSandboxes {
             ..Default::default()
         };
         let sandbox = self.client.create(&request).await.map_err(failure)?;
-        let tool_api = sandbox.tool_api.ok_or_else(|| DomainError::Unavailable {
+        let (id, state) = (sandbox.id.clone(), sandbox.state);
+        access(sandbox).ok_or_else(|| DomainError::Unavailable {
             what: "the sandbox",
-            detail: format!(
-                "sandbox {} is {:?} without a tool-api address",
-                sandbox.id, sandbox.state
-            ),
-        })?;
-        Ok(access(tool_api))
+            detail: format!("sandbox {id} is {state:?} without a tool-api address"),
+        })
     }
 
     fn of_session(session: &SessionId) -> ListQuery {
@@ -61,16 +58,22 @@ impl ManagedSandboxes {
     }
 }
 
-fn access(tool_api: ToolApiAccess) -> SandboxAccess {
-    SandboxAccess {
+fn access(sandbox: Sandbox) -> Option<SandboxAccess> {
+    let tool_api = sandbox.tool_api?;
+    Some(SandboxAccess {
         tool_api_url: tool_api.url,
         tool_api_token: tool_api.token,
         shell: SandboxAccess::AGENT_SHELL.to_owned(),
-    }
+        size: SandboxSize {
+            cpus: sandbox.limits.cpus,
+            memory_mb: sandbox.limits.memory_mb,
+        },
+    })
 }
 
 fn failure(err: ClientError) -> DomainError {
     match err {
+        ClientError::Api { status: 429, body } => DomainError::TooMany(body.error.message),
         ClientError::Api { status, body } if status < 500 => DomainError::Invalid(body.error.message),
         other => DomainError::Unavailable {
             what: "the sandbox-manager",
@@ -99,8 +102,7 @@ impl SandboxGateway for ManagedSandboxes {
         Ok(sandboxes
             .into_iter()
             .filter(|sandbox| sandbox.state == SandboxState::Ready)
-            .find_map(|sandbox| sandbox.tool_api)
-            .map(access))
+            .find_map(access))
     }
 
     async fn release(&self, session: &SessionId) -> DomainResult<()> {

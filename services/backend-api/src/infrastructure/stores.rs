@@ -1,6 +1,6 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
 //! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts), MCP
-//! servers, API keys, jobs and their attachments; Redis when `REDIS_URL` is set for the key-value store, the run
+//! servers, API keys, jobs and their attachments, rented sandboxes; Redis when `REDIS_URL` is set for the key-value store, the run
 //! leases and the fan-out between replicas (else the embedded store, leases and fan-out in
 //! this process, which serve one replica).
 
@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    ApiKeyRepository, EventBus, EventLog, ImageStore, JobAttachmentStore, JobRepository, KeyValueStore,
-    McpServerRepository, RefreshTokenStore, RunLeases, SessionRepository, UserRepository,
+    ApiKeyRepository, E2bSandboxRepository, EventBus, EventLog, ImageStore, JobAttachmentStore,
+    JobRepository, KeyValueStore, McpServerRepository, RefreshTokenStore, RunLeases, SessionRepository,
+    UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -28,6 +29,7 @@ pub struct StoragePorts {
     pub api_keys: Arc<dyn ApiKeyRepository>,
     pub jobs: Arc<dyn JobRepository>,
     pub job_attachments: Arc<dyn JobAttachmentStore>,
+    pub e2b_sandboxes: Arc<dyn E2bSandboxRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub leases: Arc<dyn RunLeases>,
     pub bus: Arc<dyn EventBus>,
@@ -47,6 +49,7 @@ struct Database {
     api_keys: Arc<dyn ApiKeyRepository>,
     jobs: Arc<dyn JobRepository>,
     job_attachments: Arc<dyn JobAttachmentStore>,
+    e2b_sandboxes: Arc<dyn E2bSandboxRepository>,
     name: &'static str,
 }
 
@@ -62,6 +65,7 @@ impl Database {
             + ApiKeyRepository
             + JobRepository
             + JobAttachmentStore
+            + E2bSandboxRepository
             + 'static,
     {
         Self {
@@ -73,7 +77,8 @@ impl Database {
             mcp_servers: store.clone(),
             api_keys: store.clone(),
             jobs: store.clone(),
-            job_attachments: store,
+            job_attachments: store.clone(),
+            e2b_sandboxes: store,
             name,
         }
     }
@@ -124,6 +129,7 @@ impl StoragePorts {
             api_keys: database.api_keys,
             jobs: database.jobs,
             job_attachments: database.job_attachments,
+            e2b_sandboxes: database.e2b_sandboxes,
             kv,
             leases,
             bus,

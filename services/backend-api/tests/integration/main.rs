@@ -10,6 +10,7 @@ mod agent_sandbox;
 mod api_keys;
 mod auth;
 mod delegation;
+mod e2b;
 mod events;
 mod files;
 mod frontend;

@@ -14,7 +14,7 @@ use super::{AgentService, Budgets, Cluster, DailyTokens, Dependencies, TakeOver}
 use crate::application::events::EventService;
 use crate::application::sessions::SessionService;
 use crate::domain::agent::{
-    ChatMessage, ChatRole, Completion, LlmClient, SandboxAccess, SandboxGateway, SandboxTools,
+    ChatMessage, ChatRole, Completion, LlmClient, SandboxAccess, SandboxGateway, SandboxSize, SandboxTools,
     ToolCallRequest, ToolOutcome,
 };
 use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
@@ -129,6 +129,7 @@ impl SandboxGateway for OneSandbox {
             tool_api_url: "http://sandbox.invalid".into(),
             tool_api_token: "token".into(),
             shell: SandboxAccess::AGENT_SHELL.to_owned(),
+            size: SandboxSize::default(),
         })
     }
 

@@ -7,6 +7,7 @@
 //! by redb, which is what makes event numbering gap-free here.
 
 mod api_keys;
+mod e2b_sandboxes;
 mod images;
 mod job_attachments;
 mod jobs;
@@ -40,6 +41,8 @@ const API_KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("api_keys");
 const API_KEY_DIGESTS: TableDefinition<&str, &str> = TableDefinition::new("api_key_digests");
 const OWNER_API_KEYS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_api_keys");
 const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs");
+const E2B_SANDBOXES: TableDefinition<&str, &[u8]> = TableDefinition::new("e2b_sandboxes");
+const OWNER_E2B_SANDBOXES: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_e2b_sandboxes");
 const OWNER_JOBS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_jobs");
 const JOB_ATTACHMENTS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("job_attachments");
 /// Highest possible id in key order (ids are ASCII UUIDs).
@@ -90,6 +93,8 @@ impl EmbeddedStore {
         txn.open_table(JOBS)?;
         txn.open_table(OWNER_JOBS)?;
         txn.open_table(JOB_ATTACHMENTS)?;
+        txn.open_table(E2B_SANDBOXES)?;
+        txn.open_table(OWNER_E2B_SANDBOXES)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };
         store.spawn_expiry();

@@ -10,6 +10,7 @@
 //! not read-modify-write, so no multi-document transaction (and no replica set) is needed.
 
 mod api_keys;
+mod e2b_sandboxes;
 mod images;
 mod job_attachments;
 mod jobs;
@@ -28,6 +29,7 @@ use mongodb::options::{ClientOptions, IndexOptions};
 use mongodb::{Client, Collection, Database, IndexModel};
 
 use crate::domain::api_key::ApiKey;
+use crate::domain::e2b::E2bSandbox;
 use crate::domain::event::StoredEvent;
 use crate::domain::job::Job;
 use crate::domain::mcp::McpServer;
@@ -59,6 +61,8 @@ pub struct MongoStore {
     jobs: Collection<Job>,
     /// The files of jobs not yet started, in pieces.
     job_attachments: Collection<Document>,
+    /// Sandboxes rented through the E2B-compatible API.
+    e2b_sandboxes: Collection<E2bSandbox>,
 }
 
 impl MongoStore {
@@ -83,6 +87,7 @@ impl MongoStore {
             api_keys: db.collection("api_keys"),
             jobs: db.collection("jobs"),
             job_attachments: db.collection("job_attachments"),
+            e2b_sandboxes: db.collection("e2b_sandboxes"),
             db,
         };
         store.create_indexes().await.with_context(|| {
@@ -144,6 +149,14 @@ impl MongoStore {
             .await?;
         self.job_attachments
             .create_index(plain(doc! { "job_id": 1, "name": 1, "n": 1 }))
+            .await?;
+        self.e2b_sandboxes
+            .create_indexes([
+                unique(doc! { "id": 1 }),
+                plain(doc! { "owner": 1, "id": 1 }),
+                // The sweep that ends sandboxes whose time is up.
+                plain(doc! { "end_at": 1 }),
+            ])
             .await?;
         Ok(())
     }

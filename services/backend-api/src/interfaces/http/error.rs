@@ -47,9 +47,10 @@ impl From<crate::domain::DomainError> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let (status, code) = match &self {
+impl ApiError {
+    /// The status it is sent with and its code in the body.
+    pub(crate) fn status(&self) -> (StatusCode, &'static str) {
+        match self {
             ApiError::NoRoute => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::App(err) => match err {
@@ -74,14 +75,37 @@ impl IntoResponse for ApiError {
                 }
                 AppError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
             },
-        };
-        let message = match &self {
+        }
+    }
+
+    /// What the caller is told: an internal error is logged in full and told generically.
+    pub(crate) fn public_message(&self) -> String {
+        match self {
             ApiError::App(AppError::Internal(err)) => {
                 tracing::error!(error = ?err, "internal error");
                 "internal error; the server log has the details (search for this request's id)".to_owned()
             }
             other => other.to_string(),
-        };
+        }
+    }
+
+    /// The headers the answer carries besides its body: `Retry-After` when waiting helps.
+    pub(crate) fn add_headers(&self, response: &mut Response) {
+        if let ApiError::App(
+            AppError::RateLimited { retry_after_secs, .. } | AppError::Busy { retry_after_secs, .. },
+        ) = self
+        {
+            if let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status();
+        let message = self.public_message();
         let field = match &self {
             ApiError::App(AppError::InvalidField { field, .. }) => Some(*field),
             _ => None,
@@ -93,14 +117,7 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
-        if let ApiError::App(
-            AppError::RateLimited { retry_after_secs, .. } | AppError::Busy { retry_after_secs, .. },
-        ) = self
-        {
-            if let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string()) {
-                response.headers_mut().insert(header::RETRY_AFTER, value);
-            }
-        }
+        self.add_headers(&mut response);
         if status == StatusCode::UNAUTHORIZED {
             response
                 .headers_mut()

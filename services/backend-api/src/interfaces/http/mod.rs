@@ -9,6 +9,7 @@
 mod api_keys;
 mod auth;
 mod docs;
+mod e2b;
 mod error;
 mod events;
 mod extract;
@@ -49,6 +50,7 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::application::agent::AgentService;
 use crate::application::api_keys::ApiKeys;
 use crate::application::auth::AuthService;
+use crate::application::e2b::E2bService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::Holds;
@@ -82,6 +84,11 @@ pub struct AppState {
     pub events: Arc<EventService>,
     pub files: Arc<FileService>,
     pub jobs: Arc<JobService>,
+    /// Sandboxes rented through the E2B-compatible API.
+    pub e2b: Arc<E2bService>,
+    /// The data plane's relay to the sandboxes' tool-apis (no overall timeout: streams
+    /// last as long as the client keeps them).
+    pub relay_http: reqwest::Client,
     /// The desktop and terminal relays.
     pub live: Arc<LiveService>,
     /// Each person's open streams and watches (the relays' are in `live`).
@@ -161,10 +168,14 @@ pub fn router(state: AppState, options: &HttpOptions) -> Router {
             .unwrap_or("-");
         tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id = %id)
     });
-    let app = Router::new().merge(routes).merge(docs::router()).route(
-        "/openapi.json",
-        axum::routing::get(move || std::future::ready(axum::Json(doc.clone()))),
-    );
+    let app = Router::new()
+        .merge(routes)
+        .merge(docs::router())
+        .merge(e2b::router())
+        .route(
+            "/openapi.json",
+            axum::routing::get(move || std::future::ready(axum::Json(doc.clone()))),
+        );
     let app = match &options.static_dir {
         Some(dir) => frontend::serve(app, dir),
         None => app.fallback(|| async { ApiError::NoRoute }),

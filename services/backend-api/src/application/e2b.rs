@@ -1,0 +1,258 @@
+//! Sandboxes rented through the E2B-compatible API: creating one (a record, then the
+//! sandbox-manager's sandbox for it, then its environment), finding, listing, extending
+//! and killing the caller's own, ending those whose time is up (on whichever replica
+//! looks first: the store's remove decides who), and admitting a data-plane request by
+//! the sandbox's access token.
+//!
+//! The access token is not stored: it is an HMAC of the sandbox's id under the server's
+//! secret, so any replica can check one without a read, and it is shown again on every
+//! connect as E2B's API does.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+use tokio_util::sync::CancellationToken;
+
+use super::{AppError, AppResult};
+use crate::domain::agent::{SandboxAccess, SandboxGateway};
+use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bTimeout, Template};
+use crate::domain::ports::{E2bSandboxRepository, SandboxEnvironment};
+use crate::domain::session::Network;
+use crate::domain::user::UserId;
+
+/// What a caller asks for, parsed.
+pub struct NewSandbox {
+    pub template: Template,
+    pub timeout: E2bTimeout,
+    pub metadata: BTreeMap<String, String>,
+    pub env_vars: BTreeMap<String, String>,
+    pub network: Network,
+}
+
+/// Which of the owner's sandboxes a listing wants.
+#[derive(Default)]
+pub struct SandboxFilter {
+    /// Every pair must be among the sandbox's metadata.
+    pub metadata: BTreeMap<String, String>,
+}
+
+pub struct E2bService {
+    sandboxes: Arc<dyn E2bSandboxRepository>,
+    gateway: Arc<dyn SandboxGateway>,
+    environment: Arc<dyn SandboxEnvironment>,
+    token_key: Vec<u8>,
+}
+
+impl E2bService {
+    /// `secret` keys the access tokens; the server's token secret serves.
+    pub fn new(
+        sandboxes: Arc<dyn E2bSandboxRepository>,
+        gateway: Arc<dyn SandboxGateway>,
+        environment: Arc<dyn SandboxEnvironment>,
+        secret: &str,
+    ) -> Self {
+        Self {
+            sandboxes,
+            gateway,
+            environment,
+            token_key: [b"e2b-access-token:".as_slice(), secret.as_bytes()].concat(),
+        }
+    }
+
+    /// A running sandbox for `owner`, with its access token. A sandbox that could not be
+    /// started leaves no record behind.
+    pub async fn create(&self, owner: &UserId, new: NewSandbox) -> AppResult<(E2bSandbox, String)> {
+        let now = Utc::now();
+        let mut sandbox = E2bSandbox {
+            id: E2bSandboxId::new(),
+            owner: owner.clone(),
+            template: new.template,
+            metadata: new.metadata,
+            network: new.network,
+            cpu_count: 0,
+            memory_mb: 0,
+            started_at: now,
+            end_at: new.timeout.end_from(now),
+        };
+        // Stored first, so a sandbox whose start is cut short is still found and ended.
+        self.sandboxes.insert(&sandbox).await?;
+        let started = async {
+            let access = self
+                .gateway
+                .acquire(sandbox.id.session(), owner, Some(sandbox.network))
+                .await?;
+            self.environment.set(&access, &new.env_vars).await?;
+            sandbox.cpu_count = access.size.cpus.ceil() as u32;
+            sandbox.memory_mb = access.size.memory_mb;
+            self.sandboxes.update(&sandbox).await
+        };
+        if let Err(err) = started.await {
+            self.end(&sandbox.id).await;
+            return Err(err.into());
+        }
+        let token = self.access_token(&sandbox.id);
+        Ok((sandbox, token))
+    }
+
+    /// The owner's sandbox; another person's is not found.
+    pub async fn get(&self, owner: &UserId, id: &str) -> AppResult<E2bSandbox> {
+        let id = E2bSandboxId::parse(id)?;
+        match self.sandboxes.get(&id).await? {
+            Some(sandbox) if &sandbox.owner == owner => Ok(sandbox),
+            _ => Err(AppError::NotFound("sandbox")),
+        }
+    }
+
+    /// The owner's sandboxes matching `filter`, oldest first.
+    pub async fn list(&self, owner: &UserId, filter: &SandboxFilter) -> AppResult<Vec<E2bSandbox>> {
+        let mut sandboxes = self.sandboxes.list(owner).await?;
+        sandboxes.retain(|sandbox| {
+            filter
+                .metadata
+                .iter()
+                .all(|(key, value)| sandbox.metadata.get(key) == Some(value))
+        });
+        Ok(sandboxes)
+    }
+
+    /// Ends the owner's sandbox now.
+    pub async fn kill(&self, owner: &UserId, id: &str) -> AppResult<()> {
+        let sandbox = self.get(owner, id).await?;
+        if !self.end(&sandbox.id).await {
+            return Err(AppError::NotFound("sandbox"));
+        }
+        Ok(())
+    }
+
+    /// The sandbox ends `timeout` from now, sooner or later than it would have.
+    pub async fn set_timeout(&self, owner: &UserId, id: &str, timeout: E2bTimeout) -> AppResult<E2bSandbox> {
+        let mut sandbox = self.get(owner, id).await?;
+        sandbox.end_at = timeout.end_from(Utc::now());
+        self.store(&sandbox).await
+    }
+
+    /// The owner's running sandbox, living at least `timeout` from now, with its token.
+    pub async fn connect(
+        &self,
+        owner: &UserId,
+        id: &str,
+        timeout: E2bTimeout,
+    ) -> AppResult<(E2bSandbox, String)> {
+        let mut sandbox = self.get(owner, id).await?;
+        sandbox.end_at = sandbox.end_at.max(timeout.end_from(Utc::now()));
+        let sandbox = self.store(&sandbox).await?;
+        let token = self.access_token(&sandbox.id);
+        Ok((sandbox, token))
+    }
+
+    /// Ends every sandbox whose time is up at `now`; how many this call ended.
+    pub async fn end_overdue(&self, now: DateTime<Utc>) -> AppResult<usize> {
+        let mut ended = 0;
+        for sandbox in self.sandboxes.ended_by(now).await? {
+            if self.end(&sandbox.id).await {
+                ended += 1;
+            }
+        }
+        Ok(ended)
+    }
+
+    /// Ends overdue sandboxes every `every` until `stopping` is cancelled. Every replica
+    /// runs this; the store's remove makes each sandbox end once.
+    pub fn keep_ending_overdue(self: &Arc<Self>, every: std::time::Duration, stopping: CancellationToken) {
+        let service = self.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = stopping.cancelled() => return,
+                    _ = ticks.tick() => {}
+                }
+                match service.end_overdue(Utc::now()).await {
+                    Ok(0) => {}
+                    Ok(ended) => tracing::info!(ended, "rented sandboxes whose time was up were ended"),
+                    Err(err) => {
+                        tracing::warn!(error = %err, "ending rented sandboxes whose time is up failed")
+                    }
+                }
+            }
+        });
+    }
+
+    /// The running sandbox a data-plane request is for, when `token` is its access token.
+    /// A wrong token is refused as E2B's proxy does; a sandbox that has ended is gone.
+    pub async fn admit(&self, id: &str, token: Option<&str>) -> AppResult<SandboxAccess> {
+        let id = E2bSandboxId::parse(id)?;
+        let token = token.ok_or_else(|| {
+            AppError::Unauthorized("send the sandbox's access token as X-Access-Token".into())
+        })?;
+        if !self.token_matches(&id, token) {
+            return Err(AppError::Unauthorized(
+                "this access token is not the sandbox's (connect to it again for a fresh one)".into(),
+            ));
+        }
+        self.gateway.find(id.session()).await?.ok_or_else(|| {
+            AppError::Gone(format!(
+                "sandbox {} is not running: it was killed or its time ran out",
+                id.as_str()
+            ))
+        })
+    }
+
+    /// The token the SDK sends with every request into the sandbox (`X-Access-Token`).
+    pub fn access_token(&self, id: &E2bSandboxId) -> String {
+        hex(&self.mac(id).finalize().into_bytes())
+    }
+
+    fn token_matches(&self, id: &E2bSandboxId, token: &str) -> bool {
+        decode_hex(token).is_some_and(|bytes| self.mac(id).verify_slice(&bytes).is_ok())
+    }
+
+    fn mac(&self, id: &E2bSandboxId) -> Hmac<Sha256> {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.token_key).expect("an HMAC key");
+        mac.update(id.as_str().as_bytes());
+        mac
+    }
+
+    async fn store(&self, sandbox: &E2bSandbox) -> AppResult<E2bSandbox> {
+        if !self.sandboxes.update(sandbox).await? {
+            return Err(AppError::NotFound("sandbox"));
+        }
+        Ok(sandbox.clone())
+    }
+
+    /// Removes the record, then the container; `true` when this call removed the record.
+    /// A container that outlives a failed removal is the manager's to reap.
+    async fn end(&self, id: &E2bSandboxId) -> bool {
+        match self.sandboxes.remove(id).await {
+            Ok(true) => {
+                if let Err(err) = self.gateway.release(id.session()).await {
+                    tracing::warn!(sandbox = id.as_str(), error = %err, "an ended sandbox's container was not removed");
+                }
+                true
+            }
+            Ok(false) => false,
+            Err(err) => {
+                tracing::warn!(sandbox = id.as_str(), error = %err, "a sandbox's record was not removed");
+                false
+            }
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}

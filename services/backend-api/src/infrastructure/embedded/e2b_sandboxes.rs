@@ -1,0 +1,109 @@
+//! Rented sandboxes in the embedded store by id, with an index by owner (their list).
+//! Ending one removes it in one write transaction, which redb serialises, so of two
+//! callers ending the same sandbox only one is told it removed it.
+
+use chrono::{DateTime, Utc};
+use redb::{ReadableDatabase, ReadableTable};
+
+use super::{decode, EmbeddedStore, E2B_SANDBOXES, OWNER_E2B_SANDBOXES};
+use crate::domain::e2b::{E2bSandbox, E2bSandboxId};
+use crate::domain::ports::E2bSandboxRepository;
+use crate::domain::user::UserId;
+use crate::domain::DomainResult;
+
+#[async_trait::async_trait]
+impl E2bSandboxRepository for EmbeddedStore {
+    async fn insert(&self, sandbox: &E2bSandbox) -> DomainResult<()> {
+        let sandbox = sandbox.clone();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            txn.open_table(E2B_SANDBOXES)?
+                .insert(sandbox.id.as_str(), serde_json::to_vec(&sandbox)?.as_slice())?;
+            txn.open_table(OWNER_E2B_SANDBOXES)?
+                .insert((sandbox.owner.as_str(), sandbox.id.as_str()), ())?;
+            txn.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn get(&self, id: &E2bSandboxId) -> DomainResult<Option<E2bSandbox>> {
+        let id = id.clone();
+        self.blocking(move |db| {
+            let table = db.begin_read()?.open_table(E2B_SANDBOXES)?;
+            let found = table.get(id.as_str())?;
+            found.map(|value| decode(value.value())).transpose()
+        })
+        .await
+    }
+
+    async fn list(&self, owner: &UserId) -> DomainResult<Vec<E2bSandbox>> {
+        let owner = owner.clone();
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(E2B_SANDBOXES)?;
+            let index = txn.open_table(OWNER_E2B_SANDBOXES)?;
+            // Ids are time-ordered, so the index's order is creation order.
+            let mut sandboxes = Vec::new();
+            for entry in index.range((owner.as_str(), "")..=(owner.as_str(), "\u{7f}"))? {
+                if let Some(value) = table.get(entry?.0.value().1)? {
+                    sandboxes.push(decode(value.value())?);
+                }
+            }
+            Ok(sandboxes)
+        })
+        .await
+    }
+
+    async fn update(&self, sandbox: &E2bSandbox) -> DomainResult<bool> {
+        let sandbox = sandbox.clone();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let stored = {
+                let mut table = txn.open_table(E2B_SANDBOXES)?;
+                let stored = table.get(sandbox.id.as_str())?.is_some();
+                if stored {
+                    table.insert(sandbox.id.as_str(), serde_json::to_vec(&sandbox)?.as_slice())?;
+                }
+                stored
+            };
+            txn.commit()?;
+            Ok(stored)
+        })
+        .await
+    }
+
+    async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool> {
+        let id = id.clone();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let removed: Option<E2bSandbox> = {
+                let mut table = txn.open_table(E2B_SANDBOXES)?;
+                let removed = table.remove(id.as_str())?;
+                removed.map(|value| decode(value.value())).transpose()?
+            };
+            if let Some(sandbox) = &removed {
+                txn.open_table(OWNER_E2B_SANDBOXES)?
+                    .remove((sandbox.owner.as_str(), sandbox.id.as_str()))?;
+            }
+            txn.commit()?;
+            Ok(removed.is_some())
+        })
+        .await
+    }
+
+    async fn ended_by(&self, now: DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>> {
+        self.blocking(move |db| {
+            let table = db.begin_read()?.open_table(E2B_SANDBOXES)?;
+            let mut ended = Vec::new();
+            for entry in table.iter()? {
+                let sandbox: E2bSandbox = decode(entry?.1.value())?;
+                if sandbox.end_at <= now {
+                    ended.push(sandbox);
+                }
+            }
+            Ok(ended)
+        })
+        .await
+    }
+}

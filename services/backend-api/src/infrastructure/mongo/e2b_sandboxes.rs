@@ -1,0 +1,64 @@
+//! Rented sandboxes in MongoDB, one document per sandbox, with a unique index on `id`
+//! and one on `end_at` for the sweep that ends them. Ending one is a single delete, so
+//! of replicas racing to end the same sandbox only one is told it removed it.
+
+use chrono::{DateTime, SubsecRound, Utc};
+use mongodb::bson::doc;
+
+use super::{all, bson, failure, MongoStore};
+use crate::domain::e2b::{E2bSandbox, E2bSandboxId};
+use crate::domain::ports::E2bSandboxRepository;
+use crate::domain::user::UserId;
+use crate::domain::DomainResult;
+
+#[async_trait::async_trait]
+impl E2bSandboxRepository for MongoStore {
+    async fn insert(&self, sandbox: &E2bSandbox) -> DomainResult<()> {
+        self.e2b_sandboxes.insert_one(sandbox).await.map_err(failure)?;
+        Ok(())
+    }
+
+    async fn get(&self, id: &E2bSandboxId) -> DomainResult<Option<E2bSandbox>> {
+        self.e2b_sandboxes
+            .find_one(doc! { "id": id.as_str() })
+            .await
+            .map_err(failure)
+    }
+
+    async fn list(&self, owner: &UserId) -> DomainResult<Vec<E2bSandbox>> {
+        // Ids are time-ordered, so id order is creation order.
+        all(self
+            .e2b_sandboxes
+            .find(doc! { "owner": owner.as_str() })
+            .sort(doc! { "id": 1 }))
+        .await
+    }
+
+    async fn update(&self, sandbox: &E2bSandbox) -> DomainResult<bool> {
+        let replaced = self
+            .e2b_sandboxes
+            .replace_one(doc! { "id": sandbox.id.as_str() }, sandbox)
+            .await
+            .map_err(failure)?;
+        Ok(replaced.matched_count == 1)
+    }
+
+    async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool> {
+        let removed = self
+            .e2b_sandboxes
+            .delete_one(doc! { "id": id.as_str() })
+            .await
+            .map_err(failure)?;
+        Ok(removed.deleted_count == 1)
+    }
+
+    async fn ended_by(&self, now: DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>> {
+        // End times are whole seconds (`E2bTimeout::end_from`), stored as RFC 3339
+        // strings, which order as the times while they have the same form.
+        let now = now.trunc_subsecs(0);
+        all(self
+            .e2b_sandboxes
+            .find(doc! { "end_at": { "$lte": bson(&now)? } }))
+        .await
+    }
+}

@@ -1,0 +1,150 @@
+//! The data plane through one host: with `E2B_SANDBOX_URL=<app>/e2b/sandbox`, E2B's SDKs
+//! send every request meant for a sandbox here, naming it with `E2b-Sandbox-Id` and the
+//! in-sandbox port with `E2b-Sandbox-Port`, and proving access with `X-Access-Token`. The
+//! request is relayed as it comes, streaming both ways, to the sandbox's tool-api: envd's
+//! port (49983) to `/e2b/envd…`, the code interpreter's (49999) to `/e2b/code…`. A client
+//! that hangs up drops the relay, so the sandbox sees the hang-up (a running cell stops).
+//!
+//! No wildcard DNS, no TLS of its own, no affinity: any replica finds the sandbox by its
+//! id. The SDK's `Authorization: Basic <user>:` (envd's user) travels as `E2b-User`,
+//! since `Authorization` carries the tool-api's own token on the way in.
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use tool_api_client::ToolApiClient;
+
+use super::error::E2bError;
+use crate::application::AppError;
+use crate::interfaces::http::AppState;
+
+/// Where the data plane is mounted; the rest of the path goes to the sandbox.
+pub const MOUNT: &str = "/e2b/sandbox";
+const ENVD_PORT: &str = "49983";
+const CODE_INTERPRETER_PORT: &str = "49999";
+
+/// Headers that belong to one hop, or to this relay, and are not passed on.
+const NOT_RELAYED: [&str; 12] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "upgrade",
+    "te",
+    "trailer",
+    "host",
+    "authorization",
+    "x-access-token",
+    "e2b-sandbox-id",
+    "e2b-sandbox-port",
+];
+
+pub async fn relay(State(state): State<AppState>, request: Request) -> Response {
+    match forward(&state, request).await {
+        Ok(response) => response,
+        // E2B's proxy answers 502 for a sandbox that is not running; the SDKs read it so.
+        Err(E2bError::Api(err))
+            if matches!(
+                &err,
+                crate::interfaces::http::error::ApiError::App(AppError::Gone(_))
+            ) =>
+        {
+            unavailable(err.public_message())
+        }
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn forward(state: &AppState, request: Request) -> Result<Response, E2bError> {
+    let (parts, body) = request.into_parts();
+    let headers = &parts.headers;
+    let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    let id = text("e2b-sandbox-id")
+        .ok_or_else(|| E2bError::Malformed("name the sandbox with the E2b-Sandbox-Id header".into()))?;
+    let prefix = match text("e2b-sandbox-port") {
+        Some(ENVD_PORT) => "/e2b/envd",
+        Some(CODE_INTERPRETER_PORT) => "/e2b/code",
+        other => {
+            return Ok(unavailable(format!(
+                "nothing listens on port {} of the sandbox here: ports {ENVD_PORT} (envd) and \
+                 {CODE_INTERPRETER_PORT} (code interpreter) are served",
+                other.unwrap_or("(none given in E2b-Sandbox-Port)")
+            )))
+        }
+    };
+    let access = state.e2b.admit(id, text("x-access-token")).await?;
+    let rest = parts.uri.path().strip_prefix(MOUNT).unwrap_or_default();
+    let target = match parts.uri.query() {
+        Some(query) => format!("{prefix}{rest}?{query}"),
+        None => format!("{prefix}{rest}"),
+    };
+    let mut outbound = HeaderMap::new();
+    for (name, value) in headers {
+        if !NOT_RELAYED.contains(&name.as_str()) {
+            outbound.append(name.clone(), value.clone());
+        }
+    }
+    if let Some(user) = text("authorization").and_then(basic_user) {
+        if let Ok(value) = HeaderValue::from_str(&user) {
+            outbound.insert(HeaderName::from_static("e2b-user"), value);
+        }
+    }
+    let upstream = ToolApiClient::with_http(
+        state.relay_http.clone(),
+        &access.tool_api_url,
+        &access.tool_api_token,
+    )
+    .request(parts.method, &target)
+    .headers(outbound)
+    .body(reqwest::Body::wrap_stream(body.into_data_stream()))
+    .send()
+    .await
+    .map_err(|err| {
+        tracing::warn!(sandbox = id, error = %err, "the sandbox's tool-api did not answer a relayed request");
+        AppError::Gone(format!("sandbox {id} does not answer"))
+    })?;
+    let mut response = Response::builder().status(upstream.status());
+    for (name, value) in upstream.headers() {
+        if !NOT_RELAYED.contains(&name.as_str()) {
+            response = response.header(name, value);
+        }
+    }
+    response
+        .body(Body::from_stream(upstream.bytes_stream()))
+        .map_err(|err| AppError::Internal(err.into()).into())
+}
+
+/// The user of `Authorization: Basic base64(<user>:)`.
+fn basic_user(value: &str) -> Option<String> {
+    let encoded = value.strip_prefix("Basic ")?;
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let user = text.split(':').next()?;
+    (!user.is_empty()).then(|| user.to_owned())
+}
+
+fn unavailable(message: String) -> Response {
+    let body = serde_json::json!({ "code": 502, "message": message });
+    let mut response = (StatusCode::BAD_GATEWAY, axum::Json(body)).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::basic_user;
+
+    #[test]
+    fn the_envd_user_is_read_from_basic_auth() {
+        assert_eq!(basic_user("Basic dXNlcjo=").as_deref(), Some("user"));
+        assert_eq!(basic_user("Basic cm9vdDo=").as_deref(), Some("root"));
+        assert_eq!(basic_user("Basic Og=="), None);
+        assert_eq!(basic_user("Bearer x"), None);
+    }
+}

@@ -1,0 +1,59 @@
+//! Errors of the E2B-compatible API in E2B's shape, `{"code": <status>, "message": …}`,
+//! which its SDKs read into their exceptions. The status of each is Sandpiper's own
+//! (see [`ApiError`]); internal errors are logged, never sent.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::application::AppError;
+use crate::interfaces::http::error::ApiError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum E2bError {
+    /// Whatever status the application's error has.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    /// 400: the body or query is not what the route takes.
+    #[error("{0}")]
+    Malformed(String),
+    /// 501: E2B has this and Sandpiper does not (yet); the message says what to do.
+    #[error("{0}")]
+    Unsupported(&'static str),
+}
+
+impl From<AppError> for E2bError {
+    fn from(err: AppError) -> Self {
+        Self::Api(err.into())
+    }
+}
+
+#[derive(Serialize)]
+struct Body {
+    code: u16,
+    message: String,
+}
+
+impl IntoResponse for E2bError {
+    fn into_response(self) -> Response {
+        let (status, message) = match &self {
+            Self::Api(err) => (err.status().0, err.public_message()),
+            Self::Malformed(message) => (StatusCode::BAD_REQUEST, message.clone()),
+            Self::Unsupported(message) => (StatusCode::NOT_IMPLEMENTED, (*message).to_owned()),
+        };
+        let mut response = (
+            status,
+            axum::Json(Body {
+                code: status.as_u16(),
+                message,
+            }),
+        )
+            .into_response();
+        if let Self::Api(err) = &self {
+            err.add_headers(&mut response);
+        }
+        response
+    }
+}
+
+pub type E2bResult<T> = Result<T, E2bError>;

@@ -1,0 +1,189 @@
+//! The control plane E2B's SDKs call: create (`POST /sandboxes`, `/v2/sandboxes`), get,
+//! list (`GET /v2/sandboxes`, paged with `X-Next-Token`), kill, set the timeout and
+//! connect. Bodies are parsed here into the domain's types; pausing is not offered yet.
+
+use std::collections::BTreeMap;
+
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use super::caller::E2bCaller;
+use super::error::{E2bError, E2bResult};
+use super::views::{Created, Detail};
+use crate::application::e2b::{NewSandbox, SandboxFilter};
+use crate::domain::e2b::{self, E2bTimeout, Template};
+use crate::domain::session::Network;
+use crate::interfaces::http::AppState;
+
+/// The most a page of a listing holds, and what it holds when not told.
+const PAGE_MAX: usize = 100;
+
+/// `NewSandbox` of E2B's API; what is not listed here is ignored, as E2B ignores it
+/// for sandboxes it cannot give it to.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateBody {
+    #[serde(rename = "templateID")]
+    template_id: String,
+    timeout: Option<i64>,
+    #[serde(default)]
+    auto_pause: bool,
+    #[serde(default)]
+    metadata: BTreeMap<String, String>,
+    #[serde(default)]
+    env_vars: BTreeMap<String, String>,
+    #[serde(rename = "allow_internet_access")]
+    allow_internet_access: Option<bool>,
+}
+
+#[derive(Deserialize)]
+struct TimeoutBody {
+    timeout: Option<i64>,
+}
+
+fn parse<T: DeserializeOwned>(body: &Bytes) -> E2bResult<T> {
+    let body = if body.is_empty() { b"{}".as_slice() } else { body };
+    serde_json::from_slice(body)
+        .map_err(|err| E2bError::Malformed(format!("the body is not what this route takes: {err}")))
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    E2bCaller(owner): E2bCaller,
+    body: Bytes,
+) -> E2bResult<Response> {
+    let body: CreateBody = parse(&body)?;
+    if body.auto_pause {
+        return Err(E2bError::Unsupported(
+            "autoPause is not available here: a sandbox ends when its time is up (pausing keeps no \
+             sandbox yet); create it without autoPause",
+        ));
+    }
+    let new = NewSandbox {
+        template: Template::parse(&body.template_id).map_err(crate::application::AppError::from)?,
+        timeout: E2bTimeout::parse(body.timeout).map_err(crate::application::AppError::from)?,
+        metadata: e2b::metadata(body.metadata).map_err(crate::application::AppError::from)?,
+        env_vars: e2b::env_vars(body.env_vars).map_err(crate::application::AppError::from)?,
+        network: match body.allow_internet_access {
+            Some(false) => Network::Offline,
+            _ => Network::Internet,
+        },
+    };
+    let (sandbox, token) = state.e2b.create(&owner, new).await?;
+    Ok((StatusCode::CREATED, Json(Created::new(&sandbox, token))).into_response())
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    E2bCaller(owner): E2bCaller,
+    Path(id): Path<String>,
+) -> E2bResult<Json<Detail>> {
+    Ok(Json(Detail::from(&state.e2b.get(&owner, &id).await?)))
+}
+
+/// `GET /v2/sandboxes?metadata=&state=&nextToken=&limit=`: `metadata` is `key=value&…`
+/// URL-encoded once more as a whole, `state` is `running` and/or `paused`.
+pub async fn list(
+    State(state): State<AppState>,
+    E2bCaller(owner): E2bCaller,
+    RawQuery(query): RawQuery,
+) -> E2bResult<Response> {
+    let mut filter = SandboxFilter::default();
+    let (mut states, mut after, mut limit) = (Vec::new(), None, PAGE_MAX);
+    for (name, value) in url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
+        match name.as_ref() {
+            "metadata" => filter.metadata.extend(
+                url::form_urlencoded::parse(value.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())),
+            ),
+            "state" => states.extend(value.split(',').map(|s| s.trim().to_owned())),
+            "nextToken" => after = Some(value.into_owned()),
+            "limit" => {
+                limit = value
+                    .parse::<usize>()
+                    .map_err(|_| {
+                        E2bError::Malformed(format!("limit is a number of sandboxes, 1 to {PAGE_MAX}"))
+                    })?
+                    .clamp(1, PAGE_MAX)
+            }
+            _ => {}
+        }
+    }
+    // Every sandbox here runs: asking for paused ones alone finds none.
+    let wants_running = states.is_empty() || states.iter().any(|s| s == "running");
+    let mut sandboxes = if wants_running {
+        state.e2b.list(&owner, &filter).await?
+    } else {
+        Vec::new()
+    };
+    if let Some(after) = &after {
+        sandboxes.retain(|sandbox| sandbox.id.as_str() > after.as_str());
+    }
+    let more = sandboxes.len() > limit;
+    sandboxes.truncate(limit);
+    let page: Vec<Detail> = sandboxes.iter().map(Detail::from).collect();
+    let mut headers = HeaderMap::new();
+    if more {
+        if let Some(last) = sandboxes
+            .last()
+            .and_then(|s| HeaderValue::from_str(s.id.as_str()).ok())
+        {
+            headers.insert("x-next-token", last);
+        }
+    }
+    Ok((headers, Json(page)).into_response())
+}
+
+pub async fn kill(
+    State(state): State<AppState>,
+    E2bCaller(owner): E2bCaller,
+    Path(id): Path<String>,
+) -> E2bResult<StatusCode> {
+    state.e2b.kill(&owner, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+pub async fn set_timeout(
+    State(state): State<AppState>,
+    E2bCaller(owner): E2bCaller,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> E2bResult<StatusCode> {
+    let body: TimeoutBody = parse(&body)?;
+    let timeout = E2bTimeout::parse(Some(
+        body.timeout
+            .ok_or_else(|| E2bError::Malformed("give timeout in seconds".into()))?,
+    ))
+    .map_err(crate::application::AppError::from)?;
+    state.e2b.set_timeout(&owner, &id, timeout).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+pub async fn connect(
+    State(state): State<AppState>,
+    E2bCaller(owner): E2bCaller,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> E2bResult<Json<Created>> {
+    let body: TimeoutBody = parse(&body)?;
+    let timeout = E2bTimeout::parse(body.timeout).map_err(crate::application::AppError::from)?;
+    let (sandbox, token) = state.e2b.connect(&owner, &id, timeout).await?;
+    Ok(Json(Created::new(&sandbox, token)))
+}
+
+pub async fn pause(
+    State(state): State<AppState>,
+    E2bCaller(owner): E2bCaller,
+    Path(id): Path<String>,
+) -> E2bResult<StatusCode> {
+    // Another person's sandbox, or none, is not found before anything else is said.
+    state.e2b.get(&owner, &id).await?;
+    Err(E2bError::Unsupported(
+        "pausing is not available here yet: a sandbox runs until it is killed or its time is up \
+         (extend it with set_timeout)",
+    ))
+}

@@ -1,0 +1,103 @@
+//! What the E2B-compatible API answers, in E2B's field names: a created or connected
+//! sandbox (with its access token), and a sandbox as `get_info` and listings show it.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::domain::e2b::E2bSandbox;
+use crate::domain::session::Network;
+
+/// The envd protocol version whose features the sandbox's tool-api has; E2B's SDKs
+/// switch features on by it.
+pub const ENVD_VERSION: &str = "0.5.7";
+
+/// `POST /sandboxes`, `POST /sandboxes/{id}/connect`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    #[serde(rename = "templateID")]
+    template_id: &'static str,
+    #[serde(rename = "sandboxID")]
+    sandbox_id: String,
+    #[serde(rename = "clientID")]
+    client_id: &'static str,
+    envd_version: &'static str,
+    envd_access_token: String,
+    /// No domain of its own: the SDK reaches the sandbox through `E2B_SANDBOX_URL`.
+    domain: Option<String>,
+    alias: &'static str,
+}
+
+impl Created {
+    pub fn new(sandbox: &E2bSandbox, access_token: String) -> Self {
+        Self {
+            template_id: sandbox.template.as_str(),
+            sandbox_id: sandbox.id.as_str().to_owned(),
+            client_id: CLIENT_ID,
+            envd_version: ENVD_VERSION,
+            envd_access_token: access_token,
+            domain: None,
+            alias: sandbox.template.as_str(),
+        }
+    }
+}
+
+/// E2B names the machine a sandbox runs on; here there is one kind.
+const CLIENT_ID: &str = "sandpiper";
+
+/// `GET /sandboxes/{id}` and each entry of `GET /v2/sandboxes`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Detail {
+    #[serde(rename = "templateID")]
+    template_id: &'static str,
+    #[serde(rename = "sandboxID")]
+    sandbox_id: String,
+    #[serde(rename = "clientID")]
+    client_id: &'static str,
+    alias: &'static str,
+    started_at: DateTime<Utc>,
+    end_at: DateTime<Utc>,
+    envd_version: &'static str,
+    cpu_count: u32,
+    #[serde(rename = "memoryMB")]
+    memory_mb: u64,
+    /// Sandboxes keep their files in memory (tmpfs), counted in their memory.
+    #[serde(rename = "diskSizeMB")]
+    disk_size_mb: u64,
+    state: &'static str,
+    metadata: std::collections::BTreeMap<String, String>,
+    allow_internet_access: bool,
+    lifecycle: Lifecycle,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Lifecycle {
+    auto_resume: bool,
+    on_timeout: &'static str,
+}
+
+impl From<&E2bSandbox> for Detail {
+    fn from(sandbox: &E2bSandbox) -> Self {
+        Self {
+            template_id: sandbox.template.as_str(),
+            sandbox_id: sandbox.id.as_str().to_owned(),
+            client_id: CLIENT_ID,
+            alias: sandbox.template.as_str(),
+            started_at: sandbox.started_at,
+            end_at: sandbox.end_at,
+            envd_version: ENVD_VERSION,
+            cpu_count: sandbox.cpu_count,
+            memory_mb: sandbox.memory_mb,
+            disk_size_mb: 0,
+            state: "running",
+            metadata: sandbox.metadata.clone(),
+            allow_internet_access: sandbox.network == Network::Internet,
+            lifecycle: Lifecycle {
+                auto_resume: false,
+                on_timeout: "kill",
+            },
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! The E2B-compatible API's doors, against the real server with no sandbox-manager:
+//! `sandboxes` keys shaped as E2B's SDKs require and kept to `/e2b`; every other caller
+//! refused with E2B's error shape (no key 401, a revoked key 401, a `jobs` or `full` key
+//! 403, an access token 401); bad bodies, templates and timeouts refused before anything
+//! is made; a sandbox that is not the caller's (or no sandbox) 404 on every route; the
+//! data plane refusing a request without the sandbox's access token.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use crate::support::TestApp;
+
+/// Makes an API key of `scope` for the account `token` signs in to; the key's secret.
+pub async fn key(app: &TestApp, token: &str, scope: &str) -> String {
+    let made = app
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            "/api/v1/api-keys",
+            Some(token),
+            Some(json!({ "name": "sdk", "scope": scope })),
+        )
+        .await;
+    made["key"].as_str().unwrap().to_owned()
+}
+
+/// Calls the E2B API at `path` with `X-API-Key: key`; the status and the JSON body.
+pub async fn e2b(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    key: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut request = reqwest::Client::new().request(method, format!("{}/e2b{path}", app.base));
+    if let Some(key) = key {
+        request = request.header("x-api-key", key);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let text = response.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// An E2B error: `{code: <status>, message}` with a message that says what to do.
+pub fn assert_e2b_error(status: StatusCode, body: &Value, expected: StatusCode, says: &str) {
+    assert_eq!(status, expected, "{body}");
+    assert_eq!(body["code"], expected.as_u16(), "{body}");
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(message.contains(says), "expected {says:?} in {message:?}");
+}
+
+#[tokio::test]
+async fn a_sandboxes_key_is_shaped_for_e2b_and_kept_to_its_api() {
+    let app = TestApp::spawn(&[]).await;
+    let (token, _, ada) = app.register("ada@example.org").await;
+    let key = key(&app, &token, "sandboxes").await;
+    let hex = key.strip_prefix("e2b_").expect("the SDK's e2b_ prefix");
+    assert_eq!(hex.len(), 40);
+    assert!(
+        hex.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+        "{key}"
+    );
+
+    // Sandpiper's own API: who it belongs to, nothing else.
+    let me = app
+        .expect(StatusCode::OK, Method::GET, "/api/v1/auth/me", Some(&key), None)
+        .await;
+    assert_eq!(me["id"], ada.as_str());
+    for path in ["/api/v1/sessions", "/api/v1/jobs", "/api/v1/api-keys"] {
+        let refused = app
+            .expect(StatusCode::FORBIDDEN, Method::GET, path, Some(&key), None)
+            .await;
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("under /e2b"),
+            "{refused}"
+        );
+    }
+    // The E2B API: its listing answers (empty) in E2B's shape.
+    let (status, listed) = e2b(&app, Method::GET, "/v2/sandboxes", Some(&key), None).await;
+    assert_eq!(status, StatusCode::OK, "{listed}");
+    assert_eq!(listed, json!([]));
+}
+
+#[tokio::test]
+async fn callers_without_a_sandboxes_key_are_refused_in_e2b_shape() {
+    let app = TestApp::spawn(&[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let (status, body) = e2b(&app, Method::GET, "/v2/sandboxes", None, None).await;
+    assert_e2b_error(status, &body, StatusCode::UNAUTHORIZED, "X-API-Key");
+    let (status, body) = e2b(
+        &app,
+        Method::GET,
+        "/v2/sandboxes",
+        Some("e2b_0123456789abcdef0123456789abcdef01234567"),
+        None,
+    )
+    .await;
+    assert_e2b_error(status, &body, StatusCode::UNAUTHORIZED, "");
+    let (status, body) = e2b(&app, Method::GET, "/v2/sandboxes", Some(&token), None).await;
+    assert_e2b_error(
+        status,
+        &body,
+        StatusCode::UNAUTHORIZED,
+        "not a sign-in's access token",
+    );
+    for scope in ["jobs", "full"] {
+        let other = key(&app, &token, scope).await;
+        let (status, body) = e2b(
+            &app,
+            Method::POST,
+            "/v2/sandboxes",
+            Some(&other),
+            Some(json!({ "templateID": "base" })),
+        )
+        .await;
+        assert_e2b_error(status, &body, StatusCode::FORBIDDEN, "scope `sandboxes`");
+    }
+
+    // A revoked key stops at once.
+    let made = app
+        .expect(
+            StatusCode::CREATED,
+            Method::POST,
+            "/api/v1/api-keys",
+            Some(&token),
+            Some(json!({ "name": "sdk", "scope": "sandboxes" })),
+        )
+        .await;
+    let secret = made["key"].as_str().unwrap();
+    assert_eq!(
+        e2b(&app, Method::GET, "/v2/sandboxes", Some(secret), None)
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let path = format!("/api/v1/api-keys/{}", made["id"].as_str().unwrap());
+    app.expect(StatusCode::NO_CONTENT, Method::DELETE, &path, Some(&token), None)
+        .await;
+    let (status, body) = e2b(&app, Method::GET, "/v2/sandboxes", Some(secret), None).await;
+    assert_e2b_error(status, &body, StatusCode::UNAUTHORIZED, "revoked");
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_before_anything_is_made() {
+    let app = TestApp::spawn(&[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let key = key(&app, &token, "sandboxes").await;
+    let create = |body: Value| e2b(&app, Method::POST, "/v2/sandboxes", Some(&key), Some(body));
+    let (status, body) = create(json!({ "templateID": "ubuntu-22" })).await;
+    assert_e2b_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no template `ubuntu-22`",
+    );
+    let (status, body) = create(json!({ "timeout": 60 })).await;
+    assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, "templateID");
+    let (status, body) = create(json!({ "templateID": "base", "timeout": 0 })).await;
+    assert_e2b_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "1 to 86400 seconds",
+    );
+    let (status, body) = create(json!({ "templateID": "base", "envVars": { "1BAD": "x" } })).await;
+    assert_e2b_error(
+        status,
+        &body,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "not a variable name",
+    );
+    let (status, body) = create(json!({ "templateID": "base", "metadata": { "k": 5 } })).await;
+    assert_e2b_error(
+        status,
+        &body,
+        StatusCode::BAD_REQUEST,
+        "not what this route takes",
+    );
+    let (status, body) = create(json!({ "templateID": "base", "autoPause": true })).await;
+    assert_e2b_error(status, &body, StatusCode::NOT_IMPLEMENTED, "autoPause");
+    let raw = reqwest::Client::new()
+        .post(format!("{}/e2b/v2/sandboxes", app.base))
+        .header("x-api-key", &key)
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), StatusCode::BAD_REQUEST);
+    let (status, body) = e2b(&app, Method::GET, "/v2/sandboxes?limit=lots", Some(&key), None).await;
+    assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, "limit");
+    let (status, body) = e2b(&app, Method::POST, "/templates", Some(&key), Some(json!({}))).await;
+    assert_e2b_error(status, &body, StatusCode::NOT_IMPLEMENTED, "not served here");
+    assert_eq!(
+        e2b(&app, Method::GET, "/v2/sandboxes", Some(&key), None).await.1,
+        json!([]),
+        "nothing was made"
+    );
+}
+
+#[tokio::test]
+async fn no_sandbox_of_another_or_of_no_one_is_found_on_any_route() {
+    let app = TestApp::spawn(&[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let key = key(&app, &token, "sandboxes").await;
+    let unknown = uuid::Uuid::now_v7().to_string();
+    for id in [unknown.as_str(), "not-an-id", "..%2F..%2Fetc"] {
+        for (method, path, body) in [
+            (Method::GET, format!("/sandboxes/{id}"), None),
+            (Method::DELETE, format!("/sandboxes/{id}"), None),
+            (
+                Method::POST,
+                format!("/sandboxes/{id}/timeout"),
+                Some(json!({ "timeout": 30 })),
+            ),
+            (
+                Method::POST,
+                format!("/sandboxes/{id}/connect"),
+                Some(json!({ "timeout": 30 })),
+            ),
+            (
+                Method::POST,
+                format!("/v2/sandboxes/{id}/connect"),
+                Some(json!({ "timeout": 30 })),
+            ),
+            (Method::POST, format!("/sandboxes/{id}/pause"), None),
+        ] {
+            let (status, body) = e2b(&app, method.clone(), &path, Some(&key), body).await;
+            assert_e2b_error(status, &body, StatusCode::NOT_FOUND, "sandbox not found");
+        }
+    }
+    // The data plane: no sandbox named, no token, a token that is not the sandbox's.
+    let data = |headers: Vec<(&'static str, String)>| {
+        let mut request = reqwest::Client::new().get(format!("{}/e2b/sandbox/health", app.base));
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status();
+            (status, response.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    let (status, body) = data(vec![]).await;
+    assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, "E2b-Sandbox-Id");
+    let port = ("e2b-sandbox-port", "49983".to_owned());
+    let (status, body) = data(vec![("e2b-sandbox-id", unknown.clone()), port.clone()]).await;
+    assert_e2b_error(status, &body, StatusCode::UNAUTHORIZED, "X-Access-Token");
+    let (status, body) = data(vec![
+        ("e2b-sandbox-id", unknown.clone()),
+        port.clone(),
+        ("x-access-token", "00".repeat(32)),
+    ])
+    .await;
+    assert_e2b_error(status, &body, StatusCode::UNAUTHORIZED, "not the sandbox's");
+    let (status, body) = data(vec![
+        ("e2b-sandbox-id", unknown),
+        ("e2b-sandbox-port", "8080".into()),
+    ])
+    .await;
+    assert_e2b_error(status, &body, StatusCode::BAD_GATEWAY, "port 8080");
+}
