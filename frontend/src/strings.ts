@@ -131,7 +131,10 @@ export const strings = {
     name: 'Name',
     namePlaceholder: 'What it is for, e.g. nightly report',
     scope: 'Scope',
-    scopes: { full: 'Full access', jobs: 'Jobs only' } as Record<string, string>,
+    scopes: { full: 'Full access', jobs: 'Jobs only', sandboxes: 'E2B SDKs (sandboxes)' } as Record<string, string>,
+    /** How a key's secret starts, by its scope. */
+    secretPrefix: (scope: string) => (scope === 'sandboxes' ? 'e2b_' : 'sp_'),
+    e2bSetup: 'Programs using E2B’s SDKs reach this server with:',
     expiry: 'Expiry',
     expiries: [
       { days: 30, label: 'Expires in 30 days' },

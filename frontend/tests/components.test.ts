@@ -210,7 +210,9 @@ describe('ApiKeys', () => {
       calls.push(`${method} ${path}${init.body ? ` ${init.body}` : ''}`)
       const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
       if (method === 'POST') {
-        const made = { ...key('k2', 'nightly', { scope: 'jobs', expires_at: '2027-01-01T00:00:00Z' }), key: 'sp_secret' }
+        const scope = JSON.parse(String(init.body)).scope
+        const secret = scope === 'sandboxes' ? 'e2b_0123abcd' : 'sp_secret'
+        const made = { ...key('k2', 'nightly', { scope, expires_at: '2027-01-01T00:00:00Z' }), key: secret }
         stored.push(made)
         return json(made, 201)
       }
@@ -254,6 +256,23 @@ describe('ApiKeys', () => {
     expect(calls).toContain('DELETE /api/v1/api-keys/k2')
     expect(wrapper.find('[data-test=api-key-made]').exists()).toBe(false)
     expect(wrapper.findAll('[data-test=api-key]')).toHaveLength(1)
+  })
+
+  it('makes a key for E2B’s SDKs and shows the variables they read', async () => {
+    backend([])
+    const wrapper = mount(ApiKeys)
+    await flushPromises()
+    await wrapper.get('input[name=api-key-name]').setValue('e2b')
+    await wrapper.get('select[name=api-key-scope]').setValue('sandboxes')
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    expect(wrapper.get('[data-test=api-key-secret]').text()).toBe('e2b_0123abcd')
+    expect(wrapper.get('[data-test=api-key-e2b-env]').text()).toBe(
+      `E2B_API_KEY=e2b_0123abcd\nE2B_API_URL=${location.origin}/e2b\nE2B_SANDBOX_URL=${location.origin}/e2b/sandbox`,
+    )
+    const listed = wrapper.get('[data-test=api-key]')
+    expect(listed.text()).toContain('e2b_AbCd1234…')
+    expect(listed.text()).toContain('E2B SDKs (sandboxes)')
   })
 
   it('revokes nothing unless confirmed, and shows everyone’s keys with their owners to admins', async () => {
