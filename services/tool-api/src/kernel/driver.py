@@ -30,6 +30,7 @@ import re
 import sys
 import time
 
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 
 LIMITS = json.loads(sys.argv[1])
@@ -165,6 +166,16 @@ def traceback(lines):
     return text if len(text) <= limit else "[…]\n" + text[-limit:]
 
 
+class PythonOnly(KernelSpecManager):
+    """The one kernel this driver runs, this Python's ipykernel. Left to look "python3" up
+    itself, jupyter_client asks ipykernel for its spec, which loads IPython, its debugger
+    and completer into this process: twice the driver's memory (66 MiB against 33)."""
+
+    def get_kernel_spec(self, kernel_name):
+        argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+        return KernelSpec(argv=argv, display_name="Python 3", language="python", resource_dir="")
+
+
 class Kernel:
     def __init__(self):
         env = dict(os.environ)
@@ -175,7 +186,7 @@ class Kernel:
         # The environment a variable is put back to once a cell's own value is undone.
         self.launch_env = env
         self.applied_base = {}
-        self.manager = KernelManager(kernel_name="python3")
+        self.manager = KernelManager(kernel_name="python3", kernel_spec_manager=PythonOnly())
         self.manager.start_kernel(env=env, cwd=os.getcwd())
         self.client = self.manager.client()
         self.client.start_channels()
