@@ -17,8 +17,11 @@
 //! directory of processes. The sandbox has one user; E2B's `user` names it, and `root`
 //! is refused because the sandbox runs hardened, with nothing setuid.
 
+pub mod entry;
 pub mod error;
+pub mod fs;
 pub mod process;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 
@@ -32,6 +35,7 @@ use crate::paths::Workspace;
 pub struct Envd {
     home: Workspace,
     pub processes: Arc<process::ProcessTable>,
+    pub watchers: watch::Watchers,
 }
 
 impl Envd {
@@ -39,6 +43,7 @@ impl Envd {
         Self {
             home: Workspace::new(home),
             processes: Arc::new(process::ProcessTable::default()),
+            watchers: watch::Watchers::default(),
         }
     }
 

@@ -37,6 +37,7 @@ pub use find::find;
 pub use range::{byte_range, ByteRange};
 pub use read::read;
 pub use search::search;
+pub use staging::is_staging_name;
 pub use tree::{delete, make_dir, move_path};
 pub use upload::upload;
 pub use watch::watch;

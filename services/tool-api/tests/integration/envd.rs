@@ -1,6 +1,7 @@
 //! E2B's envd protocol against the real server, spoken over plain HTTP as E2B's SDKs do:
-//! the REST routes here, processes in [`process`].
+//! the REST routes here, processes in [`process`], filesystem calls in [`filesystem`].
 
+mod filesystem;
 mod process;
 mod wire;
 

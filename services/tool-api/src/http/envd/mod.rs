@@ -5,12 +5,14 @@
 //! `E2b-User` header. The work is done in [`crate::envd`].
 
 pub mod connect;
+mod filesystem;
 mod messages;
 mod process;
 mod process_messages;
 mod rest;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
@@ -24,12 +26,16 @@ use crate::envd::{check_user, Envd};
 /// The header in which backend-api names the user an E2B request runs as.
 const USER_HEADER: &str = "e2b-user";
 
+/// The header in which a client asks for keepalive events, in seconds.
+const KEEPALIVE_HEADER: &str = "keepalive-ping-interval";
+
 type SharedEnvd = Arc<Envd>;
 
 pub fn router() -> OpenApiRouter<AppState> {
     let home = std::env::var_os("HOME").map_or_else(|| "/".into(), Into::into);
     let envd: SharedEnvd = Arc::new(Envd::new(home));
     let rpc = |method: &str| format!("/e2b/envd/process.Process/{method}");
+    let fs = |method: &str| format!("/e2b/envd/filesystem.Filesystem/{method}");
     OpenApiRouter::new()
         .route("/e2b/envd/health", get(rest::health))
         .route("/e2b/envd/init", post(rest::init))
@@ -42,6 +48,15 @@ pub fn router() -> OpenApiRouter<AppState> {
         .route(&rpc("CloseStdin"), post(process::close_stdin))
         .route(&rpc("SendSignal"), post(process::send_signal))
         .route(&rpc("Update"), post(process::update))
+        .route(&fs("Stat"), post(filesystem::stat))
+        .route(&fs("MakeDir"), post(filesystem::make_dir))
+        .route(&fs("Move"), post(filesystem::move_path))
+        .route(&fs("ListDir"), post(filesystem::list_dir))
+        .route(&fs("Remove"), post(filesystem::remove))
+        .route(&fs("WatchDir"), post(filesystem::watch_dir))
+        .route(&fs("CreateWatcher"), post(filesystem::create_watcher))
+        .route(&fs("GetWatcherEvents"), post(filesystem::get_watcher_events))
+        .route(&fs("RemoveWatcher"), post(filesystem::remove_watcher))
         .layer(Extension(envd))
 }
 
@@ -51,4 +66,16 @@ fn check_request_user(headers: &HeaderMap) -> EnvdResult<()> {
         .get(USER_HEADER)
         .map(|value| value.to_str().unwrap_or("\u{fffd}"));
     check_user(user)
+}
+
+/// The keepalive period a streaming request asks for.
+fn keepalive(headers: &HeaderMap) -> Option<Duration> {
+    let seconds: u64 = headers
+        .get(KEEPALIVE_HEADER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs(seconds.max(1)))
 }

@@ -21,12 +21,9 @@ use super::process_messages::{
     PtyMessage, SelectRequest, SendInputRequest, SendSignalRequest, StartRequest, StreamInputMessage,
     UpdateRequest,
 };
-use super::{check_request_user, AppState, SharedEnvd};
+use super::{check_request_user, keepalive, AppState, SharedEnvd};
 use crate::envd::error::{EnvdError, EnvdResult};
 use crate::envd::process::{Event, Exit, Output, ProcessConfig, PtySize, StartSpec, Subscription};
-
-/// The header in which a client asks for keepalive events, in seconds.
-const KEEPALIVE_HEADER: &str = "keepalive-ping-interval";
 
 pub async fn start(
     State(state): State<AppState>,
@@ -244,17 +241,6 @@ fn size(pty: PtyMessage) -> EnvdResult<PtySize> {
         cols: narrow(size.cols, "cols")?,
         rows: narrow(size.rows, "rows")?,
     })
-}
-
-fn keepalive(headers: &HeaderMap) -> Option<Duration> {
-    let seconds: u64 = headers
-        .get(KEEPALIVE_HEADER)?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    Some(Duration::from_secs(seconds.max(1)))
 }
 
 /// What one wait of an event stream produced.
