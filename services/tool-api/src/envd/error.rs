@@ -28,6 +28,10 @@ pub enum EnvdError {
     /// storage quota or a system limit is reached.
     #[error("{0}")]
     ResourceExhausted(String),
+    /// `resource_exhausted`, HTTP 429 on RPC routes and 413 on the REST upload: larger
+    /// than the upload limit.
+    #[error("{0}")]
+    TooLarge(String),
     /// `internal`, HTTP 500: logged, and answered with a generic message.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -52,7 +56,7 @@ impl EnvdError {
             Self::AlreadyExists(_) => "already_exists",
             Self::PermissionDenied(_) => "permission_denied",
             Self::FailedPrecondition(_) => "failed_precondition",
-            Self::ResourceExhausted(_) => "resource_exhausted",
+            Self::ResourceExhausted(_) | Self::TooLarge(_) => "resource_exhausted",
             Self::Internal(_) => "internal",
         }
     }
@@ -64,8 +68,17 @@ impl EnvdError {
             Self::NotFound(_) => 404,
             Self::AlreadyExists(_) => 409,
             Self::PermissionDenied(_) => 403,
-            Self::ResourceExhausted(_) => 429,
+            Self::ResourceExhausted(_) | Self::TooLarge(_) => 429,
             Self::Internal(_) => 500,
+        }
+    }
+
+    /// The HTTP status of the REST routes (envd's own), where a full disk is 507.
+    pub fn rest_status(&self) -> u16 {
+        match self {
+            Self::ResourceExhausted(_) => 507,
+            Self::TooLarge(_) => 413,
+            other => other.status(),
         }
     }
 
@@ -90,9 +103,8 @@ impl From<ToolError> for EnvdError {
                 ErrorCode::NotFound => Self::NotFound(message),
                 ErrorCode::AlreadyExists => Self::AlreadyExists(message),
                 ErrorCode::PermissionDenied => Self::PermissionDenied(message),
-                ErrorCode::StorageFull | ErrorCode::PayloadTooLarge | ErrorCode::LimitReached => {
-                    Self::ResourceExhausted(message)
-                }
+                ErrorCode::StorageFull | ErrorCode::LimitReached => Self::ResourceExhausted(message),
+                ErrorCode::PayloadTooLarge => Self::TooLarge(message),
                 ErrorCode::DirectoryNotEmpty | ErrorCode::FileBusy | ErrorCode::NotRunning => {
                     Self::FailedPrecondition(message)
                 }

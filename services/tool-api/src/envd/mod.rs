@@ -21,6 +21,7 @@ pub mod entry;
 pub mod error;
 pub mod fs;
 pub mod process;
+pub mod transfer;
 pub mod watch;
 
 use std::path::{Path, PathBuf};
@@ -50,6 +51,11 @@ impl Envd {
     /// The home directory, `$HOME` of the sandbox user.
     pub fn home(&self) -> &Path {
         self.home.root()
+    }
+
+    /// Home as the file operations shared with the rest of the tool-api take it.
+    pub fn workspace(&self) -> &Workspace {
+        &self.home
     }
 
     /// A client's path, absolute, relative ones taken from home.

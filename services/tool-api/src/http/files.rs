@@ -276,7 +276,7 @@ async fn watch(
 }
 
 /// `Content-Type` and `Content-Disposition: attachment` for a file the client saves.
-fn attachment(name: &str, content_type: &'static str) -> HeaderMap {
+pub(super) fn attachment(name: &str, content_type: &'static str) -> HeaderMap {
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     if let Ok(value) = HeaderValue::from_str(&content_disposition(name)) {

@@ -1,6 +1,8 @@
 //! E2B's envd protocol against the real server, spoken over plain HTTP as E2B's SDKs do:
-//! the REST routes here, processes in [`process`], filesystem calls in [`filesystem`].
+//! the REST routes here, processes in [`process`], filesystem calls in [`filesystem`],
+//! and file transfer in [`files`].
 
+mod files;
 mod filesystem;
 mod process;
 mod wire;

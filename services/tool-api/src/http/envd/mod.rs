@@ -5,6 +5,7 @@
 //! `E2b-User` header. The work is done in [`crate::envd`].
 
 pub mod connect;
+mod files;
 mod filesystem;
 mod messages;
 mod process;
@@ -14,6 +15,7 @@ mod rest;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::DefaultBodyLimit;
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::Extension;
@@ -40,6 +42,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .route("/e2b/envd/health", get(rest::health))
         .route("/e2b/envd/init", post(rest::init))
         .route("/e2b/envd/envs", get(rest::envs))
+        // Uploads stream their bodies within their own limits.
+        .route(
+            "/e2b/envd/files",
+            get(files::download)
+                .post(files::upload)
+                .layer(DefaultBodyLimit::disable()),
+        )
         .route(&rpc("Start"), post(process::start))
         .route(&rpc("Connect"), post(process::connect))
         .route(&rpc("List"), post(process::list))

@@ -10,6 +10,7 @@ use axum::Json;
 use serde::Deserialize;
 
 use super::AppState;
+use crate::envd::error::EnvdError;
 
 /// 204 while the tool-api serves.
 pub async fn health() -> StatusCode {
@@ -51,4 +52,10 @@ pub fn rest_error(status: StatusCode, message: String) -> Response {
         Json(serde_json::json!({ "code": status.as_u16(), "message": message })),
     )
         .into_response()
+}
+
+/// An envd error on a REST route.
+pub fn rest_failure(err: EnvdError) -> Response {
+    let status = StatusCode::from_u16(err.rest_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    rest_error(status, err.public_message())
 }
