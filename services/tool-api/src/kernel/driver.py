@@ -11,8 +11,10 @@ limits; cells arrive on stdin and answers leave on stdout, one JSON object per l
                                           comes (E2B's shapes), then {"id": 2, "done": true}
     at start and after a restart      ->  {"event": "ready", "kernel_pid": 123}
 
-A streamed cell runs with `base_env` (the sandbox's variables, kept until they change) and
-`env` (its own, undone after it) set in the kernel's os.environ.
+A streamed cell (streamed.py, which the tool-api joins in front of this file) runs with
+`base_env` (the sandbox's variables, kept until they change) and `env` (its own, undone
+after it) set in the kernel's os.environ. Every kernel started learns E2B's chart data
+(charts.py, passed in SANDPIPER_KERNEL_CHARTS).
 
 The tool-api interrupts a cell by sending SIGINT to the kernel's process group itself, so
 a running cell needs no command of its own; a cell's answer may then come after a later
@@ -28,26 +30,18 @@ import json
 import os
 import re
 import sys
-import time
 
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 
 LIMITS = json.loads(sys.argv[1])
+# The kernel's chart extractor (charts.py), taken out so that the kernel does not inherit it.
+CHARTS = os.environ.pop("SANDPIPER_KERNEL_CHARTS")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # How often a waiting driver checks that the kernel is still alive.
 POLL_SECONDS = 0.5
 # How long the kernel's reply may trail the end of the cell's output.
 REPLY_SECONDS = 5
-# Longest streamed event line; the tool-api reads lines of up to 64 MiB.
-EVENT_MAX_BYTES = 48 << 20
-# A display bundle's MIME types and the fields E2B's result carries them in.
-RESULT_FIELDS = {
-    "text/plain": "text", "text/html": "html", "text/markdown": "markdown",
-    "image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpeg",
-    "application/pdf": "pdf", "text/latex": "latex", "application/json": "json",
-    "application/javascript": "javascript", "e2b/data": "data", "e2b/chart": "chart",
-}
 
 
 def emit(message):
@@ -138,28 +132,6 @@ def rich(bundle):
     return output
 
 
-def result(bundle, main):
-    """A display bundle as E2B's result: known MIME types in their fields, the rest extra."""
-    event = {"type": "result", "is_main_result": main, "extra": {}}
-    for mime, value in bundle.items():
-        if mime in RESULT_FIELDS:
-            # Base64 without the line breaks some formatters put in, for strict decoders.
-            binary = RESULT_FIELDS[mime] in ("png", "jpeg", "pdf") and isinstance(value, str)
-            event[RESULT_FIELDS[mime]] = value.replace("\n", "") if binary else value
-        else:
-            event["extra"][mime] = value
-    text = event.get("text")
-    # A string's repr shows without its quotes, as E2B's server sends it.
-    if text and len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
-        event["text"] = text[1:-1]
-    return event
-
-
-def error(content):
-    return {"type": "error", "name": content.get("ename", "Error"), "value": content.get("evalue", ""),
-            "traceback": ANSI.sub("", "\n".join(content.get("traceback", [])))}
-
-
 def traceback(lines):
     text = ANSI.sub("", "\n".join(lines))
     limit = LIMITS["traceback_max_chars"]
@@ -176,7 +148,7 @@ class PythonOnly(KernelSpecManager):
         return KernelSpec(argv=argv, display_name="Python 3", language="python", resource_dir="")
 
 
-class Kernel:
+class Kernel(StreamedCells):
     def __init__(self):
         env = dict(os.environ)
         # Figures appear as outputs without the cell saving them.
@@ -190,17 +162,18 @@ class Kernel:
         self.manager.start_kernel(env=env, cwd=os.getcwd())
         self.client = self.manager.client()
         self.client.start_channels()
-        self.client.wait_for_ready(timeout=LIMITS["start_timeout_secs"])
-        self.announce()
+        self.ready()
 
-    def announce(self):
+    def ready(self):
+        """Waits for the kernel, teaches it E2B's chart data and says it is ready."""
+        self.client.wait_for_ready(timeout=LIMITS["start_timeout_secs"])
+        self.silently(CHARTS)
         emit({"event": "ready", "kernel_pid": self.manager.provisioner.pid})
 
     def restart(self):
         self.applied_base = {}
         self.manager.restart_kernel(now=True)
-        self.client.wait_for_ready(timeout=LIMITS["start_timeout_secs"])
-        self.announce()
+        self.ready()
 
     def execute(self, code):
         stdout = Stream(LIMITS["stream_max_chars"])
@@ -273,67 +246,8 @@ class Kernel:
             if message.get("parent_header", {}).get("msg_id") == msg_id:
                 return message["content"]
 
-    def stream(self, cell):
-        """Runs a cell, sending each output as it comes in the shapes of E2B's protocol."""
-        ident = cell["id"]
-
-        def send(event):
-            size = len(json.dumps(event, ensure_ascii=False).encode("utf-8", "replace"))
-            if size > EVENT_MAX_BYTES:
-                note = f"[an output of {size >> 20} MiB was too large to send]"
-                if event["type"] == "result":
-                    event = {"type": "result", "is_main_result": event["is_main_result"], "text": note, "extra": {}}
-                else:
-                    event = dict(event, text=event["text"][: EVENT_MAX_BYTES // 8] + note)
-            emit({"id": ident, "event": event})
-
-        env = cell.get("env") or {}
-        self.set_env(cell.get("base_env") or {}, env)
-        msg_id = self.client.execute(cell["code"], store_history=True, allow_stdin=False, stop_on_error=False)
-        errored = False
-        while True:
-            message = self.next_iopub(msg_id)
-            if message is None:
-                send({"type": "error", "name": "KernelRestarted", "value": self.died_how(), "traceback": ""})
-                break
-            kind, content = message["msg_type"], message["content"]
-            if kind == "status" and content["execution_state"] == "idle":
-                break
-            if kind == "stream":
-                send({"type": content["name"], "text": content["text"], "timestamp": time.time_ns()})
-            elif kind in ("display_data", "execute_result"):
-                send(result(content["data"], kind == "execute_result"))
-            elif kind == "error" and not errored:
-                errored = True
-                send(error(content))
-            elif kind == "execute_input":
-                send({"type": "number_of_executions", "execution_count": content["execution_count"]})
-        reply = self.reply(msg_id) if message is not None else None
-        if reply is not None and reply.get("status") == "error" and not errored:
-            send(error(reply))
-        self.undo_env(env)
-        emit({"id": ident, "done": True})
-
-    def set_env(self, base, env):
-        """Sets the sandbox's variables (undoing those it no longer has) and the cell's."""
-        values = {key: self.launch_env.get(key) for key in self.applied_base.keys() - base.keys()}
-        values.update(base)
-        values.update(env)
-        self.applied_base = dict(base)
-        self.quietly(values)
-
-    def undo_env(self, env):
-        """Puts the cell's variables back as they were before it."""
-        self.quietly({key: self.applied_base.get(key, self.launch_env.get(key)) for key in env})
-
-    def quietly(self, values):
-        """Sets (or, for None, removes) variables in the kernel, leaving no trace in it."""
-        if not values:
-            return
-        code = (
-            "(lambda environ, values: [environ.pop(key, None) if value is None else "
-            f"environ.__setitem__(key, value) for key, value in values.items()])(__import__('os').environ, {values!r})"
-        )
+    def silently(self, code):
+        """Runs code in the kernel with no output, history or count, and waits for its end."""
         msg_id = self.client.execute(code, silent=True, store_history=False, allow_stdin=False)
         while (message := self.next_iopub(msg_id)) is not None:
             if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":

@@ -21,7 +21,11 @@ use crate::config::KernelSettings;
 use crate::process_group;
 use crate::stderr_tail::StderrTail;
 
-const DRIVER: &str = include_str!("driver.py");
+/// The driver program: its E2B part (`streamed.py`) first, as `driver.py` uses it.
+const DRIVER: &str = concat!(include_str!("streamed.py"), include_str!("driver.py"));
+/// What the driver teaches each kernel it starts (E2B's chart data), passed the same way.
+const CHARTS: &str = include_str!("charts.py");
+const CHARTS_VARIABLE: &str = "SANDPIPER_KERNEL_CHARTS";
 /// The driver's source travels in this variable, which the bootstrap takes out again: on
 /// the command line it would fill every `ps` listing the agent reads.
 const DRIVER_VARIABLE: &str = "SANDPIPER_KERNEL_DRIVER";
@@ -118,7 +122,7 @@ impl Driver {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
-        command.env(DRIVER_VARIABLE, DRIVER);
+        command.env(DRIVER_VARIABLE, DRIVER).env(CHARTS_VARIABLE, CHARTS);
         let mut child = command
             .spawn()
             .map_err(|err| format!("could not run {}: {err}", settings.python))?;

@@ -4,6 +4,8 @@
 //! their own, variables for one cell, and a client that hangs up interrupting its cell.
 //! Needs a Docker engine (see `container`).
 
+mod charts;
+
 use crate::support::sandbox::{self, Sandbox};
 
 use std::time::{Duration, Instant};
