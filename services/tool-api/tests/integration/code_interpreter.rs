@@ -1,7 +1,8 @@
 //! E2B's code-interpreter protocol (`/e2b/code/*`) in a real sandbox from the image, read
 //! as the `e2b-code-interpreter` SDK reads it: NDJSON outputs ending in
 //! `end_of_execution`, results shaped from display bundles, contexts that are kernels of
-//! their own, variables for one cell, and a client that hangs up interrupting its cell.
+//! their own, variables for one cell, a client that hangs up interrupting its cell, and a
+//! kernel that dies mid-cell replaced.
 //! Needs a Docker engine (see `container`).
 
 mod charts;
@@ -303,7 +304,7 @@ async fn variables_apply_to_one_cell_over_the_sandbox_ones() {
 }
 
 #[tokio::test]
-async fn a_client_that_hangs_up_interrupts_its_cell() {
+async fn a_hung_up_client_or_a_dead_kernel_leaves_the_context_working() {
     let sandbox = started().await;
     let client = &sandbox.client;
     run(client, "kept = 7").await;
@@ -334,4 +335,14 @@ async fn a_client_that_hangs_up_interrupts_its_cell() {
         "{:?}",
         started.elapsed()
     );
+
+    // A kernel that dies mid-cell is reported and replaced; its state is gone.
+    let died = run(client, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)").await;
+    let [error] = &of(&died, "error")[..] else {
+        panic!("{died:?}")
+    };
+    assert_eq!(error["name"], "KernelRestarted");
+    assert!(error["value"].as_str().unwrap().contains("signal 9"), "{error}");
+    let after = run(client, "kept").await;
+    assert_eq!(of(&after, "error")[0]["name"], "NameError", "{after:?}");
 }
