@@ -13,8 +13,8 @@ limits; cells arrive on stdin and answers leave on stdout, one JSON object per l
 
 A streamed cell (streamed.py, which the tool-api joins in front of this file) runs with
 `base_env` (the sandbox's variables, kept until they change) and `env` (its own, undone
-after it) set in the kernel's os.environ. Every kernel started learns E2B's chart data
-(charts.py, passed in SANDPIPER_KERNEL_CHARTS).
+after it) set in the kernel's os.environ. Every kernel started learns E2B's extra result
+fields (formats.py, passed in SANDPIPER_KERNEL_FORMATS).
 
 The tool-api interrupts a cell by sending SIGINT to the kernel's process group itself, so
 a running cell needs no command of its own; a cell's answer may then come after a later
@@ -35,8 +35,9 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 
 LIMITS = json.loads(sys.argv[1])
-# The kernel's chart extractor (charts.py), taken out so that the kernel does not inherit it.
-CHARTS = os.environ.pop("SANDPIPER_KERNEL_CHARTS")
+# E2B's extra result fields for the kernel (formats.py), taken out so that the kernel does
+# not inherit them.
+FORMATS = os.environ.pop("SANDPIPER_KERNEL_FORMATS")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # How often a waiting driver checks that the kernel is still alive.
 POLL_SECONDS = 0.5
@@ -165,9 +166,9 @@ class Kernel(StreamedCells):
         self.ready()
 
     def ready(self):
-        """Waits for the kernel, teaches it E2B's chart data and says it is ready."""
+        """Waits for the kernel, teaches it E2B's extra result fields and says it is ready."""
         self.client.wait_for_ready(timeout=LIMITS["start_timeout_secs"])
-        self.silently(CHARTS)
+        self.silently(FORMATS)
         emit({"event": "ready", "kernel_pid": self.manager.provisioner.pid})
 
     def restart(self):

@@ -23,9 +23,10 @@ use crate::stderr_tail::StderrTail;
 
 /// The driver program: its E2B part (`streamed.py`) first, as `driver.py` uses it.
 const DRIVER: &str = concat!(include_str!("streamed.py"), include_str!("driver.py"));
-/// What the driver teaches each kernel it starts (E2B's chart data), passed the same way.
-const CHARTS: &str = include_str!("charts.py");
-const CHARTS_VARIABLE: &str = "SANDPIPER_KERNEL_CHARTS";
+/// What the driver teaches each kernel it starts (E2B's extra result fields), passed the
+/// same way.
+const FORMATS: &str = include_str!("formats.py");
+const FORMATS_VARIABLE: &str = "SANDPIPER_KERNEL_FORMATS";
 /// The driver's source travels in this variable, which the bootstrap takes out again: on
 /// the command line it would fill every `ps` listing the agent reads.
 const DRIVER_VARIABLE: &str = "SANDPIPER_KERNEL_DRIVER";
@@ -122,7 +123,9 @@ impl Driver {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
-        command.env(DRIVER_VARIABLE, DRIVER).env(CHARTS_VARIABLE, CHARTS);
+        command
+            .env(DRIVER_VARIABLE, DRIVER)
+            .env(FORMATS_VARIABLE, FORMATS);
         let mut child = command
             .spawn()
             .map_err(|err| format!("could not run {}: {err}", settings.python))?;

@@ -5,7 +5,7 @@
 //! kernel that dies mid-cell replaced.
 //! Needs a Docker engine (see `container`).
 
-mod charts;
+mod formats;
 
 use crate::support::sandbox::{self, Sandbox};
 

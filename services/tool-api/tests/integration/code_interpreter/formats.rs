@@ -1,6 +1,6 @@
-//! The data E2B's results carry beside the picture: `chart` for a Matplotlib figure (its
-//! type, labels, units, scales and elements, as the SDK's charts.py reads them) and
-//! `data` for a pandas DataFrame.
+//! The data E2B's results carry beside the text and picture: `chart` for a Matplotlib
+//! figure (its type, labels, units, scales and elements, as the SDK's charts.py reads
+//! them), `data` for a pandas DataFrame and `json` for a list or dict.
 
 use serde_json::{json, Value};
 
@@ -88,6 +88,16 @@ async fn figures_and_frames_carry_their_data() {
     let result = of(&plain, "result")[0];
     assert!(
         result.get("chart").is_none() && result.get("data").is_none(),
+        "{result}"
+    );
+
+    // A dict or list as JSON when it is JSON (NumPy's numbers too), else as text only.
+    let dict = run(client, "import numpy as np\n{'a': [1, np.int64(2)], 'b': None}").await;
+    assert_eq!(of(&dict, "result")[0]["json"], json!({ "a": [1, 2], "b": null }));
+    let odd = run(client, "[object()]").await;
+    let result = of(&odd, "result")[0];
+    assert!(
+        result.get("json").is_none() && result["text"].is_string(),
         "{result}"
     );
 }

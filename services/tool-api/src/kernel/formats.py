@@ -1,18 +1,18 @@
-"""Chart and table data for E2B's `chart` and `data` result fields, run in the kernel as
-it starts.
+"""E2B's extra result fields, taught to the kernel as it starts.
 
 The driver (driver.py) sends this source as a silent cell after every kernel start. It
-adds an `e2b/chart` formatter to IPython's display formatter for Matplotlib figures, so
-a figure's display bundle carries its data beside the PNG: the type (line, scatter, bar,
-pie, a "superchart" of several axes, else unknown), title, labels and units, ticks and
-scales, and the elements, in the shapes e2b_code_interpreter's charts.py reads. Nothing
-is imported until a figure is shown, and nothing is left in the user's namespace; a
-figure that cannot be read gets no chart, never an error in the cell. A pandas DataFrame
-shown carries its columns (`e2b/data`).
+adds to what IPython shows the data E2B's results carry: a Matplotlib figure's `chart`
+(the type — line, scatter, bar, pie, a "superchart" of several axes, else unknown —,
+title, labels and units, ticks and scales, and the elements, in the shapes
+e2b_code_interpreter's charts.py reads), a pandas DataFrame's `data` (its columns), and
+`json` for a list or dict. Nothing is imported until such an object is shown, nothing is
+left in the user's namespace, and an object that cannot be read gets no extra field,
+never an error in the cell.
 """
 
 
-def _sandpiper_charts():
+def _sandpiper_formats():
+    import json
     import math
     import re
     import sys
@@ -169,10 +169,24 @@ def _sandpiper_charts():
         print_method = ObjectName("_repr_e2b_data_")
         module, name, read = "pandas", "DataFrame", staticmethod(data_of_frame)
 
+    def plain(item):
+        """NumPy's numbers and arrays as JSON has them."""
+        if hasattr(item, "tolist"):
+            return item.tolist()
+        raise TypeError(type(item).__name__)
+
+    def json_of(values):
+        try:
+            return json.loads(json.dumps(values, allow_nan=False, default=plain))
+        except (TypeError, ValueError):  # not JSON: text only
+            return None
+
     display = get_ipython().display_formatter
     for extractor in (ChartFormatter, DataFormatter):
         display.formatters[extractor.format_type.default_value] = extractor(parent=display)
+    for kind in (list, dict):
+        display.formatters["application/json"].for_type(kind, json_of)
 
 
-_sandpiper_charts()
-del _sandpiper_charts
+_sandpiper_formats()
+del _sandpiper_formats
