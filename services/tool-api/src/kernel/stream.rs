@@ -2,7 +2,8 @@
 //! output is one JSON object in E2B's shape (made by `driver.py`), with a keep-alive
 //! object while the cell is quiet, so that a client that hung up is noticed by the next
 //! write at the latest. Dropping the stream (the client hung up) interrupts the cell; the
-//! kernel and its state stay.
+//! kernel and its state stay, unless the cell does not stop within the interrupt grace:
+//! then the kernel is ended and the next cell starts a fresh one.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -11,7 +12,7 @@ use std::time::Duration;
 use futures::Stream;
 use serde_json::{json, Value};
 
-use super::{InterruptOnDrop, Kernel};
+use super::Kernel;
 
 /// How long a cell may stay quiet before a keep-alive object is sent.
 const KEEP_ALIVE: Duration = Duration::from_secs(2);
@@ -23,6 +24,33 @@ pub struct CellEnv {
     pub base: BTreeMap<String, String>,
     /// The request's, on top; undone after the cell.
     pub cell: BTreeMap<String, String>,
+}
+
+/// A cell whose client went away (dropped armed): it is interrupted, and if it has not
+/// ended within the settings' grace (a cell deaf to SIGINT), its kernel is ended, to start
+/// afresh with the next cell, so that one cell cannot hold the context for ever.
+struct Abandoned {
+    kernel: Option<Arc<Kernel>>,
+    id: u64,
+}
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        let Some(kernel) = self.kernel.take() else { return };
+        kernel.running.interrupt();
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let id = self.id;
+        runtime.spawn(async move {
+            let mut held = kernel.driver.lock().await;
+            let Some(driver) = held.as_mut() else { return };
+            let grace = Duration::from_secs_f64(kernel.settings.interrupt_grace_secs);
+            let drained = async { while let Ok(Some(_)) = driver.next_event(id).await {} };
+            if tokio::time::timeout(grace, drained).await.is_err() {
+                tracing::warn!("a cell whose client went away did not stop when interrupted; its kernel was ended");
+                *held = None;
+            }
+        });
+    }
 }
 
 /// E2B's error output.
@@ -71,7 +99,7 @@ impl Kernel {
                     }
                 }
             };
-            let mut cancelled = InterruptOnDrop(Some(self.running.clone()));
+            let mut abandoned = Abandoned { kernel: Some(self.clone()), id };
             loop {
                 match tokio::time::timeout(KEEP_ALIVE, driver.next_event(id)).await {
                     Err(_) => yield json!({ "type": "keepalive" }),
@@ -93,7 +121,7 @@ impl Kernel {
                     }
                 }
             }
-            cancelled.0 = None;
+            abandoned.kernel = None;
         }
     }
 }

@@ -6,13 +6,11 @@
 //! Needs a Docker engine (see `container`).
 
 mod formats;
+mod hang_up;
 
 use crate::support::sandbox::{self, Sandbox};
 
-use std::time::{Duration, Instant};
-
 use base64::Engine;
-use futures::StreamExt;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use tool_api_client::ToolApiClient;
@@ -301,48 +299,4 @@ async fn variables_apply_to_one_cell_over_the_sandbox_ones() {
     let bad = json!({ "code": "1", "env_vars": { "A=B": "x" } });
     let (status, message) = refused(client.request(Method::POST, "/e2b/code/execute").json(&bad)).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{message}");
-}
-
-#[tokio::test]
-async fn a_hung_up_client_or_a_dead_kernel_leaves_the_context_working() {
-    let sandbox = started().await;
-    let client = &sandbox.client;
-    run(client, "kept = 7").await;
-
-    let response = client
-        .request(Method::POST, "/e2b/code/execute")
-        .json(&json!({ "code": "import time\ntime.sleep(600)" }))
-        .send()
-        .await
-        .unwrap();
-    let mut body = response.bytes_stream();
-    // Once the kernel took the cell, hang up.
-    let mut seen = String::new();
-    while !seen.contains("number_of_executions") {
-        let chunk = body.next().await.expect("the cell's first output").unwrap();
-        seen.push_str(&String::from_utf8_lossy(&chunk));
-    }
-    drop(body);
-
-    // The next cell runs at once, in the same kernel with its state.
-    let started = Instant::now();
-    let next = tokio::time::timeout(Duration::from_secs(60), run(client, "kept + 1"))
-        .await
-        .expect("the sleeping cell was interrupted");
-    assert_eq!(main_text(&next).as_deref(), Some("8"), "{next:?}");
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "{:?}",
-        started.elapsed()
-    );
-
-    // A kernel that dies mid-cell is reported and replaced; its state is gone.
-    let died = run(client, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)").await;
-    let [error] = &of(&died, "error")[..] else {
-        panic!("{died:?}")
-    };
-    assert_eq!(error["name"], "KernelRestarted");
-    assert!(error["value"].as_str().unwrap().contains("signal 9"), "{error}");
-    let after = run(client, "kept").await;
-    assert_eq!(of(&after, "error")[0]["name"], "NameError", "{after:?}");
 }
