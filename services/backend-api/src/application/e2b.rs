@@ -4,9 +4,11 @@
 //! looks first: the store's remove decides who), and admitting a data-plane request by
 //! the sandbox's access token.
 //!
-//! The access token is not stored: it is an HMAC of the sandbox's id under the server's
-//! secret, so any replica can check one without a read, and it is shown again on every
-//! connect as E2B's API does.
+//! The tokens are not stored: each is an HMAC of the sandbox's id under the server's
+//! secret, so any replica can check one without a read, and they are shown again on
+//! every connect as E2B's API does. The access token opens everything in the sandbox;
+//! the traffic token, which E2B's code interpreter SDK sends alone on some calls (its
+//! contexts), opens the code interpreter only.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -30,6 +32,28 @@ pub struct NewSandbox {
     pub metadata: BTreeMap<String, String>,
     pub env_vars: BTreeMap<String, String>,
     pub network: Network,
+}
+
+/// What opens a sandbox's data plane: `access` everything (`X-Access-Token`), `traffic`
+/// the code interpreter only (`E2B-Traffic-Access-Token`).
+pub struct SandboxTokens {
+    pub access: String,
+    pub traffic: String,
+}
+
+#[derive(Clone, Copy)]
+enum TokenKind {
+    Access,
+    Traffic,
+}
+
+impl TokenKind {
+    fn label(self) -> &'static [u8] {
+        match self {
+            Self::Access => b"access:",
+            Self::Traffic => b"traffic:",
+        }
+    }
 }
 
 /// Which of the owner's sandboxes a listing wants.
@@ -58,13 +82,13 @@ impl E2bService {
             sandboxes,
             gateway,
             environment,
-            token_key: [b"e2b-access-token:".as_slice(), secret.as_bytes()].concat(),
+            token_key: [b"e2b-sandbox-tokens:".as_slice(), secret.as_bytes()].concat(),
         }
     }
 
-    /// A running sandbox for `owner`, with its access token. A sandbox that could not be
+    /// A running sandbox for `owner`, with its tokens. A sandbox that could not be
     /// started leaves no record behind.
-    pub async fn create(&self, owner: &UserId, new: NewSandbox) -> AppResult<(E2bSandbox, String)> {
+    pub async fn create(&self, owner: &UserId, new: NewSandbox) -> AppResult<(E2bSandbox, SandboxTokens)> {
         let now = Utc::now();
         let mut sandbox = E2bSandbox {
             id: E2bSandboxId::new(),
@@ -93,8 +117,8 @@ impl E2bService {
             self.end(&sandbox.id).await;
             return Err(err.into());
         }
-        let token = self.access_token(&sandbox.id);
-        Ok((sandbox, token))
+        let tokens = self.tokens(&sandbox.id);
+        Ok((sandbox, tokens))
     }
 
     /// The owner's sandbox; another person's is not found.
@@ -134,18 +158,18 @@ impl E2bService {
         self.store(&sandbox).await
     }
 
-    /// The owner's running sandbox, living at least `timeout` from now, with its token.
+    /// The owner's running sandbox, living at least `timeout` from now, with its tokens.
     pub async fn connect(
         &self,
         owner: &UserId,
         id: &str,
         timeout: E2bTimeout,
-    ) -> AppResult<(E2bSandbox, String)> {
+    ) -> AppResult<(E2bSandbox, SandboxTokens)> {
         let mut sandbox = self.get(owner, id).await?;
         sandbox.end_at = sandbox.end_at.max(timeout.end_from(Utc::now()));
         let sandbox = self.store(&sandbox).await?;
-        let token = self.access_token(&sandbox.id);
-        Ok((sandbox, token))
+        let tokens = self.tokens(&sandbox.id);
+        Ok((sandbox, tokens))
     }
 
     /// Ends every sandbox whose time is up at `now`; how many this call ended.
@@ -182,14 +206,25 @@ impl E2bService {
         });
     }
 
-    /// The running sandbox a data-plane request is for, when `token` is its access token.
-    /// A wrong token is refused as E2B's proxy does; a sandbox that has ended is gone.
-    pub async fn admit(&self, id: &str, token: Option<&str>) -> AppResult<SandboxAccess> {
+    /// The running sandbox a data-plane request is for, when it carries the sandbox's
+    /// access token, or its traffic token where `traffic` may open the way (the code
+    /// interpreter). A wrong or missing token is refused as E2B's proxy does; a sandbox
+    /// that has ended is gone.
+    pub async fn admit(
+        &self,
+        id: &str,
+        access: Option<&str>,
+        traffic: Option<&str>,
+    ) -> AppResult<SandboxAccess> {
         let id = E2bSandboxId::parse(id)?;
-        let token = token.ok_or_else(|| {
-            AppError::Unauthorized("send the sandbox's access token as X-Access-Token".into())
-        })?;
-        if !self.token_matches(&id, token) {
+        if access.is_none() && traffic.is_none() {
+            return Err(AppError::Unauthorized(
+                "send the sandbox's access token as X-Access-Token".into(),
+            ));
+        }
+        let opens = access.is_some_and(|token| self.matches(TokenKind::Access, &id, token))
+            || traffic.is_some_and(|token| self.matches(TokenKind::Traffic, &id, token));
+        if !opens {
             return Err(AppError::Unauthorized(
                 "this access token is not the sandbox's (connect to it again for a fresh one)".into(),
             ));
@@ -202,17 +237,21 @@ impl E2bService {
         })
     }
 
-    /// The token the SDK sends with every request into the sandbox (`X-Access-Token`).
-    pub fn access_token(&self, id: &E2bSandboxId) -> String {
-        hex(&self.mac(id).finalize().into_bytes())
+    /// The sandbox's tokens, as the SDK is given them.
+    pub fn tokens(&self, id: &E2bSandboxId) -> SandboxTokens {
+        SandboxTokens {
+            access: hex(&self.mac(TokenKind::Access, id).finalize().into_bytes()),
+            traffic: hex(&self.mac(TokenKind::Traffic, id).finalize().into_bytes()),
+        }
     }
 
-    fn token_matches(&self, id: &E2bSandboxId, token: &str) -> bool {
-        decode_hex(token).is_some_and(|bytes| self.mac(id).verify_slice(&bytes).is_ok())
+    fn matches(&self, kind: TokenKind, id: &E2bSandboxId, token: &str) -> bool {
+        decode_hex(token).is_some_and(|bytes| self.mac(kind, id).verify_slice(&bytes).is_ok())
     }
 
-    fn mac(&self, id: &E2bSandboxId) -> Hmac<Sha256> {
+    fn mac(&self, kind: TokenKind, id: &E2bSandboxId) -> Hmac<Sha256> {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.token_key).expect("an HMAC key");
+        mac.update(kind.label());
         mac.update(id.as_str().as_bytes());
         mac
     }

@@ -1,6 +1,7 @@
 //! The data plane through one host: with `E2B_SANDBOX_URL=<app>/e2b/sandbox`, E2B's SDKs
 //! send every request meant for a sandbox here, naming it with `E2b-Sandbox-Id` and the
-//! in-sandbox port with `E2b-Sandbox-Port`, and proving access with `X-Access-Token`. The
+//! in-sandbox port with `E2b-Sandbox-Port`, and proving access with `X-Access-Token` (or,
+//! for the code interpreter only, `E2B-Traffic-Access-Token`). The
 //! request is relayed as it comes, streaming both ways, to the sandbox's tool-api: envd's
 //! port (49983) to `/e2b/envd…`, the code interpreter's (49999) to `/e2b/code…`. A client
 //! that hangs up drops the relay, so the sandbox sees the hang-up (a running cell stops).
@@ -26,7 +27,7 @@ const ENVD_PORT: &str = "49983";
 const CODE_INTERPRETER_PORT: &str = "49999";
 
 /// Headers that belong to one hop, or to this relay, and are not passed on.
-const NOT_RELAYED: [&str; 12] = [
+const NOT_RELAYED: [&str; 13] = [
     "connection",
     "keep-alive",
     "proxy-connection",
@@ -37,6 +38,7 @@ const NOT_RELAYED: [&str; 12] = [
     "host",
     "authorization",
     "x-access-token",
+    "e2b-traffic-access-token",
     "e2b-sandbox-id",
     "e2b-sandbox-port",
 ];
@@ -74,7 +76,11 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
             )))
         }
     };
-    let access = state.e2b.admit(id, text("x-access-token")).await?;
+    // The traffic token opens the code interpreter only, as on E2B.
+    let traffic = (prefix == "/e2b/code")
+        .then(|| text("e2b-traffic-access-token"))
+        .flatten();
+    let access = state.e2b.admit(id, text("x-access-token"), traffic).await?;
     let rest = parts.uri.path().strip_prefix(MOUNT).unwrap_or_default();
     let target = match parts.uri.query() {
         Some(query) => format!("{prefix}{rest}?{query}"),

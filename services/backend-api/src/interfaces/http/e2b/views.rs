@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::application::e2b::SandboxTokens;
 use crate::domain::e2b::E2bSandbox;
 use crate::domain::session::Network;
 
@@ -23,19 +24,21 @@ pub struct Created {
     client_id: &'static str,
     envd_version: &'static str,
     envd_access_token: String,
+    traffic_access_token: String,
     /// No domain of its own: the SDK reaches the sandbox through `E2B_SANDBOX_URL`.
     domain: Option<String>,
     alias: &'static str,
 }
 
 impl Created {
-    pub fn new(sandbox: &E2bSandbox, access_token: String) -> Self {
+    pub fn new(sandbox: &E2bSandbox, tokens: SandboxTokens) -> Self {
         Self {
             template_id: sandbox.template.as_str(),
             sandbox_id: sandbox.id.as_str().to_owned(),
             client_id: CLIENT_ID,
             envd_version: ENVD_VERSION,
-            envd_access_token: access_token,
+            envd_access_token: tokens.access,
+            traffic_access_token: tokens.traffic,
             domain: None,
             alias: sandbox.template.as_str(),
         }
