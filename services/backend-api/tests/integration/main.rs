@@ -11,6 +11,7 @@ mod api_keys;
 mod auth;
 mod delegation;
 mod e2b;
+mod e2b_sandboxes;
 mod events;
 mod files;
 mod frontend;

@@ -1,0 +1,228 @@
+//! Rented sandboxes in a real sandbox: the real backend (on the embedded store here, on
+//! MongoDB and Redis in the shared-stores run) and the real sandbox-manager over the
+//! sandbox image. Created with its variables and reached through the one-host data
+//! plane; another person's key finds nothing; set_timeout and its time running out; kill
+//! removes its container at once.
+//!
+//! Needs the Docker engine and the sandbox-manager binary, like `agent_sandbox`.
+
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
+use sandbox_manager_client::contract::ListQuery;
+use serde_json::{json, Value};
+
+use crate::e2b::{e2b, key};
+use crate::support::manager::Manager;
+use crate::support::{borrowed, TestApp};
+
+async fn backend(manager: &Manager) -> TestApp {
+    let settings = manager.settings();
+    TestApp::spawn(&borrowed(&settings)).await
+}
+
+/// A request through the data plane to port `port` of sandbox `id` with `token`.
+async fn data_plane(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    id: &str,
+    token: &str,
+    port: &str,
+) -> reqwest::Response {
+    reqwest::Client::new()
+        .request(method, format!("{}/e2b/sandbox{path}", app.base))
+        .header("e2b-sandbox-id", id)
+        .header("e2b-sandbox-port", port)
+        .header("x-access-token", token)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// How many sandboxes the manager runs for the rented sandbox `id`.
+async fn containers_of(manager: &Manager, id: &str) -> usize {
+    let query = ListQuery {
+        session_id: Some(id.to_owned()),
+        ..Default::default()
+    };
+    manager.client().list(&query).await.unwrap().len()
+}
+
+#[tokio::test]
+async fn a_rented_sandbox_is_reached_through_the_data_plane_and_ends_when_its_time_is_up() {
+    let manager = Manager::start();
+    let app = backend(&manager).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let ada = key(&app, &token, "sandboxes").await;
+    let (stranger_token, _, _) = app.register("eve@example.org").await;
+    let eve = key(&app, &stranger_token, "sandboxes").await;
+
+    let body = json!({
+        "templateID": "code-interpreter-v1", "timeout": 120,
+        "metadata": { "suite": "rust" }, "envVars": { "FROM_CREATE": "made" },
+    });
+    let (status, made) = e2b(&app, Method::POST, "/v2/sandboxes", Some(&ada), Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["sandboxID"].as_str().unwrap().to_owned();
+    let access = made["envdAccessToken"].as_str().unwrap().to_owned();
+    assert_eq!(made["templateID"], "code-interpreter-v1");
+    assert!(
+        made["envdVersion"].is_string() && made["clientID"].is_string(),
+        "{made}"
+    );
+    assert_eq!(containers_of(&manager, &id).await, 1);
+
+    // The data plane reaches its tool-api: envd's health, and the variables it was given.
+    let health = data_plane(&app, Method::GET, "/health", &id, &access, "49983").await;
+    assert_eq!(health.status(), StatusCode::NO_CONTENT);
+    let envs: Value = data_plane(&app, Method::GET, "/envs", &id, &access, "49983")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(envs["FROM_CREATE"], "made", "{envs}");
+    // The traffic token opens the code interpreter, and nothing else.
+    let traffic = made["trafficAccessToken"].as_str().unwrap();
+    assert_ne!(traffic, access);
+    let with_traffic = |port: &'static str| {
+        reqwest::Client::new()
+            .get(format!("{}/e2b/sandbox/health", app.base))
+            .header("e2b-sandbox-id", &id)
+            .header("e2b-sandbox-port", port)
+            .header("e2b-traffic-access-token", traffic)
+            .send()
+    };
+    assert_eq!(with_traffic("49999").await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        with_traffic("49983").await.unwrap().status(),
+        StatusCode::UNAUTHORIZED
+    );
+
+    // Another person finds nothing, by any route.
+    let path = format!("/sandboxes/{id}");
+    assert_eq!(
+        e2b(&app, Method::GET, &path, Some(&eve), None).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        e2b(&app, Method::DELETE, &path, Some(&eve), None).await.0,
+        StatusCode::NOT_FOUND
+    );
+    let timeout = Some(json!({ "timeout": 1 }));
+    assert_eq!(
+        e2b(
+            &app,
+            Method::POST,
+            &format!("{path}/timeout"),
+            Some(&eve),
+            timeout
+        )
+        .await
+        .0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        e2b(&app, Method::GET, "/v2/sandboxes", Some(&eve), None).await.1,
+        json!([])
+    );
+
+    // Its own: found, listed, and its end moved to 2 s from now.
+    let (status, detail) = e2b(&app, Method::GET, &path, Some(&ada), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(detail["metadata"], json!({ "suite": "rust" }));
+    assert_eq!(detail["state"], "running");
+    assert!(
+        detail["cpuCount"].as_u64().unwrap() >= 1 && detail["memoryMB"].as_u64().unwrap() >= 128,
+        "{detail}"
+    );
+    let (_, listed) = e2b(
+        &app,
+        Method::GET,
+        "/v2/sandboxes?metadata=suite%3Drust",
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    let (status, _) = e2b(
+        &app,
+        Method::POST,
+        &format!("{path}/timeout"),
+        Some(&ada),
+        Some(json!({ "timeout": 2 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+
+    // The sweep ends it: record, container and data plane.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while e2b(&app, Method::GET, &path, Some(&ada), None).await.0 != StatusCode::NOT_FOUND {
+        assert!(
+            Instant::now() < deadline,
+            "the sandbox outlived its time by a minute"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    // The record goes first, then the container.
+    while containers_of(&manager, &id).await > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the ended sandbox's container was never removed"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let gone = data_plane(&app, Method::GET, "/health", &id, &access, "49983").await;
+    assert_eq!(
+        gone.status(),
+        StatusCode::BAD_GATEWAY,
+        "E2B's SDKs read 502 as a sandbox that is gone"
+    );
+}
+
+#[tokio::test]
+async fn kill_removes_the_container_at_once_and_connect_extends_but_never_shortens() {
+    let manager = Manager::start();
+    let app = backend(&manager).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let ada = key(&app, &token, "sandboxes").await;
+    let (_, made) = e2b(
+        &app,
+        Method::POST,
+        "/sandboxes",
+        Some(&ada),
+        Some(json!({ "templateID": "base", "timeout": 600 })),
+    )
+    .await;
+    let id = made["sandboxID"].as_str().unwrap().to_owned();
+    let path = format!("/sandboxes/{id}");
+    let end = |detail: &Value| detail["endAt"].as_str().unwrap().to_owned();
+    let before = end(&e2b(&app, Method::GET, &path, Some(&ada), None).await.1);
+
+    let (status, connected) = e2b(
+        &app,
+        Method::POST,
+        &format!("/v2{path}/connect"),
+        Some(&ada),
+        Some(json!({ "timeout": 10 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{connected}");
+    assert_eq!(
+        connected["envdAccessToken"], made["envdAccessToken"],
+        "the same token, shown again"
+    );
+    assert_eq!(
+        end(&e2b(&app, Method::GET, &path, Some(&ada), None).await.1),
+        before,
+        "a shorter timeout does not shorten"
+    );
+
+    let (status, _) = e2b(&app, Method::DELETE, &path, Some(&ada), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(containers_of(&manager, &id).await, 0);
+    assert_eq!(
+        e2b(&app, Method::DELETE, &path, Some(&ada), None).await.0,
+        StatusCode::NOT_FOUND
+    );
+}
