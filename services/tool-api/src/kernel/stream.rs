@@ -38,7 +38,9 @@ impl Drop for Abandoned {
     fn drop(&mut self) {
         let Some(kernel) = self.kernel.take() else { return };
         kernel.running.interrupt();
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
         let id = self.id;
         runtime.spawn(async move {
             let mut held = kernel.driver.lock().await;
@@ -46,7 +48,9 @@ impl Drop for Abandoned {
             let grace = Duration::from_secs_f64(kernel.settings.interrupt_grace_secs);
             let drained = async { while let Ok(Some(_)) = driver.next_event(id).await {} };
             if tokio::time::timeout(grace, drained).await.is_err() {
-                tracing::warn!("a cell whose client went away did not stop when interrupted; its kernel was ended");
+                tracing::warn!(
+                    "a cell whose client went away did not stop when interrupted; its kernel was ended"
+                );
                 *held = None;
             }
         });
