@@ -75,7 +75,7 @@ run_tests() { # unit|integration, package directory ("" for all), libtest argume
 
 # The integration areas that run in-process or start only the service's own binary: the
 # fast tier runs them, the full suite runs them there and every other area after.
-backend_quick_areas=(auth:: registration:: api_keys:: events:: sessions:: frontend:: hardening:: agent::)
+backend_quick_areas=(auth:: registration:: api_keys:: events:: sessions:: frontend:: hardening:: agent:: e2b::)
 tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web:: lifecycle:: mcp_stdio::)
 skipping() { printf -- '--skip\n%s\n' "$@"; }
 
@@ -214,13 +214,17 @@ suite backend-api run_tests integration services/backend-api "${backend_rest[@]}
 running[backend-api]=$!
 # The areas that store something, once more over MongoDB and Redis.
 suite backend-api-shared-stores on_shared_stores run_tests integration services/backend-api \
-    auth:: registration:: api_keys:: jobs:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: &
+    auth:: registration:: api_keys:: jobs:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: \
+    e2b:: e2b_sandboxes:: &
 running[backend-api-shared-stores]=$!
 # The generated clients each run a job (the scripted model, one sandbox each, no warm
 # pool) with the backend-api and sandbox-manager binaries the build above made.
 suite clients-jobs clients/test-live.sh --jobs &
 running[clients-jobs]=$!
-suites=(tool-api sandbox-manager backend-api backend-api-shared-stores clients-jobs)
+# E2B's own SDKs against the same binaries, with a warm pool of two sandboxes.
+suite clients-e2b clients/test-live.sh --e2b &
+running[clients-e2b]=$!
+suites=(tool-api sandbox-manager backend-api backend-api-shared-stores clients-jobs clients-e2b)
 if [[ $mode == full ]]; then
     suite release-build nice -n 19 cargo build --release --locked --workspace --bin backend-api --bin sandbox-manager &
     running[release-build]=$!

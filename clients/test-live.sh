@@ -13,6 +13,11 @@
 #                                         and the sandbox image (SANDBOX_TEST_IMAGE, else
 #                                         sandpiper-sandbox:latest); without them it says so
 #                                         and skips, unless SANDBOX_TEST_IMAGE was given
+#   clients/test-live.sh --e2b            E2B's own SDKs (e2b, e2b-code-interpreter,
+#                                         e2b-desktop from clients/e2b/requirements.txt) as
+#                                         the client: clients/e2b/tests with pytest against a
+#                                         backend-api and a sandbox-manager with a warm pool
+#                                         (the engine and image as for --jobs)
 #
 # Its own backend-api is the binary cargo built (SANDPIPER_BIN_DIR, else
 # $CARGO_TARGET_DIR/debug or target/debug; `cargo build -p backend-api` makes it) on a free
@@ -20,8 +25,10 @@
 # the agent off: a message is stored and no run answers it, so no model or sandbox is needed.
 # With --jobs the agent is on, its model is clients/scripted-model.py and its sandboxes come
 # from the sandbox-manager binary beside it (no warm pool, containers in a namespace of
-# their own): each job writes fib.py in a real sandbox. Everything it started is stopped
-# and removed when it ends, also on failure.
+# their own): each job writes fib.py in a real sandbox. With --e2b the agent is off and the
+# manager keeps a warm pool of two; the tests register accounts and make their own
+# `sandboxes` keys. Everything it started is stopped and removed when it ends, also on
+# failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,15 +36,19 @@ log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'test-live.sh: error: %s\n' "$*" >&2; exit 1; }
 . scripts/prerequisites.sh
 
-jobs=false
+jobs=false e2b=false
 case "${1:-}" in
     "") ;;
     --jobs) jobs=true ;;
+    --e2b) e2b=true ;;
     *) die "unknown argument $1 (see the header of clients/test-live.sh)" ;;
 esac
 
-if $jobs; then
-    [[ -z "${SANDPIPER_URL:-}" ]] || die "--jobs starts its own backend-api (its model is scripted): unset SANDPIPER_URL"
+# Both modes that need sandboxes.
+sandboxes=false
+! $jobs && ! $e2b || sandboxes=true
+if $sandboxes; then
+    [[ -z "${SANDPIPER_URL:-}" ]] || die "${1} starts its own backend-api and sandbox-manager: unset SANDPIPER_URL"
     image="${SANDBOX_TEST_IMAGE:-sandpiper-sandbox:latest}"
     # Skipped where there are no sandboxes to be had, unless the caller said there are.
     if ! docker image inspect "$image" >/dev/null 2>&1; then
@@ -47,11 +58,15 @@ if $jobs; then
     fi
 fi
 
-need_node
 # The READMEs' job examples, which the job tests run, use curl and jq.
 ! $jobs || need_packages curl:curl jq:jq
-venv="$(need_pip_venv clients-venv clients/requirements.txt)"
-need_npm_packages clients/typescript
+if $e2b; then
+    venv="$(need_pip_venv e2b-venv clients/e2b/requirements.txt)"
+else
+    need_node
+    venv="$(need_pip_venv clients-venv clients/requirements.txt)"
+    need_npm_packages clients/typescript
+fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/sandpiper-clients-live.XXXXXX")"
 # What it started, stopped in reverse order at the end; the manager's containers go too.
@@ -65,7 +80,7 @@ finish() {
         kill "${started[i]%%:*}" 2>/dev/null || true
         wait "${started[i]%%:*}" 2>/dev/null || true
     done
-    if $jobs; then
+    if $sandboxes; then
         docker ps -aq --filter "label=org.sandpiper.manager=$namespace" | xargs -r docker rm -f -v >/dev/null 2>&1 || true
         docker volume ls -q --filter "label=org.sandpiper.manager=$namespace" | xargs -r docker volume rm -f >/dev/null 2>&1 || true
         docker network rm "${networks[@]}" >/dev/null 2>&1 || true
@@ -102,27 +117,32 @@ binary() {
 # Only these settings: none of the caller's (a MongoDB, a model, a production secret check).
 settings=(BACKEND_ENVIRONMENT=development BACKEND_HOST=127.0.0.1 BACKEND_DATA_DIR="$work/data"
     BACKEND_AUTH__MODE=password BACKEND_AUTH__REGISTRATION=open)
-if $jobs; then
-    llm_key="scripted-key-$$"
-    python3 -u clients/scripted-model.py --api-key "$llm_key" >"$work/llm.url" 2>"$work/scripted-model.log" &
-    started+=("$!:scripted-model")
-    for _ in $(seq 1 50); do [[ -s "$work/llm.url" ]] && break; sleep 0.1; done
-    [[ -s "$work/llm.url" ]] || die "the scripted model did not start"
+if $sandboxes; then
+    # E2B's users create sandboxes in a loop: theirs come from a warm pool of two.
+    pool=0
+    ! $e2b || pool=2
     manager="$(binary sandbox-manager)"
     manager_port="$(free_port)"
     manager_token="clients-test-manager-token-$$"
     env -i PATH="$PATH" HOME="$HOME" RUST_LOG=warn ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} \
         SANDBOX_MANAGER_TOKEN="$manager_token" SANDBOX_MANAGER_PORT="$manager_port" \
         SANDBOX_MANAGER_DATA_DIR="$work/manager" SANDBOX_MANAGER_NAMESPACE="$namespace" \
-        SANDBOX_MANAGER_POOL__SIZE=0 SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS=90 \
+        SANDBOX_MANAGER_POOL__SIZE="$pool" SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS=90 \
         SANDBOX_MANAGER_QUOTA__PER_OWNER=10 \
         SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK="${networks[0]}" \
         SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK="${networks[1]}" \
         SANDBOX_IMAGE="$image" "$manager" >"$work/sandbox-manager.log" 2>&1 &
     started+=("$!:sandbox-manager")
     wait_until_it_answers "http://127.0.0.1:$manager_port/health" sandbox-manager "$!"
-    settings+=(LLM_BASE_URL="$(head -n 1 "$work/llm.url")" LLM_API_KEY="$llm_key" LLM_MODEL=scripted
-        SANDBOX_MANAGER_URL="http://127.0.0.1:$manager_port" SANDBOX_MANAGER_TOKEN="$manager_token")
+    settings+=(SANDBOX_MANAGER_URL="http://127.0.0.1:$manager_port" SANDBOX_MANAGER_TOKEN="$manager_token")
+fi
+if $jobs; then
+    llm_key="scripted-key-$$"
+    python3 -u clients/scripted-model.py --api-key "$llm_key" >"$work/llm.url" 2>"$work/scripted-model.log" &
+    started+=("$!:scripted-model")
+    for _ in $(seq 1 50); do [[ -s "$work/llm.url" ]] && break; sleep 0.1; done
+    [[ -s "$work/llm.url" ]] || die "the scripted model did not start"
+    settings+=(LLM_BASE_URL="$(head -n 1 "$work/llm.url")" LLM_API_KEY="$llm_key" LLM_MODEL=scripted)
 else
     settings+=(BACKEND_AGENT__ENABLED=false)
 fi
@@ -138,6 +158,12 @@ if [[ -z "${SANDPIPER_URL:-}" ]]; then
     log "backend-api at $SANDPIPER_URL"
 fi
 
+if $e2b; then
+    log "E2B's SDKs (pytest)"
+    E2B_API_URL="$SANDPIPER_URL/e2b" E2B_SANDBOX_URL="$SANDPIPER_URL/e2b/sandbox" PYTHONDONTWRITEBYTECODE=1 \
+        "$venv/bin/pytest" -p no:cacheprovider clients/e2b/tests
+    exit 0
+fi
 if $jobs; then
     python_tests=clients/python/tests/test_live_jobs.py typescript_tests=test:live-jobs
 else
