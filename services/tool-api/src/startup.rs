@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -149,7 +150,11 @@ impl Application {
         let desktop = self.state.desktop.clone();
         let stopping = self.state.stopping.clone();
         let router = http::router(self.state);
-        let serve = axum::serve(self.listener, router).with_graceful_shutdown({
+        // Small writes (a stream's events) go out at once, not after the peer's delayed ACK.
+        let listener = self.listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        let serve = axum::serve(listener, router).with_graceful_shutdown({
             let stopping = stopping.clone();
             async move {
                 service_kit::shutdown_signal().await;
