@@ -7,9 +7,11 @@ mod filesystem;
 mod process;
 mod wire;
 
+use std::time::{Duration, Instant};
+
 use serde_json::json;
 
-use crate::support::{spawn_app, TestApp, TOKEN};
+use crate::support::{alive, spawn_app, TestApp, TOKEN};
 
 async fn envs(app: &TestApp) -> serde_json::Value {
     let response = app
@@ -88,4 +90,95 @@ async fn init_sets_the_variables_that_envs_reports() {
         .await
         .unwrap();
     assert_eq!(malformed.status(), 400);
+}
+
+#[tokio::test]
+async fn processes_end_with_the_server() {
+    let workspace = tempfile::tempdir().unwrap();
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_tool-api"))
+        .env("SANDBOX_TOKEN", TOKEN)
+        .env("TOOL_API_HOST", "127.0.0.1")
+        .env("TOOL_API_PORT", "0")
+        .env("TOOL_API_WORKSPACE", workspace.path())
+        .env("NO_COLOR", "1")
+        .env("RUST_LOG", "info")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let guard = KillOnDrop(server.id());
+    let mut log = std::io::BufReader::new(server.stderr.take().unwrap());
+    let address = loop {
+        let mut line = String::new();
+        assert!(
+            std::io::BufRead::read_line(&mut log, &mut line).unwrap() > 0,
+            "the server exited"
+        );
+        if let Some(at) = line.find("address=") {
+            break line[at + "address=".len()..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .to_owned();
+        }
+    };
+    std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
+    let base = format!("http://{address}");
+    let app = TestApp {
+        client: tool_api_client::ToolApiClient::new(&base, TOKEN),
+        http: reqwest::Client::new(),
+        base,
+        workspace,
+    };
+    // The server was given its token in its environment; a process it starts is not.
+    let request = wire::run("printenv SANDBOX_TOKEN; echo end");
+    let (events, _) = wire::open_stream(&app, "process.Process/Start", request, &[])
+        .await
+        .collect()
+        .await;
+    assert_eq!(wire::output(&events, "stdout"), "end\n", "the token leaked");
+
+    let mut stream = wire::open_stream(
+        &app,
+        "process.Process/Start",
+        wire::run("sleep 300 & echo $!; wait"),
+        &[],
+    )
+    .await;
+    let pid = stream.next().await.unwrap()["event"]["start"]["pid"]
+        .as_u64()
+        .unwrap() as u32;
+    let child: u32 = wire::output(&[stream.next().await.unwrap()], "stdout")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(alive(pid) && alive(child));
+
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(server.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    // The stream ends with the server, and the server ends.
+    while stream.next().await.is_some() {}
+    let status = tokio::task::spawn_blocking(move || server.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    std::mem::forget(guard); // reaped: its pid is no longer its own
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(pid) || alive(child) {
+        assert!(Instant::now() < deadline, "a process outlived the server");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Kills a server a failed test leaves behind.
+struct KillOnDrop(u32);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let pid = nix::unistd::Pid::from_raw(self.0 as i32);
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+    }
 }
