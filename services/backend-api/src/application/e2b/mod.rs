@@ -4,21 +4,24 @@
 //! looks first: the store's remove decides who), and admitting a data-plane request by
 //! the sandbox's access token.
 //!
-//! The tokens are not stored: each is an HMAC of the sandbox's id under the server's
-//! secret, so any replica can check one without a read, and they are shown again on
-//! every connect as E2B's API does. The access token opens everything in the sandbox;
-//! the traffic token, which E2B's code interpreter SDK sends alone on some calls (its
-//! contexts), opens the code interpreter only.
+//! # Layout
+//! - `tokens.rs` — the sandbox's access and traffic tokens, HMACs of its id.
+//! - `found.rs` — where each running sandbox's tool-api was found, for a moment.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
 use tokio_util::sync::CancellationToken;
 
 use super::{AppError, AppResult};
+use found::Found;
+use tokens::{TokenKeys, TokenKind};
+
+pub use tokens::SandboxTokens;
+
+mod found;
+mod tokens;
 use crate::domain::agent::{SandboxAccess, SandboxGateway};
 use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bTimeout, Template};
 use crate::domain::ports::{E2bSandboxRepository, SandboxEnvironment};
@@ -34,28 +37,6 @@ pub struct NewSandbox {
     pub network: Network,
 }
 
-/// What opens a sandbox's data plane: `access` everything (`X-Access-Token`), `traffic`
-/// the code interpreter only (`E2B-Traffic-Access-Token`).
-pub struct SandboxTokens {
-    pub access: String,
-    pub traffic: String,
-}
-
-#[derive(Clone, Copy)]
-enum TokenKind {
-    Access,
-    Traffic,
-}
-
-impl TokenKind {
-    fn label(self) -> &'static [u8] {
-        match self {
-            Self::Access => b"access:",
-            Self::Traffic => b"traffic:",
-        }
-    }
-}
-
 /// Which of the owner's sandboxes a listing wants.
 #[derive(Default)]
 pub struct SandboxFilter {
@@ -67,7 +48,8 @@ pub struct E2bService {
     sandboxes: Arc<dyn E2bSandboxRepository>,
     gateway: Arc<dyn SandboxGateway>,
     environment: Arc<dyn SandboxEnvironment>,
-    token_key: Vec<u8>,
+    keys: TokenKeys,
+    found: Found,
 }
 
 impl E2bService {
@@ -82,7 +64,8 @@ impl E2bService {
             sandboxes,
             gateway,
             environment,
-            token_key: [b"e2b-sandbox-tokens:".as_slice(), secret.as_bytes()].concat(),
+            keys: TokenKeys::new(secret),
+            found: Found::default(),
         }
     }
 
@@ -117,7 +100,7 @@ impl E2bService {
             self.end(&sandbox.id).await;
             return Err(err.into());
         }
-        let tokens = self.tokens(&sandbox.id);
+        let tokens = self.keys.tokens(&sandbox.id);
         Ok((sandbox, tokens))
     }
 
@@ -168,7 +151,7 @@ impl E2bService {
         let mut sandbox = self.get(owner, id).await?;
         sandbox.end_at = sandbox.end_at.max(timeout.end_from(Utc::now()));
         let sandbox = self.store(&sandbox).await?;
-        let tokens = self.tokens(&sandbox.id);
+        let tokens = self.keys.tokens(&sandbox.id);
         Ok((sandbox, tokens))
     }
 
@@ -222,38 +205,32 @@ impl E2bService {
                 "send the sandbox's access token as X-Access-Token".into(),
             ));
         }
-        let opens = access.is_some_and(|token| self.matches(TokenKind::Access, &id, token))
-            || traffic.is_some_and(|token| self.matches(TokenKind::Traffic, &id, token));
+        let opens = access.is_some_and(|token| self.keys.opens(TokenKind::Access, &id, token))
+            || traffic.is_some_and(|token| self.keys.opens(TokenKind::Traffic, &id, token));
         if !opens {
             return Err(AppError::Unauthorized(
                 "this access token is not the sandbox's (connect to it again for a fresh one)".into(),
             ));
         }
-        self.gateway.find(id.session()).await?.ok_or_else(|| {
+        if let Some(access) = self.found.get(&id) {
+            return Ok(access);
+        }
+        let access = self.gateway.find(id.session()).await?.ok_or_else(|| {
             AppError::Gone(format!(
                 "sandbox {} is not running: it was killed or its time ran out",
                 id.as_str()
             ))
-        })
+        })?;
+        self.found.put(&id, &access);
+        Ok(access)
     }
 
-    /// The sandbox's tokens, as the SDK is given them.
-    pub fn tokens(&self, id: &E2bSandboxId) -> SandboxTokens {
-        SandboxTokens {
-            access: hex(&self.mac(TokenKind::Access, id).finalize().into_bytes()),
-            traffic: hex(&self.mac(TokenKind::Traffic, id).finalize().into_bytes()),
+    /// Forgets where the sandbox was found, when its tool-api did not answer there (it
+    /// ended, or its container was started again elsewhere).
+    pub fn unreachable(&self, id: &str) {
+        if let Ok(id) = E2bSandboxId::parse(id) {
+            self.found.forget(&id);
         }
-    }
-
-    fn matches(&self, kind: TokenKind, id: &E2bSandboxId, token: &str) -> bool {
-        decode_hex(token).is_some_and(|bytes| self.mac(kind, id).verify_slice(&bytes).is_ok())
-    }
-
-    fn mac(&self, kind: TokenKind, id: &E2bSandboxId) -> Hmac<Sha256> {
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.token_key).expect("an HMAC key");
-        mac.update(kind.label());
-        mac.update(id.as_str().as_bytes());
-        mac
     }
 
     async fn store(&self, sandbox: &E2bSandbox) -> AppResult<E2bSandbox> {
@@ -266,6 +243,7 @@ impl E2bService {
     /// Removes the record, then the container; `true` when this call removed the record.
     /// A container that outlives a failed removal is the manager's to reap.
     async fn end(&self, id: &E2bSandboxId) -> bool {
+        self.found.forget(id);
         match self.sandboxes.remove(id).await {
             Ok(true) => {
                 if let Err(err) = self.gateway.release(id.session()).await {
@@ -280,18 +258,4 @@ impl E2bService {
             }
         }
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
 }

@@ -109,6 +109,7 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
     .await
     .map_err(|err| {
         tracing::warn!(sandbox = id, error = %err, "the sandbox's tool-api did not answer a relayed request");
+        state.e2b.unreachable(id);
         AppError::Gone(format!("sandbox {id} does not answer"))
     })?;
     let mut response = Response::builder().status(upstream.status());

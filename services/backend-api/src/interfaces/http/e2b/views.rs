@@ -10,7 +10,7 @@ use crate::domain::session::Network;
 
 /// The envd protocol version whose features the sandbox's tool-api has; E2B's SDKs
 /// switch features on by it.
-pub const ENVD_VERSION: &str = "0.5.7";
+pub const ENVD_VERSION: &str = "0.6.4";
 
 /// `POST /sandboxes`, `POST /sandboxes/{id}/connect`.
 #[derive(Serialize)]
