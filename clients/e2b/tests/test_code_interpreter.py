@@ -4,7 +4,10 @@ matplotlib chart as a PNG, errors, state kept between cells and per context, and
 sandbox's variables."""
 
 import base64
+import time
 
+import pytest
+from e2b.exceptions import TimeoutException
 from e2b_code_interpreter import Sandbox
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -65,5 +68,19 @@ def test_contexts_keep_their_own_state(key: str) -> None:
         assert sandbox.run_code("owner", context=first).error.name == "NameError"
         sandbox.remove_code_context(second)
         assert second.id not in {c.id for c in sandbox.list_code_contexts()}
+    finally:
+        sandbox.kill()
+
+
+def test_a_cell_the_client_gives_up_on_is_interrupted_through_the_relay(key: str) -> None:
+    sandbox = Sandbox.create(api_key=key, timeout=120)
+    try:
+        sandbox.run_code("state = 'kept'")
+        with pytest.raises(TimeoutException):
+            sandbox.run_code("import time\ntime.sleep(600)", timeout=2)
+        # The hang-up reached the kernel: the next cell runs at once, with the state kept.
+        started = time.monotonic()
+        assert sandbox.run_code("state").text == "kept"
+        assert time.monotonic() - started < 30, "the next cell waited for the abandoned one"
     finally:
         sandbox.kill()
