@@ -22,6 +22,12 @@ pub enum E2bError {
     Unsupported(&'static str),
 }
 
+impl From<crate::domain::DomainError> for E2bError {
+    fn from(err: crate::domain::DomainError) -> Self {
+        Self::Api(err.into())
+    }
+}
+
 impl From<AppError> for E2bError {
     fn from(err: AppError) -> Self {
         Self::Api(err.into())

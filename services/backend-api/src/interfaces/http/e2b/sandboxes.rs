@@ -65,10 +65,10 @@ pub async fn create(
         ));
     }
     let new = NewSandbox {
-        template: Template::parse(&body.template_id).map_err(crate::application::AppError::from)?,
-        timeout: E2bTimeout::parse(body.timeout).map_err(crate::application::AppError::from)?,
-        metadata: e2b::metadata(body.metadata).map_err(crate::application::AppError::from)?,
-        env_vars: e2b::env_vars(body.env_vars).map_err(crate::application::AppError::from)?,
+        template: Template::parse(&body.template_id)?,
+        timeout: E2bTimeout::parse(body.timeout)?,
+        metadata: e2b::metadata(body.metadata)?,
+        env_vars: e2b::env_vars(body.env_vars)?,
         network: match body.allow_internet_access {
             Some(false) => Network::Offline,
             _ => Network::Internet,
@@ -157,8 +157,7 @@ pub async fn set_timeout(
     let timeout = E2bTimeout::parse(Some(
         body.timeout
             .ok_or_else(|| E2bError::Malformed("give timeout in seconds".into()))?,
-    ))
-    .map_err(crate::application::AppError::from)?;
+    ))?;
     state.e2b.set_timeout(&owner, &id, timeout).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -170,7 +169,7 @@ pub async fn connect(
     body: Bytes,
 ) -> E2bResult<Json<Created>> {
     let body: TimeoutBody = parse(&body)?;
-    let timeout = E2bTimeout::parse(body.timeout).map_err(crate::application::AppError::from)?;
+    let timeout = E2bTimeout::parse(body.timeout)?;
     let (sandbox, token) = state.e2b.connect(&owner, &id, timeout).await?;
     Ok(Json(Created::new(&sandbox, token)))
 }

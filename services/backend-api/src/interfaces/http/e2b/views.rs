@@ -1,5 +1,5 @@
 //! What the E2B-compatible API answers, in E2B's field names: a created or connected
-//! sandbox (with its access token), and a sandbox as `get_info` and listings show it.
+//! sandbox (with its tokens), and a sandbox as `get_info` and listings show it.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -12,56 +12,66 @@ use crate::domain::session::Network;
 /// switch features on by it.
 pub const ENVD_VERSION: &str = "0.6.4";
 
-/// `POST /sandboxes`, `POST /sandboxes/{id}/connect`.
+/// E2B names the machine a sandbox runs on; here there is one kind.
+const CLIENT_ID: &str = "sandpiper";
+
+/// What every answer says of a sandbox.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Created {
+struct Identity {
     #[serde(rename = "templateID")]
     template_id: &'static str,
     #[serde(rename = "sandboxID")]
     sandbox_id: String,
     #[serde(rename = "clientID")]
     client_id: &'static str,
+    alias: &'static str,
     envd_version: &'static str,
+}
+
+impl From<&E2bSandbox> for Identity {
+    fn from(sandbox: &E2bSandbox) -> Self {
+        Self {
+            template_id: sandbox.template.as_str(),
+            sandbox_id: sandbox.id.as_str().to_owned(),
+            client_id: CLIENT_ID,
+            alias: sandbox.template.as_str(),
+            envd_version: ENVD_VERSION,
+        }
+    }
+}
+
+/// `POST /sandboxes`, `POST /sandboxes/{id}/connect`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    #[serde(flatten)]
+    identity: Identity,
     envd_access_token: String,
     traffic_access_token: String,
     /// No domain of its own: the SDK reaches the sandbox through `E2B_SANDBOX_URL`.
     domain: Option<String>,
-    alias: &'static str,
 }
 
 impl Created {
     pub fn new(sandbox: &E2bSandbox, tokens: SandboxTokens) -> Self {
         Self {
-            template_id: sandbox.template.as_str(),
-            sandbox_id: sandbox.id.as_str().to_owned(),
-            client_id: CLIENT_ID,
-            envd_version: ENVD_VERSION,
+            identity: Identity::from(sandbox),
             envd_access_token: tokens.access,
             traffic_access_token: tokens.traffic,
             domain: None,
-            alias: sandbox.template.as_str(),
         }
     }
 }
-
-/// E2B names the machine a sandbox runs on; here there is one kind.
-const CLIENT_ID: &str = "sandpiper";
 
 /// `GET /sandboxes/{id}` and each entry of `GET /v2/sandboxes`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Detail {
-    #[serde(rename = "templateID")]
-    template_id: &'static str,
-    #[serde(rename = "sandboxID")]
-    sandbox_id: String,
-    #[serde(rename = "clientID")]
-    client_id: &'static str,
-    alias: &'static str,
+    #[serde(flatten)]
+    identity: Identity,
     started_at: DateTime<Utc>,
     end_at: DateTime<Utc>,
-    envd_version: &'static str,
     cpu_count: u32,
     #[serde(rename = "memoryMB")]
     memory_mb: u64,
@@ -84,13 +94,9 @@ struct Lifecycle {
 impl From<&E2bSandbox> for Detail {
     fn from(sandbox: &E2bSandbox) -> Self {
         Self {
-            template_id: sandbox.template.as_str(),
-            sandbox_id: sandbox.id.as_str().to_owned(),
-            client_id: CLIENT_ID,
-            alias: sandbox.template.as_str(),
+            identity: Identity::from(sandbox),
             started_at: sandbox.started_at,
             end_at: sandbox.end_at,
-            envd_version: ENVD_VERSION,
             cpu_count: sandbox.cpu_count,
             memory_mb: sandbox.memory_mb,
             disk_size_mb: 0,
