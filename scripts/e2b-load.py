@@ -21,20 +21,17 @@ p50 / p95 and what each phase counted, and exits non-zero when any check fails.
     cargo build --release -p backend-api -p sandbox-manager
     scripts/e2b-load.py [--debug] [--clients 20] [--rounds 3] [--requests-per-minute 10]
 
-Binaries, image and clean-up as in scripts/e2b-bench.py, whose `Stack` this uses.
+Binaries, image and clean-up as for scripts/e2b-bench.py (scripts/e2b_stack.py).
 """
 
 import argparse
-import importlib.util
 import os
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-spec = importlib.util.spec_from_file_location("e2b_bench", os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2b-bench.py"))
-e2b_bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(e2b_bench)
+import e2b_stack
 
 SETTLE_SECS = 30
 STEPS = ("create", "run_code", "files.write", "files.read", "kill")
@@ -97,7 +94,7 @@ def leftovers(stack, key, rented):
     """What is left of the `rented` sandboxes ({E2B id: manager id}), waiting up to SETTLE_SECS."""
     deadline = time.monotonic() + SETTLE_SECS
     while True:
-        status, answer, headers = e2b_bench.call(stack.port, "GET", "/e2b/v2/sandboxes?limit=100", headers={"x-api-key": key})
+        status, answer, headers = e2b_stack.call(stack.port, "GET", "/e2b/v2/sandboxes?limit=100", headers={"x-api-key": key})
         if status == 429:  # the key's minute is used up: the listing waits for the next
             wait = int(headers.get("retry-after", "60")) + 1
             deadline += wait
@@ -180,7 +177,7 @@ def rate_limit_phase(stack, clients, per_minute):
         time.sleep(61 - time.time() % 60)
     with ThreadPoolExecutor(clients) as pool:
         list(pool.map(client, range(clients)))
-    status, answer, headers = e2b_bench.call(stack.port, "GET", "/e2b/v2/sandboxes", headers={"x-api-key": key})
+    status, answer, headers = e2b_stack.call(stack.port, "GET", "/e2b/v2/sandboxes", headers={"x-api-key": key})
     plain = (status, answer, headers.get("retry-after"))
     for sandbox in made:
         try:
@@ -192,28 +189,28 @@ def rate_limit_phase(stack, clients, per_minute):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    e2b_bench.add_stack_arguments(parser)
+    e2b_stack.add_stack_arguments(parser)
     parser.add_argument("--clients", type=int, default=20, help="SDK clients at once (20)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the load phase (3)")
     parser.add_argument("--pool", type=int, default=4, help="warm pool size (4)")
     parser.add_argument("--memory-mb", type=int, default=6144, help="the manager's memory budget for the sandboxes (6144)")
     parser.add_argument("--requests-per-minute", type=int, default=10, help="each key's limit in the second phase (10)")
     args = parser.parse_args()
-    e2b_bench.with_the_sdks()
-    e2b_bench.stop_on_signals()
+    e2b_stack.with_the_sdks()
+    e2b_stack.stop_on_signals()
 
-    load_before = e2b_bench.load_now()
+    load_before = e2b_stack.load_now()
     print(f"{args.clients} clients × {args.rounds} rounds; {load_before}", file=sys.stderr)
     quotas = {
         "SANDBOX_MANAGER_QUOTA__PER_OWNER": str(args.clients),
         "SANDBOX_MANAGER_QUOTA__GLOBAL": str(args.clients),
         "SANDBOX_MANAGER_QUOTA__MEMORY_MB": str(args.memory_mb),
     }
-    with e2b_bench.Stack(args, args.pool, manager_env=quotas) as stack:
+    with e2b_stack.Stack(args, args.pool, manager_env=quotas) as stack:
         load, walls, load_left, load_5xx = load_phase(stack, args.clients, args.rounds)
         print(f"rate limit of {args.requests_per_minute} a minute…", file=sys.stderr)
         limited, plain, limited_left, limited_5xx = rate_limit_phase(stack, args.clients, args.requests_per_minute)
-    load_after = e2b_bench.load_now()
+    load_after = e2b_stack.load_now()
 
     checks = [
         (f"load: {args.clients} × {args.rounds} runs without an error", not load.errors, f"{len(load.errors)} errors"),
@@ -232,7 +229,7 @@ def main():
           f"({os.path.basename(os.path.dirname(stack.backend_binary))} binaries, warm pool {args.pool}, image {stack.image})")
     print("rounds' wall time: " + ", ".join(f"{wall:.1f} s" for wall in walls))
     for step in STEPS:
-        print(f"  {step:<12} p50 / p95 {e2b_bench.p50_p95(load.times[step])} ({len(load.times[step])})")
+        print(f"  {step:<12} p50 / p95 {e2b_stack.p50_p95(load.times[step])} ({len(load.times[step])})")
     for error in load.errors[:20] + limited.errors[:20]:
         print(f"  error: {error}")
     width = max(len(name) for name, *_ in checks) + 2
