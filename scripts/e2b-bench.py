@@ -2,7 +2,8 @@
 """Bench of the E2B-compatible API with E2B's own SDKs (e2b, e2b-code-interpreter, pinned in
 clients/e2b/requirements.txt) as the client, against a backend-api and a sandbox-manager
 (warm pool of 4) of its own, printing the figures beside the targets of the E2B issue and
-those of E2B's own code-interpreter server measured on the same kind of machine:
+those of E2B's own code-interpreter server (its `template/server`: FastAPI in front of
+Jupyter Server, warm kernel) measured on a 2-core machine like ours:
 
 - `Sandbox.create()` → the first `run_code("1+1")` result (p50 / p95; each sandbox
   killed after, the pool refilled before the next round);
@@ -237,7 +238,7 @@ def main():
     print(f"\nE2B SDKs against Sandpiper ({os.path.basename(os.path.dirname(stack.backend_binary))} binaries, "
           f"warm pool {args.pool}, image {stack.image}); {args.rounds} creations, {args.cells} round trips of each "
           f"kind taken in turn, {args.plots} plot cells")
-    print("figure".ljust(widths[0]) + "target".ljust(widths[1]) + "E2B's server (e2b.md)".ljust(widths[2]) + "measured")
+    print("figure".ljust(widths[0]) + "target".ljust(widths[1]) + "E2B's own server".ljust(widths[2]) + "measured")
     for row in rows:
         print("".join(cell.ljust(width) for cell, width in zip(row, widths)) + row[3])
     print(f"backend-api 5xx answers: {errors}; before: {load_before}; after: {load_after}")
