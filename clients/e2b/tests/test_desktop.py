@@ -1,7 +1,8 @@
 """E2B's desktop SDK on the `desktop` template: `Sandbox.create()` starts its own X server
-and XFCE in the sandbox, and its screenshot, mouse and keyboard calls (scrot, xdotool,
-xrandr run through envd's process service) see and drive that screen. What reaches a
-window is read back from `xev`, a real X client that prints every event it gets."""
+and XFCE in the sandbox, and its screenshot, mouse, keyboard, `open` and `launch` calls
+(scrot, xdotool, xrandr, xdg-open, gtk-launch run through envd's process service) see and
+drive that screen. What reaches a window is read back from `xev`, a real X client that
+prints every event it gets."""
 
 import re
 import time
@@ -127,6 +128,25 @@ def test_typing_and_keys_reach_the_window_in_focus(desktop: Sandbox) -> None:
     keys = [e["keysym"] for e in logged_events(desktop, "Control_L") if e["kind"] == "KeyPress"]
     keys = [k for k in keys if k != "Shift_L"]
     assert keys == ["H", "i", "space", "e", "2", "b", "exclam", "Return", "Control_L", "a"]
+
+
+def test_a_file_opens_in_the_browser_and_the_browser_launches(desktop: Sandbox) -> None:
+    quit_browser = "pkill -x chromium; while pgrep -x chromium >/dev/null; do sleep 0.1; done"
+    desktop.files.write("/home/user/page.html", "<title>sandpiper-page</title><h1>Hello</h1>")
+    try:
+        desktop.open("/home/user/page.html")
+        search = "xdotool search --sync --onlyvisible --name '^sandpiper-page - Chromium$'"
+        assert len(desktop.commands.run(search, timeout=30).stdout.split()) == 1
+        assert desktop.get_window_title(desktop.get_current_window_id()) == "sandpiper-page - Chromium"
+        desktop.commands.run(quit_browser, timeout=20)
+        left = desktop.commands.run("xdotool search --onlyvisible --class chromium || true")
+        assert left.stdout == "", "no window left"
+
+        desktop.launch("chromium")
+        desktop.commands.run("xdotool search --sync --onlyvisible --class chromium", timeout=30)
+        assert len(desktop.get_application_windows("chromium")) == 1
+    finally:
+        desktop.commands.run(quit_browser, timeout=20)
 
 
 def test_the_stream_is_not_served_here(desktop: Sandbox) -> None:
