@@ -87,6 +87,10 @@ class Cells:
         self.container_label = f"org.sandpiper.sandbox={record['id']}"
         tool_api = record["tool_api"]
         self.direct = httpx.Client(base_url=tool_api["url"], headers={"authorization": f"Bearer {tool_api['token']}"}, timeout=60)
+        self.envd = httpx.Client(base_url=f"{tool_api['url']}/e2b/envd", timeout=60, headers={
+            "authorization": f"Bearer {tool_api['token']}",
+            "content-type": "application/connect+json",
+        })
         self.relayed = httpx.Client(base_url=f"{stack.url}/e2b/sandbox", timeout=60, headers={
             "E2b-Sandbox-Id": sandbox.sandbox_id,
             "E2b-Sandbox-Port": CODE_PORT,
@@ -114,6 +118,20 @@ class Cells:
     def by_hand_direct(self):
         self.result_text(self.run(self.direct, "/e2b/code/execute"))
 
+    def start_direct(self, cmd, *args):
+        """envd's process.Process/Start by hand, straight to the tool-api: its output."""
+        message = json.dumps({"process": {"cmd": cmd, "args": list(args)}, "stdin": False}).encode()
+        envelope = b"\0" + len(message).to_bytes(4, "big") + message
+        response = self.envd.post("/process.Process/Start", content=envelope)
+        assert response.status_code == 200, f"Start: {response.status_code}"
+        body, frames = response.content, []
+        while body:
+            flags, size = body[0], int.from_bytes(body[1:5], "big")
+            frames.append((flags, json.loads(body[5:5 + size])))
+            body = body[5 + size:]
+        assert frames and frames[-1] == (2, {}), f"Start ended with {frames[-1:]}"
+        assert "aGkK" in json.dumps(frames), f"no 'hi' in {frames}"  # base64 of "hi\n"
+
     def plot_sdk(self):
         execution = self.sandbox.run_code(PLOT_CELL)
         assert execution.error is None, execution.error
@@ -126,7 +144,9 @@ class Cells:
 
 def round_trips(cells, sandbox, count):
     ways = {"sdk": cells.sdk, "relayed": cells.by_hand_relayed, "direct": cells.by_hand_direct,
-            "echo": lambda: sandbox.commands.run("echo hi")}
+            "echo": lambda: sandbox.commands.run("echo hi"),
+            "login shell": lambda: cells.start_direct("/bin/bash", "-l", "-c", "echo hi"),
+            "no shell": lambda: cells.start_direct("/bin/echo", "hi")}
     for way in ways.values():
         for _ in range(5):
             way()
@@ -225,6 +245,8 @@ def main():
         ("the same cell straight to tool-api", "", "tool-api 5.71 / 7.67 ms", p50_p95(trips["direct"])),
         ("  the relay's cost (via − straight, per pair)", "", "", p50_p95(relay)),
         ("commands.run(\"echo hi\") via backend-api", "p50 ≤ 5 ms", "", p50_p95(trips["echo"])),
+        ("  its Start (bash -l -c) straight to tool-api", "", "", p50_p95(trips["login shell"])),
+        ("  /bin/echo hi without a shell, straight", "", "", p50_p95(trips["no shell"])),
         ("pandas + matplotlib PNG cell, SDK via backend-api", "p50 ≤ 79.8 ms", "79.8 / 137.8 ms", p50_p95(plots["sdk"])),
         ("the same cell straight to tool-api", "", "tool-api 93.6 / 132.4 ms", p50_p95(plots["direct"])),
         ("  the SDK's and relay's part (per pair)", "", "", p50_p95([a - b for a, b in zip(plots["sdk"], plots["direct"])])),
