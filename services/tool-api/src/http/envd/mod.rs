@@ -25,6 +25,9 @@ use super::AppState;
 use crate::envd::error::EnvdResult;
 use crate::envd::{check_user, Envd};
 
+/// Names the home directory the envd surface works in, when it is not `$HOME`.
+const E2B_HOME: &str = "TOOL_API_E2B_HOME";
+
 /// The header in which backend-api names the user an E2B request runs as.
 const USER_HEADER: &str = "e2b-user";
 
@@ -34,7 +37,11 @@ const KEEPALIVE_HEADER: &str = "keepalive-ping-interval";
 type SharedEnvd = Arc<Envd>;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    let home = std::env::var_os("HOME").map_or_else(|| "/".into(), Into::into);
+    // E2B's home (`/home/user` in the image, a link to the sandbox user's home): paths
+    // are answered as E2B's SDKs expect them, under it.
+    let home = std::env::var_os(E2B_HOME)
+        .or_else(|| std::env::var_os("HOME"))
+        .map_or_else(|| "/".into(), Into::into);
     let envd: SharedEnvd = Arc::new(Envd::new(home));
     let rpc = |method: &str| format!("/e2b/envd/process.Process/{method}");
     let fs = |method: &str| format!("/e2b/envd/filesystem.Filesystem/{method}");

@@ -3,6 +3,7 @@
 //! SendInput, CloseStdin, SendSignal and Update are unary; StreamInput reads a client
 //! stream of input.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -36,13 +37,19 @@ pub async fn start(
         if config.cmd.is_empty() {
             return Err(EnvdError::invalid("the process has no cmd"));
         }
-        let mut env = state.sandbox_env.vars();
-        env.extend(config.envs.clone());
-        crate::child_env::check(&env).map_err(EnvdError::InvalidArgument)?;
         let cwd = match &config.cwd {
             Some(cwd) => envd.resolve(cwd)?,
             None => envd.home().to_path_buf(),
         };
+        // HOME and PWD as E2B's own daemon gives them, so `cd ~` and `pwd` name E2B's
+        // home (a link to the sandbox user's) rather than where it leads.
+        let mut env = BTreeMap::from([
+            ("HOME".to_owned(), envd.home().display().to_string()),
+            ("PWD".to_owned(), cwd.display().to_string()),
+        ]);
+        env.extend(state.sandbox_env.vars());
+        env.extend(config.envs.clone());
+        crate::child_env::check(&env).map_err(EnvdError::InvalidArgument)?;
         let pty = match request.pty {
             Some(pty) => Some(size(pty)?),
             None => None,
