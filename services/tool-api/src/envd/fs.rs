@@ -83,7 +83,12 @@ pub async fn list_dir(path: PathBuf, depth: u32) -> EnvdResult<Vec<EntryInfo>> {
 /// Removes a file, a symlink, or a directory with everything in it.
 pub async fn remove(path: PathBuf) -> EnvdResult<()> {
     blocking(move || {
-        let meta = std::fs::symlink_metadata(&path).map_err(|err| EnvdError::io(err, &path))?;
+        // Nothing there is removed already, as E2B's own daemon answers.
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(err) => return Err(EnvdError::io(err, &path)),
+        };
         let removed = if meta.is_dir() {
             std::fs::remove_dir_all(&path)
         } else {
