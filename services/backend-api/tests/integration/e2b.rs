@@ -266,5 +266,5 @@ async fn no_sandbox_of_another_or_of_no_one_is_found_on_any_route() {
         ("e2b-sandbox-port", "8080".into()),
     ])
     .await;
-    assert_e2b_error(status, &body, StatusCode::BAD_GATEWAY, "port 8080");
+    assert_e2b_error(status, &body, StatusCode::BAD_GATEWAY, "port 8080 is not open");
 }

@@ -178,6 +178,11 @@ async fn a_rented_sandbox_is_reached_through_the_data_plane_and_ends_when_its_ti
         StatusCode::BAD_GATEWAY,
         "E2B's SDKs read 502 as a sandbox that is gone"
     );
+    let body: Value = gone.json().await.unwrap();
+    assert!(
+        body["message"].as_str().unwrap().contains("was not found"),
+        "E2B's SDKs tell a sandbox that is gone by these words: {body}"
+    );
 }
 
 #[tokio::test]

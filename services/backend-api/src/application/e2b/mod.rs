@@ -217,7 +217,7 @@ impl E2bService {
         }
         let access = self.gateway.find(id.session()).await?.ok_or_else(|| {
             AppError::Gone(format!(
-                "sandbox {} is not running: it was killed or its time ran out",
+                "sandbox {} was not found: it was killed or its time ran out",
                 id.as_str()
             ))
         })?;

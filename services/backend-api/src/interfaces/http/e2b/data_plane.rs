@@ -46,7 +46,8 @@ const NOT_RELAYED: [&str; 13] = [
 pub async fn relay(State(state): State<AppState>, request: Request) -> Response {
     match forward(&state, request).await {
         Ok(response) => response,
-        // E2B's proxy answers 502 for a sandbox that is not running; the SDKs read it so.
+        // E2B's proxy answers 502 for a sandbox that is not running, and its SDKs tell a
+        // sandbox that "was not found" from a port that "is not open" by these words.
         Err(E2bError::Api(err))
             if matches!(
                 &err,
@@ -70,7 +71,7 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
         Some(CODE_INTERPRETER_PORT) => "/e2b/code",
         other => {
             return Ok(unavailable(format!(
-                "nothing listens on port {} of the sandbox here: ports {ENVD_PORT} (envd) and \
+                "the sandbox's port {} is not open here: ports {ENVD_PORT} (envd) and \
                  {CODE_INTERPRETER_PORT} (code interpreter) are served",
                 other.unwrap_or("(none given in E2b-Sandbox-Port)")
             )))
