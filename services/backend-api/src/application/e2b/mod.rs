@@ -14,19 +14,19 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use tokio_util::sync::CancellationToken;
 
-use super::{AppError, AppResult};
-use found::Found;
-use tokens::{TokenKeys, TokenKind};
-
-pub use tokens::SandboxTokens;
-
 mod found;
 mod tokens;
+
+use super::{AppError, AppResult};
 use crate::domain::agent::{SandboxAccess, SandboxGateway};
 use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bTimeout, Template};
 use crate::domain::ports::{E2bSandboxRepository, SandboxEnvironment};
 use crate::domain::session::Network;
 use crate::domain::user::UserId;
+use found::Found;
+use tokens::{TokenKeys, TokenKind};
+
+pub use tokens::SandboxTokens;
 
 /// What a caller asks for, parsed.
 pub struct NewSandbox {
@@ -96,9 +96,20 @@ impl E2bService {
             sandbox.memory_mb = access.size.memory_mb;
             self.sandboxes.update(&sandbox).await
         };
-        if let Err(err) = started.await {
-            self.end(&sandbox.id).await;
-            return Err(err.into());
+        match started.await {
+            Ok(true) => {}
+            // Its time ran out while it started: the sweep removed the record, maybe
+            // before the manager had a container to remove, so it is removed here too.
+            Ok(false) => {
+                self.release(&sandbox.id).await;
+                return Err(AppError::Gone(
+                    "the sandbox's time ran out while it was starting; give it a longer timeout".into(),
+                ));
+            }
+            Err(err) => {
+                self.end(&sandbox.id).await;
+                return Err(err.into());
+            }
         }
         let tokens = self.keys.tokens(&sandbox.id);
         Ok((sandbox, tokens))
@@ -241,14 +252,11 @@ impl E2bService {
     }
 
     /// Removes the record, then the container; `true` when this call removed the record.
-    /// A container that outlives a failed removal is the manager's to reap.
     async fn end(&self, id: &E2bSandboxId) -> bool {
         self.found.forget(id);
         match self.sandboxes.remove(id).await {
             Ok(true) => {
-                if let Err(err) = self.gateway.release(id.session()).await {
-                    tracing::warn!(sandbox = id.as_str(), error = %err, "an ended sandbox's container was not removed");
-                }
+                self.release(id).await;
                 true
             }
             Ok(false) => false,
@@ -258,4 +266,15 @@ impl E2bService {
             }
         }
     }
+
+    /// Removes the sandbox's container; one that outlives a failed removal is the
+    /// manager's to reap.
+    async fn release(&self, id: &E2bSandboxId) {
+        if let Err(err) = self.gateway.release(id.session()).await {
+            tracing::warn!(sandbox = id.as_str(), error = %err, "an ended sandbox's container was not removed");
+        }
+    }
 }
+
+#[cfg(test)]
+mod tests;
