@@ -95,33 +95,8 @@ async fn init_sets_the_variables_that_envs_reports() {
 #[tokio::test]
 async fn processes_end_with_the_server() {
     let workspace = tempfile::tempdir().unwrap();
-    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_tool-api"))
-        .env("SANDBOX_TOKEN", TOKEN)
-        .env("TOOL_API_HOST", "127.0.0.1")
-        .env("TOOL_API_PORT", "0")
-        .env("TOOL_API_WORKSPACE", workspace.path())
-        .env("NO_COLOR", "1")
-        .env("RUST_LOG", "info")
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (mut server, address) = crate::support::spawn_binary(workspace.path());
     let guard = KillOnDrop(server.id());
-    let mut log = std::io::BufReader::new(server.stderr.take().unwrap());
-    let address = loop {
-        let mut line = String::new();
-        assert!(
-            std::io::BufRead::read_line(&mut log, &mut line).unwrap() > 0,
-            "the server exited"
-        );
-        if let Some(at) = line.find("address=") {
-            break line[at + "address=".len()..]
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .to_owned();
-        }
-    };
-    std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
     let base = format!("http://{address}");
     let app = TestApp {
         client: tool_api_client::ToolApiClient::new(&base, TOKEN),

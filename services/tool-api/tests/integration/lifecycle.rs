@@ -4,8 +4,6 @@
 
 use crate::support;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use support::alive;
@@ -34,32 +32,7 @@ fn children_of(parent: u32) -> Vec<(u32, char)> {
 #[tokio::test]
 async fn reaps_children_and_kills_every_group_on_sigterm() {
     let workspace = tempfile::tempdir().unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_tool-api"))
-        .env("SANDBOX_TOKEN", support::TOKEN)
-        .env("TOOL_API_HOST", "127.0.0.1")
-        .env("TOOL_API_PORT", "0")
-        .env("TOOL_API_WORKSPACE", workspace.path())
-        .env("RUST_LOG", "info")
-        .env("NO_COLOR", "1")
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut log = BufReader::new(server.stderr.take().unwrap());
-    let address = loop {
-        let mut line = String::new();
-        assert!(
-            log.read_line(&mut line).unwrap() > 0,
-            "server exited before listening"
-        );
-        if let Some(at) = line.find("address=") {
-            break line[at + "address=".len()..]
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .to_owned();
-        }
-    };
-    std::thread::spawn(move || for _ in log.lines() {});
+    let (mut server, address) = support::spawn_binary(workspace.path());
     let client = ToolApiClient::new(format!("http://{address}"), support::TOKEN);
 
     for i in 0..20 {

@@ -63,6 +63,39 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     }
 }
 
+/// The tool-api binary as the sandbox runs it, serving `workspace` on a free port of
+/// loopback, with the address it listens on (read from its log, which is then drained).
+pub fn spawn_binary(workspace: &Path) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_tool-api"))
+        .env("SANDBOX_TOKEN", TOKEN)
+        .env("TOOL_API_HOST", "127.0.0.1")
+        .env("TOOL_API_PORT", "0")
+        .env("TOOL_API_WORKSPACE", workspace)
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = std::io::BufReader::new(server.stderr.take().unwrap());
+    let address = loop {
+        let mut line = String::new();
+        assert!(
+            log.read_line(&mut line).unwrap() > 0,
+            "server exited before listening"
+        );
+        if let Some(at) = line.find("address=") {
+            break line[at + "address=".len()..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .to_owned();
+        }
+    };
+    std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
+    (server, address)
+}
+
 /// Asserts that `result` is an API error with `code`, and returns its message.
 pub fn expect_code<T: std::fmt::Debug>(
     result: Result<T, tool_api_client::ClientError>,
