@@ -142,31 +142,28 @@ class Cells:
         assert any(message.get("png") for message in messages), f"the cell drew no PNG: {str(messages)[:300]}"
 
 
-def round_trips(cells, sandbox, count):
-    ways = {"sdk": cells.sdk, "relayed": cells.by_hand_relayed, "direct": cells.by_hand_direct,
-            "echo": lambda: sandbox.commands.run("echo hi"),
-            "login shell": lambda: cells.start_direct("/bin/bash", "-l", "-c", "echo hi"),
-            "no shell": lambda: cells.start_direct("/bin/echo", "hi")}
+def alternated(ways, warmups, count):
+    """Each way run `warmups` times, then `count` rounds taking the ways in turn: their
+    times by name, so the machine's noise falls on all of them alike."""
     for way in ways.values():
-        for _ in range(5):
+        for _ in range(warmups):
             way()
     times = {name: [] for name in ways}
     for _ in range(count):
         for name, way in ways.items():
             times[name].append(timed(way)[0])
     return times
+
+
+def round_trips(cells, sandbox, count):
+    return alternated({"sdk": cells.sdk, "relayed": cells.by_hand_relayed, "direct": cells.by_hand_direct,
+                       "echo": lambda: sandbox.commands.run("echo hi"),
+                       "login shell": lambda: cells.start_direct("/bin/bash", "-l", "-c", "echo hi"),
+                       "no shell": lambda: cells.start_direct("/bin/echo", "hi")}, 5, count)
 
 
 def plot_cells(cells, count):
-    ways = {"sdk": cells.plot_sdk, "direct": cells.plot_direct}
-    for way in ways.values():
-        for _ in range(3):
-            way()
-    times = {name: [] for name in ways}
-    for _ in range(count):
-        for name, way in ways.items():
-            times[name].append(timed(way)[0])
-    return times
+    return alternated({"sdk": cells.plot_sdk, "direct": cells.plot_direct}, 3, count)
 
 
 def process_name(command):
