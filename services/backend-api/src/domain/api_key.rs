@@ -115,8 +115,7 @@ impl ApiKeySecret {
             ApiKeyScope::Sandboxes => {
                 let mut random = [0u8; E2B_BYTES];
                 rand::rng().fill_bytes(&mut random);
-                let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
-                Self(format!("{E2B_PREFIX}{hex}"))
+                Self(format!("{E2B_PREFIX}{}", service_kit::hex(&random)))
             }
             ApiKeyScope::Jobs | ApiKeyScope::Full => Self(format!(
                 "{SECRET_PREFIX}{}",

@@ -184,7 +184,7 @@ fn new_id() -> EnvdResult<String> {
     std::fs::File::open("/dev/urandom")
         .and_then(|mut random| random.read_exact(&mut bytes))
         .map_err(|err| EnvdError::Internal(anyhow::Error::new(err).context("reading /dev/urandom")))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(service_kit::hex(&bytes))
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

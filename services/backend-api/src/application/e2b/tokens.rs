@@ -42,8 +42,8 @@ impl TokenKeys {
     /// The sandbox's tokens, as the SDK is given them.
     pub fn tokens(&self, id: &E2bSandboxId) -> SandboxTokens {
         SandboxTokens {
-            access: hex(&self.mac(TokenKind::Access, id).finalize().into_bytes()),
-            traffic: hex(&self.mac(TokenKind::Traffic, id).finalize().into_bytes()),
+            access: service_kit::hex(&self.mac(TokenKind::Access, id).finalize().into_bytes()),
+            traffic: service_kit::hex(&self.mac(TokenKind::Traffic, id).finalize().into_bytes()),
         }
     }
 
@@ -58,10 +58,6 @@ impl TokenKeys {
         mac.update(id.as_str().as_bytes());
         mac
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn decode_hex(text: &str) -> Option<Vec<u8>> {
