@@ -21,6 +21,7 @@ pub mod desktop;
 pub mod envd;
 pub mod error;
 pub mod files;
+pub mod home_seed;
 pub mod http;
 pub mod interpreter;
 pub mod kernel;

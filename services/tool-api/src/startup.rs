@@ -58,6 +58,13 @@ impl Application {
             .with_context(|| format!("binding {address}"))?;
         let home: std::path::PathBuf =
             std::env::var_os("HOME").map_or_else(|| workspace.root().to_path_buf(), Into::into);
+        if let Some(seed) = &settings.home_seed {
+            // Before the kernel starts, so its first chart finds Matplotlib's font list.
+            match crate::home_seed::seed_home(seed, &home) {
+                Ok(copied) => tracing::debug!(copied, "home seeded from {}", seed.display()),
+                Err(error) => tracing::warn!(%error, "could not seed the home from {}", seed.display()),
+            }
+        }
         let desktop = if settings.desktop.enabled {
             Some(Desktop::new(
                 &settings.desktop,

@@ -293,11 +293,24 @@ async fn the_sandbox_image_runs_node_mcp_servers_over_stdio() {
 
 /// The data-science runtime the code interpreter needs, from the image alone (no package
 /// index is asked): the libraries import, pandas reads a CSV and writes a spreadsheet,
-/// and Matplotlib draws a chart with a CJK title without a display or missing glyphs.
+/// and Matplotlib draws a chart with a CJK title without a display or missing glyphs, on
+/// the font list the image seeded the home with.
 #[tokio::test]
 async fn the_sandbox_image_has_the_data_stack() {
     let sandbox = sandbox::start(&sandbox::image().0, TOKEN);
     sandbox.ready().await;
+    // Matplotlib's font list came with the home (the image's home seed) and is the one
+    // this Matplotlib wants: the chart below neither rebuilds nor rewrites it.
+    let font_list = ExecRequest {
+        command: "stat -c '%n %y %s' ~/.cache/matplotlib/fontlist-v*.json".into(),
+        ..Default::default()
+    };
+    let seeded = sandbox.client.exec("fonts", &font_list).await.unwrap();
+    assert_eq!(
+        seeded.exit_code,
+        Some(0),
+        "no font list in a fresh home: {seeded:?}"
+    );
     let script = r#"
 import numpy, pandas, matplotlib, scipy, sklearn, seaborn, openpyxl, PIL, requests, bs4
 import ipykernel, jupyter_client
@@ -331,4 +344,7 @@ print("backend", matplotlib.get_backend(), "size", PIL.Image.open("chart.png").s
         "a glyph had no font: {}",
         ran.output
     );
+    assert!(!ran.output.contains("font cache"), "{}", ran.output);
+    let after = sandbox.client.exec("fonts", &font_list).await.unwrap();
+    assert_eq!(after.output, seeded.output, "the font list was rebuilt");
 }
