@@ -18,7 +18,6 @@ mod orphans;
 mod prompt;
 mod replicas;
 mod run;
-mod run_tools;
 mod take_over;
 mod untrusted;
 

@@ -23,10 +23,10 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::own_tools::DelegateArgs;
 use super::{hand_back, Next, Run, TurnEnd};
 use crate::application::agent::catalogue::Catalogue;
 use crate::application::agent::prompt::sub_agent_prompt;
-use crate::application::agent::run_tools::DelegateArgs;
 use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::event::AgentEvent;

@@ -14,6 +14,7 @@
 
 mod delegation;
 mod hand_back;
+pub(super) mod own_tools;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -26,7 +27,6 @@ use super::catalogue::{Catalogue, ToolCall};
 use super::context::compact;
 use super::guard::{Guard, Interrupted};
 use super::replicas::Fence;
-use super::run_tools::RunCall;
 use super::untrusted::ToolReply;
 use super::{mcp, memory, prompt, Dependencies, Incoming};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
@@ -40,6 +40,7 @@ use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::tool::{ImageRef, ToolView};
 use crate::domain::DomainError;
 use delegation::{Role, StepBudget, SubAgents};
+use own_tools::RunCall;
 
 /// Events read per query when loading the history.
 const PAGE: usize = 500;

@@ -20,7 +20,7 @@ tool_calls! {
 }
 
 tool_calls! {
-    /// A task for a sub-agent (see `run::delegation`).
+    /// A task for a sub-agent (see `delegation`).
     DelegateCall {
         Delegate(DelegateArgs) = "delegate", "Hand a self-contained task to a sub-agent, which works on it with the same tools (but cannot ask the person) and returns its final answer as this call's result. Several delegate calls in one answer run at the same time.";
     }
