@@ -106,6 +106,13 @@ impl SandboxManagerClient {
         Ok(())
     }
 
+    /// Stops the sandbox's container and keeps the session's volume, so the session's
+    /// next sandbox finds its files.
+    pub async fn stop(&self, id: &str) -> ClientResult<Sandbox> {
+        let path = format!("/v1/sandboxes/{id}/stop");
+        decode(self.request(Method::POST, &path).send().await?).await
+    }
+
     /// Marks the sandbox used now, pushing its idle time-out back.
     pub async fn keep_alive(&self, id: &str) -> ClientResult<Sandbox> {
         let path = format!("/v1/sandboxes/{id}/keepalive");

@@ -23,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(create, list))
         .routes(routes!(get, delete))
         .routes(routes!(keep_alive))
+        .routes(routes!(stop))
         .routes(routes!(logs))
 }
 
@@ -87,6 +88,17 @@ async fn to_the_end<T: Send + 'static>(
     tokio::spawn(work)
         .await
         .map_err(|err| anyhow::anyhow!("a sandbox request's task failed: {err}"))?
+}
+
+/// Stops the sandbox's container and keeps the session's volume: the session's next
+/// sandbox finds its files. An ended sandbox is answered as it is.
+#[utoipa::path(
+    post, path = "/v1/sandboxes/{id}/stop",
+    responses((status = 200, body = Sandbox), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody))
+)]
+async fn stop(State(state): State<AppState>, Path(id): Path<String>) -> ManagerResult<axum::Json<Sandbox>> {
+    let manager = state.manager.clone();
+    Ok(axum::Json(to_the_end(async move { manager.stop(&id).await }).await?))
 }
 
 /// Marks the sandbox used now, pushing its idle time-out back.

@@ -13,6 +13,7 @@ mod pool;
 mod readiness;
 mod reconcile;
 mod registry;
+mod stop;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};

@@ -114,14 +114,8 @@ impl Manager {
         } else {
             "it was idle too long"
         };
-        if let Err(err) = self.driver.remove(&record.id, None).await {
-            tracing::warn!(sandbox = %record.id, %err, "could not remove an expired sandbox; retrying later");
-            return;
-        }
-        match self.registry.set_state(&record.id, SandboxState::Expired).await {
-            Ok(Some(expired)) => self.events.publish(LifecycleKind::Expired, &expired, reason),
-            Ok(None) => {}
-            Err(err) => tracing::error!(sandbox = %record.id, %err, "recording an expiry"),
+        if let Err(err) = self.end_keeping_volume(record, reason).await {
+            tracing::warn!(sandbox = %record.id, %err, "could not end an expired sandbox; retrying later");
         }
     }
 

@@ -396,7 +396,7 @@ async fn a_missing_image_or_engine_is_a_503_and_the_manager_recovers() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn volume_storage_keeps_files_across_a_restart_and_delete_removes_it() {
+async fn volume_storage_keeps_files_across_a_restart_and_a_stop_and_delete_removes_it() {
     let manager = Manager::start(&[]);
     let client = &manager.client;
     let create = CreateSandbox {
@@ -441,6 +441,23 @@ async fn volume_storage_keeps_files_across_a_restart_and_delete_removes_it() {
     docker(&["kill", &manager.container_name(&sandbox.id)]);
     let tools = support::restarted(client, &sandbox.id, 1, Duration::from_secs(60)).await;
     assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
+
+    // Stopped on request (how E2B's pause is kept): the container goes, the volume stays,
+    // and the session's next sandbox finds the file.
+    let stopped = client.stop(&sandbox.id).await.unwrap();
+    assert_eq!(stopped.state, SandboxState::Expired);
+    assert!(manager.containers().is_empty(), "{:?}", manager.containers());
+    assert_eq!(manager.volumes().len(), 1);
+    assert_eq!(
+        client.stop(&sandbox.id).await.unwrap().state,
+        SandboxState::Expired
+    );
+    let sandbox = client.create(&create).await.unwrap();
+    let access = sandbox.tool_api.clone().unwrap();
+    let tools = ToolApiClient::new(&access.url, &access.token);
+    assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
+    let unknown = client.stop("sbx-nosuchsandbox").await.unwrap_err();
+    assert_eq!(unknown.code(), Some(ErrorCode::NotFound), "{unknown}");
 
     client.delete(&sandbox.id).await.unwrap();
     assert!(manager.containers().is_empty());
