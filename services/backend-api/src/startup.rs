@@ -33,6 +33,7 @@ use crate::config::{
 use crate::domain::agent::{SandboxGateway, WebSearch};
 use crate::domain::files::SandboxFiles;
 use crate::domain::mcp::McpServers;
+use crate::domain::ports::PausableSandboxes;
 use crate::domain::replica::ReplicaId;
 use crate::infrastructure::llm::OpenAiModels;
 use crate::infrastructure::mcp::{config as mcp_config, McpHub};
@@ -112,12 +113,15 @@ impl Application {
         .await
         .context("setting up the configured account")?;
         let events = Arc::new(EventService::new(stores.log.clone(), stores.bus.clone()));
-        let sandboxes: Arc<dyn SandboxGateway> =
-            match (&settings.sandbox.manager_url, &settings.sandbox.manager_token) {
-                (Some(url), Some(token)) => Arc::new(ManagedSandboxes::new(url, token)),
-                (Some(_), None) => bail!("SANDBOX_MANAGER_URL is set but SANDBOX_MANAGER_TOKEN is not"),
-                _ => Arc::new(NoSandboxes),
-            };
+        let managed = match (&settings.sandbox.manager_url, &settings.sandbox.manager_token) {
+            (Some(url), Some(token)) => Some(ManagedSandboxes::new(url, token)),
+            (Some(_), None) => bail!("SANDBOX_MANAGER_URL is set but SANDBOX_MANAGER_TOKEN is not"),
+            _ => None,
+        };
+        let (sandboxes, rented): (Arc<dyn SandboxGateway>, Arc<dyn PausableSandboxes>) = match &managed {
+            Some(managed) => (Arc::new(managed.clone()), Arc::new(managed.keeping_files())),
+            None => (Arc::new(NoSandboxes), Arc::new(NoSandboxes)),
+        };
         let models = settings
             .llm
             .models()
@@ -273,7 +277,7 @@ impl Application {
         }
         let e2b = Arc::new(E2bService::new(
             stores.e2b_sandboxes.clone(),
-            sandboxes.clone(),
+            rented,
             Arc::new(ToolApiEnvironment::default()),
             &e2b_token_secret(&settings.auth)?,
         ));

@@ -170,6 +170,28 @@ pub fn env_vars(raw: BTreeMap<String, String>) -> DomainResult<BTreeMap<String, 
     Ok(raw)
 }
 
+/// How long a paused sandbox's files are kept before it is removed (30 days).
+pub const PAUSED_KEPT_SECS: i64 = 30 * 86_400;
+
+/// Whether a rented sandbox runs, or is paused: its container gone, its files kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum E2bState {
+    #[default]
+    Running,
+    Paused,
+}
+
+impl E2bState {
+    /// The name E2B's API gives it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Paused => "paused",
+        }
+    }
+}
+
 /// A rented sandbox as stored, from creation until it is killed or its time is up.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct E2bSandbox {
@@ -182,8 +204,25 @@ pub struct E2bSandbox {
     pub cpu_count: u32,
     pub memory_mb: u64,
     pub started_at: DateTime<Utc>,
-    /// When the sandbox is ended unless told otherwise.
+    /// When a running sandbox is ended (or paused, with `auto_pause`) unless told
+    /// otherwise; when a paused one is removed with its files.
     pub end_at: DateTime<Utc>,
+    #[serde(default)]
+    pub state: E2bState,
+    /// Paused rather than ended when its time is up.
+    #[serde(default)]
+    pub auto_pause: bool,
+    /// The environment it was created with, given again to the sandbox it resumes in.
+    #[serde(default)]
+    pub env_vars: BTreeMap<String, String>,
+}
+
+impl E2bSandbox {
+    /// Marks it paused at `now`: its files are kept [`PAUSED_KEPT_SECS`] from then.
+    pub fn pause(&mut self, now: DateTime<Utc>) {
+        self.state = E2bState::Paused;
+        self.end_at = (now + Duration::seconds(PAUSED_KEPT_SECS)).trunc_subsecs(0);
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 
-use super::agent::SandboxAccess;
 use super::agent::TokenUsage;
+use super::agent::{SandboxAccess, SandboxGateway};
 use super::api_key::{ApiKey, ApiKeyId};
 use super::e2b::{E2bSandbox, E2bSandboxId};
 use super::error::DomainResult;
@@ -137,6 +137,14 @@ pub trait E2bSandboxRepository: Send + Sync {
     async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool>;
     /// Everyone's sandboxes whose end time is at or before `now`.
     async fn ended_by(&self, now: DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>>;
+}
+
+/// The sandboxes the E2B-compatible API rents: a session's sandbox, whose files outlive
+/// its container so that a paused one comes back with them.
+#[async_trait::async_trait]
+pub trait PausableSandboxes: SandboxGateway {
+    /// Ends the session's sandbox and keeps its files for the next `acquire`.
+    async fn stop(&self, session: &SessionId) -> DomainResult<()>;
 }
 
 /// Gives a rented sandbox the environment it was asked for, once it runs.

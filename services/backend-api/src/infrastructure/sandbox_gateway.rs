@@ -2,26 +2,43 @@
 //! the warm pool, or the existing one returned) on first use and removed with the
 //! session; looking for it (`find`) never creates one. Without a configured manager,
 //! sessions simply have no sandbox: acquiring one fails with a message saying what to
-//! set, finding one finds none, and releasing has nothing to do.
+//! set, finding one finds none, and releasing has nothing to do. The E2B-compatible
+//! API's sandboxes keep their files on a volume of their own, so that stopping one (its
+//! pause) leaves them for the session's next sandbox.
 
 use sandbox_manager_client::contract::{
-    CreateSandbox, ErrorCode, ListQuery, NetworkMode, Sandbox, SandboxState,
+    CreateSandbox, ErrorCode, ListQuery, NetworkMode, Sandbox, SandboxState, StorageKind,
 };
 use sandbox_manager_client::{ClientError, SandboxManagerClient};
 
 use crate::domain::agent::{SandboxAccess, SandboxGateway, SandboxSize};
+use crate::domain::ports::PausableSandboxes;
 use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
 
+#[derive(Clone)]
 pub struct ManagedSandboxes {
     client: SandboxManagerClient,
+    /// `None`: the manager's configured storage.
+    storage: Option<StorageKind>,
 }
 
 impl ManagedSandboxes {
     pub fn new(url: &str, token: &str) -> Self {
         Self {
             client: SandboxManagerClient::new(url, token),
+            storage: None,
+        }
+    }
+
+    /// The same manager, asked for sandboxes whose files are on a volume: they outlive
+    /// the container, whatever the manager's default storage (those are never claimed
+    /// from the warm pool, whose homes are in memory).
+    pub fn keeping_files(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            storage: Some(StorageKind::Volume),
         }
     }
 
@@ -40,6 +57,7 @@ impl ManagedSandboxes {
                 Network::Internet => NetworkMode::Internet,
                 Network::Offline => NetworkMode::Offline,
             }),
+            storage: self.storage,
             ..Default::default()
         };
         let sandbox = self.client.create(&request).await.map_err(failure)?;
@@ -149,5 +167,31 @@ fn no_manager() -> DomainError {
     DomainError::Unavailable {
         what: "the sandbox",
         detail: "no sandbox-manager is configured: set SANDBOX_MANAGER_URL and SANDBOX_MANAGER_TOKEN".into(),
+    }
+}
+
+#[async_trait::async_trait]
+impl PausableSandboxes for ManagedSandboxes {
+    async fn stop(&self, session: &SessionId) -> DomainResult<()> {
+        for sandbox in self
+            .client
+            .list(&Self::of_session(session))
+            .await
+            .map_err(failure)?
+        {
+            match self.client.stop(&sandbox.id).await {
+                Ok(_) => {}
+                Err(err) if err.code() == Some(ErrorCode::NotFound) => {}
+                Err(err) => return Err(failure(err)),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl PausableSandboxes for NoSandboxes {
+    async fn stop(&self, _session: &SessionId) -> DomainResult<()> {
+        Ok(())
     }
 }

@@ -184,8 +184,6 @@ async fn bad_requests_are_refused_before_anything_is_made() {
         StatusCode::BAD_REQUEST,
         "not what this route takes",
     );
-    let (status, body) = create(json!({ "templateID": "base", "autoPause": true })).await;
-    assert_e2b_error(status, &body, StatusCode::NOT_IMPLEMENTED, "autoPause");
     let raw = reqwest::Client::new()
         .post(format!("{}/e2b/v2/sandboxes", app.base))
         .header("x-api-key", &key)
@@ -197,6 +195,8 @@ async fn bad_requests_are_refused_before_anything_is_made() {
     assert_eq!(raw.status(), StatusCode::BAD_REQUEST);
     let (status, body) = e2b(&app, Method::GET, "/v2/sandboxes?limit=lots", Some(&key), None).await;
     assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, "limit");
+    let (status, body) = e2b(&app, Method::GET, "/v2/sandboxes?state=asleep", Some(&key), None).await;
+    assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, "running, paused");
     let (status, body) = e2b(&app, Method::POST, "/templates", Some(&key), Some(json!({}))).await;
     assert_e2b_error(status, &body, StatusCode::NOT_IMPLEMENTED, "not served here");
     assert_eq!(
@@ -232,6 +232,11 @@ async fn no_sandbox_of_another_or_of_no_one_is_found_on_any_route() {
                 Some(json!({ "timeout": 30 })),
             ),
             (Method::POST, format!("/sandboxes/{id}/pause"), None),
+            (
+                Method::POST,
+                format!("/sandboxes/{id}/resume"),
+                Some(json!({ "timeout": 30 })),
+            ),
         ] {
             let (status, body) = e2b(&app, method.clone(), &path, Some(&key), body).await;
             assert_e2b_error(status, &body, StatusCode::NOT_FOUND, "sandbox not found");

@@ -2,14 +2,15 @@
 //! MongoDB and Redis in the shared-stores run) and the real sandbox-manager over the
 //! sandbox image. Created with its variables and reached through the one-host data
 //! plane; another person's key finds nothing; set_timeout and its time running out; kill
-//! removes its container at once.
+//! removes its container at once; pause keeps its files for connect to resume, and
+//! autoPause pauses it when its time is up.
 //!
 //! Needs the Docker engine and the sandbox-manager binary, like `agent_sandbox`.
 
 use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
-use sandbox_manager_client::contract::ListQuery;
+use sandbox_manager_client::contract::{ListQuery, SandboxState};
 use serde_json::{json, Value};
 
 use crate::e2b::{e2b, key};
@@ -230,4 +231,152 @@ async fn kill_removes_the_container_at_once_and_connect_extends_but_never_shorte
         e2b(&app, Method::DELETE, &path, Some(&ada), None).await.0,
         StatusCode::NOT_FOUND
     );
+}
+
+/// The manager's sandboxes of the rented sandbox `id` that run.
+async fn running_of(manager: &Manager, id: &str) -> Vec<sandbox_manager_client::contract::Sandbox> {
+    let query = ListQuery {
+        session_id: Some(id.to_owned()),
+        state: Some(SandboxState::Ready),
+        ..Default::default()
+    };
+    manager.client().list(&query).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_paused_sandbox_keeps_its_files_resumes_on_connect_and_auto_pause_pauses_it() {
+    let manager = Manager::start();
+    let app = backend(&manager).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let ada = key(&app, &token, "sandboxes").await;
+    let body = json!({
+        "templateID": "base", "timeout": 600, "autoPause": true,
+        "envVars": { "KEPT": "yes" }, "metadata": { "suite": "pause" },
+    });
+    let (status, made) = e2b(&app, Method::POST, "/sandboxes", Some(&ada), Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["sandboxID"].as_str().unwrap().to_owned();
+    let access = made["envdAccessToken"].as_str().unwrap().to_owned();
+    let path = format!("/sandboxes/{id}");
+    let detail = e2b(&app, Method::GET, &path, Some(&ada), None).await.1;
+    assert_eq!(detail["lifecycle"]["onTimeout"], "pause", "{detail}");
+    let [sandbox] = &running_of(&manager, &id).await[..] else {
+        panic!("one sandbox runs")
+    };
+    let tool_api = sandbox.tool_api.clone().unwrap();
+    let tools = tool_api_client::ToolApiClient::new(&tool_api.url, &tool_api.token);
+    let note = tool_api_client::contract::files::WriteFileRequest {
+        path: "kept.txt".into(),
+        content: "kept across a pause".into(),
+        append: false,
+    };
+    tools.write_file(&note).await.unwrap();
+
+    // Paused: the container ends, the record stays, the data plane says so.
+    let pause = format!("{path}/pause");
+    let (status, _) = e2b(&app, Method::POST, &pause, Some(&ada), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, again) = e2b(&app, Method::POST, &pause, Some(&ada), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{again}");
+    assert!(running_of(&manager, &id).await.is_empty(), "the container ended");
+    assert_eq!(
+        e2b(&app, Method::GET, &path, Some(&ada), None).await.1["state"],
+        "paused"
+    );
+    let listed = |state: &'static str| {
+        let app = &app;
+        let ada = &ada;
+        async move {
+            let query = format!("/v2/sandboxes?state={state}");
+            e2b(app, Method::GET, &query, Some(ada), None)
+                .await
+                .1
+                .as_array()
+                .unwrap()
+                .len()
+        }
+    };
+    assert_eq!((listed("paused").await, listed("running").await), (1, 0));
+    let asleep = data_plane(&app, Method::GET, "/health", &id, &access, "49983").await;
+    assert_eq!(asleep.status(), StatusCode::BAD_GATEWAY);
+    let message: Value = asleep.json().await.unwrap();
+    assert!(
+        message["message"].as_str().unwrap().contains("is paused"),
+        "{message}"
+    );
+    let (status, _) = e2b(
+        &app,
+        Method::POST,
+        &format!("{path}/timeout"),
+        Some(&ada),
+        Some(json!({ "timeout": 60 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "a paused sandbox's time is not set");
+
+    // Connect resumes it (201) with its files and variables; connecting again is 200.
+    let connect = format!("{path}/connect");
+    let (status, resumed) = e2b(
+        &app,
+        Method::POST,
+        &connect,
+        Some(&ada),
+        Some(json!({ "timeout": 600 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{resumed}");
+    let file = data_plane(
+        &app,
+        Method::GET,
+        "/files?path=/home/user/workspace/kept.txt",
+        &id,
+        &access,
+        "49983",
+    )
+    .await;
+    assert_eq!(file.status(), StatusCode::OK);
+    assert_eq!(file.text().await.unwrap(), "kept across a pause");
+    let envs: Value = data_plane(&app, Method::GET, "/envs", &id, &access, "49983")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(envs["KEPT"], "yes", "{envs}");
+    let (status, _) = e2b(
+        &app,
+        Method::POST,
+        &connect,
+        Some(&ada),
+        Some(json!({ "timeout": 600 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Its time running out pauses it (autoPause) rather than ending it.
+    let (status, _) = e2b(
+        &app,
+        Method::POST,
+        &format!("{path}/timeout"),
+        Some(&ada),
+        Some(json!({ "timeout": 1 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while e2b(&app, Method::GET, &path, Some(&ada), None).await.1["state"] != "paused" {
+        assert!(Instant::now() < deadline, "not paused a minute after its time");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    while !running_of(&manager, &id).await.is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the paused sandbox's container still runs"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+
+    // Killing a paused sandbox removes it, files and all.
+    let (status, _) = e2b(&app, Method::DELETE, &path, Some(&ada), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(containers_of(&manager, &id).await, 0);
 }

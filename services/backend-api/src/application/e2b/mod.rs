@@ -1,8 +1,9 @@
 //! Sandboxes rented through the E2B-compatible API: creating one (a record, then the
-//! sandbox-manager's sandbox for it, then its environment), finding, listing, extending
-//! and killing the caller's own, ending those whose time is up (on whichever replica
-//! looks first: the store's remove decides who), and admitting a data-plane request by
-//! the sandbox's access token.
+//! sandbox-manager's sandbox for it, then its environment), finding, listing, extending,
+//! pausing (the container ends, the files stay), resuming and killing the caller's own,
+//! ending or pausing those whose time is up (on whichever replica looks first: the
+//! store's remove decides who ends one), and admitting a data-plane request by the
+//! sandbox's access token.
 //!
 //! # Layout
 //! - `tokens.rs` — the sandbox's access and traffic tokens, HMACs of its id.
@@ -18,9 +19,9 @@ mod found;
 mod tokens;
 
 use super::{AppError, AppResult};
-use crate::domain::agent::{SandboxAccess, SandboxGateway};
-use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bTimeout, Template};
-use crate::domain::ports::{E2bSandboxRepository, SandboxEnvironment};
+use crate::domain::agent::SandboxAccess;
+use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bState, E2bTimeout, Template};
+use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
 use crate::domain::session::Network;
 use crate::domain::user::UserId;
 use found::Found;
@@ -35,6 +36,8 @@ pub struct NewSandbox {
     pub metadata: BTreeMap<String, String>,
     pub env_vars: BTreeMap<String, String>,
     pub network: Network,
+    /// Paused rather than ended when its time is up.
+    pub auto_pause: bool,
 }
 
 /// Which of the owner's sandboxes a listing wants.
@@ -42,11 +45,21 @@ pub struct NewSandbox {
 pub struct SandboxFilter {
     /// Every pair must be among the sandbox's metadata.
     pub metadata: BTreeMap<String, String>,
+    /// Only these states; empty: any.
+    pub states: Vec<E2bState>,
+}
+
+/// What a connect did.
+pub struct Connected {
+    pub sandbox: E2bSandbox,
+    pub tokens: SandboxTokens,
+    /// It was paused and runs again (E2B answers 201 then, 200 otherwise).
+    pub resumed: bool,
 }
 
 pub struct E2bService {
     sandboxes: Arc<dyn E2bSandboxRepository>,
-    gateway: Arc<dyn SandboxGateway>,
+    gateway: Arc<dyn PausableSandboxes>,
     environment: Arc<dyn SandboxEnvironment>,
     keys: TokenKeys,
     found: Found,
@@ -56,7 +69,7 @@ impl E2bService {
     /// `secret` keys the access tokens; the server's token secret serves.
     pub fn new(
         sandboxes: Arc<dyn E2bSandboxRepository>,
-        gateway: Arc<dyn SandboxGateway>,
+        gateway: Arc<dyn PausableSandboxes>,
         environment: Arc<dyn SandboxEnvironment>,
         secret: &str,
     ) -> Self {
@@ -83,6 +96,9 @@ impl E2bService {
             memory_mb: 0,
             started_at: now,
             end_at: new.timeout.end_from(now),
+            state: E2bState::Running,
+            auto_pause: new.auto_pause,
+            env_vars: new.env_vars,
         };
         // Stored first, so a sandbox whose start is cut short is still found and ended.
         self.sandboxes.insert(&sandbox).await?;
@@ -91,7 +107,7 @@ impl E2bService {
                 .gateway
                 .acquire(sandbox.id.session(), owner, Some(sandbox.network))
                 .await?;
-            self.environment.set(&access, &new.env_vars).await?;
+            self.environment.set(&access, &sandbox.env_vars).await?;
             sandbox.cpu_count = access.size.cpus.ceil() as u32;
             sandbox.memory_mb = access.size.memory_mb;
             self.sandboxes.update(&sandbox).await
@@ -128,10 +144,11 @@ impl E2bService {
     pub async fn list(&self, owner: &UserId, filter: &SandboxFilter) -> AppResult<Vec<E2bSandbox>> {
         let mut sandboxes = self.sandboxes.list(owner).await?;
         sandboxes.retain(|sandbox| {
-            filter
-                .metadata
-                .iter()
-                .all(|(key, value)| sandbox.metadata.get(key) == Some(value))
+            (filter.states.is_empty() || filter.states.contains(&sandbox.state))
+                && filter
+                    .metadata
+                    .iter()
+                    .all(|(key, value)| sandbox.metadata.get(key) == Some(value))
         });
         Ok(sandboxes)
     }
@@ -145,32 +162,69 @@ impl E2bService {
         Ok(())
     }
 
-    /// The sandbox ends `timeout` from now, sooner or later than it would have.
+    /// The running sandbox ends `timeout` from now, sooner or later than it would have.
     pub async fn set_timeout(&self, owner: &UserId, id: &str, timeout: E2bTimeout) -> AppResult<E2bSandbox> {
         let mut sandbox = self.get(owner, id).await?;
+        if sandbox.state == E2bState::Paused {
+            return Err(AppError::Conflict(
+                "the sandbox is paused: connect to it to resume it, with the timeout it should have".into(),
+            ));
+        }
         sandbox.end_at = timeout.end_from(Utc::now());
         self.store(&sandbox).await
     }
 
-    /// The owner's running sandbox, living at least `timeout` from now, with its tokens.
-    pub async fn connect(
-        &self,
-        owner: &UserId,
-        id: &str,
-        timeout: E2bTimeout,
-    ) -> AppResult<(E2bSandbox, SandboxTokens)> {
+    /// The owner's sandbox, running (a paused one resumes, with its files) and living at
+    /// least `timeout` from now, with its tokens.
+    pub async fn connect(&self, owner: &UserId, id: &str, timeout: E2bTimeout) -> AppResult<Connected> {
         let mut sandbox = self.get(owner, id).await?;
-        sandbox.end_at = sandbox.end_at.max(timeout.end_from(Utc::now()));
+        let resumed = sandbox.state == E2bState::Paused;
+        if resumed {
+            // The session's new sandbox mounts the files the paused one left.
+            let access = self
+                .gateway
+                .acquire(sandbox.id.session(), owner, Some(sandbox.network))
+                .await?;
+            self.environment.set(&access, &sandbox.env_vars).await?;
+            sandbox.state = E2bState::Running;
+            sandbox.end_at = timeout.end_from(Utc::now());
+        } else {
+            sandbox.end_at = sandbox.end_at.max(timeout.end_from(Utc::now()));
+        }
         let sandbox = self.store(&sandbox).await?;
         let tokens = self.keys.tokens(&sandbox.id);
-        Ok((sandbox, tokens))
+        Ok(Connected {
+            sandbox,
+            tokens,
+            resumed,
+        })
     }
 
-    /// Ends every sandbox whose time is up at `now`; how many this call ended.
+    /// Pauses the owner's sandbox: its container ends and its files stay until it is
+    /// resumed or killed. `false` when it was paused already.
+    pub async fn pause(&self, owner: &UserId, id: &str) -> AppResult<bool> {
+        let sandbox = self.get(owner, id).await?;
+        if sandbox.state == E2bState::Paused {
+            return Ok(false);
+        }
+        self.pause_now(sandbox).await?;
+        Ok(true)
+    }
+
+    /// Ends every running sandbox whose time is up at `now`, or pauses it when it asked
+    /// for that, and removes paused ones kept their time; how many this call touched.
     pub async fn end_overdue(&self, now: DateTime<Utc>) -> AppResult<usize> {
         let mut ended = 0;
         for sandbox in self.sandboxes.ended_by(now).await? {
-            if self.end(&sandbox.id).await {
+            let id = sandbox.id.clone();
+            if sandbox.state == E2bState::Running && sandbox.auto_pause {
+                match self.pause_now(sandbox).await {
+                    Ok(()) => ended += 1,
+                    Err(err) => {
+                        tracing::warn!(sandbox = id.as_str(), error = %err, "a sandbox whose time was up was not paused")
+                    }
+                }
+            } else if self.end(&id).await {
                 ended += 1;
             }
         }
@@ -226,12 +280,17 @@ impl E2bService {
         if let Some(access) = self.found.get(&id) {
             return Ok(access);
         }
-        let access = self.gateway.find(id.session()).await?.ok_or_else(|| {
-            AppError::Gone(format!(
-                "sandbox {} was not found: it was killed or its time ran out",
-                id.as_str()
-            ))
-        })?;
+        let Some(access) = self.gateway.find(id.session()).await? else {
+            let paused = matches!(self.sandboxes.get(&id).await?, Some(s) if s.state == E2bState::Paused);
+            return Err(AppError::Gone(if paused {
+                format!("sandbox {} is paused: connect to it to resume it", id.as_str())
+            } else {
+                format!(
+                    "sandbox {} was not found: it was killed or its time ran out",
+                    id.as_str()
+                )
+            }));
+        };
         self.found.put(&id, &access);
         Ok(access)
     }
@@ -242,6 +301,15 @@ impl E2bService {
         if let Ok(id) = E2bSandboxId::parse(id) {
             self.found.forget(&id);
         }
+    }
+
+    /// Records the sandbox paused first (so the sweep keeps it), then ends its container.
+    async fn pause_now(&self, mut sandbox: E2bSandbox) -> AppResult<()> {
+        sandbox.pause(Utc::now());
+        self.store(&sandbox).await?;
+        self.found.forget(&sandbox.id);
+        self.gateway.stop(sandbox.id.session()).await?;
+        Ok(())
     }
 
     async fn store(&self, sandbox: &E2bSandbox) -> AppResult<E2bSandbox> {

@@ -9,7 +9,7 @@ use super::{E2bService, NewSandbox};
 use crate::application::AppError;
 use crate::domain::agent::{SandboxAccess, SandboxGateway, SandboxSize};
 use crate::domain::e2b::{E2bSandboxId, E2bTimeout, Template};
-use crate::domain::ports::{E2bSandboxRepository, SandboxEnvironment};
+use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
 use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
@@ -56,6 +56,13 @@ impl SandboxGateway for SlowStart {
     }
 }
 
+#[async_trait::async_trait]
+impl PausableSandboxes for SlowStart {
+    async fn stop(&self, _session: &SessionId) -> DomainResult<()> {
+        Ok(())
+    }
+}
+
 struct NoEnvironment;
 
 #[async_trait::async_trait]
@@ -81,6 +88,7 @@ async fn a_sandbox_whose_time_runs_out_while_it_starts_is_removed_not_handed_out
         metadata: BTreeMap::new(),
         env_vars: BTreeMap::new(),
         network: Network::Internet,
+        auto_pause: false,
     };
     let refused = service
         .create(&owner, new)

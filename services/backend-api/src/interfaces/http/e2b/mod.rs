@@ -5,7 +5,8 @@
 //!
 //! # Layout
 //! - `caller.rs` — the `X-API-Key` extractor: a `sandboxes` key's owner.
-//! - `sandboxes.rs` — the control plane (create, get, list, kill, timeout, connect).
+//! - `sandboxes.rs` — the control plane (create, get, list, kill, timeout, pause,
+//!   connect).
 //! - `views.rs` — its answers in E2B's field names.
 //! - `data_plane.rs` — every in-sandbox request relayed to the sandbox's tool-api.
 //! - `error.rs` — errors in E2B's `{code, message}` shape.
@@ -32,6 +33,8 @@ pub fn router() -> Router<AppState> {
         .route("/e2b/sandboxes/{id}/connect", post(sandboxes::connect))
         .route("/e2b/v2/sandboxes/{id}/connect", post(sandboxes::connect))
         .route("/e2b/sandboxes/{id}/pause", post(sandboxes::pause))
+        // What SDKs before `connect` called to resume a paused sandbox.
+        .route("/e2b/sandboxes/{id}/resume", post(sandboxes::connect))
         .route(data_plane::MOUNT, any(data_plane::relay))
         .route(&data_plane, any(data_plane::relay))
         .route("/e2b", any(no_route))

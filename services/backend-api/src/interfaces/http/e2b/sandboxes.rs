@@ -1,6 +1,7 @@
 //! The control plane E2B's SDKs call: create (`POST /sandboxes`, `/v2/sandboxes`), get,
-//! list (`GET /v2/sandboxes`, paged with `X-Next-Token`), kill, set the timeout and
-//! connect. Bodies are parsed here into the domain's types; pausing is not offered yet.
+//! list (`GET /v2/sandboxes`, paged with `X-Next-Token`), kill, set the timeout, pause
+//! and connect (which resumes a paused sandbox). Bodies are parsed here into the
+//! domain's types.
 
 use std::collections::BTreeMap;
 
@@ -16,7 +17,8 @@ use super::caller::E2bCaller;
 use super::error::{E2bError, E2bResult};
 use super::views::{Created, Detail};
 use crate::application::e2b::{NewSandbox, SandboxFilter};
-use crate::domain::e2b::{self, E2bTimeout, Template};
+use crate::application::AppError;
+use crate::domain::e2b::{self, E2bState, E2bTimeout, Template};
 use crate::domain::session::Network;
 use crate::interfaces::http::AppState;
 
@@ -58,12 +60,6 @@ pub async fn create(
     body: Bytes,
 ) -> E2bResult<Response> {
     let body: CreateBody = parse(&body)?;
-    if body.auto_pause {
-        return Err(E2bError::Unsupported(
-            "autoPause is not available here: a sandbox ends when its time is up (pausing keeps no \
-             sandbox yet); create it without autoPause",
-        ));
-    }
     let new = NewSandbox {
         template: Template::parse(&body.template_id)?,
         timeout: E2bTimeout::parse(body.timeout)?,
@@ -73,6 +69,7 @@ pub async fn create(
             Some(false) => Network::Offline,
             _ => Network::Internet,
         },
+        auto_pause: body.auto_pause,
     };
     let (sandbox, token) = state.e2b.create(&owner, new).await?;
     Ok((StatusCode::CREATED, Json(Created::new(&sandbox, token))).into_response())
@@ -94,13 +91,25 @@ pub async fn list(
     RawQuery(query): RawQuery,
 ) -> E2bResult<Response> {
     let mut filter = SandboxFilter::default();
-    let (mut states, mut after, mut limit) = (Vec::new(), None, PAGE_MAX);
+    let (mut after, mut limit) = (None, PAGE_MAX);
     for (name, value) in url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
         match name.as_ref() {
             "metadata" => filter.metadata.extend(
                 url::form_urlencoded::parse(value.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())),
             ),
-            "state" => states.extend(value.split(',').map(|s| s.trim().to_owned())),
+            "state" => {
+                for name in value.split(',').map(str::trim) {
+                    filter.states.push(match name {
+                        "running" => E2bState::Running,
+                        "paused" => E2bState::Paused,
+                        other => {
+                            return Err(E2bError::Malformed(format!(
+                                "state `{other}` is not one of running, paused"
+                            )))
+                        }
+                    });
+                }
+            }
             "nextToken" => after = Some(value.into_owned()),
             "limit" => {
                 limit = value
@@ -113,13 +122,7 @@ pub async fn list(
             _ => {}
         }
     }
-    // Every sandbox here runs: asking for paused ones alone finds none.
-    let wants_running = states.is_empty() || states.iter().any(|s| s == "running");
-    let mut sandboxes = if wants_running {
-        state.e2b.list(&owner, &filter).await?
-    } else {
-        Vec::new()
-    };
+    let mut sandboxes = state.e2b.list(&owner, &filter).await?;
     if let Some(after) = &after {
         sandboxes.retain(|sandbox| sandbox.id.as_str() > after.as_str());
     }
@@ -162,27 +165,34 @@ pub async fn set_timeout(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// `201` when a paused sandbox was resumed, `200` when it was running.
 pub async fn connect(
     State(state): State<AppState>,
     E2bCaller(owner): E2bCaller,
     Path(id): Path<String>,
     body: Bytes,
-) -> E2bResult<Json<Created>> {
+) -> E2bResult<Response> {
     let body: TimeoutBody = parse(&body)?;
     let timeout = E2bTimeout::parse(body.timeout)?;
-    let (sandbox, token) = state.e2b.connect(&owner, &id, timeout).await?;
-    Ok(Json(Created::new(&sandbox, token)))
+    let connected = state.e2b.connect(&owner, &id, timeout).await?;
+    let status = if connected.resumed {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(Created::new(&connected.sandbox, connected.tokens))).into_response())
 }
 
+/// `204` once paused; `409` when it was paused already (the SDK then answers `False`).
+/// Whatever the body asks (`memory`), only the files are kept: the processes end.
 pub async fn pause(
     State(state): State<AppState>,
     E2bCaller(owner): E2bCaller,
     Path(id): Path<String>,
 ) -> E2bResult<StatusCode> {
-    // Another person's sandbox, or none, is not found before anything else is said.
-    state.e2b.get(&owner, &id).await?;
-    Err(E2bError::Unsupported(
-        "pausing is not available here yet: a sandbox runs until it is killed or its time is up \
-         (extend it with set_timeout)",
-    ))
+    if state.e2b.pause(&owner, &id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(AppError::Conflict(format!("sandbox {id} is paused already")).into())
+    }
 }

@@ -75,7 +75,8 @@ pub struct Detail {
     cpu_count: u32,
     #[serde(rename = "memoryMB")]
     memory_mb: u64,
-    /// Sandboxes keep their files in memory (tmpfs), counted in their memory.
+    /// Not measured: a sandbox's files are on a volume that its tool-api keeps within
+    /// the home's quota.
     #[serde(rename = "diskSizeMB")]
     disk_size_mb: u64,
     state: &'static str,
@@ -100,12 +101,12 @@ impl From<&E2bSandbox> for Detail {
             cpu_count: sandbox.cpu_count,
             memory_mb: sandbox.memory_mb,
             disk_size_mb: 0,
-            state: "running",
+            state: sandbox.state.as_str(),
             metadata: sandbox.metadata.clone(),
             allow_internet_access: sandbox.network == Network::Internet,
             lifecycle: Lifecycle {
                 auto_resume: false,
-                on_timeout: "kill",
+                on_timeout: if sandbox.auto_pause { "pause" } else { "kill" },
             },
         }
     }
