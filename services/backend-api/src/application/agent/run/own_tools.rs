@@ -1,11 +1,15 @@
 //! The tools the run handles itself: planning, the session's title, talking to the
-//! person, and handing tasks to sub-agents. Their arguments are typed like the
-//! sandbox's, and their schemas generated from those types.
+//! person, and handing tasks to sub-agents (see `delegation`). Their arguments are typed
+//! like the sandbox's, and their schemas generated from those types; each leaves an
+//! event of its own.
 
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::domain::event::{PlanStep, StepStatus};
+use super::{Next, Run};
+use crate::application::agent::untrusted::ToolReply;
+use crate::domain::agent::ToolCallRequest;
+use crate::domain::event::{AgentEvent, MessageRole, PlanStep, StepStatus};
 use crate::domain::tool::tool_calls;
 
 tool_calls! {
@@ -100,6 +104,50 @@ pub struct DelegateArgs {
     /// at most 20, regular files of at most 100 MiB each.
     #[serde(default)]
     pub return_files: Vec<String>,
+}
+
+impl Run {
+    /// The run's own tools leave their own events (plan, step, title, message, wait).
+    pub(super) async fn run_tool(&mut self, call: &ToolCallRequest, run_call: RunCall) -> Next {
+        let (event, answer) = match run_call {
+            RunCall::Plan(plan) => {
+                let steps = plan.steps.into_iter().map(Into::into).collect();
+                (AgentEvent::Plan { steps }, "plan recorded")
+            }
+            RunCall::Step(step) => (
+                AgentEvent::Step {
+                    step_id: step.step_id,
+                    status: step.status,
+                    description: step.description,
+                },
+                "step updated",
+            ),
+            RunCall::Title(title) => (AgentEvent::Title { title: title.title }, "title set"),
+            RunCall::Notify(notify) => (
+                AgentEvent::Message {
+                    role: MessageRole::Assistant,
+                    content: notify.text,
+                    attachments: Vec::new(),
+                },
+                "delivered",
+            ),
+            RunCall::Ask(ask) => {
+                self.answer(
+                    call,
+                    ToolReply::own("asked; the person's reply comes as their next message"),
+                );
+                self.emit(AgentEvent::Wait {
+                    prompt: Some(ask.question),
+                    take_over: ask.take_over,
+                })
+                .await;
+                return Next::WaitForPerson;
+            }
+        };
+        self.emit(event).await;
+        self.answer(call, ToolReply::own(answer));
+        Next::Continue
+    }
 }
 
 #[cfg(test)]
