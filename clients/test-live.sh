@@ -16,7 +16,7 @@
 #   clients/test-live.sh --e2b            E2B's own SDKs (e2b, e2b-code-interpreter,
 #                                         e2b-desktop from clients/e2b/requirements.txt) as
 #                                         the client: clients/e2b/tests with pytest against a
-#                                         backend-api and a sandbox-manager with a warm pool
+#                                         backend-api and a sandbox-manager
 #                                         (the engine and image as for --jobs)
 #
 # Its own backend-api is the binary cargo built (SANDPIPER_BIN_DIR, else
@@ -26,7 +26,7 @@
 # With --jobs the agent is on, its model is clients/scripted-model.py and its sandboxes come
 # from the sandbox-manager binary beside it (no warm pool, containers in a namespace of
 # their own): each job writes fib.py in a real sandbox. With --e2b the agent is off and the
-# manager keeps a warm pool of two; the tests register accounts and make their own
+# manager keeps no warm pool either; the tests register accounts and make their own
 # `sandboxes` keys. Everything it started is stopped and removed when it ends, also on
 # failure.
 set -euo pipefail
@@ -118,16 +118,15 @@ binary() {
 settings=(BACKEND_ENVIRONMENT=development BACKEND_HOST=127.0.0.1 BACKEND_DATA_DIR="$work/data"
     BACKEND_AUTH__MODE=password BACKEND_AUTH__REGISTRATION=open)
 if $sandboxes; then
-    # E2B's users create sandboxes in a loop: theirs come from a warm pool of two.
-    pool=0
-    ! $e2b || pool=2
+    # No warm pool: E2B's sandboxes keep their files on a volume of their own (so that a
+    # pause keeps them), which a pooled sandbox, its home in memory, cannot give.
     manager="$(binary sandbox-manager)"
     manager_port="$(free_port)"
     manager_token="clients-test-manager-token-$$"
     env -i PATH="$PATH" HOME="$HOME" RUST_LOG=warn ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} \
         SANDBOX_MANAGER_TOKEN="$manager_token" SANDBOX_MANAGER_PORT="$manager_port" \
         SANDBOX_MANAGER_DATA_DIR="$work/manager" SANDBOX_MANAGER_NAMESPACE="$namespace" \
-        SANDBOX_MANAGER_POOL__SIZE="$pool" SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS=90 \
+        SANDBOX_MANAGER_POOL__SIZE=0 SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS=90 \
         SANDBOX_MANAGER_QUOTA__PER_OWNER=10 \
         SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK="${networks[0]}" \
         SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK="${networks[1]}" \

@@ -1,11 +1,12 @@
 """A sandbox's life through E2B's SDK: created, found, listed by its metadata, told to
-live longer, killed; its time running out ends it; and no one else reaches it."""
+live longer, paused and resumed with its files, killed; its time running out ends it,
+or pauses it when asked to; and no one else reaches it."""
 
 import time
 
 import httpx
 import pytest
-from e2b import Sandbox, SandboxQuery
+from e2b import Sandbox, SandboxQuery, SandboxState
 from e2b.exceptions import AuthenticationException, NotFoundException, SandboxException
 
 from conftest import BASE, person_key
@@ -94,8 +95,50 @@ def test_made_up_keys_and_keys_of_other_scopes_are_refused() -> None:
             Sandbox.list(api_key=other, validate_api_key=False).next_items()
 
 
-def test_what_is_not_offered_says_so(sandbox: Sandbox, key: str) -> None:
-    with pytest.raises(SandboxException, match="not available"):
-        sandbox.pause()
+def listed(key: str, suite: str, state: SandboxState) -> list[str]:
+    """The ids of the person's sandboxes of `suite` in `state`."""
+    query = SandboxQuery(metadata={"suite": suite}, state=[state])
+    return [s.sandbox_id for s in Sandbox.list(api_key=key, query=query).next_items()]
+
+
+def test_a_paused_sandbox_keeps_its_files_and_connect_resumes_it(key: str) -> None:
+    sandbox = Sandbox.create(api_key=key, timeout=120, envs={"KEPT": "yes"}, metadata={"suite": "pause"})
+    try:
+        sandbox.files.write("/home/user/notes.txt", "kept across a pause")
+        sandbox.commands.run("sleep 600", background=True)
+        assert sandbox.pause() is True
+        assert Sandbox.pause(sandbox.sandbox_id, api_key=key) is False, "paused already"
+        assert not sandbox.is_running()
+        assert Sandbox.get_info(sandbox.sandbox_id, api_key=key).state == SandboxState.PAUSED
+        assert listed(key, "pause", SandboxState.PAUSED) == [sandbox.sandbox_id]
+        assert listed(key, "pause", SandboxState.RUNNING) == []
+
+        resumed = Sandbox.connect(sandbox.sandbox_id, api_key=key, timeout=120)
+        assert resumed.get_info().state == SandboxState.RUNNING
+        # The files and the variables come back; processes do not (no memory is kept).
+        assert resumed.files.read("/home/user/notes.txt") == "kept across a pause"
+        assert resumed.commands.run("echo $KEPT").stdout == "yes\n"
+        assert "sleep 600" not in resumed.commands.run("ps -eo args").stdout
+    finally:
+        sandbox.kill()
+    with pytest.raises(NotFoundException):
+        Sandbox.connect(sandbox.sandbox_id, api_key=key)
+
+
+def test_its_time_running_out_pauses_it_when_asked_to(key: str) -> None:
+    sandbox = Sandbox.create(api_key=key, timeout=3, lifecycle={"on_timeout": "pause"})
+    try:
+        sandbox.files.write("/home/user/notes.txt", "kept")
+        deadline = time.monotonic() + 60
+        while Sandbox.get_info(sandbox.sandbox_id, api_key=key).state != SandboxState.PAUSED:
+            assert time.monotonic() < deadline, "not paused a minute after its time"
+            time.sleep(0.5)
+        resumed = Sandbox.connect(sandbox.sandbox_id, api_key=key, timeout=60)
+        assert resumed.files.read("/home/user/notes.txt") == "kept"
+    finally:
+        sandbox.kill()
+
+
+def test_what_is_not_offered_says_so(key: str) -> None:
     with pytest.raises(SandboxException, match="no template"):
         Sandbox.create("ubuntu-22", api_key=key)
