@@ -7,6 +7,24 @@
 //! the run takes it before its next model request. Stop cancels the run (the model
 //! request or tool call in flight is dropped and the shell command killed) and waits for
 //! it to end, so the log is consistent when stop answers.
+//!
+//! # Layout
+//!
+//! - `mod.rs`: the service — messages delivered to a session's run, stop, take-over —
+//!   and what every run shares ([`Dependencies`], [`Budgets`]).
+//! - `start.rs`: a run being started: its lease taken, its turns run, its handle gone.
+//! - `run/`: one session's run, the loop of model requests and tool calls (its own
+//!   `# Layout` lists its files), sub-agents included.
+//! - `catalogue.rs`: the tools a turn offers, and a model's call parsed into a typed one.
+//! - `guard.rs`: the bound on a turn's work — stop, time budget, the person's hold.
+//! - `context.rs`, `memory.rs`, `prompt.rs`: the conversation cut to a model's window,
+//!   the working memory kept in the log, the system prompts.
+//! - `untrusted.rs`: a tool's reply as the model reads it, outside content marked.
+//! - `mcp.rs`: an MCP tool's result as the person and the model see it.
+//! - `replicas.rs`, `take_over.rs`, `orphans.rs`: several replicas — run leases and
+//!   messages passed on, desktop holds, runs a stopped replica left behind.
+//! - `daily_tokens.rs`: each person's model tokens per day.
+//! - `tests.rs` and `tests/`: the run in-process, against fake ports.
 
 mod catalogue;
 mod context;
@@ -18,6 +36,7 @@ mod orphans;
 mod prompt;
 mod replicas;
 mod run;
+mod start;
 mod take_over;
 mod untrusted;
 
@@ -36,7 +55,7 @@ use super::error::AppResult;
 use super::events::EventService;
 use super::sessions::SessionService;
 use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools, WebSearch};
-use crate::domain::event::{AgentEvent, StoredEvent};
+use crate::domain::event::StoredEvent;
 use crate::domain::files::SandboxFiles;
 use crate::domain::mcp::McpServers;
 use crate::domain::model::ModelCatalog;
@@ -44,6 +63,7 @@ use crate::domain::ports::{ImageStore, SessionRepository};
 use crate::domain::session::{Session, SessionId};
 use crate::domain::user::UserId;
 use replicas::{Fence, Taken};
+use start::{lock, Start};
 
 /// How long stop waits for a cancelled run to wind down.
 const STOP_GRACE: Duration = Duration::from_secs(5);
@@ -247,87 +267,6 @@ impl AgentService {
         runs.insert(session.id.clone(), handle);
         tokio::spawn(start.run(history_until, mail));
     }
-}
-
-/// What a run being started needs, taken into its task.
-struct Start {
-    deps: Arc<Dependencies>,
-    cluster: Arc<Cluster>,
-    runs: Runs,
-    session: Session,
-    cancel: CancellationToken,
-    fence: Fence,
-    done: Arc<Notify>,
-    hops: u8,
-}
-
-impl Start {
-    /// Takes the session's lease and runs turns while messages come; or, when another
-    /// replica runs the session, passes the messages to it.
-    async fn run(self, history_until: u64, mut mail: mpsc::UnboundedReceiver<Incoming>) {
-        let id = self.session.id.clone();
-        let lease = match self.cluster.take(&id).await {
-            Ok(Taken::Ours(lease)) => lease,
-            Ok(Taken::Theirs(holder)) => {
-                self.forget_handle();
-                self.cluster.pass_on(&id, &holder, &mut mail, self.hops).await;
-                self.done.notify_waiters();
-                return;
-            }
-            Err(err) => {
-                self.forget_handle();
-                tracing::error!(session = id.as_str(), %err, "could not take the run lease");
-                let message = format!("The agent could not start: {err}. Send the message again.");
-                if let Err(err) = self.deps.events.append(&id, AgentEvent::Error { message }).await {
-                    tracing::error!(session = id.as_str(), %err, "storing an agent event");
-                }
-                self.done.notify_waiters();
-                return;
-            }
-        };
-        let renewing = self
-            .cluster
-            .keep(&id, &lease, self.fence.clone(), self.cancel.clone());
-        let mut run = run::Run::new(
-            self.deps.clone(),
-            self.session.clone(),
-            history_until,
-            mail,
-            self.cancel.clone(),
-            self.fence.clone(),
-        );
-        loop {
-            run.execute().await;
-            // Under the lock `deliver` takes: a message that arrived as the turn
-            // ended is either in the inbox here (go on) or finds no run (starts one,
-            // which waits for this lease).
-            let mut runs = lock(&self.runs);
-            if !run.stopped() && run.has_mail() {
-                continue;
-            }
-            forget(&mut runs, &id, &self.done);
-            break;
-        }
-        renewing.abort();
-        self.cluster.release(&id, &lease).await;
-        drop(run);
-        self.done.notify_waiters();
-    }
-
-    fn forget_handle(&self) {
-        forget(&mut lock(&self.runs), &self.session.id, &self.done);
-    }
-}
-
-/// Removes the run's handle (not a newer one's).
-fn forget(runs: &mut HashMap<SessionId, RunHandle>, session: &SessionId, done: &Arc<Notify>) {
-    if runs.get(session).is_some_and(|h| Arc::ptr_eq(&h.done, done)) {
-        runs.remove(session);
-    }
-}
-
-fn lock(runs: &Runs) -> std::sync::MutexGuard<'_, HashMap<SessionId, RunHandle>> {
-    runs.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 #[cfg(test)]
