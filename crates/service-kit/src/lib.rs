@@ -1,12 +1,24 @@
 //! What every Sandpiper server sets up the same way, so the services cannot differ in it:
-//! tracing, bearer-token comparison, the OpenAPI bearer scheme, the shutdown signal, and
-//! the hex SHA-256 that names stored secrets (tokens, invites) and content (images).
+//! tracing, the OpenAPI bearer scheme, the shutdown signal, the hex SHA-256 that names
+//! stored secrets (tokens, invites) and content (images), and the HTTP kit of the services
+//! behind backend-api: the error answer ([`ApiError`]), the `Json`/`Query` extractors, the
+//! bearer-token check and the router split. A new service built on them answers errors,
+//! limits and auth exactly as the others do.
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
 
-use subtle::ConstantTimeEq;
+mod api_error;
+mod auth;
+mod extract;
+mod router;
+
 use tracing_subscriber::EnvFilter;
+
+pub use api_error::{contract_has_kit_codes, ApiError, KitCode, KitDetail};
+pub use auth::{require_token, ExpectedToken, TokenDigest};
+pub use extract::{Json, Query};
+pub use router::ServiceRoutes;
 
 /// Tracing to stderr: `RUST_LOG` filters (default `info`), `LOG_FORMAT=json` switches to
 /// JSON lines for log collectors.
@@ -48,13 +60,6 @@ impl utoipa::Modify for BearerAuth {
     }
 }
 
-/// Whether an `Authorization` header value carries `Bearer <expected>`. Compared in
-/// constant time so the token cannot be guessed from response timing.
-pub fn bearer_matches(header: Option<&str>, expected: &str) -> bool {
-    let presented = header.and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
-    bool::from(presented.as_bytes().ct_eq(expected.as_bytes()))
-}
-
 /// The SHA-256 of `data` in lower-case hex.
 pub fn sha256_hex(data: impl AsRef<[u8]>) -> String {
     use sha2::{Digest, Sha256};
@@ -85,17 +90,4 @@ pub async fn shutdown_signal() {
         _ = term => {},
     }
     tracing::info!("shutting down");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bearer_matches;
-
-    #[test]
-    fn bearer_needs_the_exact_token() {
-        assert!(bearer_matches(Some("Bearer s3cret-token"), "s3cret-token"));
-        assert!(!bearer_matches(Some("Bearer s3cret-toke"), "s3cret-token"));
-        assert!(!bearer_matches(Some("s3cret-token"), "s3cret-token"));
-        assert!(!bearer_matches(None, "s3cret-token"));
-    }
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use service_kit::{ExpectedToken, TokenDigest};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -16,7 +17,7 @@ use crate::config::{DriverKind, Settings};
 use crate::driver::docker::DockerDriver;
 use crate::driver::kubernetes::KubernetesDriver;
 use crate::driver::SandboxDriver;
-use crate::http::{self, AppState, ExpectedToken};
+use crate::http::{self, AppState};
 use crate::manager::Manager;
 
 pub struct Application {
@@ -27,7 +28,7 @@ pub struct Application {
 impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let token = match (&settings.token, settings.insecure_no_auth) {
-            (Some(token), _) if token.len() >= 16 => Some(Arc::<str>::from(token.as_str())),
+            (Some(token), _) if token.len() >= 16 => Some(TokenDigest::of(token)),
             (Some(_), _) => anyhow::bail!("SANDBOX_MANAGER_TOKEN must be at least 16 characters"),
             (None, true) => {
                 tracing::warn!("serving WITHOUT authentication (SANDBOX_MANAGER_INSECURE_NO_AUTH)");
@@ -72,7 +73,10 @@ impl Application {
             listener,
             state: AppState {
                 manager,
-                token: ExpectedToken(token),
+                token: ExpectedToken::new(
+                    token,
+                    "missing or wrong service token (Authorization: Bearer <SANDBOX_MANAGER_TOKEN>)",
+                ),
                 stopping,
             },
         })

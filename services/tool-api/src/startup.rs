@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use axum::serve::ListenerExt;
+use service_kit::{ExpectedToken, TokenDigest};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
-use crate::http::auth::TokenDigest;
 use crate::http::{self, AppState};
 use crate::interpreter::Interpreter;
 use crate::kernel::Kernel;
@@ -132,7 +132,10 @@ impl Application {
             )),
             web: Arc::new(WebTools::new(&settings)?),
             workspace,
-            token: http::auth::ExpectedToken(token),
+            token: ExpectedToken::new(
+                token,
+                "missing or wrong bearer token (Authorization: Bearer <SANDBOX_TOKEN>)",
+            ),
             started: Instant::now(),
             stopping,
             settings,

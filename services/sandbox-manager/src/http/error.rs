@@ -1,26 +1,29 @@
-//! How a [`ManagerError`] becomes a response: the contract's status and JSON body.
-//! Internal errors are logged here and never shown to the client.
+//! How a [`ManagerError`] becomes a response: the contract's status and JSON body, through
+//! the kit's [`ApiError`] (which logs an internal error and sends none of it).
 
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
-use sandbox_manager_contract::{ErrorBody, ErrorCode, ErrorDetail};
+use sandbox_manager_contract::ErrorDetail;
+use service_kit::ApiError;
 
 use crate::error::ManagerError;
 
 impl IntoResponse for ManagerError {
     fn into_response(self) -> Response {
-        let detail = match self {
-            ManagerError::Api { code, message } => ErrorDetail { code, message },
-            ManagerError::Internal(err) => {
-                tracing::error!(error = ?err, "internal error");
-                ErrorDetail {
-                    code: ErrorCode::Internal,
-                    message: "internal error; see the sandbox-manager log".into(),
-                }
+        match self {
+            ManagerError::Api { code, message } => {
+                ApiError::new(code.status(), ErrorDetail { code, message }).into_response()
             }
-        };
-        let status = StatusCode::from_u16(detail.code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(ErrorBody { error: detail })).into_response()
+            ManagerError::Internal(err) => ApiError::internal(&err, "sandbox-manager").into_response(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sandbox_manager_contract::ErrorCode;
+
+    #[test]
+    fn the_contract_has_the_codes_the_kit_answers_with() {
+        assert_eq!(service_kit::contract_has_kit_codes(ErrorCode::status), Ok(()));
     }
 }

@@ -1,27 +1,22 @@
 //! HTTP interface: one module per resource, each an `OpenApiRouter` whose handlers carry
 //! `#[utoipa::path]`, so `/openapi.json` is generated from the routes themselves. Every
-//! route but `/health` (and the document) needs the service token.
+//! route but `/health` (and the document) needs the service token; the router itself is
+//! assembled by `service_kit::ServiceRoutes`.
 
-mod auth;
 mod error;
 mod events;
-mod extract;
 mod sandboxes;
 mod system;
 
 use std::sync::Arc;
 
 use axum::Router;
-use sandbox_manager_contract::ErrorCode;
-use service_kit::OPAQUE_BEARER;
+use service_kit::{ExpectedToken, ServiceRoutes, OPAQUE_BEARER};
 use tokio_util::sync::CancellationToken;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::error::ManagerError;
 use crate::manager::Manager;
-
-pub use auth::ExpectedToken;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -44,42 +39,21 @@ struct ApiDoc;
 
 /// The OpenAPI document, as served at `/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    split().2
+    routes().into_openapi()
 }
 
-fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
-    let (public, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(system::router())
-        .split_for_parts();
-    let (protected, protected_doc) = OpenApiRouter::new()
-        .merge(sandboxes::router())
-        .merge(events::router())
-        .split_for_parts();
-    doc.merge(protected_doc);
-    (public, protected, doc)
+fn routes() -> ServiceRoutes<AppState> {
+    ServiceRoutes::split(
+        ApiDoc::openapi(),
+        OpenApiRouter::new().merge(system::router()),
+        OpenApiRouter::new()
+            .merge(sandboxes::router())
+            .merge(events::router()),
+    )
 }
 
 pub fn router(state: AppState) -> Router {
-    let (public, protected, _) = split();
-    let protected = protected.layer(axum::middleware::from_fn_with_state(
-        state.token.clone(),
-        auth::require_token,
-    ));
-    Router::new()
-        .merge(public)
-        .route(
-            "/openapi.json",
-            axum::routing::get(|| async { axum::Json(openapi()) }),
-        )
-        .merge(protected)
-        .fallback(|| async { ManagerError::new(ErrorCode::NotFound, "no such route") })
-        .method_not_allowed_fallback(|| async {
-            ManagerError::new(
-                ErrorCode::MethodNotAllowed,
-                "this route does not take that method",
-            )
-        })
-        .layer(axum::extract::DefaultBodyLimit::max(64 * 1024))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+    routes()
+        .into_router(state.token.clone(), 64 * 1024)
         .with_state(state)
 }

@@ -11,10 +11,10 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use sandbox_manager_contract::{CreateSandbox, ErrorBody, ListQuery, LogsQuery, Sandbox, SandboxList};
+use service_kit::{Json, Query};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::{Json, Query};
 use super::AppState;
 use crate::error::ManagerResult;
 
@@ -98,7 +98,9 @@ async fn to_the_end<T: Send + 'static>(
 )]
 async fn stop(State(state): State<AppState>, Path(id): Path<String>) -> ManagerResult<axum::Json<Sandbox>> {
     let manager = state.manager.clone();
-    Ok(axum::Json(to_the_end(async move { manager.stop(&id).await }).await?))
+    Ok(axum::Json(
+        to_the_end(async move { manager.stop(&id).await }).await?,
+    ))
 }
 
 /// Marks the sandbox used now, pushing its idle time-out back.

@@ -6,6 +6,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use axum::extract::State;
+use service_kit::Json;
 use tool_api_contract::browser::{
     ClickRequest, ConsoleLog, EvaluateRequest, EvaluateResponse, MoveMouseRequest, NavigateRequest,
     OpenTabRequest, PageSummary, PageView, PressKeyRequest, Screenshot, ScreenshotRequest, ScrollRequest,
@@ -16,7 +17,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::desktop::no_desktop;
-use super::extract::Json;
 use super::AppState;
 use crate::browser::BrowserTools;
 use crate::desktop::InUse;

@@ -1,12 +1,12 @@
 //! Routes of the code interpreter: run a cell, restart the kernel.
 
 use axum::extract::State;
+use service_kit::Json;
 use tool_api_contract::code::{CodeRunRequest, CodeRunResult, KernelRestarted};
 use tool_api_contract::ErrorBody;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::Json;
 use super::AppState;
 use crate::error::ToolResult;
 

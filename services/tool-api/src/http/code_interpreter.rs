@@ -11,11 +11,11 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use serde::Deserialize;
+use service_kit::Json;
 use tool_api_contract::ErrorBody;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::Json;
 use super::AppState;
 use crate::error::ToolResult;
 use crate::interpreter::{Cell, ContextInfo};

@@ -16,6 +16,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use hyper::upgrade::OnUpgrade;
 use hyper_util::rt::TokioIo;
+use service_kit::Json;
 use tokio::net::TcpStream;
 use tool_api_contract::desktop::VNC_UPGRADE;
 use tool_api_contract::info::DesktopInfo;
@@ -23,7 +24,6 @@ use tool_api_contract::{ErrorBody, ErrorCode};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::Json;
 use super::AppState;
 use crate::desktop::{Desktop, Part};
 use crate::error::{ToolError, ToolResult};

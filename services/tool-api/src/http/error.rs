@@ -1,35 +1,40 @@
-//! How a [`ToolError`] becomes an HTTP response: the contract's status and JSON body.
-//! Internal errors are logged here and never shown to the client.
+//! How a [`ToolError`] becomes an HTTP response: the contract's status and JSON body,
+//! through the kit's [`ApiError`] (which logs an internal error and sends none of it).
 
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
-use tool_api_contract::{ErrorBody, ErrorCode, ErrorDetail};
+use service_kit::ApiError;
+use tool_api_contract::ErrorDetail;
 
 use crate::error::ToolError;
 
 impl IntoResponse for ToolError {
     fn into_response(self) -> Response {
-        let detail = match self {
+        let (code, message, details) = match self {
             ToolError::Api {
                 code,
                 message,
                 details,
-            } => ErrorDetail {
+            } => (code, message, details),
+            ToolError::Internal(err) => return ApiError::internal(&err, "tool-api").into_response(),
+        };
+        ApiError::new(
+            code.status(),
+            ErrorDetail {
                 code,
                 message,
                 details,
             },
-            ToolError::Internal(err) => {
-                tracing::error!(error = ?err, "internal error");
-                ErrorDetail {
-                    code: ErrorCode::Internal,
-                    message: "internal error; see the tool-api log".into(),
-                    details: None,
-                }
-            }
-        };
-        let status = StatusCode::from_u16(detail.code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(ErrorBody { error: detail })).into_response()
+        )
+        .into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tool_api_contract::ErrorCode;
+
+    #[test]
+    fn the_contract_has_the_codes_the_kit_answers_with() {
+        assert_eq!(service_kit::contract_has_kit_codes(ErrorCode::status), Ok(()));
     }
 }

@@ -10,6 +10,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::Event;
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
+use service_kit::{Json, Query};
 use tool_api_contract::files::{
     ArchiveQuery, DeleteRequest, FileEntry, FindRequest, FindResponse, ListResponse, MkdirRequest,
     MoveRequest, PathRequest, ReadFileRequest, ReadFileResponse, ReplaceRequest, ReplaceResponse,
@@ -20,7 +21,6 @@ use tool_api_contract::{ErrorBody, ErrorCode};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::{Json, Query};
 use super::sse::sse;
 use super::AppState;
 use crate::error::{ToolError, ToolResult};

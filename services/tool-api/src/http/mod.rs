@@ -1,15 +1,14 @@
 //! HTTP interface: one module per resource, each contributing an `OpenApiRouter` whose
 //! handlers carry `#[utoipa::path]`, so `/openapi.json` is generated from the routes
-//! themselves. Every route but `/health` (and the document) sits behind the bearer token.
+//! themselves. Every route but `/health` (and the document) sits behind the bearer token;
+//! the router itself is assembled by `service_kit::ServiceRoutes`.
 
-pub mod auth;
 mod browser;
 mod code;
 mod code_interpreter;
 mod desktop;
 pub mod envd;
-pub mod error;
-pub mod extract;
+mod error;
 mod files;
 mod mcp_stdio;
 mod shell;
@@ -22,16 +21,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
-use service_kit::OPAQUE_BEARER;
+use service_kit::{ExpectedToken, ServiceRoutes, OPAQUE_BEARER};
 use tokio_util::sync::CancellationToken;
-use tool_api_contract::ErrorCode;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::browser::BrowserTools;
 use crate::config::Settings;
 use crate::desktop::Desktop;
-use crate::error::ToolError;
 use crate::interpreter::Interpreter;
 use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
@@ -59,7 +56,7 @@ pub struct AppState {
     pub storage: Arc<StorageQuota>,
     /// The variables the sandbox was created with, for the E2B surfaces.
     pub sandbox_env: Arc<SandboxEnv>,
-    pub token: auth::ExpectedToken,
+    pub token: ExpectedToken,
     pub started: Instant,
     /// Cancelled on shutdown; long-lived streams end when it is.
     pub stopping: CancellationToken,
@@ -75,15 +72,12 @@ struct ApiDoc;
 
 /// The OpenAPI document, as served at `/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    split().2
+    routes().into_openapi()
 }
 
 /// The public routes, the protected routes and the document describing both.
-fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
-    let (public, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(system::public_router())
-        .split_for_parts();
-    let (protected, protected_doc) = OpenApiRouter::new()
+fn routes() -> ServiceRoutes<AppState> {
+    let protected = OpenApiRouter::new()
         .merge(browser::router())
         .merge(code::router())
         .merge(code_interpreter::router())
@@ -94,34 +88,17 @@ fn split() -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(shell::router())
         .merge(terminal::router())
         .merge(web::router())
-        .merge(system::protected_router())
-        .split_for_parts();
-    doc.merge(protected_doc);
-    (public, protected, doc)
+        .merge(system::protected_router());
+    ServiceRoutes::split(
+        ApiDoc::openapi(),
+        OpenApiRouter::new().merge(system::public_router()),
+        protected,
+    )
 }
 
 pub fn router(state: AppState) -> Router {
-    let (public, protected, _) = split();
     let body_limit = state.settings.limits.json_body_max_bytes;
-    let protected = protected.layer(axum::middleware::from_fn_with_state(
-        state.token.clone(),
-        auth::require_token,
-    ));
-    Router::new()
-        .merge(public)
-        .route(
-            "/openapi.json",
-            axum::routing::get(|| async { axum::Json(openapi()) }),
-        )
-        .merge(protected)
-        .fallback(|| async { ToolError::new(ErrorCode::NotFound, "no such route") })
-        .method_not_allowed_fallback(|| async {
-            ToolError::new(
-                ErrorCode::MethodNotAllowed,
-                "this route does not take that method",
-            )
-        })
-        .layer(axum::extract::DefaultBodyLimit::max(body_limit))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+    routes()
+        .into_router(state.token.clone(), body_limit)
         .with_state(state)
 }

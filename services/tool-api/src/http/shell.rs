@@ -5,6 +5,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::Event;
 use axum::response::IntoResponse;
 use futures::StreamExt;
+use service_kit::{Json, Query};
 use tool_api_contract::shell::{
     ExecRequest, InputRequest, ShellSessionList, ShellSnapshot, StreamQuery, ViewQuery, WaitRequest,
 };
@@ -12,7 +13,6 @@ use tool_api_contract::ErrorBody;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::{Json, Query};
 use super::sse::sse;
 use super::AppState;
 use crate::error::ToolResult;

@@ -1,11 +1,11 @@
 //! `/health` (no auth), `/openapi.json` (no auth) and `/v1/info`.
 
 use axum::extract::State;
+use service_kit::Json;
 use tool_api_contract::info::{DesktopState, HealthResponse, InfoResponse, Readiness};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::Json;
 use super::AppState;
 use crate::error::ToolResult;
 use crate::system;

@@ -8,6 +8,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use futures::{SinkExt, StreamExt};
+use service_kit::Query;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 use tool_api_contract::shell::{TerminalClientMessage, TerminalQuery, TerminalServerMessage};
@@ -15,7 +16,6 @@ use tool_api_contract::ErrorBody;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::Query;
 use super::AppState;
 use crate::error::ToolResult;
 use crate::shell::Terminal;

@@ -1,12 +1,12 @@
 //! The route of page fetch; the work is done in [`crate::web`].
 
 use axum::extract::State;
+use service_kit::Json;
 use tool_api_contract::web::{FetchRequest, FetchResponse};
 use tool_api_contract::ErrorBody;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::Json;
 use super::AppState;
 use crate::error::ToolResult;
 
