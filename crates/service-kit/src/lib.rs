@@ -2,8 +2,8 @@
 //! tracing, the OpenAPI bearer scheme, the shutdown signal, the hex SHA-256 that names
 //! stored secrets (tokens, invites) and content (images), and the HTTP kit of the services
 //! behind backend-api: the error answer ([`ApiError`]), the `Json`/`Query` extractors, the
-//! bearer-token check and the router split. A new service built on them answers errors,
-//! limits and auth exactly as the others do.
+//! bearer-token check, the router split and the settings loader. A new service built on
+//! them answers errors, limits and auth exactly as the others do.
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
@@ -12,6 +12,7 @@ mod api_error;
 mod auth;
 mod extract;
 mod router;
+mod settings;
 
 use tracing_subscriber::EnvFilter;
 
@@ -19,6 +20,7 @@ pub use api_error::{contract_has_kit_codes, ApiError, KitCode, KitDetail};
 pub use auth::{require_token, ExpectedToken, TokenDigest};
 pub use extract::{Json, Query};
 pub use router::ServiceRoutes;
+pub use settings::load_settings;
 
 /// Tracing to stderr: `RUST_LOG` filters (default `info`), `LOG_FORMAT=json` switches to
 /// JSON lines for log collectors.

@@ -253,27 +253,20 @@ impl Default for QuotaSettings {
 }
 
 impl Settings {
-    /// Reads defaults, the optional file named by `SANDBOX_MANAGER_CONFIG`, then the environment.
+    /// Reads defaults, the optional file named by `SANDBOX_MANAGER_CONFIG`, then the
+    /// `SANDBOX_MANAGER_*` variables, then `SANDBOX_IMAGE`.
     pub fn load() -> Result<Self, config::ConfigError> {
-        let env = |name: &str| std::env::var(name).ok();
-        let mut builder = config::Config::builder()
-            .set_default("host", "127.0.0.1")?
-            .set_default("port", 8090)?
-            .set_default("insecure_no_auth", false)?
-            .set_default("data_dir", "data")?
-            .set_default("namespace", "default")?;
-        if let Some(file) = env("SANDBOX_MANAGER_CONFIG") {
-            builder = builder.add_source(config::File::with_name(&file));
-        }
-        builder
-            .add_source(
-                config::Environment::with_prefix("SANDBOX_MANAGER")
-                    .prefix_separator("_")
-                    .separator("__")
-                    .try_parsing(true),
-            )
-            .set_override_option("sandbox.image", env("SANDBOX_IMAGE"))?
-            .build()?
-            .try_deserialize()
+        let defaults = [
+            ("host", "127.0.0.1".into()),
+            ("port", 8090.into()),
+            ("insecure_no_auth", false.into()),
+            ("data_dir", "data".into()),
+            ("namespace", "default".into()),
+        ];
+        service_kit::load_settings(
+            "SANDBOX_MANAGER",
+            &defaults,
+            &[("sandbox.image", "SANDBOX_IMAGE")],
+        )
     }
 }

@@ -246,28 +246,21 @@ impl Settings {
         }
     }
 
-    /// Reads defaults, the optional file named by `TOOL_API_CONFIG`, then the environment.
+    /// Reads defaults, the optional file named by `TOOL_API_CONFIG`, then the `TOOL_API_*`
+    /// variables, then `SANDBOX_TOKEN` and `SANDBOX_TOKEN_SHA256`.
     pub fn load() -> Result<Self, config::ConfigError> {
-        let env = |name: &str| std::env::var(name).ok();
-        let home = env("HOME").unwrap_or_else(|| "/".into());
-        let mut builder = config::Config::builder()
-            .set_default("host", "0.0.0.0")?
-            .set_default("port", 8080)?
-            .set_default("insecure_no_auth", false)?
-            .set_default("workspace", home.clone())?
-            .set_default("storage_root", home)?;
-        if let Some(file) = env("TOOL_API_CONFIG") {
-            builder = builder.add_source(config::File::with_name(&file));
-        }
-        builder = builder
-            .add_source(
-                config::Environment::with_prefix("TOOL_API")
-                    .prefix_separator("_")
-                    .separator("__")
-                    .try_parsing(true),
-            )
-            .set_override_option("token", env("SANDBOX_TOKEN"))?
-            .set_override_option("token_sha256", env("SANDBOX_TOKEN_SHA256"))?;
-        builder.build()?.try_deserialize()
+        let home = std::env::var("HOME").unwrap_or_else(|_| "/".into());
+        let defaults = [
+            ("host", "0.0.0.0".into()),
+            ("port", 8080.into()),
+            ("insecure_no_auth", false.into()),
+            ("workspace", home.clone().into()),
+            ("storage_root", home.into()),
+        ];
+        let overrides = [
+            ("token", "SANDBOX_TOKEN"),
+            ("token_sha256", "SANDBOX_TOKEN_SHA256"),
+        ];
+        service_kit::load_settings("TOOL_API", &defaults, &overrides)
     }
 }
