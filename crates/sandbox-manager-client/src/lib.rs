@@ -7,63 +7,38 @@
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
 
+use client_kit::Endpoint;
 use eventsource_stream::Eventsource;
 use futures::{Stream, StreamExt};
-use reqwest::{Method, RequestBuilder, Response};
+use reqwest::{Method, RequestBuilder};
 use sandbox_manager_contract::{
     CreateSandbox, ErrorBody, ErrorCode, LifecycleEvent, ListQuery, Sandbox, SandboxList,
 };
-use serde::de::DeserializeOwned;
 
 pub use sandbox_manager_contract as contract;
 
-#[derive(Debug, thiserror::Error)]
-pub enum ClientError {
-    /// The manager answered with an error body.
-    #[error("sandbox-manager returned {status}: {}", .body.error.message)]
-    Api { status: u16, body: ErrorBody },
-    /// The manager could not be reached, or the connection broke.
-    #[error("sandbox-manager request failed: {0}")]
-    Transport(#[from] reqwest::Error),
-    /// The manager answered with something that is not the expected JSON.
-    #[error("sandbox-manager sent an unexpected body ({status}): {message}")]
-    Decode { status: u16, message: String },
+client_kit::client_error! {
+    service: "sandbox-manager",
+    body: ErrorBody,
+    code: ErrorCode,
 }
-
-impl ClientError {
-    /// The contract's error code, when the manager sent one.
-    pub fn code(&self) -> Option<ErrorCode> {
-        match self {
-            Self::Api { body, .. } => Some(body.error.code),
-            _ => None,
-        }
-    }
-}
-
-pub type ClientResult<T> = Result<T, ClientError>;
 
 #[derive(Debug, Clone)]
 pub struct SandboxManagerClient {
-    http: reqwest::Client,
-    base: String,
-    token: String,
+    endpoint: Endpoint,
 }
 
 impl SandboxManagerClient {
     /// `base` is e.g. `http://127.0.0.1:8090`; `token` the manager's service token.
     pub fn new(base: impl Into<String>, token: impl Into<String>) -> Self {
         Self {
-            http: reqwest::Client::new(),
-            base: base.into().trim_end_matches('/').to_owned(),
-            token: token.into(),
+            endpoint: Endpoint::new(reqwest::Client::new(), base, token),
         }
     }
 
     /// A request to `path` with the service token set; for routes without a typed method.
     pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
-        self.http
-            .request(method, format!("{}{}", self.base, path))
-            .bearer_auth(&self.token)
+        self.endpoint.request(method, path)
     }
 
     /// Creates the session's sandbox, or returns the one it already has.
@@ -150,30 +125,4 @@ impl SandboxManagerClient {
             })
         }))
     }
-}
-
-/// Passes a successful response through; turns an error response into [`ClientError`].
-async fn check(response: Response) -> ClientResult<Response> {
-    let status = response.status().as_u16();
-    if response.status().is_success() {
-        return Ok(response);
-    }
-    let bytes = response.bytes().await?;
-    match serde_json::from_slice::<ErrorBody>(&bytes) {
-        Ok(body) => Err(ClientError::Api { status, body }),
-        Err(_) => Err(ClientError::Decode {
-            status,
-            message: String::from_utf8_lossy(&bytes).chars().take(500).collect(),
-        }),
-    }
-}
-
-async fn decode<T: DeserializeOwned>(response: Response) -> ClientResult<T> {
-    let response = check(response).await?;
-    let status = response.status().as_u16();
-    let bytes = response.bytes().await?;
-    serde_json::from_slice(&bytes).map_err(|err| ClientError::Decode {
-        status,
-        message: err.to_string(),
-    })
 }

@@ -20,7 +20,7 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tool_api_contract::mcp::{StdioReply, StdioStart};
 
-use crate::{refusal, ClientError, ClientResult, ToolApiClient};
+use crate::{ClientError, ClientResult, ToolApiClient};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -35,14 +35,14 @@ impl ToolApiClient {
     /// process could not be started, [`ClientError::WebSocket`] when the connection failed.
     pub async fn mcp_stdio(&self, start: &StdioStart) -> ClientResult<McpStdio> {
         let mut request = self.ws_url("/v1/mcp/stdio").into_client_request()?;
-        let bearer = HeaderValue::from_str(&format!("Bearer {}", self.token))
+        let bearer = HeaderValue::from_str(&format!("Bearer {}", self.endpoint.token()))
             .map_err(|err| WsError::HttpFormat(err.into()))?;
         request.headers_mut().insert("authorization", bearer);
         let mut socket = match tokio_tungstenite::connect_async(request).await {
             Ok((socket, _)) => socket,
             Err(WsError::Http(response)) => {
                 let body = response.body().as_deref().unwrap_or_default();
-                return Err(refusal(response.status().as_u16(), body));
+                return Err(client_kit::refusal(response.status().as_u16(), body));
             }
             Err(err) => return Err(err.into()),
         };

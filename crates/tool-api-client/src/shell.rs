@@ -62,6 +62,6 @@ impl ToolApiClient {
     }
 
     pub fn token(&self) -> &str {
-        &self.token
+        self.endpoint.token()
     }
 }
