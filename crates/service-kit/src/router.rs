@@ -1,15 +1,18 @@
 //! A service's router, assembled the same way for every service: the public routes and
-//! `/openapi.json` open, the rest behind the bearer token, JSON answers for a missing
-//! route or method, one body limit, and request tracing.
+//! `/openapi.json` open, the rest behind the bearer token (which the document declares),
+//! JSON answers for a missing route or method, one body limit, and request tracing.
 
 use std::sync::Arc;
 
 use axum::Router;
+use utoipa::openapi::security::SecurityRequirement;
 use utoipa::openapi::OpenApi;
+use utoipa::Modify;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::api_error::{ApiError, KitCode};
 use crate::auth::{require_token, ExpectedToken};
+use crate::OPAQUE_BEARER;
 
 /// A service's routes, split into those anyone may call and those behind the token, with
 /// the OpenAPI document describing both.
@@ -20,9 +23,12 @@ pub struct ServiceRoutes<S> {
 }
 
 impl<S: Clone + Send + Sync + 'static> ServiceRoutes<S> {
-    /// `doc` is the service's document (title, security scheme); the routes' own
-    /// `#[utoipa::path]`s are added to it.
-    pub fn split(doc: OpenApi, public: OpenApiRouter<S>, protected: OpenApiRouter<S>) -> Self {
+    /// `doc` is the service's document (its title and description); the bearer scheme
+    /// every route needs unless it says otherwise, and the routes' own `#[utoipa::path]`s,
+    /// are added to it.
+    pub fn split(mut doc: OpenApi, public: OpenApiRouter<S>, protected: OpenApiRouter<S>) -> Self {
+        OPAQUE_BEARER.modify(&mut doc);
+        doc.security = Some(vec![SecurityRequirement::new("bearer", Vec::<String>::new())]);
         let (public, mut doc) = OpenApiRouter::with_openapi(doc).merge(public).split_for_parts();
         let (protected, protected_doc) = protected.split_for_parts();
         doc.merge(protected_doc);
@@ -31,11 +37,6 @@ impl<S: Clone + Send + Sync + 'static> ServiceRoutes<S> {
             protected,
             doc,
         }
-    }
-
-    /// The OpenAPI document, as served at `/openapi.json`.
-    pub fn into_openapi(self) -> OpenApi {
-        self.doc
     }
 
     /// The router: protected routes answer `401` without `token`; bodies over
@@ -58,5 +59,22 @@ impl<S: Clone + Send + Sync + 'static> ServiceRoutes<S> {
             })
             .layer(axum::extract::DefaultBodyLimit::max(body_limit))
             .layer(tower_http::trace::TraceLayer::new_for_http())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_document_declares_the_bearer_token_for_every_route() {
+        let routes =
+            ServiceRoutes::<()>::split(OpenApi::default(), OpenApiRouter::new(), OpenApiRouter::new());
+        let doc = serde_json::to_value(routes.doc).unwrap();
+        assert_eq!(doc["security"], serde_json::json!([{"bearer": []}]));
+        assert_eq!(
+            doc["components"]["securitySchemes"]["bearer"],
+            serde_json::json!({"type": "http", "scheme": "bearer"})
+        );
     }
 }

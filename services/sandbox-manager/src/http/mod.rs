@@ -11,7 +11,7 @@ mod system;
 use std::sync::Arc;
 
 use axum::Router;
-use service_kit::{ExpectedToken, ServiceRoutes, OPAQUE_BEARER};
+use service_kit::{ExpectedToken, ServiceRoutes};
 use tokio_util::sync::CancellationToken;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -27,20 +27,11 @@ pub struct AppState {
 }
 
 #[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "Sandpiper sandbox-manager",
-        description = "Creates, pools, watches and removes the per-session sandboxes."
-    ),
-    modifiers(&OPAQUE_BEARER),
-    security(("bearer" = []))
-)]
+#[openapi(info(
+    title = "Sandpiper sandbox-manager",
+    description = "Creates, pools, watches and removes the per-session sandboxes."
+))]
 struct ApiDoc;
-
-/// The OpenAPI document, as served at `/openapi.json`.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    routes().into_openapi()
-}
 
 fn routes() -> ServiceRoutes<AppState> {
     ServiceRoutes::split(

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
-use service_kit::{ExpectedToken, ServiceRoutes, OPAQUE_BEARER};
+use service_kit::{ExpectedToken, ServiceRoutes};
 use tokio_util::sync::CancellationToken;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -63,17 +63,11 @@ pub struct AppState {
 }
 
 #[derive(OpenApi)]
-#[openapi(
-    info(title = "Sandpiper tool-api", description = "The server inside every sandbox."),
-    modifiers(&OPAQUE_BEARER),
-    security(("bearer" = []))
-)]
+#[openapi(info(
+    title = "Sandpiper tool-api",
+    description = "The server inside every sandbox."
+))]
 struct ApiDoc;
-
-/// The OpenAPI document, as served at `/openapi.json`.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    routes().into_openapi()
-}
 
 /// The public routes, the protected routes and the document describing both.
 fn routes() -> ServiceRoutes<AppState> {
