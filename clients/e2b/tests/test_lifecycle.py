@@ -32,6 +32,11 @@ def test_a_sandbox_is_made_found_listed_extended_and_killed(key: str) -> None:
         sandbox.set_timeout(600)
         assert sandbox.get_info().end_at > first_end
 
+        [metrics] = sandbox.get_metrics()
+        assert metrics.cpu_count >= 1 and 0 <= metrics.cpu_used_pct <= 100, metrics
+        assert 0 < metrics.mem_used < metrics.mem_total, metrics
+        assert metrics.disk_total > 0, metrics
+
         again = Sandbox.connect(sandbox.sandbox_id, api_key=key)
         assert again.commands.run("echo connected").stdout == "connected\n"
     finally:

@@ -170,6 +170,19 @@ pub fn env_vars(raw: BTreeMap<String, String>) -> DomainResult<BTreeMap<String, 
     Ok(raw)
 }
 
+/// One reading of what a running sandbox uses, as E2B's metrics report it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct E2bMetrics {
+    pub at: DateTime<Utc>,
+    pub cpu_count: u32,
+    /// Of all its CPUs, over the moment the reading took.
+    pub cpu_used_pct: f64,
+    pub mem_used: u64,
+    pub mem_total: u64,
+    pub disk_used: u64,
+    pub disk_total: u64,
+}
+
 /// How long a paused sandbox's files are kept before it is removed (30 days).
 pub const PAUSED_KEPT_SECS: i64 = 30 * 86_400;
 

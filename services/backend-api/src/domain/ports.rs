@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::agent::TokenUsage;
 use super::agent::{SandboxAccess, SandboxGateway};
 use super::api_key::{ApiKey, ApiKeyId};
-use super::e2b::{E2bSandbox, E2bSandboxId};
+use super::e2b::{E2bMetrics, E2bSandbox, E2bSandboxId};
 use super::error::DomainResult;
 use super::event::{AgentEvent, StoredEvent};
 use super::files::FileName;
@@ -147,10 +147,13 @@ pub trait PausableSandboxes: SandboxGateway {
     async fn stop(&self, session: &SessionId) -> DomainResult<()>;
 }
 
-/// Gives a rented sandbox the environment it was asked for, once it runs.
+/// A running rented sandbox's environment: the variables it was asked for, given once it
+/// runs, and what it uses.
 #[async_trait::async_trait]
 pub trait SandboxEnvironment: Send + Sync {
     async fn set(&self, sandbox: &SandboxAccess, vars: &BTreeMap<String, String>) -> DomainResult<()>;
+    /// Its CPU, memory and disk use now.
+    async fn metrics(&self, sandbox: &SandboxAccess) -> DomainResult<E2bMetrics>;
 }
 
 /// Headless jobs ([`Job`]).

@@ -232,6 +232,7 @@ async fn no_sandbox_of_another_or_of_no_one_is_found_on_any_route() {
                 Some(json!({ "timeout": 30 })),
             ),
             (Method::POST, format!("/sandboxes/{id}/pause"), None),
+            (Method::GET, format!("/sandboxes/{id}/metrics"), None),
             (
                 Method::POST,
                 format!("/sandboxes/{id}/resume"),

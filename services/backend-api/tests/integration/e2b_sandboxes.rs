@@ -146,6 +146,28 @@ async fn a_rented_sandbox_is_reached_through_the_data_plane_and_ends_when_its_ti
     )
     .await;
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    // What it uses now, read from its tool-api; another person's is not found.
+    let metrics = format!("{path}/metrics");
+    let (status, readings) = e2b(&app, Method::GET, &metrics, Some(&ada), None).await;
+    assert_eq!(status, StatusCode::OK, "{readings}");
+    let [reading] = readings.as_array().unwrap().as_slice() else {
+        panic!("one reading: {readings}")
+    };
+    assert!(reading["cpuCount"].as_u64().unwrap() >= 1, "{reading}");
+    let (used, total) = (
+        reading["memUsed"].as_u64().unwrap(),
+        reading["memTotal"].as_u64().unwrap(),
+    );
+    assert!(used > 0 && used < total, "{reading}");
+    assert!(reading["diskTotal"].as_u64().unwrap() > 0, "{reading}");
+    assert!(
+        (0.0..=100.0).contains(&reading["cpuUsedPct"].as_f64().unwrap()),
+        "{reading}"
+    );
+    assert_eq!(
+        e2b(&app, Method::GET, &metrics, Some(&eve), None).await.0,
+        StatusCode::NOT_FOUND
+    );
     let (status, _) = e2b(
         &app,
         Method::POST,
@@ -304,6 +326,10 @@ async fn a_paused_sandbox_keeps_its_files_resumes_on_connect_and_auto_pause_paus
         message["message"].as_str().unwrap().contains("is paused"),
         "{message}"
     );
+    let readings = e2b(&app, Method::GET, &format!("{path}/metrics"), Some(&ada), None)
+        .await
+        .1;
+    assert_eq!(readings, json!([]), "no reading while paused");
     let (status, _) = e2b(
         &app,
         Method::POST,

@@ -8,6 +8,7 @@
 //! # Layout
 //! - `tokens.rs` — the sandbox's access and traffic tokens, HMACs of its id.
 //! - `found.rs` — where each running sandbox's tool-api was found, for a moment.
+//! - `reach.rs` — reaching a running sandbox: a data-plane request admitted, its metrics.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -16,16 +17,16 @@ use chrono::{DateTime, Utc};
 use tokio_util::sync::CancellationToken;
 
 mod found;
+mod reach;
 mod tokens;
 
 use super::{AppError, AppResult};
-use crate::domain::agent::SandboxAccess;
 use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bState, E2bTimeout, Template};
 use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
 use crate::domain::session::Network;
 use crate::domain::user::UserId;
 use found::Found;
-use tokens::{TokenKeys, TokenKind};
+use tokens::TokenKeys;
 
 pub use tokens::SandboxTokens;
 
@@ -252,55 +253,6 @@ impl E2bService {
                 }
             }
         });
-    }
-
-    /// The running sandbox a data-plane request is for, when it carries the sandbox's
-    /// access token, or its traffic token where `traffic` may open the way (the code
-    /// interpreter). A wrong or missing token is refused as E2B's proxy does; a sandbox
-    /// that has ended is gone.
-    pub async fn admit(
-        &self,
-        id: &str,
-        access: Option<&str>,
-        traffic: Option<&str>,
-    ) -> AppResult<SandboxAccess> {
-        let id = E2bSandboxId::parse(id)?;
-        if access.is_none() && traffic.is_none() {
-            return Err(AppError::Unauthorized(
-                "send the sandbox's access token as X-Access-Token".into(),
-            ));
-        }
-        let opens = access.is_some_and(|token| self.keys.opens(TokenKind::Access, &id, token))
-            || traffic.is_some_and(|token| self.keys.opens(TokenKind::Traffic, &id, token));
-        if !opens {
-            return Err(AppError::Unauthorized(
-                "this access token is not the sandbox's (connect to it again for a fresh one)".into(),
-            ));
-        }
-        if let Some(access) = self.found.get(&id) {
-            return Ok(access);
-        }
-        let Some(access) = self.gateway.find(id.session()).await? else {
-            let paused = matches!(self.sandboxes.get(&id).await?, Some(s) if s.state == E2bState::Paused);
-            return Err(AppError::Gone(if paused {
-                format!("sandbox {} is paused: connect to it to resume it", id.as_str())
-            } else {
-                format!(
-                    "sandbox {} was not found: it was killed or its time ran out",
-                    id.as_str()
-                )
-            }));
-        };
-        self.found.put(&id, &access);
-        Ok(access)
-    }
-
-    /// Forgets where the sandbox was found, when its tool-api did not answer there (it
-    /// ended, or its container was started again elsewhere).
-    pub fn unreachable(&self, id: &str) {
-        if let Ok(id) = E2bSandboxId::parse(id) {
-            self.found.forget(&id);
-        }
     }
 
     /// Records the sandbox paused first (so the sweep keeps it), then ends its container.

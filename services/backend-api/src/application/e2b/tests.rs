@@ -8,11 +8,11 @@ use std::sync::Arc;
 use super::{E2bService, NewSandbox};
 use crate::application::AppError;
 use crate::domain::agent::{SandboxAccess, SandboxGateway, SandboxSize};
-use crate::domain::e2b::{E2bSandboxId, E2bTimeout, Template};
+use crate::domain::e2b::{E2bMetrics, E2bSandboxId, E2bTimeout, Template};
 use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
 use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
-use crate::domain::DomainResult;
+use crate::domain::{DomainError, DomainResult};
 use crate::infrastructure::embedded::EmbeddedStore;
 
 /// Starts every sandbox, but first ends it as the sweep would when its time runs out
@@ -69,6 +69,13 @@ struct NoEnvironment;
 impl SandboxEnvironment for NoEnvironment {
     async fn set(&self, _sandbox: &SandboxAccess, _vars: &BTreeMap<String, String>) -> DomainResult<()> {
         Ok(())
+    }
+
+    async fn metrics(&self, _sandbox: &SandboxAccess) -> DomainResult<E2bMetrics> {
+        Err(DomainError::Unavailable {
+            what: "the sandbox",
+            detail: "no sandbox in this test is read".into(),
+        })
     }
 }
 

@@ -6,7 +6,7 @@
 //! # Layout
 //! - `caller.rs` — the `X-API-Key` extractor: a `sandboxes` key's owner.
 //! - `sandboxes.rs` — the control plane (create, get, list, kill, timeout, pause,
-//!   connect).
+//!   connect, metrics).
 //! - `views.rs` — its answers in E2B's field names.
 //! - `data_plane.rs` — every in-sandbox request relayed to the sandbox's tool-api.
 //! - `error.rs` — errors in E2B's `{code, message}` shape.
@@ -33,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/e2b/sandboxes/{id}/connect", post(sandboxes::connect))
         .route("/e2b/v2/sandboxes/{id}/connect", post(sandboxes::connect))
         .route("/e2b/sandboxes/{id}/pause", post(sandboxes::pause))
+        .route("/e2b/sandboxes/{id}/metrics", get(sandboxes::metrics))
         // What SDKs before `connect` called to resume a paused sandbox.
         .route("/e2b/sandboxes/{id}/resume", post(sandboxes::connect))
         .route(data_plane::MOUNT, any(data_plane::relay))

@@ -1,6 +1,6 @@
 //! The control plane E2B's SDKs call: create (`POST /sandboxes`, `/v2/sandboxes`), get,
-//! list (`GET /v2/sandboxes`, paged with `X-Next-Token`), kill, set the timeout, pause
-//! and connect (which resumes a paused sandbox). Bodies are parsed here into the
+//! list (`GET /v2/sandboxes`, paged with `X-Next-Token`), kill, set the timeout, pause,
+//! connect (which resumes a paused sandbox) and metrics. Bodies are parsed here into the
 //! domain's types.
 
 use std::collections::BTreeMap;
@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use super::caller::E2bCaller;
 use super::error::{E2bError, E2bResult};
-use super::views::{Created, Detail};
+use super::views::{Created, Detail, Metric};
 use crate::application::e2b::{NewSandbox, SandboxFilter};
 use crate::application::AppError;
 use crate::domain::e2b::{self, E2bState, E2bTimeout, Template};
@@ -195,4 +195,15 @@ pub async fn pause(
     } else {
         Err(AppError::Conflict(format!("sandbox {id} is paused already")).into())
     }
+}
+
+/// `GET /sandboxes/{id}/metrics`: the newest reading (none while paused); `start` and
+/// `end` are taken and not needed, as there is no older one.
+pub async fn metrics(
+    State(state): State<AppState>,
+    E2bCaller(owner): E2bCaller,
+    Path(id): Path<String>,
+) -> E2bResult<Json<Vec<Metric>>> {
+    let readings = state.e2b.metrics(&owner, &id).await?;
+    Ok(Json(readings.iter().map(Metric::from).collect()))
 }

@@ -1,11 +1,12 @@
 //! What the E2B-compatible API answers, in E2B's field names: a created or connected
-//! sandbox (with its tokens), and a sandbox as `get_info` and listings show it.
+//! sandbox (with its tokens), a sandbox as `get_info` and listings show it, and a
+//! reading of its metrics.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::application::e2b::SandboxTokens;
-use crate::domain::e2b::E2bSandbox;
+use crate::domain::e2b::{E2bMetrics, E2bSandbox};
 use crate::domain::session::Network;
 
 /// The envd protocol version whose features the sandbox's tool-api has; E2B's SDKs
@@ -108,6 +109,38 @@ impl From<&E2bSandbox> for Detail {
                 auto_resume: false,
                 on_timeout: if sandbox.auto_pause { "pause" } else { "kill" },
             },
+        }
+    }
+}
+
+/// An entry of `GET /sandboxes/{id}/metrics`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metric {
+    timestamp: DateTime<Utc>,
+    timestamp_unix: i64,
+    cpu_count: u32,
+    cpu_used_pct: f64,
+    mem_used: u64,
+    mem_total: u64,
+    /// Not told apart from the rest of the memory in use.
+    mem_cache: u64,
+    disk_used: u64,
+    disk_total: u64,
+}
+
+impl From<&E2bMetrics> for Metric {
+    fn from(reading: &E2bMetrics) -> Self {
+        Self {
+            timestamp: reading.at,
+            timestamp_unix: reading.at.timestamp(),
+            cpu_count: reading.cpu_count,
+            cpu_used_pct: reading.cpu_used_pct,
+            mem_used: reading.mem_used,
+            mem_total: reading.mem_total,
+            mem_cache: 0,
+            disk_used: reading.disk_used,
+            disk_total: reading.disk_total,
         }
     }
 }
