@@ -10,6 +10,7 @@
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
 
+pub mod access;
 pub mod config;
 pub mod driver;
 pub mod error;

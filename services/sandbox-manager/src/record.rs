@@ -1,5 +1,5 @@
 //! The manager's record of one sandbox, the input types it accepts, and how a record is
-//! shown to clients. Records are what the store keeps across restarts; the containers'
+//! shown to clients (how a sandbox is reached and its secrets: [`crate::access`]). Records are what the store keeps across restarts; the containers'
 //! labels tie them to the engine.
 
 use chrono::{DateTime, Duration, Utc};
@@ -8,6 +8,7 @@ use sandbox_manager_contract::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::access::{random_string, Endpoints, Secrets};
 use crate::error::{ManagerError, ManagerResult};
 
 /// A session id as sandboxes are keyed by: it also names the session's volume, so it is
@@ -56,63 +57,9 @@ impl Owner {
     }
 }
 
-/// Where a sandbox's services are reached: the published host ports on the advertised
-/// host, or the container's own ports under its name on a shared network.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Endpoints {
-    /// Records written before the host was kept hold none; they were reached at
-    /// `advertise_host`, taken to be its default (loopback). A deployment that changed it
-    /// sees such sandboxes fail their health check; the restart records the right host.
-    #[serde(default = "loopback")]
-    pub host: String,
-    pub tool_api_port: u16,
-}
-
-fn loopback() -> String {
-    "127.0.0.1".to_owned()
-}
-
-impl Endpoints {
-    pub fn tool_api_url(&self) -> String {
-        format!("http://{}:{}", self.host, self.tool_api_port)
-    }
-}
-
-/// The secrets one sandbox gets and nobody else.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Secrets {
-    pub token: String,
-}
-
-impl Secrets {
-    /// A fresh random 32-character token.
-    pub fn generate() -> Self {
-        Self {
-            token: random_string(32),
-        }
-    }
-
-    /// What the sandbox is given of its token: the hex SHA-256, enough for tool-api to
-    /// check a bearer and useless to a process in the sandbox that reads it.
-    pub fn token_sha256(&self) -> String {
-        service_kit::sha256_hex(&self.token)
-    }
-}
-
-impl std::fmt::Debug for Secrets {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secrets(..)")
-    }
-}
-
 /// A random id for a new sandbox, e.g. `sbx-k3v9q0c1x8m2`.
 pub fn new_sandbox_id() -> String {
     format!("sbx-{}", random_string(12).to_ascii_lowercase())
-}
-
-fn random_string(len: usize) -> String {
-    use rand::distr::{Alphanumeric, SampleString};
-    Alphanumeric.sample_string(&mut rand::rng(), len)
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -232,13 +179,5 @@ mod tests {
         assert_eq!(view.tool_api.map(|t| t.url).as_deref(), Some("http://h:1"));
         record.state = SandboxState::Expired;
         assert!(record.view(lifetime).tool_api.is_none());
-    }
-
-    #[test]
-    fn secrets_differ_every_time() {
-        let (a, b) = (Secrets::generate(), Secrets::generate());
-        assert_ne!(a.token, b.token);
-        assert_eq!(a.token.len(), 32);
-        assert!(!format!("{a:?}").contains(&a.token));
     }
 }

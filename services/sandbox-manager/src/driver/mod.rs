@@ -9,8 +9,8 @@ pub mod kubernetes;
 use futures::stream::BoxStream;
 use sandbox_manager_contract::{NetworkMode, ResourceLimits, StorageKind};
 
+use crate::access::{Endpoints, Secrets};
 use crate::config::SandboxSettings;
-use crate::record::{Endpoints, Secrets};
 
 // What marks a sandbox as ours on any engine (labels; on Kubernetes the session and owner
 // are annotations, as label values cannot hold every id or name).

@@ -26,11 +26,12 @@ use sandbox_manager_contract::{
 };
 use tokio_util::sync::CancellationToken;
 
+use crate::access::Secrets;
 use crate::config::Settings;
 use crate::driver::{SandboxDriver, SandboxSpec};
 use crate::error::{ManagerError, ManagerResult};
 use crate::events::EventBus;
-use crate::record::{new_sandbox_id, Lifetime, Owner, SandboxRecord, Secrets, SessionId};
+use crate::record::{new_sandbox_id, Lifetime, Owner, SandboxRecord, SessionId};
 use crate::store::RecordStore;
 
 pub use memory::MemoryStatus;

@@ -17,9 +17,10 @@ use tokio::sync::Notify;
 use utoipa::ToSchema;
 
 use super::{lock, Manager};
+use crate::access::{Endpoints, Secrets};
 use crate::driver::SandboxSpec;
 use crate::error::ManagerResult;
-use crate::record::{new_sandbox_id, Endpoints, SandboxRecord, Secrets};
+use crate::record::{new_sandbox_id, SandboxRecord};
 
 /// After a failed start the pool waits this long (doubling up to a minute) before the next.
 const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);

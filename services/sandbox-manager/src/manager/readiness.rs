@@ -8,8 +8,8 @@ use tool_api_client::contract::info::Readiness;
 use tool_api_client::ToolApiClient;
 
 use super::Manager;
+use crate::access::{Endpoints, Secrets};
 use crate::error::{ManagerError, ManagerResult};
-use crate::record::{Endpoints, Secrets};
 
 /// Between polls while a sandbox starts.
 const POLL: Duration = Duration::from_millis(25);

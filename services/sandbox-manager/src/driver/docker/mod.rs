@@ -37,8 +37,8 @@ use super::{
     SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_OWNER, LABEL_SANDBOX,
     LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT,
 };
+use crate::access::Endpoints;
 use crate::config::{AddressMode, SandboxSettings};
-use crate::record::Endpoints;
 
 const TOOL_API_EXPOSED: &str = "8080/tcp";
 

@@ -30,8 +30,8 @@ use super::{
     DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, LABEL_SANDBOX,
     LABEL_SESSION, TOOL_API_PORT,
 };
+use crate::access::Endpoints;
 use crate::config::{KubernetesSettings, SandboxSettings};
-use crate::record::Endpoints;
 
 /// How often a starting or disappearing Pod is looked at.
 const POLL: Duration = Duration::from_millis(500);
