@@ -26,7 +26,8 @@ use futures::{StreamExt, TryStreamExt};
 use sandbox_manager_contract::NetworkMode;
 use tokio::sync::OnceCell;
 
-use super::{classify, DriverError, DriverResult, LABEL_MANAGED, LABEL_NAMESPACE, MANAGED_BY, TOOL_API_PORT};
+use super::engine_error::classify;
+use crate::driver::{DriverError, DriverResult, LABEL_MANAGED, LABEL_NAMESPACE, MANAGED_BY, TOOL_API_PORT};
 
 /// IPv4 ranges no sandbox reaches: those IANA's special-purpose registry marks as not
 /// globally reachable where real networks live — "this network", private (RFC 1918),

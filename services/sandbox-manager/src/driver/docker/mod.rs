@@ -11,6 +11,7 @@
 //! manager's records say whose it became. Every sandbox gets a firewall in its own network
 //! namespace once it runs ([`firewall`]), before the manager reports it ready.
 
+mod engine_error;
 mod firewall;
 mod network;
 
@@ -30,6 +31,7 @@ use futures::{StreamExt, TryStreamExt};
 use sandbox_manager_contract::{NetworkMode, StorageKind};
 use tokio::sync::OnceCell;
 
+use self::engine_error::classify;
 use self::firewall::Firewall;
 use self::network::Networks;
 use super::{
@@ -454,25 +456,6 @@ impl SandboxDriver for DockerDriver {
                 }
             })
             .boxed()
-    }
-}
-
-/// Sorts bollard's errors into what the manager can tell its clients.
-fn classify(err: BollardError) -> DriverError {
-    match err {
-        BollardError::DockerResponseServerError { status_code, message } => {
-            if status_code == 404 && message.contains("image") {
-                DriverError::ImageMissing(message)
-            } else {
-                DriverError::Engine(format!("{status_code}: {message}"))
-            }
-        }
-        BollardError::RequestTimeoutError
-        | BollardError::IOError { .. }
-        | BollardError::HyperResponseError { .. }
-        | BollardError::HttpClientError { .. }
-        | BollardError::SocketNotFoundError(_) => DriverError::EngineUnavailable(err.to_string()),
-        other => DriverError::Engine(other.to_string()),
     }
 }
 

@@ -17,7 +17,7 @@ use bollard::Docker;
 use sandbox_manager_contract::NetworkMode;
 use tokio::sync::Mutex;
 
-use super::classify;
+use super::engine_error::classify;
 use crate::config::{AddressMode, SandboxSettings};
 use crate::driver::{DriverError, DriverResult, LABEL_MANAGED, MANAGED_BY};
 
