@@ -17,8 +17,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio::time::Instant;
 
-use super::auth::{require_admin, Principal};
 use super::error::{AppError, AppResult};
+use super::principal::{require_admin, KeyUse, Principal};
 use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::{ApiKey, ApiKeyId, ApiKeyName, ApiKeyScope, ApiKeySecret};
 use crate::domain::ports::{ApiKeyRepository, KeyValueStore, UserRepository};
@@ -31,13 +31,6 @@ pub struct ApiKeySettings {
     pub per_person: usize,
     /// How often one replica writes a key's use.
     pub usage_every: Duration,
-}
-
-/// The key a request came with: which, and what it may do.
-#[derive(Debug, Clone, PartialEq)]
-pub struct KeyUse {
-    pub id: ApiKeyId,
-    pub scope: ApiKeyScope,
 }
 
 /// What a new key is to be.

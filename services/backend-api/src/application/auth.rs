@@ -15,11 +15,12 @@ use std::time::Duration;
 use chrono::Utc;
 use rand::distr::{Alphanumeric, SampleString};
 
-use super::api_keys::{ApiKeys, KeyUse};
+use super::api_keys::ApiKeys;
 use super::error::{AppError, AppResult};
 use super::invites::Invites;
 use super::login_limits::{LoginLimitSettings, LoginLimits};
 use super::password_checks::{PasswordCheckSettings, PasswordChecks};
+use super::principal::{hash_token, require_admin, Principal};
 use crate::domain::api_key::ApiKeySecret;
 use crate::domain::invite::RegistrationMode;
 use crate::domain::ports::{
@@ -44,17 +45,6 @@ pub struct AuthSettings {
     pub refresh_ttl: Duration,
     pub login_limits: LoginLimitSettings,
     pub password_checks: PasswordCheckSettings,
-}
-
-/// Who is calling.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Principal {
-    pub user_id: UserId,
-    pub role: Role,
-    /// The access token's id and expiry (absent in `none` mode and with an API key).
-    pub token: Option<(String, i64)>,
-    /// The API key the request came with, if it came with one.
-    pub key: Option<KeyUse>,
 }
 
 /// A sign-in's tokens: the access token for the caller, the refresh token for the
@@ -461,18 +451,4 @@ impl AuthService {
             expires_in: self.settings.access_ttl.as_secs(),
         })
     }
-}
-
-/// `Forbidden` unless the caller is an admin.
-pub(crate) fn require_admin(principal: &Principal) -> AppResult<()> {
-    if principal.role == Role::Admin {
-        Ok(())
-    } else {
-        Err(AppError::Forbidden("only an admin may do this".into()))
-    }
-}
-
-/// Refresh tokens are stored hashed: a leaked store does not leak usable tokens.
-pub(crate) fn hash_token(token: &str) -> String {
-    service_kit::sha256_hex(token)
 }

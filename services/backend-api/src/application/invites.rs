@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::auth::{require_admin, Principal};
+use super::principal::{require_admin, Principal};
 use super::error::{AppError, AppResult};
 use crate::domain::invite::{InviteCode, InviteGrant};
 use crate::domain::ports::KeyValueStore;

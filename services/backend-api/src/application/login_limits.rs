@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 
-use super::auth::hash_token as digest;
+use super::principal::hash_token as digest;
 use super::error::{AppError, AppResult};
 use crate::domain::ports::KeyValueStore;
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use chrono::Utc;
 
-use super::auth::{require_admin, Principal};
+use super::principal::{require_admin, Principal};
 use super::error::{AppError, AppResult};
 use crate::domain::mcp::{McpServer, McpServerName};
 use crate::domain::mcp_edit::McpServerInput;

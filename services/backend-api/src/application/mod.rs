@@ -16,6 +16,7 @@ pub mod login_limits;
 pub mod mcp_servers;
 mod notebook;
 pub mod password_checks;
+pub mod principal;
 pub mod sessions;
 mod sharing;
 pub mod tickets;

@@ -11,7 +11,7 @@ use axum::http::{header, StatusCode};
 use super::api_keys::within_scope;
 use super::error::ApiError;
 use super::AppState;
-use crate::application::auth::Principal;
+use crate::application::principal::Principal;
 use crate::application::AppError;
 
 #[derive(Debug, FromRequest)]
