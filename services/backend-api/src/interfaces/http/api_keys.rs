@@ -16,7 +16,6 @@ use super::extract::{CurrentUser, Json, Path};
 use super::views::{ApiKeyView, NewApiKey, OwnedApiKeyView};
 use super::AppState;
 use crate::application::api_keys::NewKey;
-use crate::application::AppError;
 use crate::domain::api_key::{self, ApiKeyId, ApiKeyName, ApiKeyScope};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -25,43 +24,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(revoke))
         .routes(routes!(list_all))
         .routes(routes!(revoke_any))
-}
-
-/// Where a `jobs` key may go: the jobs API, at this route and below it…
-const JOBS_ROUTES: &str = "/api/v1/jobs";
-/// …who it belongs to…
-const IDENTITY_ROUTE: &str = "/api/v1/auth/me";
-/// …and which models a job may name.
-const MODELS_ROUTE: &str = "/api/v1/models";
-
-/// Whether a key of `scope` may call the route `route` (its pattern, as matched;
-/// `None` when no route matched). A `full` key may call anything its owner may.
-pub(super) fn within_scope(scope: ApiKeyScope, route: Option<&str>) -> Result<(), AppError> {
-    let allowed = match scope {
-        ApiKeyScope::Full => true,
-        ApiKeyScope::Jobs => route.is_some_and(|route| {
-            route == IDENTITY_ROUTE
-                || route == MODELS_ROUTE
-                || route
-                    .strip_prefix(JOBS_ROUTES)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-        }),
-        ApiKeyScope::Sandboxes => route == Some(IDENTITY_ROUTE),
-    };
-    if allowed {
-        return Ok(());
-    }
-    let reach = match scope {
-        ApiKeyScope::Sandboxes => {
-            format!("the E2B-compatible API under /e2b (as X-API-Key) and GET {IDENTITY_ROUTE}")
-        }
-        _ => format!("{JOBS_ROUTES} and below, GET {IDENTITY_ROUTE} and GET {MODELS_ROUTE}"),
-    };
-    Err(AppError::Forbidden(format!(
-        "this API key's scope is `{}`: it may call {reach}, nothing else; use a key with scope \
-         `full` for this",
-        scope.as_str()
-    )))
 }
 
 /// The API key as the OpenAPI document describes it: a bearer token like the access
@@ -179,46 +141,4 @@ async fn revoke_any(
         .revoke_any(&principal, &ApiKeyId::parse(&id)?)
         .await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_jobs_key_reaches_the_jobs_api_and_its_identity_only() {
-        for route in [
-            "/api/v1/jobs",
-            "/api/v1/jobs/{id}",
-            "/api/v1/jobs/{id}/result",
-            "/api/v1/auth/me",
-        ] {
-            assert!(within_scope(ApiKeyScope::Jobs, Some(route)).is_ok(), "{route}");
-        }
-        for route in [
-            Some("/api/v1/sessions"),
-            Some("/api/v1/jobsx"),
-            Some("/api/v1/api-keys"),
-            Some("/api/v1/auth/me/x"),
-            None,
-        ] {
-            let refused = within_scope(ApiKeyScope::Jobs, route).unwrap_err();
-            assert!(
-                refused.to_string().contains("scope is `jobs`"),
-                "{route:?}: {refused}"
-            );
-        }
-        assert!(within_scope(ApiKeyScope::Full, Some("/api/v1/sessions")).is_ok());
-        assert!(within_scope(ApiKeyScope::Sandboxes, Some(IDENTITY_ROUTE)).is_ok());
-        for route in [
-            Some("/api/v1/jobs"),
-            Some("/api/v1/sessions"),
-            Some("/api/v1/api-keys"),
-            None,
-        ] {
-            let refused = within_scope(ApiKeyScope::Sandboxes, route).unwrap_err();
-            assert!(refused.to_string().contains("under /e2b"), "{route:?}: {refused}");
-        }
-        assert!(within_scope(ApiKeyScope::Full, None).is_ok());
-    }
 }
