@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::backend_call::WebSearchRequest;
+use super::web_search::WebSearchRequest;
 use super::error::DomainResult;
 use super::image::Picture;
 use super::model::ModelName;

@@ -2,33 +2,17 @@
 //! operator's provider key, and no operator secret may enter a sandbox (whatever runs
 //! there could read it). Declared like the sandbox's tools — one variant per tool, its
 //! arguments typed and its schema generated from them — and run through the
-//! [`WebSearch`](super::agent::WebSearch) port, without a sandbox.
-
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+//! [`WebSearch`](super::agent::WebSearch) port, without a sandbox, on the values of
+//! [`super::web_search`].
 
 use super::tool::tool_calls;
+use super::web_search::WebSearchRequest;
 
 tool_calls! {
     /// A call of one of the backend's own tools.
     BackendCall {
     WebSearch(WebSearchRequest) = "web_search", "Search the web.";
     }
-}
-
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
-pub struct WebSearchRequest {
-    pub query: String,
-    /// Default 10, at most 50.
-    #[serde(default)]
-    pub max_results: Option<u32>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct WebSearchResult {
-    pub title: String,
-    pub url: String,
-    pub snippet: String,
 }
 
 #[cfg(test)]

@@ -28,5 +28,6 @@ pub mod ticket;
 pub mod tool;
 pub mod user;
 pub mod vnc;
+pub mod web_search;
 
 pub use error::{DomainError, DomainResult};

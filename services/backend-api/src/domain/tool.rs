@@ -9,7 +9,7 @@ use tool_api_contract::code::{CodeError, CodeLanguage};
 use tool_api_contract::shell::CommandState;
 use utoipa::{PartialSchema, ToSchema};
 
-use super::backend_call::WebSearchResult;
+use super::web_search::WebSearchResult;
 
 /// A tool offered to the model: its name, what it does and a JSON schema of its
 /// arguments.

@@ -7,7 +7,7 @@
 use web_kit::search::{SearchEngine, SearchSettings};
 
 use crate::domain::agent::{ToolOutcome, WebSearch};
-use crate::domain::backend_call::{WebSearchRequest, WebSearchResult};
+use crate::domain::web_search::{WebSearchRequest, WebSearchResult};
 use crate::domain::tool::ToolView;
 
 pub struct ProviderSearch {
