@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Bench of the E2B-compatible API with E2B's own SDKs (e2b, e2b-code-interpreter, pinned in
 clients/e2b/requirements.txt) as the client, against a backend-api and a sandbox-manager
-(warm pool of 4) of its own, printing the figures beside the targets of the E2B issue and
+of its own, printing the figures beside the targets of the E2B issue and
 those of E2B's own code-interpreter server (its `template/server`: FastAPI in front of
 Jupyter Server, warm kernel) measured on a 2-core machine like ours:
 
 - `Sandbox.create()` → the first `run_code("1+1")` result (p50 / p95; each sandbox
-  killed after, the pool refilled before the next round);
+  killed after; with `--pool N` the pool is refilled before each round, which binaries
+  from before pause/resume claimed from, and today's never do: a rented sandbox keeps
+  its files on a volume);
+- `pause()`, and `Sandbox.connect()` of the paused sandbox → its first `run_code`
+  result, with the file written before the pause read back;
 - `run_code("1+1")` round trips in one sandbox, three ways taken in turn: the SDK through
   backend-api, the same request by hand through backend-api, and straight to the
   sandbox's tool-api (`/e2b/code/execute` with its own token): the last two differ by
@@ -54,12 +58,13 @@ def timed(work):
 
 
 def create_to_first_result(stack, key, rounds):
-    """Per round: (create, first cell, both) seconds; the pool is full before each."""
+    """Per round: (create, first cell, both) seconds; the pool (if any) is full before
+    each."""
     from e2b_code_interpreter import Sandbox
 
     results, cold = [], 0
     for _ in range(rounds):
-        cold += not stack.wait_for_pool()
+        cold += stack.pool > 0 and not stack.wait_for_pool()
         started = time.perf_counter()
         sandbox = Sandbox.create(api_key=key, timeout=120)
         created = time.perf_counter()
@@ -71,6 +76,26 @@ def create_to_first_result(stack, key, rounds):
             sandbox.kill()
         results.append((created - started, done - created, done - started))
     return results, cold
+
+
+def pause_and_resume(key, rounds):
+    """Per round: (pause, connect, first cell after) seconds, in one sandbox whose file
+    must come back each time."""
+    from e2b_code_interpreter import Sandbox
+
+    sandbox = Sandbox.create(api_key=key, timeout=300)
+    results = []
+    try:
+        sandbox.files.write("/home/user/kept.txt", "kept")
+        for _ in range(rounds):
+            paused, _ = timed(sandbox.pause)
+            connected, resumed = timed(lambda: Sandbox.connect(sandbox.sandbox_id, api_key=key, timeout=300))
+            first, execution = timed(lambda: resumed.run_code("open('/home/user/kept.txt').read()"))
+            assert execution.text == "kept", f"the file came back as {execution.text!r} ({execution.error})"
+            results.append((paused, connected, first))
+    finally:
+        sandbox.kill()
+    return results
 
 
 class Cells:
@@ -200,8 +225,9 @@ def idle_memory(label):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_stack_arguments(parser)
-    parser.add_argument("--pool", type=int, default=4, help="warm pool size (4)")
+    parser.add_argument("--pool", type=int, default=0, help="warm pool size (0)")
     parser.add_argument("--rounds", type=int, default=20, help="create → first result rounds (20)")
+    parser.add_argument("--pauses", type=int, default=10, help="pause → connect rounds (10; 0: skip)")
     parser.add_argument("--cells", type=int, default=100, help="round trips of each kind (100)")
     parser.add_argument("--plots", type=int, default=20, help="plot cells (20)")
     args = parser.parse_args()
@@ -215,7 +241,10 @@ def main():
         key = stack.person_key()
         print(f"create → first result, {args.rounds} rounds…", file=sys.stderr)
         firsts, cold = create_to_first_result(stack, key, args.rounds)
-        stack.wait_for_pool()
+        print(f"pause → connect, {args.pauses} rounds…", file=sys.stderr)
+        pauses = pause_and_resume(key, args.pauses) if args.pauses else []
+        if stack.pool:
+            stack.wait_for_pool()
         sandbox = Sandbox.create(api_key=key, timeout=600)
         try:
             sandbox.run_code("1+1")
@@ -233,10 +262,13 @@ def main():
 
     relay = [relayed - direct for relayed, direct in zip(trips["relayed"], trips["direct"])]
     rows = [
-        ("create → first run_code(\"1+1\") result, warm pool", "p50 ≤ 60 ms", "cold start 2.52 s (E2B cloud ≈ 0.5 s)",
+        (f"create → first run_code(\"1+1\") result, pool {args.pool}", "p50 ≤ 60 ms", "cold start 2.52 s (E2B cloud ≈ 0.5 s)",
          p50_p95([both for *_, both in firsts]) + (f" ({cold} rounds without a full pool)" if cold else "")),
         ("  of which Sandbox.create()", "", "", p50_p95([create for create, *_ in firsts])),
         ("  of which the first run_code", "", "", p50_p95([first for _, first, _ in firsts])),
+        ("pause()", "", "", p50_p95([paused for paused, *_ in pauses]) if pauses else "skipped"),
+        ("connect() of a paused sandbox → first run_code", "", "", p50_p95([c + f for _, c, f in pauses]) if pauses else "skipped"),
+        ("  of which connect()", "", "", p50_p95([c for _, c, _ in pauses]) if pauses else "skipped"),
         ("run_code(\"1+1\"), SDK via backend-api", "", "48.0 / 51.6 ms", p50_p95(trips["sdk"])),
         ("the same cell by hand via backend-api", "", "", p50_p95(trips["relayed"])),
         ("the same cell straight to tool-api", "", "tool-api 5.71 / 7.67 ms", p50_p95(trips["direct"])),
