@@ -22,6 +22,7 @@ pub mod ports;
 pub mod replica;
 pub mod sandbox_call;
 pub mod session;
+pub mod session_summary;
 pub mod share;
 pub mod terminal;
 pub mod ticket;
