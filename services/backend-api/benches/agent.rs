@@ -38,10 +38,9 @@ use std::time::{Duration, Instant};
 
 use backend_api::config::McpConfig;
 use backend_api::domain::agent::{SandboxAccess, SandboxSize};
-use backend_api::domain::mcp::{McpServer, McpServerName, McpServers, McpSite, McpTransport};
-use backend_api::domain::ports::McpServerRepository;
+use backend_api::domain::mcp::{McpServer, McpServerName, McpSite, McpTransport};
+use backend_api::domain::ports::{DesktopConnector, DesktopStream, McpServerRepository, McpServers};
 use backend_api::domain::session::SessionId;
-use backend_api::domain::vnc::{DesktopConnector, DesktopStream};
 use backend_api::infrastructure::embedded::EmbeddedStore;
 use backend_api::infrastructure::mcp::McpHub;
 use backend_api::infrastructure::vnc::VncConnector;

@@ -14,12 +14,13 @@ use futures::StreamExt;
 
 use super::error::AppResult;
 use super::sessions::SessionService;
-use crate::domain::agent::{SandboxAccess, SandboxGateway};
+use crate::domain::agent::SandboxAccess;
 use chrono::{DateTime, Utc};
 
 use crate::domain::files::{
-    ByteStream, ChangedFiles, Download, FileChange, FileEntry, FileName, Listing, SandboxFiles, UPLOADS_DIR,
+    ByteStream, ChangedFiles, Download, FileChange, FileEntry, FileName, Listing, UPLOADS_DIR,
 };
+use crate::domain::ports::{SandboxFiles, SandboxGateway};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
 

@@ -14,11 +14,11 @@ use super::error::{AppError, AppResult};
 use super::holds::{Held, Hold, Holds};
 use super::sessions::SessionService;
 use super::tickets::{IssuedTicket, TicketBook};
-use crate::domain::agent::SandboxGateway;
-use crate::domain::terminal::{TerminalChannel, TerminalConnector, TerminalSize};
+use crate::domain::ports::{DesktopConnector, DesktopStream, SandboxGateway, TerminalConnector};
+use crate::domain::terminal::{TerminalChannel, TerminalSize};
 use crate::domain::ticket::{Access, Opens};
 use crate::domain::user::UserId;
-use crate::domain::vnc::{DesktopConnector, DesktopState, DesktopStream, VncMode};
+use crate::domain::vnc::{DesktopState, VncMode};
 
 /// An open, authenticated connection to the session's desktop, with what it may do.
 pub struct Desktop {

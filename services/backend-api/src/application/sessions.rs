@@ -12,11 +12,10 @@ use chrono::Utc;
 
 use super::error::{AppError, AppResult};
 use super::events::EventService;
-use crate::domain::agent::SandboxGateway;
 use crate::domain::event::{AgentEvent, MessageRole, StoredEvent};
 use crate::domain::image::{ImageFormat, ImageId};
 use crate::domain::model::ModelCatalog;
-use crate::domain::ports::{ImageStore, SessionRepository};
+use crate::domain::ports::{ImageStore, SandboxGateway, SessionRepository};
 use crate::domain::session::{Network, Session, SessionId, SessionStatus, Title};
 use crate::domain::user::UserId;
 

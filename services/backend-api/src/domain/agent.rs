@@ -1,18 +1,14 @@
-//! What the agent works with: the conversation it sends to the model, the tools it may
-//! call, and the sandbox it acts in — with the ports to the model provider, the
-//! sandbox-manager, the sandbox's tools and the web search the backend runs itself.
+//! What the agent works with: the conversation it sends to the model, what a tool call
+//! gave, and how it reaches the sandbox it acts in. Values only: the ports to the model
+//! provider, the sandbox-manager and the tools are in [`super::ports`].
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::web_search::WebSearchRequest;
-use super::error::DomainResult;
 use super::image::Picture;
-use super::model::ModelName;
-use super::sandbox_call::SandboxCall;
-use super::session::{Network, SessionId};
-use super::tool::{ToolSpec, ToolView};
-use super::user::UserId;
+use super::tool::ToolView;
+// Interim, until application/agent names them from `ports`.
+pub use super::ports::{LlmClient, SandboxGateway, SandboxTools, WebSearch};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -91,21 +87,6 @@ pub struct Completion {
     pub usage: TokenUsage,
 }
 
-/// The configured models, each behind its OpenAI-compatible chat-completion provider.
-#[async_trait::async_trait]
-pub trait LlmClient: Send + Sync {
-    /// Asks `model` (a name of the [`super::model::ModelCatalog`]). Fails with
-    /// `Unavailable` when its provider cannot be reached or keeps failing (after the
-    /// adapter's retries), `Invalid` when it refuses the request or the model is not
-    /// configured.
-    async fn complete(
-        &self,
-        model: &ModelName,
-        messages: &[ChatMessage],
-        tools: &[ToolSpec],
-    ) -> DomainResult<Completion>;
-}
-
 /// How to reach a running sandbox; never shown to a browser.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SandboxAccess {
@@ -138,25 +119,6 @@ impl SandboxAccess {
     }
 }
 
-/// The sandbox-manager, as far as sessions need it.
-#[async_trait::async_trait]
-pub trait SandboxGateway: Send + Sync {
-    /// The sandbox of `session` (a session's id, or a sub-agent's own key), claimed or
-    /// created, once it answers. One that does not run yet is made with `network` (the
-    /// network of the session it works for; `None`: the manager's default); one that runs
-    /// keeps its own.
-    async fn acquire(
-        &self,
-        session: &SessionId,
-        owner: &UserId,
-        network: Option<Network>,
-    ) -> DomainResult<SandboxAccess>;
-    /// The session's sandbox when one runs and answers; never creates one.
-    async fn find(&self, session: &SessionId) -> DomainResult<Option<SandboxAccess>>;
-    /// Removes the session's sandbox, if it has one.
-    async fn release(&self, session: &SessionId) -> DomainResult<()>;
-}
-
 /// What a tool call gave: text for the model, a view for the person.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutcome {
@@ -166,24 +128,4 @@ pub struct ToolOutcome {
     /// browser showed after a browser tool, a code cell's charts. The run stores them and
     /// puts their addresses into the view.
     pub images: Vec<Picture>,
-}
-
-/// The tools that act inside a sandbox (shell, files, browser, code, page fetch).
-#[async_trait::async_trait]
-pub trait SandboxTools: Send + Sync {
-    /// Runs one call; a failure of the tool itself is an outcome with an error view, an
-    /// `Err` means the sandbox could not be reached.
-    async fn call(&self, sandbox: &SandboxAccess, call: &SandboxCall) -> DomainResult<ToolOutcome>;
-    /// Ends whatever command the agent's shell is running (on stop).
-    async fn interrupt(&self, sandbox: &SandboxAccess) -> DomainResult<()>;
-}
-
-/// Web search through the operator's provider, run by the backend: the provider's key
-/// stays here, out of every sandbox, and a search needs no sandbox.
-#[async_trait::async_trait]
-pub trait WebSearch: Send + Sync {
-    /// Runs one search. A failure (a blank query, a refused key, a provider that does not
-    /// answer) is an outcome with an error view for the model to read, never an error
-    /// that ends the turn.
-    async fn search(&self, request: &WebSearchRequest) -> ToolOutcome;
 }

@@ -1,15 +1,15 @@
 //! The files of a session's sandbox as the person browses them: entries, downloads,
-//! uploads and live changes — with the port to the sandbox that holds them. Paths are
+//! uploads and live changes (the port to the sandbox that holds them:
+//! [`super::ports::SandboxFiles`]). Paths are
 //! the sandbox's own (relative ones start at its workspace).
 
 use bytes::Bytes;
-use chrono::{DateTime, Utc};
 use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::agent::SandboxAccess;
-use super::error::DomainResult;
+// Interim, until application/agent names it from `ports`.
+pub use super::ports::SandboxFiles;
 
 /// Where attachments go, relative to the sandbox's workspace.
 pub const UPLOADS_DIR: &str = "uploads";
@@ -79,48 +79,6 @@ pub enum FileChangeKind {
 pub struct FileChange {
     pub kind: FileChangeKind,
     pub path: String,
-}
-
-/// The sandbox's file system. Errors: `NotFound` for a missing path, `Invalid` for a
-/// path the sandbox refuses, `RangeNotSatisfiable` for a range outside the file,
-/// `Conflict` when the target exists, `TooLarge`, `Unavailable` when the sandbox does
-/// not answer.
-#[async_trait::async_trait]
-pub trait SandboxFiles: Send + Sync {
-    async fn list(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<Listing>;
-    async fn stat(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<FileEntry>;
-    /// `range` is an HTTP `Range` value such as `bytes=0-99`.
-    async fn download(
-        &self,
-        sandbox: &SandboxAccess,
-        path: &str,
-        range: Option<&str>,
-    ) -> DomainResult<Download>;
-    /// A folder as a zip archive.
-    async fn archive(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<Download>;
-    async fn upload(
-        &self,
-        sandbox: &SandboxAccess,
-        path: &str,
-        overwrite: bool,
-        body: ByteStream,
-    ) -> DomainResult<FileEntry>;
-    /// Folders with all they hold.
-    async fn delete(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<()>;
-    /// At most `max` files of the workspace (not in hidden folders) modified at or after
-    /// `since`.
-    async fn changed_since(
-        &self,
-        sandbox: &SandboxAccess,
-        since: DateTime<Utc>,
-        max: u32,
-    ) -> DomainResult<ChangedFiles>;
-    /// Changes under `path` (recursively) until the stream is dropped or the sandbox goes.
-    async fn watch(
-        &self,
-        sandbox: &SandboxAccess,
-        path: &str,
-    ) -> DomainResult<BoxStream<'static, FileChange>>;
 }
 
 /// The name an attachment is stored under: one path component, no tricks.

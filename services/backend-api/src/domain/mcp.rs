@@ -1,6 +1,7 @@
 //! MCP (Model Context Protocol) servers a deployment adds tools from: how they are
 //! configured, the tools they offer as the model sees them (`mcp__<server>__<tool>`),
-//! what a call gives back, and the port the run and the API use to reach them.
+//! what a call gives back (the port the run and the API use to reach them:
+//! [`super::ports::McpServers`]).
 
 use std::collections::BTreeMap;
 
@@ -11,6 +12,8 @@ use utoipa::ToSchema;
 use super::agent::SandboxAccess;
 use super::error::{DomainError, DomainResult};
 use super::session::SessionId;
+// Interim, until application/agent names it from `ports`.
+pub use super::ports::McpServers;
 
 /// Starts the model-facing name of every MCP tool.
 const PREFIX: &str = "mcp__";
@@ -178,33 +181,6 @@ pub fn split_qualified(name: &str) -> Option<(&str, &str)> {
 pub struct McpSite {
     pub session: SessionId,
     pub sandbox: SandboxAccess,
-}
-
-/// The MCP servers of the deployment.
-///
-/// What a sandbox produced never reaches another person: a stdio server runs in the
-/// sandbox of the session that needs it, as its user, so the tools it lists (their names,
-/// descriptions and schemas) are that session's only — kept with its server, offered to
-/// its runs, and never shown without its site.
-#[async_trait::async_trait]
-pub trait McpServers: Send + Sync {
-    /// Every server with its tools (listed now, or the reason it has none). A stdio
-    /// server's tools are those its own server in `site` lists (started there when it
-    /// runs none); without a site it shows none.
-    async fn status(&self, site: Option<&McpSite>) -> Vec<McpServerStatus>;
-    /// Whether an enabled server runs in the sandbox (a run then gives
-    /// [`McpServers::status`] its sandbox).
-    async fn needs_site(&self) -> bool;
-    /// Whether `server` runs in the sandbox (its calls need a site).
-    fn runs_in_sandbox(&self, server: &str) -> bool;
-    /// Calls `tool` on `server`; `Err` says why the server gave no result.
-    async fn call(
-        &self,
-        server: &str,
-        tool: &str,
-        arguments: serde_json::Map<String, serde_json::Value>,
-        site: Option<&McpSite>,
-    ) -> Result<McpResult, String>;
 }
 
 #[cfg(test)]

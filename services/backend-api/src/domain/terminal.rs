@@ -1,5 +1,6 @@
 //! The interactive terminal of a session's sandbox, for the person who takes over: the
-//! frames a terminal exchanges, its size, and the port that opens one.
+//! frames a terminal exchanges and its size (the port that opens one:
+//! [`super::ports::TerminalConnector`]).
 
 use std::pin::Pin;
 
@@ -7,7 +8,6 @@ use bytes::Bytes;
 use futures::stream::BoxStream;
 use futures::Sink;
 
-use super::agent::SandboxAccess;
 use super::error::{DomainError, DomainResult};
 
 /// Largest terminal the sandbox's PTY accepts, either way.
@@ -57,13 +57,6 @@ pub type TerminalInput = Pin<Box<dyn Sink<TerminalFrame, Error = DomainError> + 
 pub struct TerminalChannel {
     pub output: BoxStream<'static, TerminalFrame>,
     pub input: TerminalInput,
-}
-
-/// Opens terminals in sandboxes (a new shell each time).
-#[async_trait::async_trait]
-pub trait TerminalConnector: Send + Sync {
-    /// `Unavailable` when the sandbox does not answer.
-    async fn open(&self, sandbox: &SandboxAccess, size: TerminalSize) -> DomainResult<TerminalChannel>;
 }
 
 #[cfg(test)]

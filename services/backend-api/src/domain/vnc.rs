@@ -1,12 +1,9 @@
 //! Watching and taking over a session's desktop: the two ways to use it, whether it
-//! runs, and the port that connects to a sandbox's VNC server.
+//! runs (the port that connects to a sandbox's VNC server:
+//! [`super::ports::DesktopConnector`]).
 
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncRead, AsyncWrite};
 use utoipa::ToSchema;
-
-use super::agent::SandboxAccess;
-use super::error::DomainResult;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -33,21 +30,4 @@ pub enum DesktopState {
     Running,
     /// The sandbox has no desktop at all (disabled in its configuration).
     Disabled,
-}
-
-/// A byte stream to a sandbox's VNC server, already past its authentication: the next
-/// byte the server reads is the client's `ClientInit`.
-pub trait DesktopStream: AsyncRead + AsyncWrite + Send + Unpin {}
-
-impl<T: AsyncRead + AsyncWrite + Send + Unpin> DesktopStream for T {}
-
-/// Opens authenticated connections to sandboxes' VNC servers (the password stays here).
-#[async_trait::async_trait]
-pub trait DesktopConnector: Send + Sync {
-    /// `Unavailable` when the sandbox has no desktop or does not answer, `Internal` when
-    /// it refuses the password.
-    async fn connect(&self, sandbox: &SandboxAccess) -> DomainResult<Box<dyn DesktopStream>>;
-    /// Whether the sandbox's desktop runs, without starting it; `Unavailable` when the
-    /// sandbox does not answer.
-    async fn state(&self, sandbox: &SandboxAccess) -> DomainResult<DesktopState>;
 }

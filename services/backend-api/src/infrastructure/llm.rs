@@ -26,8 +26,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::config::{LlmConfig, ModelConfig};
-use crate::domain::agent::{ChatMessage, Completion, LlmClient, TokenUsage, ToolCallRequest};
+use crate::domain::agent::{ChatMessage, Completion, TokenUsage, ToolCallRequest};
 use crate::domain::model::ModelName;
+use crate::domain::ports::LlmClient;
 use crate::domain::tool::ToolSpec;
 use crate::domain::{DomainError, DomainResult};
 

@@ -17,8 +17,8 @@ use super::sandbox_tools::{tool_api, unreachable_sandbox};
 use crate::domain::agent::SandboxAccess;
 use crate::domain::files::{
     ByteStream, ChangedFiles, Download, FileChange, FileChangeKind, FileEntry, FileKind, Listing,
-    SandboxFiles,
 };
+use crate::domain::ports::SandboxFiles;
 use crate::domain::{DomainError, DomainResult};
 
 #[derive(Default)]

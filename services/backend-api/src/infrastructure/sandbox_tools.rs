@@ -14,8 +14,9 @@ use tool_api_client::contract::shell::ShellSnapshot;
 use tool_api_client::{ClientError, ClientResult, ToolApiClient};
 
 use super::code_cells;
-use crate::domain::agent::{SandboxAccess, SandboxTools, ToolOutcome};
+use crate::domain::agent::{SandboxAccess, ToolOutcome};
 use crate::domain::image::{ImageFormat, Picture};
+use crate::domain::ports::SandboxTools;
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::ToolView;
 use crate::domain::{DomainError, DomainResult};

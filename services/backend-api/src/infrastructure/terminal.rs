@@ -13,7 +13,8 @@ use tool_api_client::contract::ErrorBody;
 use tool_api_client::ToolApiClient;
 
 use crate::domain::agent::SandboxAccess;
-use crate::domain::terminal::{TerminalChannel, TerminalConnector, TerminalFrame, TerminalSize};
+use crate::domain::ports::TerminalConnector;
+use crate::domain::terminal::{TerminalChannel, TerminalFrame, TerminalSize};
 use crate::domain::{DomainError, DomainResult};
 
 /// Connecting plus starting the shell; tool-api answers in milliseconds when it is up.

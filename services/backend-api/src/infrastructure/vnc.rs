@@ -15,7 +15,8 @@ use tool_api_client::contract::info::DesktopState as ToolApiDesktop;
 use tool_api_client::{ClientError, ToolApiClient};
 
 use crate::domain::agent::SandboxAccess;
-use crate::domain::vnc::{DesktopConnector, DesktopState, DesktopStream};
+use crate::domain::ports::{DesktopConnector, DesktopStream};
+use crate::domain::vnc::DesktopState;
 use crate::domain::{DomainError, DomainResult};
 
 /// Connect plus handshake; a VNC server that is up answers in milliseconds.

@@ -6,9 +6,10 @@
 
 use web_kit::search::{SearchEngine, SearchSettings};
 
-use crate::domain::agent::{ToolOutcome, WebSearch};
-use crate::domain::web_search::{WebSearchRequest, WebSearchResult};
+use crate::domain::agent::ToolOutcome;
+use crate::domain::ports::WebSearch;
 use crate::domain::tool::ToolView;
+use crate::domain::web_search::{WebSearchRequest, WebSearchResult};
 
 pub struct ProviderSearch {
     engine: SearchEngine,

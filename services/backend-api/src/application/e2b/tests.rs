@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use super::{E2bService, NewSandbox};
 use crate::application::AppError;
-use crate::domain::agent::{SandboxAccess, SandboxGateway, SandboxSize};
+use crate::domain::agent::{SandboxAccess, SandboxSize};
 use crate::domain::e2b::{E2bMetrics, E2bSandboxId, E2bTimeout, Template};
-use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
+use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, SandboxGateway};
 use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};

@@ -38,10 +38,8 @@ use crate::config::McpConfig;
 use http_client::Refusals;
 use redact::Secrets;
 
-use crate::domain::mcp::{
-    McpContent, McpResult, McpServer, McpServerStatus, McpServers, McpSite, McpTool, McpTransport,
-};
-use crate::domain::ports::McpServerRepository;
+use crate::domain::mcp::{McpContent, McpResult, McpServer, McpServerStatus, McpSite, McpTool, McpTransport};
+use crate::domain::ports::{McpServerRepository, McpServers};
 
 /// An HTTP server's connection and its last tool list.
 #[derive(Default)]

@@ -1,0 +1,46 @@
+//! The ports of the E2B-compatible API: the rented sandboxes' records, sandboxes that
+//! pause and resume with their files, and a running one's environment.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+
+use super::SandboxGateway;
+use crate::domain::agent::SandboxAccess;
+use crate::domain::e2b::{E2bMetrics, E2bSandbox, E2bSandboxId};
+use crate::domain::error::DomainResult;
+use crate::domain::session::SessionId;
+use crate::domain::user::UserId;
+
+/// Sandboxes rented through the E2B-compatible API ([`E2bSandbox`]).
+#[async_trait::async_trait]
+pub trait E2bSandboxRepository: Send + Sync {
+    async fn insert(&self, sandbox: &E2bSandbox) -> DomainResult<()>;
+    async fn get(&self, id: &E2bSandboxId) -> DomainResult<Option<E2bSandbox>>;
+    /// The owner's sandboxes, oldest first.
+    async fn list(&self, owner: &UserId) -> DomainResult<Vec<E2bSandbox>>;
+    /// Stores `sandbox` over the stored one; `false` when there is none (it was removed).
+    async fn update(&self, sandbox: &E2bSandbox) -> DomainResult<bool>;
+    /// Removes the sandbox; `true` only for the one call that removed it, so of replicas
+    /// racing to end a sandbox exactly one goes on to remove its container.
+    async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool>;
+    /// Everyone's sandboxes whose end time is at or before `now`.
+    async fn ended_by(&self, now: DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>>;
+}
+
+/// The sandboxes the E2B-compatible API rents: a session's sandbox, whose files outlive
+/// its container so that a paused one comes back with them.
+#[async_trait::async_trait]
+pub trait PausableSandboxes: SandboxGateway {
+    /// Ends the session's sandbox and keeps its files for the next `acquire`.
+    async fn stop(&self, session: &SessionId) -> DomainResult<()>;
+}
+
+/// A running rented sandbox's environment: the variables it was asked for, given once it
+/// runs, and what it uses.
+#[async_trait::async_trait]
+pub trait SandboxEnvironment: Send + Sync {
+    async fn set(&self, sandbox: &SandboxAccess, vars: &BTreeMap<String, String>) -> DomainResult<()>;
+    /// Its CPU, memory and disk use now.
+    async fn metrics(&self, sandbox: &SandboxAccess) -> DomainResult<E2bMetrics>;
+}

@@ -1,0 +1,44 @@
+//! The ports: what the application needs from the outside world, as traits. Adapters in
+//! `infrastructure` implement them (MongoDB, Redis, the embedded store, argon2, JWT, the
+//! sandbox-manager, tool-api, the model providers); the application sees only these, by
+//! the names this module exports.
+//!
+//! # Layout
+//!
+//! One file per family of ports, each naming only the domain's values (never another
+//! port family, but for a port that extends one):
+//! - `accounts.rs`: users, API keys, refresh tokens, password hashing, access tokens;
+//! - `sessions.rs`: sessions, their event log and images, the event bus, run leases;
+//! - `key_value.rs`: short-lived keys (revocations, counters, tickets);
+//! - `jobs.rs`: headless jobs, their files, their webhooks;
+//! - `e2b.rs`: rented sandboxes, pausing them, their environment;
+//! - `llm.rs`: the model providers;
+//! - `sandbox.rs`: a session's sandbox from the sandbox-manager, and its files;
+//! - `tools.rs`: the sandbox's tools and the backend's web search;
+//! - `live.rs`: a sandbox's desktop and terminal, for the person taking over;
+//! - `mcp.rs`: the admin's MCP servers and the servers themselves.
+
+mod accounts;
+mod e2b;
+mod jobs;
+mod key_value;
+mod live;
+mod llm;
+mod mcp;
+mod sandbox;
+mod sessions;
+mod tools;
+
+pub use accounts::{
+    AccessClaims, AccessTokenCodec, ApiKeyRepository, PasswordHasher, RefreshToken, RefreshTokenStore,
+    UserRepository,
+};
+pub use e2b::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
+pub use jobs::{JobAttachmentStore, JobRepository, WebhookSender};
+pub use key_value::KeyValueStore;
+pub use live::{DesktopConnector, DesktopStream, TerminalConnector};
+pub use llm::LlmClient;
+pub use mcp::{McpServerRepository, McpServers};
+pub use sandbox::{SandboxFiles, SandboxGateway};
+pub use sessions::{EventBus, EventLog, ImageStore, RunLeases, SessionChange, SessionRepository};
+pub use tools::{SandboxTools, WebSearch};
