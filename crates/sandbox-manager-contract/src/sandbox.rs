@@ -21,6 +21,10 @@ pub struct CreateSandbox {
     /// Overrides of the default limits, each within the manager's maximum.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<LimitsRequest>,
+    /// The idle time-out does not end it: its caller keeps its own end (E2B's timeout)
+    /// and deletes or stops it then. The maximum lifetime still ends it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_while_idle: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -78,6 +78,9 @@ pub struct SandboxRecord {
     pub storage: StorageKind,
     pub image: String,
     pub restarts: u32,
+    /// Not ended by the idle time-out (`CreateSandbox::keep_while_idle`).
+    #[serde(default)]
+    pub keep_while_idle: bool,
 }
 
 /// When the idle time-out and the maximum lifetime end a sandbox.
@@ -89,7 +92,11 @@ pub struct Lifetime {
 
 impl SandboxRecord {
     pub fn expires_at(&self, lifetime: Lifetime) -> DateTime<Utc> {
-        (self.last_used_at + lifetime.idle_ttl).min(self.created_at + lifetime.max_lifetime)
+        let end = self.created_at + lifetime.max_lifetime;
+        if self.keep_while_idle {
+            return end;
+        }
+        (self.last_used_at + lifetime.idle_ttl).min(end)
     }
 
     /// The client's view: endpoints only while the sandbox runs.
@@ -166,9 +173,14 @@ mod tests {
             storage: StorageKind::Tmpfs,
             image: "i".into(),
             restarts: 0,
+            keep_while_idle: false,
         };
         assert_eq!(record.expires_at(lifetime), created + Duration::minutes(30));
         record.last_used_at = created + Duration::minutes(100);
+        assert_eq!(record.expires_at(lifetime), created + Duration::hours(2));
+        // One whose caller keeps its end is not ended for being idle.
+        record.last_used_at = created;
+        record.keep_while_idle = true;
         assert_eq!(record.expires_at(lifetime), created + Duration::hours(2));
         // No ports are handed out for a sandbox that is not running.
         record.endpoints = Some(Endpoints {

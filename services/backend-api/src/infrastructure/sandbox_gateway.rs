@@ -22,6 +22,8 @@ pub struct ManagedSandboxes {
     client: SandboxManagerClient,
     /// `None`: the manager's configured storage.
     storage: Option<StorageKind>,
+    /// The caller ends its sandboxes itself, so the idle time-out does not.
+    keep_while_idle: bool,
 }
 
 impl ManagedSandboxes {
@@ -29,16 +31,19 @@ impl ManagedSandboxes {
         Self {
             client: SandboxManagerClient::new(url, token),
             storage: None,
+            keep_while_idle: false,
         }
     }
 
-    /// The same manager, asked for sandboxes whose files are on a volume: they outlive
-    /// the container, whatever the manager's default storage (those are never claimed
-    /// from the warm pool, whose homes are in memory).
+    /// The same manager, asked for the E2B API's sandboxes: their files on a volume
+    /// that outlives the container, whatever the manager's default storage (so never
+    /// claimed from the warm pool, whose homes are in memory), and not ended by the idle
+    /// time-out, as their end is the E2B timeout the backend keeps.
     pub fn keeping_files(&self) -> Self {
         Self {
             client: self.client.clone(),
             storage: Some(StorageKind::Volume),
+            keep_while_idle: true,
         }
     }
 
@@ -58,6 +63,7 @@ impl ManagedSandboxes {
                 Network::Offline => NetworkMode::Offline,
             }),
             storage: self.storage,
+            keep_while_idle: self.keep_while_idle,
             ..Default::default()
         };
         let sandbox = self.client.create(&request).await.map_err(failure)?;

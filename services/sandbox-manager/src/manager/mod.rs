@@ -213,6 +213,7 @@ impl Manager {
             storage,
             image: self.driver.image().to_owned(),
             restarts: 0,
+            keep_while_idle: request.keep_while_idle,
         };
         let poolable =
             storage == StorageKind::Tmpfs && network == defaults.network && limits == defaults.limits;

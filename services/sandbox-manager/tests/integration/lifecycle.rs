@@ -121,12 +121,18 @@ async fn lifecycle_events_keep_their_numbers_across_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn idle_sandboxes_expire_and_keep_alive_holds_them() {
+async fn idle_sandboxes_expire_and_keep_alive_or_keep_while_idle_holds_them() {
     let manager = Manager::start(&[("LIFETIME__IDLE_TTL_SECS", "4")]);
     let client = &manager.client;
     let mut events = Box::pin(client.events(None).await.unwrap());
     let idle = client.create(&request("t-1", "alice")).await.unwrap();
     let kept = client.create(&request("t-2", "alice")).await.unwrap();
+    // Its caller keeps its end (E2B's timeout): never kept alive, never ended for it.
+    let exempt = CreateSandbox {
+        keep_while_idle: true,
+        ..request("t-3", "alice")
+    };
+    let exempt = client.create(&exempt).await.unwrap();
     // Kept alive from the start: on a busy machine a start takes long enough for both to
     // reach the TTL in one sweep.
     let keeper = tokio::spawn({
@@ -155,7 +161,12 @@ async fn idle_sandboxes_expire_and_keep_alive_holds_them() {
     assert!(!keeper.is_finished(), "keep-alive failed");
     keeper.abort();
     assert_eq!(client.get(&kept.id).await.unwrap().state, SandboxState::Ready);
-    assert_eq!(manager.containers(), vec![kept.id.clone()]);
+    assert_eq!(client.get(&exempt.id).await.unwrap().state, SandboxState::Ready);
+    let mut running = manager.containers();
+    running.sort();
+    let mut expected = vec![kept.id.clone(), exempt.id.clone()];
+    expected.sort();
+    assert_eq!(running, expected);
     // An expired sandbox cannot be kept alive; its session gets a new one on create.
     assert_eq!(
         client
