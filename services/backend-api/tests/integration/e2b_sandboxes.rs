@@ -341,6 +341,7 @@ async fn a_paused_sandbox_keeps_its_files_resumes_on_connect_and_auto_pause_paus
     assert_eq!(status, StatusCode::CONFLICT, "a paused sandbox's time is not set");
 
     // Connect resumes it (201) with its files and variables; connecting again is 200.
+    let kept = "/files?path=/home/user/workspace/kept.txt";
     let connect = format!("{path}/connect");
     let (status, resumed) = e2b(
         &app,
@@ -351,15 +352,7 @@ async fn a_paused_sandbox_keeps_its_files_resumes_on_connect_and_auto_pause_paus
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{resumed}");
-    let file = data_plane(
-        &app,
-        Method::GET,
-        "/files?path=/home/user/workspace/kept.txt",
-        &id,
-        &access,
-        "49983",
-    )
-    .await;
+    let file = data_plane(&app, Method::GET, kept, &id, &access, "49983").await;
     assert_eq!(file.status(), StatusCode::OK);
     assert_eq!(file.text().await.unwrap(), "kept across a pause");
     let envs: Value = data_plane(&app, Method::GET, "/envs", &id, &access, "49983")
@@ -377,6 +370,24 @@ async fn a_paused_sandbox_keeps_its_files_resumes_on_connect_and_auto_pause_paus
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+
+    // A running sandbox the manager ended (its maximum lifetime) comes back on connect,
+    // its files with it.
+    let [sandbox] = &running_of(&manager, &id).await[..] else {
+        panic!("one sandbox runs")
+    };
+    manager.client().stop(&sandbox.id).await.unwrap();
+    let (status, _) = e2b(
+        &app,
+        Method::POST,
+        &connect,
+        Some(&ada),
+        Some(json!({ "timeout": 600 })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let file = data_plane(&app, Method::GET, kept, &id, &access, "49983").await;
+    assert_eq!(file.text().await.unwrap(), "kept across a pause");
 
     // Its time running out pauses it (autoPause) rather than ending it.
     let (status, _) = e2b(

@@ -179,19 +179,21 @@ impl E2bService {
     /// least `timeout` from now, with its tokens.
     pub async fn connect(&self, owner: &UserId, id: &str, timeout: E2bTimeout) -> AppResult<Connected> {
         let mut sandbox = self.get(owner, id).await?;
+        // The running sandbox, or a new one of the session on the files the paused one
+        // left (also when the manager ended a running one, at its maximum lifetime).
+        let access = self
+            .gateway
+            .acquire(sandbox.id.session(), owner, Some(sandbox.network))
+            .await?;
+        self.environment.set(&access, &sandbox.env_vars).await?;
+        self.found.put(&sandbox.id, &access);
         let resumed = sandbox.state == E2bState::Paused;
-        if resumed {
-            // The session's new sandbox mounts the files the paused one left.
-            let access = self
-                .gateway
-                .acquire(sandbox.id.session(), owner, Some(sandbox.network))
-                .await?;
-            self.environment.set(&access, &sandbox.env_vars).await?;
-            sandbox.state = E2bState::Running;
-            sandbox.end_at = timeout.end_from(Utc::now());
+        sandbox.end_at = if resumed {
+            timeout.end_from(Utc::now())
         } else {
-            sandbox.end_at = sandbox.end_at.max(timeout.end_from(Utc::now()));
-        }
+            sandbox.end_at.max(timeout.end_from(Utc::now()))
+        };
+        sandbox.state = E2bState::Running;
         let sandbox = self.store(&sandbox).await?;
         let tokens = self.keys.tokens(&sandbox.id);
         Ok(Connected {
