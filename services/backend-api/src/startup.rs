@@ -50,6 +50,10 @@ use crate::infrastructure::web_search::ProviderSearch;
 use crate::infrastructure::webhooks::HttpWebhooks;
 use crate::interfaces::http::{self, AppState, HttpOptions, Stores};
 
+/// What a person reads when no model is configured, naming the settings that configure one.
+const NO_MODEL: &str = "No model is configured. Set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the \
+                        provider needs one), or list models in the configuration, then restart the backend.";
+
 pub struct Application {
     listener: TcpListener,
     router: axum::Router,
@@ -201,6 +205,8 @@ impl Application {
                     stores.kv.clone(),
                     Some(settings.agent.daily_token_budget).filter(|&budget| budget > 0),
                 ),
+                image_url: http::image_url,
+                no_model: NO_MODEL.to_owned(),
             },
             Cluster {
                 replica: ReplicaId::new(&std::env::var("HOSTNAME").unwrap_or_else(|_| "backend".into())),

@@ -57,6 +57,7 @@ use super::sessions::SessionService;
 use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools, WebSearch};
 use crate::domain::event::StoredEvent;
 use crate::domain::files::SandboxFiles;
+use crate::domain::image::ImageId;
 use crate::domain::mcp::McpServers;
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::{ImageStore, SessionRepository};
@@ -102,6 +103,12 @@ pub struct Dependencies {
     pub mcp: Arc<dyn McpServers>,
     /// Each person's model tokens per day.
     pub daily_tokens: DailyTokens,
+    /// The URL a session's stored image is served at, which tool views link to: a route
+    /// of the interfaces layer, which gives it.
+    pub image_url: fn(&SessionId, &ImageId) -> String,
+    /// What a person reads when no model is configured: how the operator configures one,
+    /// in the words of the configuration, which gives it.
+    pub no_model: String,
 }
 
 /// A person's message on its way to the run.

@@ -82,6 +82,8 @@ impl Harness {
             images: store.clone(),
             mcp: Arc::new(NoMcp),
             daily_tokens: DailyTokens::new(store.clone(), None),
+            image_url: |session, image| format!("/images/{}/{}", session.as_str(), image.file_name()),
+            no_model: "No model is configured.".into(),
         };
         Self {
             agent: AgentService::new(

@@ -10,7 +10,8 @@ use axum::response::IntoResponse;
 use super::error::{ApiResult, ErrorBody};
 use super::extract::{CurrentUser, Path};
 use super::AppState;
-use crate::domain::image::ImageFormat;
+use crate::domain::image::{ImageFormat, ImageId};
+use crate::domain::session::SessionId;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -18,6 +19,15 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(image))
         .routes(routes!(shared_image))
+}
+
+/// The URL [`image`] serves a session's image at, which the agent's tool views link to.
+pub fn image_url(session: &SessionId, image: &ImageId) -> String {
+    format!(
+        "/api/v1/sessions/{}/screenshots/{}",
+        session.as_str(),
+        image.file_name()
+    )
 }
 
 /// The picture as its own type; an SVG is still under the API's sandboxing policy, so

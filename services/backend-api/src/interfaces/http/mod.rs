@@ -35,6 +35,8 @@ mod users;
 mod views;
 mod vnc;
 
+pub use images::image_url;
+
 use std::sync::Arc;
 
 use axum::http::{header, HeaderName, HeaderValue, Method, Request};

@@ -57,13 +57,6 @@ pub(super) fn model_gone(model: &ModelName) -> String {
     )
 }
 
-/// No model is configured at all.
-pub(super) fn no_model() -> String {
-    "No model is configured. Set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY if the \
-     provider needs one), or list models in the configuration, then restart the backend."
-        .to_owned()
-}
-
 /// The session's model takes no tool calls.
 pub(super) fn model_without_tools(model: &ModelName) -> String {
     format!(

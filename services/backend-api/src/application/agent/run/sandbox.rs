@@ -74,11 +74,7 @@ impl Run {
         let id = ImageId::of(&picture.bytes, picture.format);
         match self.deps.images.put(&self.session.id, &id, picture.bytes).await {
             Ok(()) => Some(ImageRef {
-                url: format!(
-                    "/api/v1/sessions/{}/screenshots/{}",
-                    self.session.id.as_str(),
-                    id.file_name()
-                ),
+                url: (self.deps.image_url)(&self.session.id, &id),
                 id: id.key(),
             }),
             Err(err) => {

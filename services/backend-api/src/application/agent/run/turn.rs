@@ -158,7 +158,7 @@ impl Run {
         let models = &self.deps.models;
         let model = match &self.session.model {
             Some(name) => models.get(name).ok_or_else(|| messages::model_gone(name))?,
-            None => models.default_model().ok_or_else(messages::no_model)?,
+            None => models.default_model().ok_or_else(|| self.deps.no_model.clone())?,
         };
         if !model.supports_tools {
             return Err(messages::model_without_tools(&model.name));
