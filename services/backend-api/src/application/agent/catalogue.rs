@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::run::own_tools::{DelegateArgs, DelegateCall, RunCall};
+use super::run::own_calls::{DelegateArgs, DelegateCall, RunCall};
 use crate::domain::backend_call::BackendCall;
 use crate::domain::mcp::{qualified_name, McpTool};
 use crate::domain::sandbox_call::SandboxCall;

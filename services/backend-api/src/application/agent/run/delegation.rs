@@ -22,7 +22,7 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use super::own_tools::DelegateArgs;
+use super::own_calls::DelegateArgs;
 use super::sub_agents::{Finished, Outcome, Role, SubAgents};
 use super::{hand_back, Next, Run, TurnEnd};
 use crate::application::agent::catalogue::Catalogue;

@@ -18,8 +18,9 @@
 //!   step and time budgets.
 //! - `calls.rs`: one tool call from its arguments to the model's reply: parsed, opened,
 //!   run where it lives (the backend's own tools here), closed.
-//! - `own_tools.rs`: the tools the run handles itself (plan, step, title, talking to the
-//!   person), their typed arguments and the events they leave.
+//! - `own_calls.rs`: the tools the run handles itself (plan, step, title, talking to the
+//!   person, delegating) and their typed arguments, as the catalogue offers them.
+//! - `own_tools.rs`: what those tools do, and the events they leave.
 //! - `sandbox.rs`: sandbox calls, the run's sandbox, the images they show, the failed-cell
 //!   budget.
 //! - `mcp.rs`: the MCP servers' tools, offered as a turn starts and called.
@@ -41,7 +42,8 @@ mod hand_back;
 mod history;
 mod mcp;
 mod messages;
-pub(super) mod own_tools;
+pub(super) mod own_calls;
+mod own_tools;
 mod sandbox;
 mod sub_agents;
 mod turn;
