@@ -30,10 +30,7 @@ use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
 };
-use crate::domain::agent::{SandboxGateway, WebSearch};
-use crate::domain::files::SandboxFiles;
-use crate::domain::mcp::McpServers;
-use crate::domain::ports::PausableSandboxes;
+use crate::domain::ports::{McpServers, PausableSandboxes, SandboxFiles, SandboxGateway, WebSearch};
 use crate::domain::replica::ReplicaId;
 use crate::infrastructure::llm::OpenAiModels;
 use crate::infrastructure::mcp::{config as mcp_config, McpHub};

@@ -54,13 +54,13 @@ use tokio_util::sync::CancellationToken;
 use super::error::AppResult;
 use super::events::EventService;
 use super::sessions::SessionService;
-use crate::domain::agent::{LlmClient, SandboxGateway, SandboxTools, WebSearch};
 use crate::domain::event::StoredEvent;
-use crate::domain::files::SandboxFiles;
 use crate::domain::image::ImageId;
-use crate::domain::mcp::McpServers;
 use crate::domain::model::ModelCatalog;
-use crate::domain::ports::{ImageStore, SessionRepository};
+use crate::domain::ports::{
+    ImageStore, LlmClient, McpServers, SandboxFiles, SandboxGateway, SandboxTools, SessionRepository,
+    WebSearch,
+};
 use crate::domain::session::{Session, SessionId};
 use crate::domain::user::UserId;
 use replicas::{Fence, Taken};

@@ -61,8 +61,7 @@ use crate::application::jobs::JobService;
 use crate::application::live::LiveService;
 use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::sessions::SessionService;
-use crate::domain::mcp::McpServers;
-use crate::domain::ports::{KeyValueStore, UserRepository};
+use crate::domain::ports::{KeyValueStore, McpServers, UserRepository};
 
 use api_keys::ApiKeyBearer;
 pub use error::{ApiError, ErrorBody};
