@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::principal::{require_admin, Principal};
 use super::error::{AppError, AppResult};
+use super::principal::{require_admin, Principal};
 use crate::domain::invite::{InviteCode, InviteGrant};
 use crate::domain::ports::KeyValueStore;
 use crate::domain::user::Email;

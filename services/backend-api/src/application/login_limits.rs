@@ -21,8 +21,8 @@ use std::time::Duration;
 
 use chrono::Utc;
 
-use super::principal::hash_token as digest;
 use super::error::{AppError, AppResult};
+use super::principal::hash_token as digest;
 use crate::domain::ports::KeyValueStore;
 
 #[derive(Debug, Clone)]

@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use chrono::Utc;
 
-use super::principal::{require_admin, Principal};
 use super::error::{AppError, AppResult};
+use super::principal::{require_admin, Principal};
 use crate::domain::mcp::{McpServer, McpServerName};
 use crate::domain::mcp_edit::McpServerInput;
 use crate::domain::ports::McpServerRepository;
