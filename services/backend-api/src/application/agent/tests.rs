@@ -25,7 +25,9 @@ use crate::infrastructure::local_leases::LocalLeases;
 use crate::infrastructure::sandbox_files::ToolApiFiles;
 use fakes::{call, text, NoMcp, OneSandbox, RecordedSandbox, ScriptedModel};
 
+mod budgets;
 mod calls;
+mod delegation;
 mod fakes;
 mod untrusted;
 
@@ -39,8 +41,24 @@ struct Harness {
     _dir: tempfile::TempDir,
 }
 
+/// The budgets a harness gives its runs unless a test says otherwise.
+fn budgets() -> Budgets {
+    Budgets {
+        max_steps: 10,
+        max_run: Duration::from_secs(30),
+        tool_output_chars: 10_000,
+        context_chars: 100_000,
+        failed_cells: 3,
+        delegations: 2,
+    }
+}
+
 impl Harness {
     fn new(model: ScriptedModel) -> Self {
+        Self::with_budgets(model, budgets())
+    }
+
+    fn with_budgets(model: ScriptedModel, budgets: Budgets) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
         let events = Arc::new(EventService::new(store.clone(), Arc::new(LocalBus::new())));
@@ -70,14 +88,7 @@ impl Harness {
             tools: sandbox.clone(),
             files: Arc::new(ToolApiFiles::default()),
             web_search: None,
-            budgets: Budgets {
-                max_steps: 10,
-                max_run: Duration::from_secs(30),
-                tool_output_chars: 10_000,
-                context_chars: 100_000,
-                failed_cells: 3,
-                delegations: 2,
-            },
+            budgets,
             take_over: Arc::new(TakeOver::default()),
             images: store.clone(),
             mcp: Arc::new(NoMcp),

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use tokio::sync::Notify;
+use tool_api_contract::code::{CodeError, CodeRunRequest};
 
 use crate::domain::agent::{
     ChatMessage, Completion, LlmClient, SandboxAccess, SandboxGateway, SandboxSize, SandboxTools,
@@ -16,7 +17,7 @@ use crate::domain::mcp::{McpResult, McpServerStatus, McpServers, McpSite};
 use crate::domain::model::ModelName;
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::session::{Network, SessionId};
-use crate::domain::tool::{ToolSpec, ToolView};
+use crate::domain::tool::{CodeCell, ToolSpec, ToolView};
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
 
@@ -70,19 +71,22 @@ pub(super) fn text(content: &str) -> Completion {
     }
 }
 
-/// A sandbox that records the typed calls it gets and answers each with `output` (or
-/// "recorded output"); `sleep …` never ends.
+/// A sandbox that records the typed calls it gets, and the shell each ran in, and answers
+/// each with `output` (or "recorded output"); `sleep …` never ends, and a code cell fails
+/// when its code starts with `raise`.
 #[derive(Default)]
 pub(super) struct RecordedSandbox {
     pub(super) calls: Mutex<Vec<SandboxCall>>,
+    pub(super) shells: Mutex<Vec<String>>,
     pub(super) interrupted: AtomicUsize,
     pub(super) output: Mutex<Option<String>>,
 }
 
 #[async_trait::async_trait]
 impl SandboxTools for RecordedSandbox {
-    async fn call(&self, _sandbox: &SandboxAccess, call: &SandboxCall) -> DomainResult<ToolOutcome> {
+    async fn call(&self, sandbox: &SandboxAccess, call: &SandboxCall) -> DomainResult<ToolOutcome> {
         self.calls.lock().unwrap().push(call.clone());
+        self.shells.lock().unwrap().push(sandbox.shell.clone());
         if let SandboxCall::ShellExec(exec) = call {
             if exec.command.starts_with("sleep") {
                 std::future::pending::<()>().await;
@@ -91,7 +95,10 @@ impl SandboxTools for RecordedSandbox {
         let output = self.output.lock().unwrap().clone();
         Ok(ToolOutcome {
             text: output.unwrap_or_else(|| "recorded output".into()),
-            view: ToolView::error("not a real sandbox"),
+            view: match call {
+                SandboxCall::CodeRun(run) => ToolView::Code(Box::new(cell(run))),
+                _ => ToolView::error("not a real sandbox"),
+            },
             images: Vec::new(),
         })
     }
@@ -99,6 +106,25 @@ impl SandboxTools for RecordedSandbox {
     async fn interrupt(&self, _sandbox: &SandboxAccess) -> DomainResult<()> {
         self.interrupted.fetch_add(1, Ordering::SeqCst);
         Ok(())
+    }
+}
+
+/// The cell a `code_run` shows: failed when its code starts with `raise`.
+fn cell(run: &CodeRunRequest) -> CodeCell {
+    CodeCell {
+        code: run.code.clone(),
+        language: run.language,
+        execution_count: Some(1),
+        stdout: String::new(),
+        stderr: String::new(),
+        outputs: Vec::new(),
+        error: run.code.starts_with("raise").then(|| CodeError {
+            name: "ValueError".into(),
+            value: "raised on purpose".into(),
+            traceback: String::new(),
+        }),
+        timed_out: false,
+        kernel_restarted: None,
     }
 }
 
