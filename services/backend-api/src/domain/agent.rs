@@ -7,8 +7,6 @@ use utoipa::ToSchema;
 
 use super::image::Picture;
 use super::tool::ToolView;
-// Interim, until application/agent names them from `ports`.
-pub use super::ports::{LlmClient, SandboxGateway, SandboxTools, WebSearch};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]

@@ -8,9 +8,6 @@ use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-// Interim, until application/agent names it from `ports`.
-pub use super::ports::SandboxFiles;
-
 /// Where attachments go, relative to the sandbox's workspace.
 pub const UPLOADS_DIR: &str = "uploads";
 

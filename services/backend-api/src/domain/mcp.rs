@@ -12,8 +12,6 @@ use utoipa::ToSchema;
 use super::agent::SandboxAccess;
 use super::error::{DomainError, DomainResult};
 use super::session::SessionId;
-// Interim, until application/agent names it from `ports`.
-pub use super::ports::McpServers;
 
 /// Starts the model-facing name of every MCP tool.
 const PREFIX: &str = "mcp__";

@@ -10,11 +10,11 @@ use tokio::sync::Notify;
 use tool_api_contract::code::{CodeError, CodeRunRequest};
 
 use crate::domain::agent::{
-    ChatMessage, Completion, LlmClient, SandboxAccess, SandboxGateway, SandboxSize, SandboxTools,
-    ToolCallRequest, ToolOutcome,
+    ChatMessage, Completion, SandboxAccess, SandboxSize, ToolCallRequest, ToolOutcome,
 };
-use crate::domain::mcp::{McpResult, McpServerStatus, McpServers, McpSite};
+use crate::domain::mcp::{McpResult, McpServerStatus, McpSite};
 use crate::domain::model::ModelName;
+use crate::domain::ports::{LlmClient, McpServers, SandboxGateway, SandboxTools};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::session::{Network, SessionId};
 use crate::domain::tool::{CodeCell, ToolSpec, ToolView};
