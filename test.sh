@@ -2,7 +2,8 @@
 # Sandpiper's tests.
 #
 #   ./test.sh           the whole suite, as CI runs it
-#   ./test.sh --quick   the fast tier: the paths and tests the docs name, unit tests,
+#   ./test.sh --quick   the fast tier: the paths and tests the docs name, the import
+#                       check (scripts/check-imports.py), unit tests,
 #                       the in-process integration tests, the front end's component
 #                       tests and the API clients' drift check and live tests; no
 #                       Docker, browser or database needed
@@ -84,6 +85,10 @@ if [[ $mode == quick ]]; then
     step "docs: the paths and tests they name exist"
     scripts/check-doc-paths.py
     scripts/check-doc-tests.py
+    # No import circle between a crate's files; backend-api's domain and application
+    # layers name no adapter crate.
+    step "imports: no circles, no adapters in the inner layers"
+    scripts/check-imports.py
     # The generated clients against the committed document (which the unit tests check
     # against the backend's code): a few seconds, so before the build.
     step "API clients: generated from docs/openapi.json"
