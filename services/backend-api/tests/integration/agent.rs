@@ -7,6 +7,7 @@
 
 use crate::support;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
@@ -213,8 +214,10 @@ async fn asking_the_person_waits_and_the_reply_continues_the_run() {
 
 #[tokio::test]
 async fn a_message_sent_during_a_run_is_taken_into_it_once() {
+    // The first answer waits until the follow-up is in, however slow the machine.
+    let first_answer = Arc::new(tokio::sync::Notify::new());
     let llm = FakeLlm::start(vec![
-        Reply::Slow(800, "First answer."),
+        Reply::Gated(first_answer.clone(), "First answer."),
         Reply::Text("Second answer, with the follow-up."),
     ])
     .await;
@@ -224,7 +227,11 @@ async fn a_message_sent_during_a_run_is_taken_into_it_once() {
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "First question").await;
     stream.until(WAIT, status_is("running")).await;
+    while llm.requests().is_empty() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     app.post_message(&token, &id, "And a follow-up").await;
+    first_answer.notify_one();
     let events = seen(&mut stream, status_is("completed")).await;
     let said: Vec<&str> = events
         .iter()

@@ -281,8 +281,10 @@ async fn a_waiting_job_goes_on_with_the_reply() {
 
 #[tokio::test]
 async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
+    // The first job's answer waits until the second is seen queued behind it.
+    let first_answer = Arc::new(tokio::sync::Notify::new());
     let llm = FakeLlm::start(vec![
-        Reply::Slow(1000, "first"),
+        Reply::Gated(first_answer.clone(), "first"),
         Reply::Text("second"),
         Reply::tool("message_ask_user", json!({ "question": "Sure?" })),
         Reply::Text("third"),
@@ -305,6 +307,7 @@ async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
         )
         .await;
     assert_eq!(queued["jobs"][0]["id"], second["id"]);
+    first_answer.notify_one();
 
     let first = app
         .until_job(&key, first["id"].as_str().unwrap(), "succeeded")

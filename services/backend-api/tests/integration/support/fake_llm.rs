@@ -32,6 +32,9 @@ pub enum Reply {
     Cut,
     /// This reply after this many milliseconds.
     Later(u64, Box<Reply>),
+    /// A plain answer once the test opens the gate (`notify_one`, before or after the
+    /// request arrives).
+    Gated(Arc<tokio::sync::Notify>, &'static str),
 }
 
 impl Reply {
@@ -320,6 +323,10 @@ async fn complete(
         }
         Reply::Slow(millis, text) => {
             tokio::time::sleep(Duration::from_millis(millis)).await;
+            answer(&mut stream, text);
+        }
+        Reply::Gated(gate, text) => {
+            gate.notified().await;
             answer(&mut stream, text);
         }
         Reply::Tools(calls) if provider.whole_calls => {
