@@ -171,6 +171,7 @@ impl Manager {
 
         let session_lock = self.session_lock(&session);
         let _session_guard = session_lock.lock().await;
+        let mut ended = None;
         if let Some(existing) = self.registry.by_session(&session).await {
             if existing.owner != owner {
                 return Err(ManagerError::new(
@@ -193,8 +194,10 @@ impl Manager {
                         "the session's previous sandbox is still being cleaned up; retry shortly",
                     ))
                 }
-                // An ended sandbox gives way to a new one (which finds the session's volume).
-                SandboxState::Expired | SandboxState::Lost => self.registry.remove(&existing.id).await?,
+                // An ended sandbox gives way to a new one (which finds the session's
+                // volume), once that one runs: until then its record keeps the volume from
+                // being reaped as an orphan's, also when the new one cannot start.
+                SandboxState::Expired | SandboxState::Lost => ended = Some(existing.id),
             }
         }
 
@@ -217,12 +220,19 @@ impl Manager {
         };
         let poolable =
             storage == StorageKind::Tmpfs && network == defaults.network && limits == defaults.limits;
-        if poolable {
-            if let Some(claimed) = self.claim_from_pool(&mut record).await? {
-                return Ok((claimed, true));
-            }
+        let claimed = if poolable {
+            self.claim_from_pool(&mut record).await?
+        } else {
+            None
+        };
+        let made = match claimed {
+            Some(claimed) => claimed,
+            None => self.create_cold(record).await?,
+        };
+        if let Some(ended) = ended {
+            self.registry.remove(&ended).await?;
         }
-        self.create_cold(record).await.map(|s| (s, true))
+        Ok((made, true))
     }
 
     /// The quotas a new record must fit; `adds_memory` when it brings a new sandbox (a

@@ -29,9 +29,16 @@ impl Registry {
         self.records.lock().await.get(id).cloned()
     }
 
+    /// The session's record; a live one before an ended one, which stays beside its
+    /// successor until that one runs (so its volume is not taken for an orphan's).
     pub async fn by_session(&self, session: &SessionId) -> Option<SandboxRecord> {
         let records = self.records.lock().await;
-        records.values().find(|r| &r.session_id == session).cloned()
+        let mut of_session = records.values().filter(|r| &r.session_id == session);
+        of_session
+            .clone()
+            .find(|r| r.state.is_live())
+            .or_else(|| of_session.next())
+            .cloned()
     }
 
     pub async fn all(&self) -> Vec<SandboxRecord> {

@@ -397,7 +397,7 @@ async fn a_missing_image_or_engine_is_a_503_and_the_manager_recovers() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn volume_storage_keeps_files_across_a_restart_and_a_stop_and_delete_removes_it() {
-    let manager = Manager::start(&[]);
+    let manager = Manager::start(&[("QUOTA__PER_OWNER", "1")]);
     let client = &manager.client;
     let create = CreateSandbox {
         storage: Some(StorageKind::Volume),
@@ -452,6 +452,16 @@ async fn volume_storage_keeps_files_across_a_restart_and_a_stop_and_delete_remov
         client.stop(&sandbox.id).await.unwrap().state,
         SandboxState::Expired
     );
+    // A new sandbox of the session that cannot start (the owner's quota is full) leaves
+    // the ended one's record, which keeps the volume from the orphan sweep, for the next.
+    let other = client.create(&request("v-2", "alice")).await.unwrap();
+    let refused = client.create(&create).await.unwrap_err();
+    assert_eq!(code(refused).1, ErrorCode::OwnerQuotaExceeded);
+    assert_eq!(
+        client.get(&sandbox.id).await.unwrap().state,
+        SandboxState::Expired
+    );
+    client.delete(&other.id).await.unwrap();
     let sandbox = client.create(&create).await.unwrap();
     let access = sandbox.tool_api.clone().unwrap();
     let tools = ToolApiClient::new(&access.url, &access.token);
