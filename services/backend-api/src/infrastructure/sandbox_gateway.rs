@@ -98,6 +98,7 @@ fn access(sandbox: Sandbox) -> Option<SandboxAccess> {
 fn failure(err: ClientError) -> DomainError {
     match err {
         ClientError::Api { status: 429, body } => DomainError::TooMany(body.error.message),
+        ClientError::Api { status: 409, body } => DomainError::Conflict(body.error.message),
         ClientError::Api { status, body } if status < 500 => DomainError::Invalid(body.error.message),
         other => DomainError::Unavailable {
             what: "the sandbox-manager",

@@ -194,7 +194,15 @@ impl E2bService {
             sandbox.end_at.max(timeout.end_from(Utc::now()))
         };
         sandbox.state = E2bState::Running;
-        let sandbox = self.store(&sandbox).await?;
+        let sandbox = match self.store(&sandbox).await {
+            // Killed (or ended by the sweep) while it was acquired: what was started for
+            // it goes too.
+            Err(AppError::NotFound(what)) => {
+                self.release(&sandbox.id).await;
+                return Err(AppError::NotFound(what));
+            }
+            stored => stored?,
+        };
         let tokens = self.keys.tokens(&sandbox.id);
         Ok(Connected {
             sandbox,
@@ -204,10 +212,12 @@ impl E2bService {
     }
 
     /// Pauses the owner's sandbox: its container ends and its files stay until it is
-    /// resumed or killed. `false` when it was paused already.
+    /// resumed or killed. `false` when it was paused already; its container is stopped
+    /// again then, in case an earlier pause could not stop it.
     pub async fn pause(&self, owner: &UserId, id: &str) -> AppResult<bool> {
         let sandbox = self.get(owner, id).await?;
         if sandbox.state == E2bState::Paused {
+            self.gateway.stop(sandbox.id.session()).await?;
             return Ok(false);
         }
         self.pause_now(sandbox).await?;
