@@ -227,7 +227,9 @@ async fn a_message_sent_during_a_run_is_taken_into_it_once() {
     let mut stream = app.events(&token, &id, None).await;
     app.post_message(&token, &id, "First question").await;
     stream.until(WAIT, status_is("running")).await;
+    let deadline = Instant::now() + WAIT;
     while llm.requests().is_empty() {
+        assert!(Instant::now() < deadline, "the model was never asked");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     app.post_message(&token, &id, "And a follow-up").await;
