@@ -31,13 +31,12 @@ def desktop(key: str) -> Iterator[Sandbox]:
 def events_window(desktop: Sandbox) -> tuple[int, int, int, int]:
     """Opens a fresh xev window logging key and button events to XEV_LOG; its x, y, width
     and height on the screen once the window manager has shown it."""
-    desktop.commands.run(f"pkill -x xev; rm -f {XEV_LOG}; true")
+    gone = "pkill -x xev; while pgrep -x xev >/dev/null; do sleep 0.05; done"
+    desktop.commands.run(f"{gone}; rm -f {XEV_LOG}", timeout=20)
     xev = f"xev -name sandpiper-events -geometry 400x300+200+150 -event keyboard -event button > {XEV_LOG}"
     desktop.commands.run(xev, background=True, timeout=0).disconnect()
-    search = "xdotool search --sync --onlyvisible --name '^sandpiper-events$'"
-    window = desktop.commands.run(search, timeout=20)
-    ids = window.stdout.split()
-    assert len(ids) == 1, window.stdout
+    ids = visible_windows(desktop, "sandpiper-events")
+    assert len(ids) == 1, ids
     shown = desktop.commands.run(f"xdotool getwindowgeometry --shell {ids[0]}").stdout
     geometry = dict(line.split("=", 1) for line in shown.split())
     return tuple(int(geometry[name]) for name in ("X", "Y", "WIDTH", "HEIGHT"))  # type: ignore[return-value]
