@@ -74,6 +74,9 @@ const MAX_LISTED_FILES: u32 = 1000;
 
 /// How long a follower waits before it reads its session's events again.
 const RESUBSCRIBE_PAUSE: Duration = Duration::from_millis(500);
+/// How long other replicas leave a job just started to its starter before following it
+/// while its prompt is not in its session (a starter that died before posting it).
+const STARTER_GRACE: Duration = Duration::from_secs(10);
 
 /// Calls of a webhook before it is given up: the first, then retries after 1, 2, 4 and
 /// 8 seconds.
@@ -488,7 +491,7 @@ impl JobService {
         if moved > 0 {
             tracing::info!(moved, "queued jobs' attachments moved out of their records");
         }
-        let resumed = self.adopt().await?;
+        let resumed = self.adopt(false).await?;
         let owners: BTreeSet<UserId> = self
             .jobs
             .with_status(JobStatus::Queued)
@@ -504,18 +507,39 @@ impl JobService {
 
     /// Follows the jobs that are going and that this replica does not follow yet. With
     /// several replicas every one follows every job (a status moves once: each move is
-    /// compare-and-set), so a job whose replica died still ends with its session.
-    pub async fn adopt(self: &Arc<Self>) -> AppResult<usize> {
+    /// compare-and-set), so a job whose replica died still ends with its session. With
+    /// `leave_starters_a_moment`, a running job whose prompt is not in its session yet is
+    /// left to the replica that has just started it for [`STARTER_GRACE`]: adopted then,
+    /// its prompt would be posted twice, and its run could start here instead, outliving
+    /// the starter.
+    pub async fn adopt(self: &Arc<Self>, leave_starters_a_moment: bool) -> AppResult<usize> {
         let mut adopted = 0;
         for status in [JobStatus::Running, JobStatus::Waiting] {
             for job in self.jobs.with_status(status).await? {
-                if !lock(&self.following).contains(&job.id) {
-                    tokio::spawn(self.clone().run(job, true));
-                    adopted += 1;
+                if lock(&self.following).contains(&job.id) {
+                    continue;
                 }
+                if leave_starters_a_moment && status == JobStatus::Running && self.just_started(&job).await? {
+                    continue;
+                }
+                tokio::spawn(self.clone().run(job, true));
+                adopted += 1;
             }
         }
         Ok(adopted)
+    }
+
+    /// Whether the job started less than [`STARTER_GRACE`] ago and its prompt is not in
+    /// its session yet.
+    async fn just_started(&self, job: &Job) -> AppResult<bool> {
+        let recent = job.started_at.is_some_and(|at| {
+            Utc::now() - at < chrono::Duration::from_std(STARTER_GRACE).unwrap_or_default()
+        });
+        if !recent {
+            return Ok(false);
+        }
+        let session = self.sessions.get(&job.owner, job.session_id.as_str()).await?;
+        Ok(session.last_seq == 0)
     }
 
     /// Adopts the jobs other replicas started, every `every`, until shutdown.
@@ -524,7 +548,7 @@ impl JobService {
         let adopting = async move {
             loop {
                 tokio::time::sleep(every).await;
-                if let Err(err) = jobs.adopt().await {
+                if let Err(err) = jobs.adopt(true).await {
                     tracing::warn!(%err, "following the jobs other replicas started");
                 }
             }
