@@ -519,7 +519,7 @@ impl JobService {
                 if lock(&self.following).contains(&job.id) {
                     continue;
                 }
-                if leave_starters_a_moment && status == JobStatus::Running && self.just_started(&job).await? {
+                if leave_starters_a_moment && status == JobStatus::Running && self.just_started(&job).await {
                     continue;
                 }
                 tokio::spawn(self.clone().run(job, true));
@@ -531,15 +531,17 @@ impl JobService {
 
     /// Whether the job started less than [`STARTER_GRACE`] ago and its prompt is not in
     /// its session yet.
-    async fn just_started(&self, job: &Job) -> AppResult<bool> {
+    async fn just_started(&self, job: &Job) -> bool {
         let recent = job.started_at.is_some_and(|at| {
             Utc::now() - at < chrono::Duration::from_std(STARTER_GRACE).unwrap_or_default()
         });
         if !recent {
-            return Ok(false);
+            return false;
         }
-        let session = self.sessions.get(&job.owner, job.session_id.as_str()).await?;
-        Ok(session.last_seq == 0)
+        // A session that cannot be read is the job's own run's to report, not a reason
+        // to hold back every other job's adoption.
+        let session = self.sessions.get(&job.owner, job.session_id.as_str()).await;
+        session.is_ok_and(|session| session.last_seq == 0)
     }
 
     /// Adopts the jobs other replicas started, every `every`, until shutdown.
