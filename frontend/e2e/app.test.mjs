@@ -264,9 +264,11 @@ describe('Sandpiper in a browser', () => {
       await page.locator('[data-test=message-assistant]', { hasText: 'You said: Which model is this?' }).waitFor(SLOW)
       assert.equal(stack.llm.requests[asked].model, 'scripted-coder')
       await snap(page, '19-composer-model')
-      // The pick is the chat's: it is still there after a reload.
+      // The pick is the chat's: it is still there after a reload, once the chat is read
+      // (its messages may show first, and the picker its first model until then).
       await page.reload()
       await page.locator('[data-test=message-assistant]').first().waitFor()
+      await page.waitForFunction(() => document.querySelector('[data-test=model]')?.value === 'coder')
       assert.equal(await page.locator('[data-test=model]').inputValue(), 'coder')
     }))
 
