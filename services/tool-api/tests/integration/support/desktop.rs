@@ -43,9 +43,6 @@ pub async fn spawn_desktop_with(adjust: impl FnOnce(&mut Settings)) -> DesktopAp
         settings.desktop.browser_profile = Some(settings.workspace.join(".browser-profile"));
         // Chromium refuses its own sandbox as root; the image runs it as a normal user.
         settings.desktop.browser_sandbox = !nix::unistd::getuid().is_root();
-        // The tests run beside the other suites: on 2 busy cores Xvfb, x11vnc and Chromium
-        // can take longer than the 20 s a sandbox allows them.
-        settings.desktop.start_timeout_secs = 90.0;
         adjust(settings);
     })
     .await;
