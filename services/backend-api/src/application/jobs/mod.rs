@@ -34,18 +34,17 @@
 //! replica starts jobs from it.
 
 mod attachments;
+mod notify;
 mod outcome;
+pub mod views;
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use futures::future::BoxFuture;
 use futures::StreamExt;
-use hmac::{Hmac, KeyInit, Mac};
-use serde::Serialize;
-use sha2::Sha256;
 use tokio_util::sync::CancellationToken;
 
 use super::agent::AgentService;
@@ -77,11 +76,6 @@ const RESUBSCRIBE_PAUSE: Duration = Duration::from_millis(500);
 /// How long other replicas leave a job just started to its starter before following it
 /// while its prompt is not in its session (a starter that died before posting it).
 const STARTER_GRACE: Duration = Duration::from_secs(10);
-
-/// Calls of a webhook before it is given up: the first, then retries after 1, 2, 4 and
-/// 8 seconds.
-const WEBHOOK_ATTEMPTS: u32 = 5;
-const WEBHOOK_FIRST_RETRY: Duration = Duration::from_secs(1);
 
 /// Times a status change is tried again when another writer changed the job in between.
 const STATUS_ROUNDS: usize = 5;
@@ -154,70 +148,6 @@ pub struct JobReport {
     pub job: Job,
     pub outcome: JobOutcome,
     pub usage: TokenUsage,
-}
-
-/// A job as clients see it (and its webhook gets it, in [`JobDetail`]).
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct JobView {
-    pub id: String,
-    /// The session the job runs in (open it in the UI to watch or take over).
-    pub session_id: String,
-    pub status: JobStatus,
-    pub network: Option<Network>,
-    pub timeout_secs: u64,
-    /// Where the job's webhook goes, if it has one.
-    pub webhook_url: Option<String>,
-    pub created_at: DateTime<Utc>,
-    pub started_at: Option<DateTime<Utc>>,
-    pub finished_at: Option<DateTime<Utc>>,
-    /// Why it failed.
-    pub error: Option<String>,
-}
-
-impl From<&Job> for JobView {
-    fn from(job: &Job) -> Self {
-        Self {
-            id: job.id.as_str().to_owned(),
-            session_id: job.session_id.as_str().to_owned(),
-            status: job.status,
-            network: job.network,
-            timeout_secs: job.timeout.secs(),
-            webhook_url: job.webhook.as_ref().map(|hook| hook.url.as_str().to_owned()),
-            created_at: job.created_at,
-            started_at: job.started_at,
-            finished_at: job.finished_at,
-            error: job.error.clone(),
-        }
-    }
-}
-
-/// A job with its outcome.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct JobDetail {
-    #[serde(flatten)]
-    pub job: JobView,
-    /// The agent's last message.
-    pub answer: Option<String>,
-    /// The model's tokens over the job's session.
-    pub usage: TokenUsage,
-    /// Once the job has ended: the files its run created or changed in the workspace,
-    /// relative to it and by path (hidden ones and the job's own attachments left out).
-    /// While it runs: the files its file tools wrote so far.
-    pub files: Vec<String>,
-    /// More files changed than `files` lists.
-    pub files_truncated: bool,
-}
-
-impl From<&JobReport> for JobDetail {
-    fn from(report: &JobReport) -> Self {
-        Self {
-            job: JobView::from(&report.job),
-            answer: report.outcome.answer.clone(),
-            usage: report.usage,
-            files: report.outcome.files.clone(),
-            files_truncated: report.outcome.files_truncated,
-        }
-    }
 }
 
 pub struct JobService {
@@ -771,76 +701,6 @@ impl JobService {
             id.as_str()
         )))
     }
-}
-
-impl JobService {
-    /// Adds the ended job's session's tokens to its API key's, if it was made with one. A
-    /// failure is logged: the job's own usage stays right, only the key's count lags.
-    async fn charge(&self, job: &Job) {
-        let Some(key) = &job.api_key else {
-            return;
-        };
-        let usage = match self.sessions.get(&job.owner, job.session_id.as_str()).await {
-            Ok(session) => session.usage,
-            Err(err) => {
-                tracing::error!(job = job.id.as_str(), %err, "reading a job's usage for its key");
-                return;
-            }
-        };
-        if usage.is_empty() {
-            return;
-        }
-        if let Err(err) = self.api_keys.add_tokens(key, usage).await {
-            tracing::error!(job = job.id.as_str(), %err, "adding a job's tokens to its key");
-        }
-    }
-
-    /// Sends the job to its webhook, if it has one, in a task of its own: a slow receiver
-    /// holds up nothing. A failure to make the body is logged, as is a receiver that
-    /// never accepts it.
-    async fn notify(&self, job: &Job) {
-        let Some(webhook) = job.webhook.clone() else {
-            return;
-        };
-        let body = match self.report_of(job.clone()).await {
-            Ok(report) => serde_json::to_vec(&JobDetail::from(&report)).map_err(anyhow::Error::from),
-            Err(err) => Err(anyhow::Error::from(err)),
-        };
-        let body = match body {
-            Ok(body) => body,
-            Err(err) => {
-                tracing::error!(job = job.id.as_str(), %err, "making a webhook's body");
-                return;
-            }
-        };
-        let sender = self.webhooks.clone();
-        let id = job.id.clone();
-        tokio::spawn(async move {
-            let signature = sign(&webhook.secret, &body);
-            let mut pause = WEBHOOK_FIRST_RETRY;
-            for attempt in 1..=WEBHOOK_ATTEMPTS {
-                match sender.post(&webhook.url, &body, &signature).await {
-                    Ok(()) => return,
-                    Err(err) if attempt == WEBHOOK_ATTEMPTS => {
-                        tracing::warn!(job = id.as_str(), %err, "a webhook was given up");
-                    }
-                    Err(err) => {
-                        tracing::info!(job = id.as_str(), %err, attempt, "a webhook call failed; retrying");
-                        tokio::time::sleep(pause).await;
-                        pause *= 2;
-                    }
-                }
-            }
-        });
-    }
-}
-
-/// The lower-case hex HMAC-SHA256 of `body` under `secret`.
-fn sign(secret: &str, body: &[u8]) -> String {
-    // HMAC takes keys of any length, so this cannot fail.
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("an HMAC key");
-    mac.update(body);
-    service_kit::hex(&mac.finalize().into_bytes())
 }
 
 /// Why a job failed: the run's last error, if it gave one.
