@@ -6,6 +6,8 @@
 
 pub mod agent;
 pub mod api_key;
+pub mod automation;
+pub mod automation_schedule;
 pub mod backend_call;
 pub mod e2b;
 pub mod error;

@@ -8,6 +8,7 @@
 //! One file per family of ports, each naming only the domain's values (never another
 //! port family, but for a port that extends one):
 //! - `accounts.rs`: users, API keys, refresh tokens, password hashing, access tokens;
+//! - `automations.rs`: automations, their fire times and history;
 //! - `sessions.rs`: sessions, their event log and images, the event bus, run leases;
 //! - `key_value.rs`: short-lived keys (revocations, counters, tickets);
 //! - `jobs.rs`: headless jobs, their files, their webhooks;
@@ -19,6 +20,7 @@
 //! - `mcp.rs`: the admin's MCP servers and the servers themselves.
 
 mod accounts;
+mod automations;
 mod e2b;
 mod jobs;
 mod key_value;
@@ -33,6 +35,7 @@ pub use accounts::{
     AccessClaims, AccessTokenCodec, ApiKeyRepository, PasswordHasher, RefreshToken, RefreshTokenStore,
     UserRepository,
 };
+pub use automations::AutomationRepository;
 pub use e2b::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
 pub use jobs::{JobAttachmentStore, JobRepository, WebhookSender};
 pub use key_value::KeyValueStore;

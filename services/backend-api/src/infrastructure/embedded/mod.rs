@@ -7,6 +7,7 @@
 //! by redb, which is what makes event numbering gap-free here.
 
 mod api_keys;
+mod automations;
 mod e2b_sandboxes;
 mod images;
 mod job_attachments;
@@ -95,6 +96,7 @@ impl EmbeddedStore {
         txn.open_table(JOB_ATTACHMENTS)?;
         txn.open_table(E2B_SANDBOXES)?;
         txn.open_table(OWNER_E2B_SANDBOXES)?;
+        automations::create_tables(&txn)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };
         store.spawn_expiry();

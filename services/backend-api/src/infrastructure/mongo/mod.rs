@@ -10,6 +10,7 @@
 //! not read-modify-write, so no multi-document transaction (and no replica set) is needed.
 
 mod api_keys;
+mod automations;
 mod e2b_sandboxes;
 mod images;
 mod job_attachments;
@@ -158,6 +159,7 @@ impl MongoStore {
                 plain(doc! { "end_at": 1 }),
             ])
             .await?;
+        automations::create_indexes(&self.db).await?;
         Ok(())
     }
 

@@ -1,0 +1,346 @@
+//! An automation: a prompt a person's agent runs on its own, when one of its triggers
+//! fires (a cron schedule, a one-shot time, a signed webhook, or a "run now"). Each run
+//! is a job; the record keeps what the scheduler needs (the next fire time, claimed
+//! atomically by one replica) and its run history ([`AutomationRun`]).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::api_key::ApiKeyId;
+use super::automation_schedule::{CronSchedule, FireTimes};
+use super::error::{DomainError, DomainResult};
+use super::job::JobId;
+use super::session::{Network, SessionId};
+use super::user::UserId;
+
+/// Most triggers one automation has.
+pub const MAX_TRIGGERS: usize = 10;
+/// Longest name, in characters.
+const MAX_NAME_CHARS: usize = 100;
+
+/// Time-ordered (UUID v7), so a person's list is in creation order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AutomationId(String);
+
+impl AutomationId {
+    pub fn new() -> Self {
+        Self(uuid::Uuid::now_v7().to_string())
+    }
+
+    /// An id from a URL: anything that is not one of ours is simply not found.
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        uuid::Uuid::parse_str(raw)
+            .map(|id| Self(id.to_string()))
+            .map_err(|_| DomainError::NotFound("automation"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for AutomationId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A trigger's id; a webhook's URL holds it, so it is random (UUID v4), not guessable
+/// from another.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TriggerId(String);
+
+impl TriggerId {
+    pub fn new() -> Self {
+        Self(uuid::Uuid::new_v4().to_string())
+    }
+
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        uuid::Uuid::parse_str(raw)
+            .map(|id| Self(id.to_string()))
+            .map_err(|_| DomainError::NotFound("trigger"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for TriggerId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Where the runs work: a new session each, or one session every run continues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionMode {
+    Fresh,
+    Persistent,
+}
+
+/// What happens to a fire time that passed while no replica ran: one run on recovery
+/// (however many were missed), or none; either is recorded in the history.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MissedRuns {
+    #[default]
+    RunOnce,
+    Skip,
+}
+
+/// What a trigger is, as stored.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TriggerKind {
+    Schedule {
+        cron: String,
+        timezone: String,
+    },
+    At {
+        at: DateTime<Utc>,
+    },
+    /// `secret`: the HMAC key its deliveries are signed with (it must be kept to check
+    /// them); `filter`: an expression over the delivery that must hold for a run.
+    Webhook {
+        secret: String,
+        filter: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Trigger {
+    pub id: TriggerId,
+    #[serde(flatten)]
+    pub kind: TriggerKind,
+}
+
+impl Trigger {
+    /// Its fire times, for a time trigger (a stored cron parsed when it was saved).
+    pub fn fire_times(&self) -> Option<FireTimes> {
+        match &self.kind {
+            TriggerKind::Schedule { cron, timezone } => CronSchedule::parse(cron, timezone)
+                .ok()
+                .map(|schedule| FireTimes::Cron(Box::new(schedule))),
+            TriggerKind::At { at } => Some(FireTimes::Once(*at)),
+            TriggerKind::Webhook { .. } => None,
+        }
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            TriggerKind::Schedule { .. } => "schedule",
+            TriggerKind::At { .. } => "at",
+            TriggerKind::Webhook { .. } => "webhook",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Automation {
+    pub id: AutomationId,
+    pub owner: UserId,
+    pub name: String,
+    /// A template over the trigger's payload (`{{ body.… }}`, `{{ fired_at }}`).
+    pub prompt: String,
+    pub model: Option<String>,
+    pub network: Option<Network>,
+    pub timeout_secs: Option<u64>,
+    pub session: SessionMode,
+    /// The session a persistent automation's runs continue, once its first run made it.
+    pub session_id: Option<SessionId>,
+    pub enabled: bool,
+    pub missed: MissedRuns,
+    /// Runs that failed in a row; at the limit the automation disables itself.
+    pub failures: u32,
+    /// Why it disabled itself, until it is enabled again.
+    pub paused_reason: Option<String>,
+    pub triggers: Vec<Trigger>,
+    /// The earliest time one of its time triggers fires next, while enabled: what the
+    /// scheduler queries (by index) and claims. Milliseconds, so it compares exactly.
+    #[serde(with = "chrono::serde::ts_milliseconds_option")]
+    pub next_fire: Option<DateTime<Utc>>,
+    /// The API key it was made with, whose count its runs' tokens join.
+    pub api_key: Option<ApiKeyId>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl Automation {
+    /// The earliest fire time of its time triggers strictly after `after` (to the
+    /// millisecond), or `None` when disabled or none fires again.
+    pub fn next_fire_after(&self, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        if !self.enabled {
+            return None;
+        }
+        self.triggers
+            .iter()
+            .filter_map(Trigger::fire_times)
+            .filter_map(|times| times.next_after(after))
+            .min()
+            .map(to_millis)
+    }
+
+    /// The next `count` fire times after `after`, enabled or not (the editor's preview).
+    pub fn next_runs(&self, after: DateTime<Utc>, count: usize) -> Vec<DateTime<Utc>> {
+        let times: Vec<FireTimes> = self.triggers.iter().filter_map(Trigger::fire_times).collect();
+        let mut runs = Vec::with_capacity(count);
+        let mut from = after;
+        while runs.len() < count {
+            let Some(next) = times.iter().filter_map(|t| t.next_after(from)).min() else {
+                break;
+            };
+            runs.push(to_millis(next));
+            from = next;
+        }
+        runs
+    }
+
+    /// The time trigger that fires at `at`, if one does.
+    pub fn trigger_due_at(&self, at: DateTime<Utc>) -> Option<&Trigger> {
+        let before = at - chrono::Duration::milliseconds(1);
+        self.triggers.iter().find(|trigger| {
+            trigger
+                .fire_times()
+                .and_then(|times| times.next_after(before))
+                .is_some_and(|next| to_millis(next) == at)
+        })
+    }
+
+    pub fn webhook(&self, id: &TriggerId) -> Option<&Trigger> {
+        self.triggers
+            .iter()
+            .find(|trigger| &trigger.id == id && matches!(trigger.kind, TriggerKind::Webhook { .. }))
+    }
+}
+
+/// A name: 1–100 characters, not blank.
+pub fn check_name(name: &str) -> DomainResult<String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+        return Err(DomainError::InvalidField {
+            field: "name",
+            message: format!("1 to {MAX_NAME_CHARS} characters"),
+        });
+    }
+    Ok(name.to_owned())
+}
+
+fn to_millis(at: DateTime<Utc>) -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(at.timestamp_millis()).unwrap_or(at)
+}
+
+/// Time-ordered, so the history lists newest first by id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunId(String);
+
+impl RunId {
+    pub fn new() -> Self {
+        Self(uuid::Uuid::now_v7().to_string())
+    }
+
+    pub fn parse(raw: &str) -> DomainResult<Self> {
+        uuid::Uuid::parse_str(raw)
+            .map(|id| Self(id.to_string()))
+            .map_err(|_| DomainError::NotFound("run"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for RunId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What fired a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FiredBy {
+    Schedule,
+    At,
+    Webhook,
+    /// "Run now", from the UI or the API.
+    Manual,
+}
+
+/// One entry of an automation's history: a run (its job), or a fire that did not run
+/// and why.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AutomationRun {
+    pub id: RunId,
+    pub automation: AutomationId,
+    pub fired_by: FiredBy,
+    pub trigger: Option<TriggerId>,
+    pub fired_at: DateTime<Utc>,
+    pub job_id: Option<JobId>,
+    /// Why nothing ran (a missed time skipped, the previous run still going, a job that
+    /// could not be made), or what else happened (the automation paused itself).
+    pub note: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::automation_schedule::parse_instant;
+
+    fn automation(triggers: Vec<TriggerKind>) -> Automation {
+        Automation {
+            id: AutomationId::new(),
+            owner: UserId("someone".into()),
+            name: "n".into(),
+            prompt: "p".into(),
+            model: None,
+            network: None,
+            timeout_secs: None,
+            session: SessionMode::Fresh,
+            session_id: None,
+            enabled: true,
+            missed: MissedRuns::RunOnce,
+            failures: 0,
+            paused_reason: None,
+            triggers: triggers
+                .into_iter()
+                .map(|kind| Trigger {
+                    id: TriggerId::new(),
+                    kind,
+                })
+                .collect(),
+            next_fire: None,
+            api_key: None,
+            created_at: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn next_runs_merge_the_triggers_in_order() {
+        let at = parse_instant("2026-11-27T12:00:30Z").unwrap();
+        let a = automation(vec![
+            TriggerKind::Schedule {
+                cron: "0 * * * * *".into(),
+                timezone: "UTC".into(),
+            },
+            TriggerKind::At { at },
+        ]);
+        let start = parse_instant("2026-11-27T12:00:00Z").unwrap();
+        let runs = a.next_runs(start, 3);
+        let seconds: Vec<i64> = runs.iter().map(|t| (*t - start).num_seconds()).collect();
+        assert_eq!(seconds, vec![30, 60, 120]);
+        assert_eq!(a.next_fire_after(start), Some(at));
+        assert_eq!(a.trigger_due_at(at).map(Trigger::kind_name), Some("at"));
+    }
+
+    #[test]
+    fn a_disabled_automation_has_no_next_fire() {
+        let mut a = automation(vec![TriggerKind::Schedule {
+            cron: "* * * * *".into(),
+            timezone: "UTC".into(),
+        }]);
+        a.enabled = false;
+        assert_eq!(a.next_fire_after(Utc::now()), None);
+        assert_eq!(a.next_runs(Utc::now(), 5).len(), 5);
+    }
+}

@@ -1,0 +1,50 @@
+//! The port of automations: their records, the scheduler's atomic claim of a fire time,
+//! their run history, and the webhook deliveries already taken.
+
+use chrono::{DateTime, Utc};
+
+use crate::domain::automation::{Automation, AutomationId, AutomationRun, RunId, TriggerId};
+use crate::domain::error::DomainResult;
+use crate::domain::user::UserId;
+
+/// Automations ([`Automation`]) and their history ([`AutomationRun`]).
+#[async_trait::async_trait]
+pub trait AutomationRepository: Send + Sync {
+    async fn insert(&self, automation: &Automation) -> DomainResult<()>;
+    async fn get(&self, id: &AutomationId) -> DomainResult<Option<Automation>>;
+    /// Stores the automation over the stored one; whether there was one.
+    async fn replace(&self, automation: &Automation) -> DomainResult<bool>;
+    /// Removes it with its history; whether there was one.
+    async fn delete(&self, id: &AutomationId) -> DomainResult<bool>;
+    /// The owner's automations, oldest first.
+    async fn list_for(&self, owner: &UserId) -> DomainResult<Vec<Automation>>;
+    /// The automation one of whose triggers has this id.
+    async fn by_trigger(&self, trigger: &TriggerId) -> DomainResult<Option<Automation>>;
+    /// Up to `limit` automations whose `next_fire` is at or before `now`, earliest first
+    /// (by index: the scheduler's query).
+    async fn due(&self, now: DateTime<Utc>, limit: usize) -> DomainResult<Vec<Automation>>;
+    /// The earliest `next_fire` of all (by index), for the scheduler to sleep until.
+    async fn earliest_fire(&self) -> DomainResult<Option<DateTime<Utc>>>;
+    /// Moves `next_fire` from `due` to `next` only if it is still `due`; whether it did.
+    /// Of replicas racing on one fire time exactly one wins, which fires it.
+    async fn claim(
+        &self,
+        id: &AutomationId,
+        due: DateTime<Utc>,
+        next: Option<DateTime<Utc>>,
+    ) -> DomainResult<bool>;
+    /// Stores a history entry (a second put of one id replaces it).
+    async fn put_run(&self, run: &AutomationRun) -> DomainResult<()>;
+    /// The automation's history, newest first.
+    async fn runs(&self, id: &AutomationId, limit: usize) -> DomainResult<Vec<AutomationRun>>;
+    /// Remembers that the delivery `key` of `trigger` is the run `run`, unless it was
+    /// remembered already: then the run it was first, and nothing is stored.
+    async fn first_delivery(
+        &self,
+        trigger: &TriggerId,
+        key: &str,
+        run: &RunId,
+    ) -> DomainResult<Option<RunId>>;
+    /// One history entry of the automation.
+    async fn run(&self, id: &AutomationId, run: &RunId) -> DomainResult<Option<AutomationRun>>;
+}

@@ -1,0 +1,202 @@
+//! Automations in MongoDB: one document per automation (indexes on `id`, the owner's
+//! list, `triggers.id` and `next_fire`, the scheduler's query), one per history entry,
+//! and `{trigger, key, run}` per webhook delivery taken (unique on trigger and key). A
+//! claim is one conditional update on `(id, next_fire)`, so racing replicas cannot both
+//! win it.
+
+use chrono::{DateTime, Utc};
+use mongodb::bson::{doc, Bson, Document};
+use mongodb::options::IndexOptions;
+use mongodb::{Collection, Database, IndexModel};
+
+use super::{all, failure, is_duplicate_key, MongoStore};
+use crate::domain::automation::{Automation, AutomationId, AutomationRun, RunId, TriggerId};
+use crate::domain::ports::AutomationRepository;
+use crate::domain::user::UserId;
+use crate::domain::DomainResult;
+
+/// Creates the indexes the queries below rely on.
+pub(super) async fn create_indexes(db: &Database) -> mongodb::error::Result<()> {
+    let index = |keys, unique| {
+        IndexModel::builder()
+            .keys(keys)
+            .options(IndexOptions::builder().unique(unique).build())
+            .build()
+    };
+    db.collection::<Document>("automations")
+        .create_indexes([
+            index(doc! { "id": 1 }, true),
+            index(doc! { "owner": 1, "id": 1 }, false),
+            index(doc! { "triggers.id": 1 }, false),
+            index(doc! { "next_fire": 1 }, false),
+        ])
+        .await?;
+    db.collection::<Document>("automation_runs")
+        .create_index(index(doc! { "automation": 1, "id": -1 }, true))
+        .await?;
+    db.collection::<Document>("automation_deliveries")
+        .create_index(index(doc! { "trigger": 1, "key": 1 }, true))
+        .await?;
+    Ok(())
+}
+
+impl MongoStore {
+    fn automations(&self) -> Collection<Automation> {
+        self.db.collection("automations")
+    }
+
+    fn automation_runs(&self) -> Collection<AutomationRun> {
+        self.db.collection("automation_runs")
+    }
+}
+
+fn millis(at: Option<DateTime<Utc>>) -> Bson {
+    at.map_or(Bson::Null, |at| Bson::Int64(at.timestamp_millis()))
+}
+
+#[async_trait::async_trait]
+impl AutomationRepository for MongoStore {
+    async fn insert(&self, automation: &Automation) -> DomainResult<()> {
+        self.automations().insert_one(automation).await.map_err(failure)?;
+        Ok(())
+    }
+
+    async fn get(&self, id: &AutomationId) -> DomainResult<Option<Automation>> {
+        self.automations()
+            .find_one(doc! { "id": id.as_str() })
+            .await
+            .map_err(failure)
+    }
+
+    async fn replace(&self, automation: &Automation) -> DomainResult<bool> {
+        let replaced = self
+            .automations()
+            .replace_one(doc! { "id": automation.id.as_str() }, automation)
+            .await
+            .map_err(failure)?;
+        Ok(replaced.matched_count == 1)
+    }
+
+    async fn delete(&self, id: &AutomationId) -> DomainResult<bool> {
+        let Some(old) = self.get(id).await? else {
+            return Ok(false);
+        };
+        self.automations()
+            .delete_one(doc! { "id": id.as_str() })
+            .await
+            .map_err(failure)?;
+        self.automation_runs()
+            .delete_many(doc! { "automation": id.as_str() })
+            .await
+            .map_err(failure)?;
+        let triggers: Vec<&str> = old.triggers.iter().map(|t| t.id.as_str()).collect();
+        self.db
+            .collection::<Document>("automation_deliveries")
+            .delete_many(doc! { "trigger": { "$in": triggers } })
+            .await
+            .map_err(failure)?;
+        Ok(true)
+    }
+
+    async fn list_for(&self, owner: &UserId) -> DomainResult<Vec<Automation>> {
+        all(self
+            .automations()
+            .find(doc! { "owner": owner.as_str() })
+            .sort(doc! { "id": 1 }))
+        .await
+    }
+
+    async fn by_trigger(&self, trigger: &TriggerId) -> DomainResult<Option<Automation>> {
+        self.automations()
+            .find_one(doc! { "triggers.id": trigger.as_str() })
+            .await
+            .map_err(failure)
+    }
+
+    async fn due(&self, now: DateTime<Utc>, limit: usize) -> DomainResult<Vec<Automation>> {
+        all(self
+            .automations()
+            .find(doc! { "next_fire": { "$lte": now.timestamp_millis() } })
+            .sort(doc! { "next_fire": 1 })
+            .limit(i64::try_from(limit).unwrap_or(i64::MAX)))
+        .await
+    }
+
+    async fn earliest_fire(&self) -> DomainResult<Option<DateTime<Utc>>> {
+        let first = self
+            .automations()
+            .find_one(doc! { "next_fire": { "$ne": Bson::Null } })
+            .sort(doc! { "next_fire": 1 })
+            .await
+            .map_err(failure)?;
+        Ok(first.and_then(|automation| automation.next_fire))
+    }
+
+    async fn claim(
+        &self,
+        id: &AutomationId,
+        due: DateTime<Utc>,
+        next: Option<DateTime<Utc>>,
+    ) -> DomainResult<bool> {
+        let updated = self
+            .automations()
+            .update_one(
+                doc! { "id": id.as_str(), "next_fire": due.timestamp_millis() },
+                doc! { "$set": { "next_fire": millis(next) } },
+            )
+            .await
+            .map_err(failure)?;
+        Ok(updated.modified_count == 1)
+    }
+
+    async fn put_run(&self, run: &AutomationRun) -> DomainResult<()> {
+        self.automation_runs()
+            .replace_one(
+                doc! { "automation": run.automation.as_str(), "id": run.id.as_str() },
+                run,
+            )
+            .upsert(true)
+            .await
+            .map_err(failure)?;
+        Ok(())
+    }
+
+    async fn runs(&self, id: &AutomationId, limit: usize) -> DomainResult<Vec<AutomationRun>> {
+        all(self
+            .automation_runs()
+            .find(doc! { "automation": id.as_str() })
+            .sort(doc! { "id": -1 })
+            .limit(i64::try_from(limit).unwrap_or(i64::MAX)))
+        .await
+    }
+
+    async fn first_delivery(
+        &self,
+        trigger: &TriggerId,
+        key: &str,
+        run: &RunId,
+    ) -> DomainResult<Option<RunId>> {
+        let deliveries = self.db.collection::<Document>("automation_deliveries");
+        let delivery = doc! { "trigger": trigger.as_str(), "key": key, "run": run.as_str() };
+        match deliveries.insert_one(delivery).await {
+            Ok(_) => Ok(None),
+            Err(err) if is_duplicate_key(&err) => {
+                let earlier = deliveries
+                    .find_one(doc! { "trigger": trigger.as_str(), "key": key })
+                    .await
+                    .map_err(failure)?;
+                Ok(earlier
+                    .and_then(|doc| doc.get_str("run").ok().map(RunId::parse))
+                    .transpose()?)
+            }
+            Err(err) => Err(failure(err)),
+        }
+    }
+
+    async fn run(&self, id: &AutomationId, run: &RunId) -> DomainResult<Option<AutomationRun>> {
+        self.automation_runs()
+            .find_one(doc! { "automation": id.as_str(), "id": run.as_str() })
+            .await
+            .map_err(failure)
+    }
+}
