@@ -5,6 +5,9 @@
 //! forks many); its stderr goes to the log at debug level, tagged with its name. A stop
 //! asks with SIGTERM first, so Chromium writes its profile (cookies, storage) before it
 //! goes: the desktop stops when idle and the next start must find the session as it was.
+//! A supervisor dropped without a stop (the tool-api's runtime ending) asks the same way,
+//! never with SIGKILL: a killed x11vnc leaves its System V shared memory segments behind
+//! for good, and the kernel's table of them (4,096) is shared by the whole IPC namespace.
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -142,12 +145,12 @@ impl Supervised {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .process_group(0)
-            .kill_on_drop(true)
             .spawn()
         {
             Ok(child) => child,
             Err(err) => return format!("could not start {}: {err}", self.spec.program),
         };
+        let mut asked_to_end = AskToEndOnDrop(child.id());
         {
             let mut status = self.status();
             status.state = ProcessState::Running;
@@ -201,9 +204,66 @@ impl Supervised {
                 }
             }
         };
+        // Reaped (or killed): its pid may be reused from here on.
+        asked_to_end.0 = None;
         match ended {
             Ok(status) => status.to_string(),
             Err(err) => format!("waiting failed: {err}"),
+        }
+    }
+}
+
+/// Sends SIGTERM to the process group it names when dropped, so a process whose
+/// supervisor goes away mid-run still ends and cleans up after itself; `None` once the
+/// process has been reaped.
+struct AskToEndOnDrop(Option<u32>);
+
+impl Drop for AskToEndOnDrop {
+    fn drop(&mut self) {
+        if let Some(group) = self.0 {
+            process_group::signal(group, Signal::SIGTERM);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A supervisor dropped mid-run (its task aborted, as when the runtime ends) asks the
+    /// process to end: a process that cleans up on SIGTERM gets to.
+    #[tokio::test]
+    async fn a_dropped_supervisor_asks_its_process_to_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ready, mark) = (dir.path().join("ready"), dir.path().join("asked"));
+        let supervised = Supervised::new(ProcessSpec {
+            name: "trap",
+            program: "sh".into(),
+            args: vec![
+                "-c".into(),
+                format!(
+                    "trap 'touch {}; exit 0' TERM; touch {}; while :; do sleep 0.05; done",
+                    mark.display(),
+                    ready.display()
+                ),
+            ],
+            env: vec![],
+            prepare: None,
+        });
+        let run = tokio::spawn(supervised.clone().run(CancellationToken::new()));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !ready.exists() {
+            assert!(Instant::now() < deadline, "the process never set its trap");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        run.abort();
+        let _ = run.await;
+        while !mark.exists() {
+            assert!(
+                Instant::now() < deadline,
+                "the dropped supervisor never asked its process to end"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 }
