@@ -16,6 +16,7 @@
 
 mod probes;
 mod process;
+mod programs;
 mod relay;
 
 use std::path::{Path, PathBuf};
@@ -29,7 +30,8 @@ use tokio_util::sync::CancellationToken;
 use tool_api_contract::info::{DesktopInfo, DesktopReadiness, DesktopState, ProcessState};
 use tool_api_contract::ErrorCode;
 
-use self::process::{ProcessSpec, Supervised};
+use self::process::Supervised;
+use self::programs::Programs;
 use crate::config::{DesktopSettings, DesktopStart};
 use crate::error::{ToolError, ToolResult};
 
@@ -92,109 +94,19 @@ impl Desktop {
     /// Checks the settings and prepares the desktop; it starts now only with
     /// `start = always`, else on first need.
     pub fn new(settings: &DesktopSettings, home: &Path, downloads: &Path) -> anyhow::Result<Arc<Self>> {
-        let (width, height) = parse_screen(&settings.screen)?;
         if !(settings.start_timeout_secs.is_finite() && settings.start_timeout_secs > 0.0) {
             bail!("TOOL_API_DESKTOP__START_TIMEOUT_SECS must be a number of seconds above 0");
         }
         if !(settings.idle_stop_secs.is_finite() && settings.idle_stop_secs >= 0.0) {
             bail!("TOOL_API_DESKTOP__IDLE_STOP_SECS must be a number of seconds, 0 to keep the desktop");
         }
-        let display = format!(":{}", settings.display);
-        let x_socket = PathBuf::from(format!("/tmp/.X11-unix/X{}", settings.display));
-        let x_lock = PathBuf::from(format!("/tmp/.X{}-lock", settings.display));
-        let with_display = vec![("DISPLAY".to_owned(), display.clone())];
-        let profile = settings
-            .browser_profile
-            .clone()
-            .unwrap_or_else(|| home.join(".config/sandpiper-browser"));
-
-        let xvfb = Supervised::new(ProcessSpec {
-            name: "xvfb",
-            program: "Xvfb".into(),
-            args: strings([
-                &display,
-                "-screen",
-                "0",
-                &settings.screen,
-                "-nolisten",
-                "tcp",
-                "-ac",
-                "-dpi",
-                "96",
-            ]),
-            env: vec![],
-            // A crashed Xvfb leaves its lock and socket; a new one refuses to start over them.
-            prepare: Some(Box::new({
-                let (lock, socket) = (x_lock.clone(), x_socket.clone());
-                move || {
-                    let _ = std::fs::remove_file(&lock);
-                    let _ = std::fs::remove_file(&socket);
-                }
-            })),
-        });
-        let window_manager = Supervised::new(ProcessSpec {
-            name: "window_manager",
-            program: "matchbox-window-manager".into(),
-            args: strings(["-use_titlebar", "no"]),
-            env: with_display.clone(),
-            prepare: None,
-        });
-        let vnc = Supervised::new(ProcessSpec {
-            name: "vnc",
-            program: "x11vnc".into(),
-            args: strings([
-                "-display",
-                &display,
-                "-rfbport",
-                &settings.vnc_port.to_string(),
-                "-localhost",
-                "-nopw",
-                "-forever",
-                "-shared",
-                "-noxdamage",
-                "-noipv6",
-                "-quiet",
-            ]),
-            env: with_display.clone(),
-            prepare: None,
-        });
-        let mut browser_args = strings([
-            format!("--remote-debugging-port={}", settings.cdp_port),
-            "--remote-debugging-address=127.0.0.1".into(),
-            format!("--user-data-dir={}", profile.display()),
-            "--no-first-run".into(),
-            "--no-default-browser-check".into(),
-            "--disable-background-networking".into(),
-            "--disable-component-update".into(),
-            "--disable-sync".into(),
-            "--disable-features=Translate,MediaRouter".into(),
-            "--password-store=basic".into(),
-            "--disable-session-crashed-bubble".into(),
-            "--hide-crash-restore-bubble".into(),
-            "--window-position=0,0".into(),
-            format!("--window-size={width},{height}"),
-            "--start-maximized".into(),
-        ]);
-        if !settings.browser_sandbox {
-            browser_args.push("--no-sandbox".into());
-        }
-        browser_args.push("about:blank".into());
-        let browser = Supervised::new(ProcessSpec {
-            name: "browser",
-            program: settings.browser_command.clone(),
-            args: browser_args,
-            env: with_display,
-            // A killed Chromium leaves its profile locked; the next one would hand its
-            // window to the dead one and exit.
-            prepare: Some(Box::new({
-                let profile = profile.clone();
-                move || {
-                    for lock in ["SingletonLock", "SingletonSocket", "SingletonCookie"] {
-                        let _ = std::fs::remove_file(profile.join(lock));
-                    }
-                }
-            })),
-        });
+        let Programs {
+            x_socket,
+            xvfb,
+            window_manager,
+            vnc,
+            browser,
+        } = Programs::new(settings, home)?;
         std::fs::create_dir_all(downloads).context("creating the Downloads directory")?;
 
         let desktop = Arc::new(Self {
@@ -441,39 +353,5 @@ impl Desktop {
     /// Kills the browser; its supervisor starts a fresh one.
     pub fn restart_browser(&self) {
         self.browser.kill();
-    }
-}
-
-fn strings<S: Into<String>, const N: usize>(items: [S; N]) -> Vec<String> {
-    items.into_iter().map(Into::into).collect()
-}
-
-/// `1280x800x24` → (1280, 800), with sane bounds.
-fn parse_screen(screen: &str) -> anyhow::Result<(u32, u32)> {
-    let parts: Vec<u32> = screen
-        .split('x')
-        .map(|p| p.parse())
-        .collect::<Result<_, _>>()
-        .unwrap_or_default();
-    match parts[..] {
-        [w, h, depth]
-            if (320..=7680).contains(&w) && (200..=4320).contains(&h) && [16, 24].contains(&depth) =>
-        {
-            Ok((w, h))
-        }
-        _ => bail!("screen {screen:?} must be WIDTHxHEIGHTxDEPTH, e.g. 1280x800x24 (depth 16 or 24)"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_screen;
-
-    #[test]
-    fn screen_sizes_are_parsed_and_bounded() {
-        assert_eq!(parse_screen("1280x800x24").unwrap(), (1280, 800));
-        for bad in ["1280x800", "axbxc", "99999x800x24", "1280x800x8", ""] {
-            assert!(parse_screen(bad).is_err(), "{bad}");
-        }
     }
 }
