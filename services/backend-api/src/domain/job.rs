@@ -246,6 +246,11 @@ pub struct Job {
     /// What the run made, kept once the job has ended.
     #[serde(default)]
     pub outcome: Option<JobOutcome>,
+    /// The session's last event before the job: 0 in a session made for it, more when
+    /// it continues one (an automation's persistent session). Its prompt is posted once
+    /// the session has gone past this.
+    #[serde(default)]
+    pub continues_after: u64,
 }
 
 /// What a job's run made: its answer and the files it created or changed.
@@ -280,6 +285,7 @@ impl Job {
             finished_at: None,
             error: None,
             outcome: None,
+            continues_after: 0,
         }
     }
 

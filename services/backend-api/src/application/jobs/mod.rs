@@ -61,7 +61,7 @@ use crate::domain::job_attachment::JobFile;
 use crate::domain::ports::{
     ApiKeyRepository, JobAttachmentStore, JobRepository, KeyValueStore, WebhookSender,
 };
-use crate::domain::session::{preview, Network, SessionStatus};
+use crate::domain::session::{preview, Network, SessionId, SessionStatus};
 use crate::domain::user::UserId;
 use outcome::EventsSeen;
 
@@ -141,6 +141,8 @@ pub struct NewJob {
     pub timeout_secs: Option<u64>,
     pub webhook_url: Option<String>,
     pub model: Option<String>,
+    /// A session of the owner's to continue instead of making one.
+    pub session: Option<SessionId>,
 }
 
 /// A job with what its session tells about it.
@@ -267,11 +269,15 @@ impl JobService {
             }
             None => None,
         };
-        let title = new.title.unwrap_or_else(|| preview(&new.prompt));
-        let session = self
-            .sessions
-            .create(owner, Some(&title), new.model.as_deref(), network)
-            .await?;
+        let session = match &new.session {
+            Some(id) => self.sessions.get(owner, id.as_str()).await?,
+            None => {
+                let title = new.title.unwrap_or_else(|| preview(&new.prompt));
+                self.sessions
+                    .create(owner, Some(&title), new.model.as_deref(), network)
+                    .await?
+            }
+        };
         let request = JobRequest {
             prompt: new.prompt,
             attachments: files.iter().map(JobFile::attachment).collect(),
@@ -280,7 +286,8 @@ impl JobService {
             webhook,
             api_key,
         };
-        let job = Job::new(owner.clone(), session.id, request, Utc::now());
+        let mut job = Job::new(owner.clone(), session.id, request, Utc::now());
+        job.continues_after = session.last_seq;
         self.store_attachments(&job.id, files).await?;
         if let Err(err) = self.jobs.insert(&job).await {
             self.forget_attachments(&job.id).await;
@@ -471,7 +478,7 @@ impl JobService {
         // A session that cannot be read is the job's own run's to report, not a reason
         // to hold back every other job's adoption.
         let session = self.sessions.get(&job.owner, job.session_id.as_str()).await;
-        session.is_ok_and(|session| session.last_seq == 0)
+        session.is_ok_and(|session| session.last_seq == job.continues_after)
     }
 
     /// Adopts the jobs other replicas started, every `every`, until shutdown.
@@ -580,7 +587,7 @@ impl JobService {
         let session = self.sessions.get(&job.owner, job.session_id.as_str()).await?;
         // A job whose prompt is in its log takes the session's status (a run the restart
         // interrupted has failed, saying so in its last error) and follows from there.
-        if resumed && session.last_seq > 0 {
+        if resumed && session.last_seq > job.continues_after {
             if let Some(to) = JobStatus::of_session(session.status) {
                 let mut error = None;
                 if session.status == SessionStatus::Failed {

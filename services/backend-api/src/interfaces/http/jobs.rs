@@ -144,6 +144,7 @@ async fn create(
         timeout_secs: body.timeout_secs,
         webhook_url: body.webhook_url,
         model: body.model,
+        session: None,
     };
     let key = principal.key.map(|used| used.id);
     let job = state.jobs.create(&principal.user_id, key, new).await?;
