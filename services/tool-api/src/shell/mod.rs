@@ -5,6 +5,7 @@
 //! feed input, kill, stream. The interactive terminal for a person lives in [`terminal`].
 
 mod console;
+mod launch;
 mod session;
 mod status_marker;
 pub mod terminal;
@@ -19,8 +20,9 @@ use anyhow::Context;
 use tool_api_contract::shell::{ExecRequest, ShellSessionList, ShellSnapshot};
 use tool_api_contract::ErrorCode;
 
+use launch::Launch;
+use session::Session;
 pub use session::StreamItem;
-use session::{Launch, Session};
 pub use terminal::Terminal;
 
 use crate::config::Limits;

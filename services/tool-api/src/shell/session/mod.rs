@@ -8,9 +8,10 @@
 //! be read by bash as the next command. bash runs in a process group of its own, so a kill
 //! reaches everything the session started.
 
-use std::collections::BTreeMap;
+mod views;
+
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -22,10 +23,11 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::unix::pipe;
 use tokio::process::{ChildStdin, Command};
 use tokio::sync::watch;
-use tool_api_contract::shell::{CommandState, ShellSessionSummary, ShellSnapshot};
+use tool_api_contract::shell::ShellSnapshot;
 use tool_api_contract::ErrorCode;
 
 use super::console::{Console, Slice};
+use super::launch::{rand_u128, script_for, Launch};
 use super::status_marker::{Piece, StatusScanner};
 use crate::clock::now_ms;
 use crate::error::{ToolError, ToolResult};
@@ -37,14 +39,6 @@ const DRAIN_GRACE: Duration = Duration::from_millis(100);
 /// How long a group gets between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_millis(500);
 const READ_CHUNK: usize = 64 << 10;
-
-/// What a caller asked to run.
-pub struct Launch {
-    pub command: String,
-    /// Change to this directory first (it stays the shell's directory afterwards).
-    pub cwd: Option<PathBuf>,
-    pub env: BTreeMap<String, String>,
-}
 
 pub struct Session {
     id: String,
@@ -301,26 +295,6 @@ impl Session {
         self.notify();
     }
 
-    /// The latest command's state; `full` returns the whole console as output.
-    pub fn snapshot(&self, full: bool) -> ToolResult<ShellSnapshot> {
-        let state = self.lock();
-        let run = state.run.as_ref().ok_or_else(|| self.no_command())?;
-        let from = if full { 0 } else { run.start_offset };
-        Ok(snapshot_of(&self.id, run, state.console.read_from(from)))
-    }
-
-    pub fn summary(&self) -> Option<ShellSessionSummary> {
-        let state = self.lock();
-        let run = state.run.as_ref()?;
-        Some(ShellSessionSummary {
-            session: self.id.clone(),
-            command: run.command.clone(),
-            state: state_of(run),
-            pid: run.pid,
-            started_at_ms: run.started_at_ms,
-        })
-    }
-
     /// Waits until the latest command finishes or `timeout` passes.
     pub async fn wait(&self, timeout: Duration) {
         let mut changes = self.changed.subscribe();
@@ -396,107 +370,7 @@ impl Session {
         }
     }
 
-    /// Live output from `from` (default: the latest command's start), ending with an
-    /// `Exit` item once the command that was running at subscription has finished.
-    pub fn stream(
-        self: std::sync::Arc<Self>,
-        from: Option<u64>,
-    ) -> ToolResult<impl futures::Stream<Item = StreamItem>> {
-        let (seq, start) = {
-            let state = self.lock();
-            let run = state.run.as_ref().ok_or_else(|| self.no_command())?;
-            (run.seq, from.unwrap_or(run.start_offset))
-        };
-        let mut changes = self.changed.subscribe();
-        Ok(async_stream::stream! {
-            let mut offset = start;
-            loop {
-                let (slice, exit) = {
-                    let state = self.lock();
-                    let slice = state.console.read_from(offset);
-                    let exit = state
-                        .run
-                        .as_ref()
-                        .filter(|run| run.seq != seq || run.outcome.is_some())
-                        .map(|run| snapshot_of(&self.id, run, Slice { text: String::new(), truncated: false, end: slice.end }));
-                    (slice, exit)
-                };
-                if !slice.text.is_empty() {
-                    offset = slice.end;
-                    yield StreamItem::Output(slice);
-                }
-                if let Some(exit) = exit {
-                    yield StreamItem::Exit(exit);
-                    break;
-                }
-                if changes.changed().await.is_err() {
-                    break;
-                }
-            }
-        })
-    }
-
     fn no_command(&self) -> ToolError {
         ToolError::not_found(format!("shell session '{}' has not run a command yet", self.id))
-    }
-}
-
-/// The line bash reads for one command: optional `cd`, the command's own variables, the
-/// command under `eval` (so a syntax error fails the command instead of leaving bash
-/// waiting for more input) with stdin from its FIFO, then the status marker.
-fn script_for(launch: &Launch, fifo: &Path, nonce: &str) -> String {
-    let mut line = String::new();
-    if let Some(cwd) = &launch.cwd {
-        line.push_str(&format!("cd -- {} && ", quote(&cwd.to_string_lossy())));
-    }
-    for (key, value) in &launch.env {
-        line.push_str(&format!("{key}={} ", quote(value)));
-    }
-    line.push_str(&format!(
-        "eval {} < {}; {}\n",
-        quote(&launch.command),
-        quote(&fifo.to_string_lossy()),
-        StatusScanner::print_status_command(nonce)
-    ));
-    line
-}
-
-/// Single-quotes `text` for bash.
-fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-/// Not secret, only unlikely to collide: the marker must not appear in output by chance.
-fn rand_u128() -> u128 {
-    use std::hash::{BuildHasher, Hasher};
-    let half = || {
-        std::collections::hash_map::RandomState::new()
-            .build_hasher()
-            .finish()
-    };
-    (u128::from(half()) << 64) | u128::from(half())
-}
-
-fn state_of(run: &Run) -> CommandState {
-    match run.outcome {
-        None => CommandState::Running,
-        Some(Outcome { signal: Some(_), .. }) => CommandState::Killed,
-        Some(_) => CommandState::Exited,
-    }
-}
-
-fn snapshot_of(id: &str, run: &Run, output: Slice) -> ShellSnapshot {
-    ShellSnapshot {
-        session: id.to_owned(),
-        command: run.command.clone(),
-        state: state_of(run),
-        pid: run.pid,
-        exit_code: run.outcome.and_then(|o| o.exit_code),
-        signal: run.outcome.and_then(|o| o.signal),
-        output: output.text,
-        truncated: output.truncated,
-        offset: output.end,
-        started_at_ms: run.started_at_ms,
-        finished_at_ms: run.outcome.map(|o| o.finished_at_ms),
     }
 }
