@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod live;
 pub mod login_limits;
 pub mod mcp_servers;
+pub mod memory;
 mod notebook;
 pub mod password_checks;
 pub mod principal;

@@ -19,6 +19,8 @@ pub mod job;
 pub mod job_attachment;
 pub mod mcp;
 pub mod mcp_edit;
+pub mod memory;
+pub mod memory_secrets;
 pub mod model;
 pub mod ports;
 pub mod replica;

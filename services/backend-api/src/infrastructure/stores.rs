@@ -1,6 +1,6 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
 //! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts), MCP
-//! servers, API keys, jobs and their attachments, rented sandboxes; Redis when `REDIS_URL` is set for the key-value store, the run
+//! servers, API keys, jobs and their attachments, rented sandboxes, people's memory; Redis when `REDIS_URL` is set for the key-value store, the run
 //! leases and the fan-out between replicas (else the embedded store, leases and fan-out in
 //! this process, which serve one replica).
 
@@ -9,8 +9,8 @@ use std::sync::Arc;
 use crate::config::Settings;
 use crate::domain::ports::{
     ApiKeyRepository, E2bSandboxRepository, EventBus, EventLog, ImageStore, JobAttachmentStore,
-    JobRepository, KeyValueStore, McpServerRepository, RefreshTokenStore, RunLeases, SessionRepository,
-    UserRepository,
+    JobRepository, KeyValueStore, McpServerRepository, MemoryRepository, RefreshTokenStore, RunLeases,
+    SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -30,6 +30,7 @@ pub struct StoragePorts {
     pub jobs: Arc<dyn JobRepository>,
     pub job_attachments: Arc<dyn JobAttachmentStore>,
     pub e2b_sandboxes: Arc<dyn E2bSandboxRepository>,
+    pub memory: Arc<dyn MemoryRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub leases: Arc<dyn RunLeases>,
     pub bus: Arc<dyn EventBus>,
@@ -50,6 +51,7 @@ struct Database {
     jobs: Arc<dyn JobRepository>,
     job_attachments: Arc<dyn JobAttachmentStore>,
     e2b_sandboxes: Arc<dyn E2bSandboxRepository>,
+    memory: Arc<dyn MemoryRepository>,
     name: &'static str,
 }
 
@@ -66,6 +68,7 @@ impl Database {
             + JobRepository
             + JobAttachmentStore
             + E2bSandboxRepository
+            + MemoryRepository
             + 'static,
     {
         Self {
@@ -78,7 +81,8 @@ impl Database {
             api_keys: store.clone(),
             jobs: store.clone(),
             job_attachments: store.clone(),
-            e2b_sandboxes: store,
+            e2b_sandboxes: store.clone(),
+            memory: store,
             name,
         }
     }
@@ -130,6 +134,7 @@ impl StoragePorts {
             jobs: database.jobs,
             job_attachments: database.job_attachments,
             e2b_sandboxes: database.e2b_sandboxes,
+            memory: database.memory,
             kv,
             leases,
             bus,

@@ -17,7 +17,8 @@
 //! - `sandbox.rs`: a session's sandbox from the sandbox-manager, and its files;
 //! - `tools.rs`: the sandbox's tools and the backend's web search;
 //! - `live.rs`: a sandbox's desktop and terminal, for the person taking over;
-//! - `mcp.rs`: the admin's MCP servers and the servers themselves.
+//! - `mcp.rs`: the admin's MCP servers and the servers themselves;
+//! - `memory.rs`: each person's notes across chats, and what each chat's prompt got.
 
 mod accounts;
 mod automations;
@@ -27,6 +28,7 @@ mod key_value;
 mod live;
 mod llm;
 mod mcp;
+mod memory;
 mod sandbox;
 mod sessions;
 mod tools;
@@ -42,6 +44,7 @@ pub use key_value::KeyValueStore;
 pub use live::{DesktopConnector, DesktopStream, TerminalConnector};
 pub use llm::LlmClient;
 pub use mcp::{McpServerRepository, McpServers};
+pub use memory::MemoryRepository;
 pub use sandbox::{SandboxFiles, SandboxGateway};
 pub use sessions::{EventBus, EventLog, ImageStore, RunLeases, SessionChange, SessionRepository};
 pub use tools::{SandboxTools, WebSearch};

@@ -14,6 +14,7 @@ mod job_attachments;
 mod jobs;
 mod kv;
 mod mcp_servers;
+mod memory;
 mod sessions;
 mod tokens;
 mod users;
@@ -46,6 +47,8 @@ const E2B_SANDBOXES: TableDefinition<&str, &[u8]> = TableDefinition::new("e2b_sa
 const OWNER_E2B_SANDBOXES: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_e2b_sandboxes");
 const OWNER_JOBS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owner_jobs");
 const JOB_ATTACHMENTS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("job_attachments");
+const MEMORIES: TableDefinition<&str, &[u8]> = TableDefinition::new("memories");
+const MEMORY_PROMPTS: TableDefinition<(&str, &str), &str> = TableDefinition::new("memory_prompts");
 /// Highest possible id in key order (ids are ASCII UUIDs).
 const ID_MAX: &str = "\u{7f}";
 
@@ -96,6 +99,8 @@ impl EmbeddedStore {
         txn.open_table(JOB_ATTACHMENTS)?;
         txn.open_table(E2B_SANDBOXES)?;
         txn.open_table(OWNER_E2B_SANDBOXES)?;
+        txn.open_table(MEMORIES)?;
+        txn.open_table(MEMORY_PROMPTS)?;
         automations::create_tables(&txn)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };

@@ -1,5 +1,5 @@
 //! The MongoDB adapter: users, sessions, event logs, refresh tokens, images, MCP
-//! servers, API keys, jobs and their attachments with the official driver, for deployments that run several replicas or want
+//! servers, API keys, jobs and their attachments, people's memory with the official driver, for deployments that run several replicas or want
 //! the usual database tooling.
 //!
 //! Records are the domain types serialised as they are (MongoDB adds its own `_id`; an
@@ -16,6 +16,7 @@ mod images;
 mod job_attachments;
 mod jobs;
 mod mcp_servers;
+mod memory;
 mod sessions;
 mod tokens;
 mod users;
@@ -34,6 +35,7 @@ use crate::domain::e2b::E2bSandbox;
 use crate::domain::event::StoredEvent;
 use crate::domain::job::Job;
 use crate::domain::mcp::McpServer;
+use crate::domain::memory::Memory;
 use crate::domain::ports::RefreshToken;
 use crate::domain::session::Session;
 use crate::domain::user::User;
@@ -64,6 +66,10 @@ pub struct MongoStore {
     job_attachments: Collection<Document>,
     /// Sandboxes rented through the E2B-compatible API.
     e2b_sandboxes: Collection<E2bSandbox>,
+    /// Each person's memory across chats, and `{owner, session_id, prompt}`: the part of
+    /// it each chat's prompt was given.
+    memories: Collection<Memory>,
+    memory_prompts: Collection<Document>,
 }
 
 impl MongoStore {
@@ -89,6 +95,8 @@ impl MongoStore {
             jobs: db.collection("jobs"),
             job_attachments: db.collection("job_attachments"),
             e2b_sandboxes: db.collection("e2b_sandboxes"),
+            memories: db.collection("memories"),
+            memory_prompts: db.collection("memory_prompts"),
             db,
         };
         store.create_indexes().await.with_context(|| {
@@ -158,6 +166,10 @@ impl MongoStore {
                 // The sweep that ends sandboxes whose time is up.
                 plain(doc! { "end_at": 1 }),
             ])
+            .await?;
+        self.memories.create_index(unique(doc! { "owner": 1 })).await?;
+        self.memory_prompts
+            .create_index(unique(doc! { "owner": 1, "session_id": 1 }))
             .await?;
         automations::create_indexes(&self.db).await?;
         Ok(())

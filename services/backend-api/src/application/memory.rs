@@ -1,0 +1,207 @@
+//! Each person's memory across chats (see [`crate::domain::memory`]): what the Memory
+//! page does — read it, turn it on or off, edit or delete a note, wipe it — and what the
+//! agent does — write notes with its `memory` tool, and give a new chat the notes as they
+//! are at its first run, frozen for that chat so its prompt stays the same.
+//!
+//! A person's notes are theirs only: every use case takes the owner, and a note id of
+//! another person's memory is not found. A change is read, applied and stored over the
+//! version read; a writer that lost the race reads again and applies it once more.
+
+use std::sync::Arc;
+
+use chrono::Utc;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::error::{AppError, AppResult};
+use crate::domain::memory::{Memory, NoteId, NoteText};
+use crate::domain::ports::MemoryRepository;
+use crate::domain::session::SessionId;
+use crate::domain::user::UserId;
+use crate::domain::{DomainError, DomainResult};
+
+/// How often a change is tried again when other writers keep coming first.
+const ATTEMPTS: usize = 8;
+
+/// The `memory` tool's arguments, as the model writes them.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryAction {
+    Add,
+    Replace,
+    Remove,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryArgs {
+    #[schema(inline)]
+    pub action: MemoryAction,
+    /// The note (add) or its new text (replace): one short fact, never a secret.
+    #[serde(default)]
+    pub text: String,
+    /// replace, remove: a part of the note's text that no other note has.
+    #[serde(default)]
+    pub old: Option<String>,
+}
+
+impl MemoryArgs {
+    /// What the call asks of the memory; `Err` says what to fix.
+    pub fn write(self) -> Result<NoteWrite, String> {
+        let text = || NoteText::parse(&self.text).map_err(|err| err.to_string());
+        let old = || {
+            self.old
+                .clone()
+                .filter(|old| !old.trim().is_empty())
+                .ok_or_else(|| "old: name the note by a part of its text".to_owned())
+        };
+        Ok(match self.action {
+            MemoryAction::Add => NoteWrite::Add(text()?),
+            MemoryAction::Replace => NoteWrite::Replace {
+                old: old()?,
+                text: text()?,
+            },
+            MemoryAction::Remove => NoteWrite::Remove { old: old()? },
+        })
+    }
+}
+
+/// What the agent's `memory` tool asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoteWrite {
+    Add(NoteText),
+    /// The note containing `old` gets the new text.
+    Replace {
+        old: String,
+        text: NoteText,
+    },
+    /// The note containing `old` goes.
+    Remove {
+        old: String,
+    },
+}
+
+/// What a new chat gets of its person's memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recall {
+    /// Whether the agent is offered the `memory` tool (memory is on now).
+    pub enabled: bool,
+    /// The part of the system prompt the chat was given at its first run (empty: none).
+    pub prompt: String,
+}
+
+pub struct MemoryService {
+    store: Arc<dyn MemoryRepository>,
+}
+
+impl MemoryService {
+    pub fn new(store: Arc<dyn MemoryRepository>) -> Self {
+        Self { store }
+    }
+
+    /// The person's memory (off and empty until they change it).
+    pub async fn get(&self, owner: &UserId) -> AppResult<Memory> {
+        let stored = self.store.memory(owner).await?;
+        Ok(stored.unwrap_or_else(|| Memory::new(owner.clone())))
+    }
+
+    pub async fn set_enabled(&self, owner: &UserId, enabled: bool) -> AppResult<Memory> {
+        self.change(owner, |memory| {
+            memory.enabled = enabled;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Gives one of the person's notes a new text.
+    pub async fn edit_note(&self, owner: &UserId, id: &NoteId, text: NoteText) -> AppResult<Memory> {
+        self.change(owner, |memory| memory.edit(id, text.clone())).await
+    }
+
+    pub async fn delete_note(&self, owner: &UserId, id: &NoteId) -> AppResult<Memory> {
+        self.change(owner, |memory| memory.delete(id)).await
+    }
+
+    /// Forgets every note, and what the person's chats were given of them (a chat still
+    /// running keeps what it was told until its run ends). Memory stays on or off.
+    pub async fn wipe(&self, owner: &UserId) -> AppResult<Memory> {
+        let memory = self
+            .change(owner, |memory| {
+                memory.notes.clear();
+                Ok(())
+            })
+            .await?;
+        self.store.forget_prompts(owner).await?;
+        Ok(memory)
+    }
+
+    /// Writes a note for the agent of `session`; `Err` is for the model to read.
+    pub async fn write(
+        &self,
+        owner: &UserId,
+        session: &SessionId,
+        write: NoteWrite,
+    ) -> Result<String, String> {
+        let done = match write {
+            NoteWrite::Add(_) => "added",
+            NoteWrite::Replace { .. } => "replaced",
+            NoteWrite::Remove { .. } => "removed",
+        };
+        let outcome = self
+            .change(owner, |memory| {
+                if !memory.enabled {
+                    return Err(DomainError::Invalid(
+                        "memory is off: the person turned it off, so nothing is kept".into(),
+                    ));
+                }
+                match write.clone() {
+                    NoteWrite::Add(text) => memory.add(text, session.clone(), Utc::now()),
+                    NoteWrite::Replace { old, text } => memory.edit(&memory.find(&old)?, text),
+                    NoteWrite::Remove { old } => memory.delete(&memory.find(&old)?),
+                }
+            })
+            .await;
+        match outcome {
+            Ok(memory) => Ok(format!(
+                "note {done}; memory holds {} notes (new chats get them; this chat's prompt stays as it began)",
+                memory.notes.len()
+            )),
+            Err(AppError::Internal(err)) => {
+                tracing::error!(%err, "writing a memory note");
+                Err("memory could not be written right now".into())
+            }
+            Err(err) => Err(err.to_string()),
+        }
+    }
+
+    /// What the chat `session` gets of its person's memory: the notes as they were at its
+    /// first run (frozen now when this is it), and whether memory is on now.
+    pub async fn recall(&self, owner: &UserId, session: &SessionId) -> AppResult<Recall> {
+        let memory = self.get(owner).await?;
+        let prompt = self.store.freeze_prompt(owner, session, &memory.prompt()).await?;
+        Ok(Recall {
+            enabled: memory.enabled,
+            prompt,
+        })
+    }
+
+    /// Applies `change` to the person's memory and stores it over the version it was
+    /// read at, reading again when another writer came first.
+    async fn change(
+        &self,
+        owner: &UserId,
+        change: impl Fn(&mut Memory) -> DomainResult<()>,
+    ) -> AppResult<Memory> {
+        for _ in 0..ATTEMPTS {
+            let mut memory = self.get(owner).await?;
+            change(&mut memory)?;
+            if self.store.store_memory(&memory).await? {
+                memory.version += 1;
+                return Ok(memory);
+            }
+        }
+        Err(AppError::Unavailable(
+            "memory is being changed from elsewhere; retry shortly".into(),
+        ))
+    }
+}
