@@ -1,13 +1,12 @@
-//! The browser actions the agent calls, each on the active tab unless it is about tabs.
+//! The browser actions the agent calls, each on the active tab (the tabs themselves are
+//! in `tabs`).
 
 use std::time::Duration;
 
 use base64::Engine;
 use chromiumoxide::cdp::browser_protocol::input::InsertTextParams;
 use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
-use chromiumoxide::cdp::browser_protocol::target::{
-    CloseTargetParams, CreateTargetParams, GetTargetInfoParams, GetTargetsParams, TargetId, TargetInfo,
-};
+use chromiumoxide::cdp::browser_protocol::target::GetTargetInfoParams;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::layout::Point;
 use chromiumoxide::page::ScreenshotParams;
@@ -16,11 +15,10 @@ use serde::Deserialize;
 use tool_api_contract::browser::{
     ClickRequest, ConsoleLog, EvaluateResponse, ImageFormat, InteractiveElement, NavigateRequest,
     PageSummary, PageView, Screenshot, ScreenshotRequest, ScrollDirection, ScrollRequest, SelectRequest,
-    TabInfo, TabList, TypeRequest, ViewRequest,
+    TypeRequest, ViewRequest,
 };
 use tool_api_contract::ErrorCode;
 
-use super::connection::Connection;
 use super::{keys, BrowserTools, ACTION_TIMEOUT};
 use crate::error::{ToolError, ToolResult};
 
@@ -29,7 +27,7 @@ const ELEMENT_JS: &str = include_str!("element.js");
 const CLEAR_AND_FOCUS_JS: &str = include_str!("clear_and_focus.js");
 const SELECT_OPTION_JS: &str = include_str!("select_option.js");
 
-const DEFAULT_NAVIGATION_TIMEOUT: f64 = 30.0;
+pub(super) const DEFAULT_NAVIGATION_TIMEOUT: f64 = 30.0;
 const MAX_NAVIGATION_TIMEOUT: f64 = 120.0;
 const DEFAULT_TEXT_CHARS: u32 = 20_000;
 
@@ -247,105 +245,9 @@ impl BrowserTools {
         self.summary(&page).await
     }
 
-    /// Tabs as the browser lists them (browser-level, so no tab's session is needed).
-    pub async fn tabs(&self) -> ToolResult<TabList> {
-        let mut slot = self.connection().await?;
-        let live = slot.as_mut().ok_or_else(super::unavailable)?;
-        let active = live.active.target_id().clone();
-        let targets = self.page_targets(live).await?;
-        let tabs = targets
-            .into_iter()
-            .map(|target| TabInfo {
-                active: target.target_id == active,
-                tab_id: target.target_id.as_ref().to_owned(),
-                url: target.url,
-                title: target.title,
-            })
-            .collect();
-        Ok(TabList { tabs })
-    }
-
-    pub async fn open_tab(&self, url: Option<&str>) -> ToolResult<PageSummary> {
-        let url = url.map(normalise_url).transpose()?;
-        let mut slot = self.connection().await?;
-        let live = slot.as_mut().ok_or_else(super::unavailable)?;
-        let create = CreateTargetParams::new("about:blank");
-        let created = self.bounded(ACTION_TIMEOUT, live.browser.execute(create)).await?;
-        // A new connection, so its console is collected before the page loads.
-        let page = self.reconnect(&mut slot, Some(&created.result.target_id)).await?;
-        drop(slot);
-        if let Some(url) = url {
-            self.load(&page, &url, Duration::from_secs_f64(DEFAULT_NAVIGATION_TIMEOUT))
-                .await?;
-        }
-        self.summary(&page).await
-    }
-
-    pub async fn switch_tab(&self, tab_id: &str) -> ToolResult<PageSummary> {
-        let mut slot = self.connection().await?;
-        let live = slot.as_mut().ok_or_else(super::unavailable)?;
-        let target = self.tab_target(live, tab_id).await?;
-        let page = self.reconnect(&mut slot, Some(&target)).await?;
-        drop(slot);
-        self.summary(&page).await
-    }
-
-    /// Closes a tab; closing the active one makes another (or a new blank one) active.
-    pub async fn close_tab(&self, tab_id: &str) -> ToolResult<TabList> {
-        let mut slot = self.connection().await?;
-        let live = slot.as_mut().ok_or_else(super::unavailable)?;
-        let target = self.tab_target(live, tab_id).await?;
-        let active = live.active.target_id().clone();
-        let close = CloseTargetParams::new(target.clone());
-        self.bounded(ACTION_TIMEOUT, live.browser.execute(close)).await?;
-        if active == target {
-            let targets = self.page_targets(live).await?;
-            let next = targets
-                .into_iter()
-                .find(|t| t.target_id != target)
-                .map(|t| t.target_id);
-            self.reconnect(&mut slot, next.as_ref()).await?;
-        }
-        drop(slot);
-        // The browser reports the closed target gone a moment after the close returns.
-        let deadline = std::time::Instant::now() + Duration::from_secs(2);
-        loop {
-            let tabs = self.tabs().await?;
-            if tabs.tabs.iter().all(|t| t.tab_id != tab_id) || std::time::Instant::now() >= deadline {
-                return Ok(tabs);
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
-    /// The browser's tabs. Asked with a plain `Target.getTargets`: chromiumoxide's own
-    /// `fetch_targets` also attaches to every target again, which replaces the sessions
-    /// of the tabs already in use and leaves their handles dead.
-    async fn page_targets(&self, live: &Connection) -> ToolResult<Vec<TargetInfo>> {
-        let all = self
-            .bounded(ACTION_TIMEOUT, live.browser.execute(GetTargetsParams::default()))
-            .await?;
-        Ok(all
-            .result
-            .target_infos
-            .into_iter()
-            .filter(|t| t.r#type == "page")
-            .collect())
-    }
-
-    /// The target of an open tab.
-    async fn tab_target(&self, live: &Connection, tab_id: &str) -> ToolResult<TargetId> {
-        let targets = self.page_targets(live).await?;
-        targets
-            .into_iter()
-            .find(|target| target.target_id.as_ref() == tab_id)
-            .map(|target| target.target_id)
-            .ok_or_else(|| ToolError::not_found(format!("no tab {tab_id:?}; list the tabs to see their ids")))
-    }
-
     /// URL and title from the browser's target list: no page script, so it works while a
     /// navigation is replacing the page.
-    async fn summary(&self, page: &Page) -> ToolResult<PageSummary> {
+    pub(super) async fn summary(&self, page: &Page) -> ToolResult<PageSummary> {
         let params = GetTargetInfoParams::builder()
             .target_id(page.target_id().clone())
             .build();
@@ -432,7 +334,7 @@ fn stale(index: u32) -> ToolError {
 }
 
 /// Accepts absolute http(s), file and about URLs; a bare host gets `https://`.
-fn normalise_url(raw: &str) -> ToolResult<String> {
+pub(super) fn normalise_url(raw: &str) -> ToolResult<String> {
     let raw = raw.trim();
     if raw.is_empty() {
         return Err(ToolError::invalid("url is empty"));

@@ -9,6 +9,7 @@ mod actions;
 mod connection;
 mod keys;
 mod navigation;
+mod tabs;
 
 use std::path::PathBuf;
 use std::sync::Arc;
