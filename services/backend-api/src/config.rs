@@ -75,6 +75,8 @@ pub struct Settings {
     pub api_keys: ApiKeysConfig,
     #[serde(default)]
     pub jobs: JobsConfig,
+    #[serde(default)]
+    pub automations: AutomationsConfig,
     /// The agent's web search provider, which the backend calls itself so its key never
     /// enters a sandbox.
     #[serde(default)]
@@ -402,6 +404,32 @@ impl Default for JobsConfig {
             max_attachment_bytes: 10 * 1024 * 1024,
             max_queued_attachment_bytes: 2 * 1024 * 1024 * 1024,
             allow_private_webhooks: false,
+        }
+    }
+}
+
+/// Automations: when one pauses itself, what counts as a missed fire time, how often
+/// the scheduler looks at the store regardless, how large a webhook delivery may be.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct AutomationsConfig {
+    /// Failed runs in a row after which an automation disables itself.
+    pub max_failures: u32,
+    /// A fire time found later than this (no replica ran then) is a missed one.
+    pub missed_after_secs: u64,
+    /// The scheduler's longest sleep; it also wakes at the earliest fire time, and at
+    /// once for changes made on its replica.
+    pub poll_secs: u64,
+    pub max_webhook_bytes: usize,
+}
+
+impl Default for AutomationsConfig {
+    fn default() -> Self {
+        Self {
+            max_failures: 3,
+            missed_after_secs: 60,
+            poll_secs: 10,
+            max_webhook_bytes: 1024 * 1024,
         }
     }
 }

@@ -19,6 +19,7 @@ use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::{HoldCaps, Holds};
 use crate::application::invites::Invites;
+use crate::application::automations::{AutomationService, AutomationSettings};
 use crate::application::jobs::{JobPorts, JobService, JobSettings};
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
@@ -278,6 +279,19 @@ impl Application {
             // Other replicas may start jobs, and die following them.
             jobs.keep_adopting(lease / 4);
         }
+        let automations = Arc::new(AutomationService::new(
+            stores.automations.clone(),
+            jobs.clone(),
+            sessions.clone(),
+            AutomationSettings {
+                max_failures: settings.automations.max_failures.max(1),
+                missed_after: Duration::from_secs(settings.automations.missed_after_secs),
+                poll: Duration::from_secs(settings.automations.poll_secs.max(1)),
+                max_webhook_bytes: settings.automations.max_webhook_bytes,
+            },
+            stopping.clone(),
+        ));
+        automations.start_scheduler();
         let e2b = Arc::new(E2bService::new(
             stores.e2b_sandboxes.clone(),
             rented,
@@ -294,6 +308,7 @@ impl Application {
             events,
             files,
             jobs,
+            automations,
             e2b,
             relay_http: reqwest::Client::builder()
                 .connect_timeout(Duration::from_secs(10))

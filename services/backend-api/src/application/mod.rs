@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod api_keys;
 pub mod auth;
+pub mod automations;
 pub mod e2b;
 pub mod error;
 pub mod events;

@@ -265,6 +265,8 @@ pub enum FiredBy {
     Webhook,
     /// "Run now", from the UI or the API.
     Manual,
+    /// No fire: the automation paused itself after failures (`note` says why).
+    Paused,
 }
 
 /// One entry of an automation's history: a run (its job), or a fire that did not run

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    ApiKeyRepository, E2bSandboxRepository, EventBus, EventLog, ImageStore, JobAttachmentStore,
-    JobRepository, KeyValueStore, McpServerRepository, MemoryRepository, RefreshTokenStore, RunLeases,
-    SessionRepository, UserRepository,
+    ApiKeyRepository, AutomationRepository, E2bSandboxRepository, EventBus, EventLog, ImageStore,
+    JobAttachmentStore, JobRepository, KeyValueStore, McpServerRepository, MemoryRepository,
+    RefreshTokenStore, RunLeases, SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -30,6 +30,7 @@ pub struct StoragePorts {
     pub jobs: Arc<dyn JobRepository>,
     pub job_attachments: Arc<dyn JobAttachmentStore>,
     pub e2b_sandboxes: Arc<dyn E2bSandboxRepository>,
+    pub automations: Arc<dyn AutomationRepository>,
     pub memory: Arc<dyn MemoryRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub leases: Arc<dyn RunLeases>,
@@ -51,6 +52,7 @@ struct Database {
     jobs: Arc<dyn JobRepository>,
     job_attachments: Arc<dyn JobAttachmentStore>,
     e2b_sandboxes: Arc<dyn E2bSandboxRepository>,
+    automations: Arc<dyn AutomationRepository>,
     memory: Arc<dyn MemoryRepository>,
     name: &'static str,
 }
@@ -68,6 +70,7 @@ impl Database {
             + JobRepository
             + JobAttachmentStore
             + E2bSandboxRepository
+            + AutomationRepository
             + MemoryRepository
             + 'static,
     {
@@ -82,6 +85,7 @@ impl Database {
             jobs: store.clone(),
             job_attachments: store.clone(),
             e2b_sandboxes: store.clone(),
+            automations: store.clone(),
             memory: store,
             name,
         }
@@ -134,6 +138,7 @@ impl StoragePorts {
             jobs: database.jobs,
             job_attachments: database.job_attachments,
             e2b_sandboxes: database.e2b_sandboxes,
+            automations: database.automations,
             memory: database.memory,
             kv,
             leases,

@@ -95,16 +95,17 @@ impl AutomationRepository for EmbeddedStore {
         .await
     }
 
-    async fn replace(&self, automation: &Automation) -> DomainResult<bool> {
+    async fn replace(&self, automation: &Automation, expected: Option<DateTime<Utc>>) -> DomainResult<bool> {
         let automation = automation.clone();
         self.blocking(move |db| {
             let txn = db.begin_write()?;
             let old = stored(&txn.open_table(AUTOMATIONS)?, automation.id.as_str())?;
-            if old.is_some() {
+            let current = old.as_ref().is_some_and(|old| old.next_fire == expected);
+            if current {
                 write(&txn, &automation, old.as_ref())?;
             }
             txn.commit()?;
-            Ok(old.is_some())
+            Ok(current)
         })
         .await
     }

@@ -68,10 +68,13 @@ impl AutomationRepository for MongoStore {
             .map_err(failure)
     }
 
-    async fn replace(&self, automation: &Automation) -> DomainResult<bool> {
+    async fn replace(&self, automation: &Automation, expected: Option<DateTime<Utc>>) -> DomainResult<bool> {
         let replaced = self
             .automations()
-            .replace_one(doc! { "id": automation.id.as_str() }, automation)
+            .replace_one(
+                doc! { "id": automation.id.as_str(), "next_fire": millis(expected) },
+                automation,
+            )
             .await
             .map_err(failure)?;
         Ok(replaced.matched_count == 1)

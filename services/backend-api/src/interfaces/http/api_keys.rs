@@ -39,7 +39,7 @@ impl utoipa::Modify for ApiKeyBearer {
             .description(Some(
                 "A personal API key (`sp_` and 40 letters and digits) from `POST /api/v1/api-keys`, \
                  sent as `Authorization: Bearer sp_…`. It acts as its owner within its scope: \
-                 `full`, or `jobs` (only `/api/v1/jobs` and `GET /api/v1/auth/me`; elsewhere 403). \
+                 `full`, or `jobs` (only `/api/v1/jobs`, `/api/v1/automations` and `GET /api/v1/auth/me`; elsewhere 403). \
                  A `sandboxes` key (`e2b_` and 40 hex digits) is for E2B's SDKs: sent as \
                  `X-API-Key` to the API under `/e2b`; here only `GET /api/v1/auth/me`. \
                  Revoked or expired: 401. Over its rate limit: 429 with `Retry-After`.",
@@ -55,7 +55,7 @@ impl utoipa::Modify for ApiKeyBearer {
 pub struct ApiKeyRequest {
     /// 1 to 100 characters, to tell the key apart.
     pub name: String,
-    /// `full` (the default): everything you may do; `jobs`: only `/api/v1/jobs` and
+    /// `full` (the default): everything you may do; `jobs`: only `/api/v1/jobs`, `/api/v1/automations` and
     /// `GET /api/v1/auth/me`; `sandboxes`: E2B's SDKs, the API under `/e2b` (the secret
     /// is shaped `e2b_<hex>`, as they require).
     #[serde(default)]

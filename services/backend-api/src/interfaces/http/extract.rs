@@ -102,8 +102,9 @@ impl FromRequestParts<AppState> for ClientAddress {
     }
 }
 
-/// Where a `jobs` key may go: the jobs API, at this route and below it…
-const JOBS_ROUTES: &str = "/api/v1/jobs";
+/// Where a `jobs` key may go: the jobs API and the automations API (whose runs are
+/// jobs), at these routes and below them…
+const JOBS_ROUTES: [&str; 2] = ["/api/v1/jobs", "/api/v1/automations"];
 /// …who it belongs to…
 const IDENTITY_ROUTE: &str = "/api/v1/auth/me";
 /// …and which models a job may name.
@@ -117,9 +118,11 @@ fn within_scope(scope: ApiKeyScope, route: Option<&str>) -> Result<(), AppError>
         ApiKeyScope::Jobs => route.is_some_and(|route| {
             route == IDENTITY_ROUTE
                 || route == MODELS_ROUTE
-                || route
-                    .strip_prefix(JOBS_ROUTES)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                || JOBS_ROUTES.iter().any(|prefix| {
+                    route
+                        .strip_prefix(prefix)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
         }),
         ApiKeyScope::Sandboxes => route == Some(IDENTITY_ROUTE),
     };
@@ -130,7 +133,10 @@ fn within_scope(scope: ApiKeyScope, route: Option<&str>) -> Result<(), AppError>
         ApiKeyScope::Sandboxes => {
             format!("the E2B-compatible API under /e2b (as X-API-Key) and GET {IDENTITY_ROUTE}")
         }
-        _ => format!("{JOBS_ROUTES} and below, GET {IDENTITY_ROUTE} and GET {MODELS_ROUTE}"),
+        _ => format!(
+            "{} and below, GET {IDENTITY_ROUTE} and GET {MODELS_ROUTE}",
+            JOBS_ROUTES.join(" and ")
+        ),
     };
     Err(AppError::Forbidden(format!(
         "this API key's scope is `{}`: it may call {reach}, nothing else; use a key with scope \

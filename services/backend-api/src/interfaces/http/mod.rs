@@ -8,6 +8,7 @@
 
 mod api_keys;
 mod auth;
+mod automations;
 mod docs;
 mod e2b;
 mod error;
@@ -57,6 +58,7 @@ use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::Holds;
 use crate::application::invites::Invites;
+use crate::application::automations::AutomationService;
 use crate::application::jobs::JobService;
 use crate::application::live::LiveService;
 use crate::application::mcp_servers::McpServerAdmin;
@@ -85,6 +87,7 @@ pub struct AppState {
     pub events: Arc<EventService>,
     pub files: Arc<FileService>,
     pub jobs: Arc<JobService>,
+    pub automations: Arc<AutomationService>,
     /// Sandboxes rented through the E2B-compatible API.
     pub e2b: Arc<E2bService>,
     /// The data plane's relay to the sandboxes' tool-apis (no overall timeout: streams
@@ -148,6 +151,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(invites::router())
         .merge(api_keys::router())
         .merge(jobs::router())
+        .merge(automations::router())
         .split_for_parts()
 }
 

@@ -1,0 +1,149 @@
+//! Webhook deliveries: `POST /api/v1/hooks/{trigger_id}`, signed with the trigger's
+//! secret as `sha256=<hex HMAC-SHA256 of the body>` (compared in constant time), run
+//! once per delivery key, and only when the trigger's filter holds. A delivery that is
+//! not signed right runs nothing and says no more than that.
+
+use std::sync::Arc;
+
+use chrono::Utc;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+
+use super::runs::Fire;
+use super::template::{self, Payload};
+use super::AutomationService;
+use crate::application::error::{AppError, AppResult};
+use crate::domain::automation::{FiredBy, RunId, TriggerId, TriggerKind};
+use crate::domain::job::JobId;
+
+/// Longest delivery key kept.
+const MAX_KEY_CHARS: usize = 200;
+
+/// One delivery as it came.
+pub struct Delivery<'a> {
+    /// The signature header's value (`sha256=<hex>`).
+    pub signature: Option<&'a str>,
+    /// The sender's delivery id (`Idempotency-Key`); a repeat runs nothing.
+    pub key: Option<&'a str>,
+    pub body: &'a [u8],
+}
+
+/// What a delivery did.
+pub enum Delivered {
+    /// A run started, with its job.
+    Started(JobId),
+    /// The delivery's key was seen before: the job it started then (if it started one).
+    Repeated(Option<JobId>),
+    /// The filter did not hold, or the fire could not run (why).
+    NotRun(String),
+}
+
+impl AutomationService {
+    pub async fn deliver(self: &Arc<Self>, trigger: &str, delivery: Delivery<'_>) -> AppResult<Delivered> {
+        let unknown = || AppError::NotFound("webhook");
+        let trigger = TriggerId::parse(trigger).map_err(|_| unknown())?;
+        let automation = self.store.by_trigger(&trigger).await?.ok_or_else(unknown)?;
+        let Some(TriggerKind::Webhook { secret, filter }) = automation.webhook(&trigger).map(|t| &t.kind)
+        else {
+            return Err(unknown());
+        };
+        if !signed(secret, delivery.signature, delivery.body) {
+            return Err(AppError::Unauthorized(
+                "the delivery is not signed with this webhook's secret (X-Sandpiper-Signature: \
+                 sha256=<hex HMAC-SHA256 of the body>)"
+                    .into(),
+            ));
+        }
+        if !automation.enabled {
+            return Ok(Delivered::NotRun("the automation is paused".into()));
+        }
+        let body = serde_json::from_slice(delivery.body).unwrap_or_else(|_| {
+            serde_json::Value::String(String::from_utf8_lossy(delivery.body).into_owned())
+        });
+        let now = Utc::now();
+        if let Some(filter) = filter {
+            let payload = Payload {
+                fired_at: now,
+                trigger: "webhook",
+                body: &body,
+            };
+            if !template::matches(filter, &payload) {
+                return Ok(Delivered::NotRun("the trigger's filter did not match".into()));
+            }
+        }
+        let run = RunId::new();
+        if let Some(key) = delivery.key {
+            if key.is_empty() || key.chars().count() > MAX_KEY_CHARS {
+                return Err(AppError::InvalidField {
+                    field: "Idempotency-Key",
+                    message: format!("1 to {MAX_KEY_CHARS} characters"),
+                });
+            }
+            if let Some(earlier) = self.store.first_delivery(&trigger, key, &run).await? {
+                let earlier = self.store.run(&automation.id, &earlier).await?;
+                return Ok(Delivered::Repeated(earlier.and_then(|run| run.job_id)));
+            }
+        }
+        let fire = Fire {
+            run,
+            by: FiredBy::Webhook,
+            trigger: Some(trigger),
+            at: now,
+            body,
+            note: None,
+        };
+        let run = self.fire(&automation, fire).await?;
+        Ok(match run.job_id {
+            Some(job) => Delivered::Started(job),
+            None => Delivered::NotRun(run.note.unwrap_or_default()),
+        })
+    }
+}
+
+/// Whether `signature` is `sha256=<hex>` of the body's HMAC-SHA256 under `secret`.
+fn signed(secret: &str, signature: Option<&str>, body: &[u8]) -> bool {
+    let Some(hex) = signature.and_then(|s| s.trim().strip_prefix("sha256=")) else {
+        return false;
+    };
+    let Some(given) = decode_hex(hex) else {
+        return false;
+    };
+    // HMAC takes keys of any length, so this cannot fail.
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("an HMAC key");
+    mac.update(body);
+    mac.verify_slice(&given).is_ok()
+}
+
+fn decode_hex(hex: &str) -> Option<Vec<u8>> {
+    if !hex.len().is_multiple_of(2) || !hex.is_ascii() {
+        return None;
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sign(secret: &str, body: &[u8]) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+        mac.update(body);
+        format!("sha256={}", service_kit::hex(&mac.finalize().into_bytes()))
+    }
+
+    #[test]
+    fn only_the_right_signature_passes() {
+        let body = br#"{"action":"opened"}"#;
+        let right = sign("s3cret", body);
+        assert!(signed("s3cret", Some(&right), body));
+        assert!(!signed("other", Some(&right), body));
+        assert!(!signed("s3cret", Some(&right), b"{}"));
+        assert!(!signed("s3cret", None, body));
+        assert!(!signed("s3cret", Some(right.trim_start_matches("sha256=")), body));
+        assert!(!signed("s3cret", Some("sha256=zz"), body));
+        assert!(!signed("s3cret", Some("sha256="), body));
+    }
+}

@@ -1,0 +1,244 @@
+//! An automation as a client sends it, unchecked, and how it becomes a checked
+//! [`Automation`]: name, prompt template, model, network, time limit, triggers (each
+//! cron, zone, time and filter parsed, naming the field at fault), and a fresh secret
+//! for each new webhook trigger.
+
+use chrono::{DateTime, Utc};
+use rand::RngCore;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::template;
+use crate::application::error::{AppError, AppResult};
+use crate::domain::api_key::ApiKeyId;
+use crate::domain::automation::{
+    check_name, Automation, AutomationId, MissedRuns, SessionMode, Trigger, TriggerId, TriggerKind,
+    MAX_TRIGGERS,
+};
+use crate::domain::automation_schedule::{parse_instant, CronSchedule};
+use crate::domain::model::ModelCatalog;
+use crate::domain::session::Network;
+use crate::domain::user::UserId;
+
+/// A trigger as a client sends it.
+#[derive(Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum NewTrigger {
+    /// A cron expression: 5 fields (minute hour day month weekday) or 6 (seconds
+    /// first), read in `timezone` (IANA, default `UTC`).
+    Schedule { cron: String, timezone: Option<String> },
+    /// Once, at this RFC 3339 time.
+    At { at: String },
+    /// A secret URL, `POST /api/v1/hooks/{id}`, for signed deliveries. `id`: an
+    /// existing webhook trigger to keep (with its URL and secret) in an edit.
+    /// `filter`: an expression over the delivery (`body.action == "opened"`) that must
+    /// hold for it to run.
+    Webhook {
+        id: Option<String>,
+        filter: Option<String>,
+    },
+}
+
+/// An automation as a client sends it.
+#[derive(Deserialize, ToSchema)]
+pub struct NewAutomation {
+    pub name: String,
+    /// What to do, as a chat message; a template that may name the fire's payload:
+    /// `{{ body.repository.name }}`, `{{ fired_at }}`, `{{ trigger }}`.
+    pub prompt: String,
+    /// One of `GET /api/v1/models`' names (default: the default model).
+    pub model: Option<String>,
+    /// `internet` or `offline`; default: the sandbox-manager's.
+    pub network: Option<String>,
+    /// Each run's time limit, as a job's (default: a job's).
+    pub timeout_secs: Option<u64>,
+    /// `fresh` (default): a new session per run; `persistent`: one session every run
+    /// continues, so each sees what the earlier ones did and their files.
+    pub session: Option<SessionMode>,
+    /// Default true.
+    pub enabled: Option<bool>,
+    /// A fire time missed while no replica ran: `run_once` (default) or `skip`.
+    pub missed_runs: Option<MissedRuns>,
+    pub triggers: Vec<NewTrigger>,
+}
+
+/// Changes to an automation; what is left out stays. `triggers` replaces them all
+/// (a webhook trigger given with its `id` keeps its URL and secret).
+#[derive(Deserialize, ToSchema, Default)]
+pub struct AutomationEdit {
+    pub name: Option<String>,
+    pub prompt: Option<String>,
+    pub model: Option<String>,
+    pub network: Option<String>,
+    pub timeout_secs: Option<u64>,
+    pub session: Option<SessionMode>,
+    /// Enabling clears a pause after failures, and the failure count.
+    pub enabled: Option<bool>,
+    pub missed_runs: Option<MissedRuns>,
+    pub triggers: Option<Vec<NewTrigger>>,
+}
+
+/// A webhook secret: 32 random bytes, hex.
+pub fn new_secret() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    service_kit::hex(&bytes)
+}
+
+type Secrets = Vec<(TriggerId, String)>;
+
+pub fn build(
+    new: NewAutomation,
+    owner: &UserId,
+    api_key: Option<ApiKeyId>,
+    models: &ModelCatalog,
+) -> AppResult<(Automation, Secrets)> {
+    let now = Utc::now();
+    let automation = Automation {
+        id: AutomationId::new(),
+        owner: owner.clone(),
+        name: String::new(),
+        prompt: String::new(),
+        model: None,
+        network: None,
+        timeout_secs: new.timeout_secs,
+        session: new.session.unwrap_or(SessionMode::Fresh),
+        session_id: None,
+        enabled: new.enabled.unwrap_or(true),
+        missed: new.missed_runs.unwrap_or_default(),
+        failures: 0,
+        paused_reason: None,
+        triggers: Vec::new(),
+        next_fire: None,
+        api_key,
+        created_at: now,
+    };
+    let edit = AutomationEdit {
+        name: Some(new.name),
+        prompt: Some(new.prompt),
+        model: new.model,
+        network: new.network,
+        triggers: Some(new.triggers),
+        ..AutomationEdit::default()
+    };
+    apply(edit, automation, models)
+}
+
+pub fn apply(
+    edit: AutomationEdit,
+    mut automation: Automation,
+    models: &ModelCatalog,
+) -> AppResult<(Automation, Secrets)> {
+    if let Some(name) = edit.name {
+        automation.name = check_name(&name)?;
+    }
+    if let Some(prompt) = edit.prompt {
+        template::check_prompt(&prompt)?;
+        automation.prompt = prompt;
+    }
+    if let Some(model) = edit.model {
+        models.pick(Some(&model))?;
+        automation.model = Some(model);
+    }
+    if let Some(network) = edit.network {
+        automation.network = Some(Network::parse(&network)?);
+    }
+    if let Some(secs) = edit.timeout_secs {
+        automation.timeout_secs = Some(secs);
+    }
+    if let Some(session) = edit.session {
+        if session != automation.session {
+            automation.session_id = None;
+        }
+        automation.session = session;
+    }
+    if let Some(missed) = edit.missed_runs {
+        automation.missed = missed;
+    }
+    if let Some(enabled) = edit.enabled {
+        if enabled && !automation.enabled {
+            automation.failures = 0;
+            automation.paused_reason = None;
+        }
+        automation.enabled = enabled;
+    }
+    let mut secrets = Vec::new();
+    if let Some(triggers) = edit.triggers {
+        automation.triggers = triggers_of(triggers, &automation.triggers, &mut secrets)?;
+    }
+    automation.next_fire = automation.next_fire_after(Utc::now());
+    Ok((automation, secrets))
+}
+
+fn triggers_of(new: Vec<NewTrigger>, current: &[Trigger], secrets: &mut Secrets) -> AppResult<Vec<Trigger>> {
+    if new.is_empty() || new.len() > MAX_TRIGGERS {
+        return Err(AppError::InvalidField {
+            field: "triggers",
+            message: format!("1 to {MAX_TRIGGERS} triggers (schedule, at or webhook)"),
+        });
+    }
+    new.into_iter()
+        .map(|trigger| {
+            let kind = match trigger {
+                NewTrigger::Schedule { cron, timezone } => {
+                    let timezone = timezone.unwrap_or_else(|| "UTC".into());
+                    CronSchedule::parse(&cron, &timezone)?;
+                    TriggerKind::Schedule { cron, timezone }
+                }
+                NewTrigger::At { at } => TriggerKind::At {
+                    at: at_millis(parse_instant(&at)?),
+                },
+                NewTrigger::Webhook { id: Some(id), filter } => {
+                    return kept_webhook(&id, filter, current);
+                }
+                NewTrigger::Webhook { id: None, filter } => {
+                    let filter = checked_filter(filter)?;
+                    let secret = new_secret();
+                    let id = TriggerId::new();
+                    secrets.push((id.clone(), secret.clone()));
+                    return Ok(Trigger {
+                        id,
+                        kind: TriggerKind::Webhook { secret, filter },
+                    });
+                }
+            };
+            Ok(Trigger {
+                id: TriggerId::new(),
+                kind,
+            })
+        })
+        .collect()
+}
+
+fn kept_webhook(id: &str, filter: Option<String>, current: &[Trigger]) -> AppResult<Trigger> {
+    let id = TriggerId::parse(id).map_err(|_| unknown_trigger())?;
+    match current.iter().find(|t| t.id == id).map(|t| &t.kind) {
+        Some(TriggerKind::Webhook { secret, .. }) => Ok(Trigger {
+            id,
+            kind: TriggerKind::Webhook {
+                secret: secret.clone(),
+                filter: checked_filter(filter)?,
+            },
+        }),
+        _ => Err(unknown_trigger()),
+    }
+}
+
+fn unknown_trigger() -> AppError {
+    AppError::InvalidField {
+        field: "triggers",
+        message: "a webhook trigger's `id` must name one of this automation's".into(),
+    }
+}
+
+fn checked_filter(filter: Option<String>) -> AppResult<Option<String>> {
+    let filter = filter.filter(|f| !f.trim().is_empty());
+    if let Some(filter) = &filter {
+        template::check_filter(filter)?;
+    }
+    Ok(filter)
+}
+
+fn at_millis(at: DateTime<Utc>) -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(at.timestamp_millis()).unwrap_or(at)
+}

@@ -1,0 +1,224 @@
+//! Automations: a person's prompt the agent runs on its own when a trigger fires — a
+//! cron schedule in a time zone, a one-shot time, a signed webhook ([`hooks`]), or "run
+//! now". Each run is a job ([`super::jobs`]: status, events, result, webhooks out, the
+//! person's queue and quotas) in a fresh session, or in the one session a persistent
+//! automation's runs continue ([`runs`]). An automation that fails
+//! [`AutomationSettings::max_failures`] times in a row disables itself and says so in its
+//! history.
+//!
+//! Every replica runs the [`scheduler`]: it sleeps until the earliest fire time in the
+//! store (or a coarse poll), and fires a due time only after claiming it with one
+//! conditional update, so exactly one replica fires each; a time missed while none ran
+//! is run once or skipped, as the automation says, and recorded.
+
+pub mod hooks;
+pub mod input;
+mod runs;
+mod scheduler;
+mod template;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::error::{AppError, AppResult};
+use super::jobs::JobService;
+use super::sessions::SessionService;
+use crate::domain::api_key::ApiKeyId;
+use crate::domain::automation::{Automation, AutomationId, AutomationRun, TriggerId, TriggerKind};
+use crate::domain::job::{Job, JobId};
+use crate::domain::ports::AutomationRepository;
+use crate::domain::user::UserId;
+use input::{AutomationEdit, NewAutomation};
+
+/// Times an update is tried again when a claim moved the automation in between.
+const UPDATE_ROUNDS: usize = 5;
+
+/// History entries a listing shows at most.
+pub const MAX_RUNS_LISTED: usize = 100;
+
+#[derive(Debug, Clone)]
+pub struct AutomationSettings {
+    /// Failed runs in a row after which an automation disables itself.
+    pub max_failures: u32,
+    /// How late a fire may be and still count as on time (not missed).
+    pub missed_after: Duration,
+    /// How often the scheduler looks at the store even when nothing is due sooner (it
+    /// is woken at once by changes made on this replica).
+    pub poll: Duration,
+    /// The largest webhook body taken.
+    pub max_webhook_bytes: usize,
+}
+
+pub struct AutomationService {
+    store: Arc<dyn AutomationRepository>,
+    jobs: Arc<JobService>,
+    sessions: Arc<SessionService>,
+    settings: AutomationSettings,
+    /// Wakes the scheduler when a fire time changed on this replica.
+    wake: Notify,
+    stopping: CancellationToken,
+}
+
+/// An automation just saved, with the secrets of the webhook triggers made with it.
+pub struct Saved {
+    pub automation: Automation,
+    /// `(trigger, secret)`: shown once.
+    pub secrets: Vec<(TriggerId, String)>,
+}
+
+/// An automation with what its history says last.
+pub struct Listed {
+    pub automation: Automation,
+    pub last_run: Option<RunReport>,
+}
+
+/// A history entry with its job's status.
+pub struct RunReport {
+    pub run: AutomationRun,
+    pub job: Option<Job>,
+}
+
+impl AutomationService {
+    pub fn new(
+        store: Arc<dyn AutomationRepository>,
+        jobs: Arc<JobService>,
+        sessions: Arc<SessionService>,
+        settings: AutomationSettings,
+        stopping: CancellationToken,
+    ) -> Self {
+        Self {
+            store,
+            jobs,
+            sessions,
+            settings,
+            wake: Notify::new(),
+            stopping,
+        }
+    }
+
+    pub fn max_webhook_bytes(&self) -> usize {
+        self.settings.max_webhook_bytes
+    }
+
+    pub async fn create(
+        &self,
+        owner: &UserId,
+        api_key: Option<ApiKeyId>,
+        new: NewAutomation,
+    ) -> AppResult<Saved> {
+        let (automation, secrets) = input::build(new, owner, api_key, self.sessions.models())?;
+        self.store.insert(&automation).await?;
+        self.wake.notify_one();
+        Ok(Saved { automation, secrets })
+    }
+
+    /// The owner's automation; `NotFound` for anyone else's.
+    pub async fn get(&self, owner: &UserId, id: &str) -> AppResult<Automation> {
+        let id = AutomationId::parse(id)?;
+        match self.store.get(&id).await? {
+            Some(automation) if &automation.owner == owner => Ok(automation),
+            _ => Err(AppError::NotFound("automation")),
+        }
+    }
+
+    pub async fn list(&self, owner: &UserId) -> AppResult<Vec<Listed>> {
+        let mut listed = Vec::new();
+        for automation in self.store.list_for(owner).await? {
+            let last_run = self.reports(&automation, 1).await?.pop();
+            listed.push(Listed { automation, last_run });
+        }
+        Ok(listed)
+    }
+
+    pub async fn edit(&self, owner: &UserId, id: &str, edit: AutomationEdit) -> AppResult<Saved> {
+        let current = self.get(owner, id).await?;
+        let (automation, secrets) = input::apply(edit, current.clone(), self.sessions.models())?;
+        if !self.store.replace(&automation, current.next_fire).await? {
+            return Err(AppError::Conflict(
+                "the automation changed meanwhile (it fired or was edited); try again".into(),
+            ));
+        }
+        self.wake.notify_one();
+        Ok(Saved { automation, secrets })
+    }
+
+    pub async fn delete(&self, owner: &UserId, id: &str) -> AppResult<()> {
+        let automation = self.get(owner, id).await?;
+        self.store.delete(&automation.id).await?;
+        Ok(())
+    }
+
+    /// A new secret for a webhook trigger (the old one stops working); shown once.
+    pub async fn rotate(&self, owner: &UserId, id: &str, trigger: &str) -> AppResult<(TriggerId, String)> {
+        let automation = self.get(owner, id).await?;
+        let trigger = TriggerId::parse(trigger)?;
+        if automation.webhook(&trigger).is_none() {
+            return Err(AppError::NotFound("webhook trigger"));
+        }
+        let secret = input::new_secret();
+        self.update(&automation.id, |automation| {
+            for stored in &mut automation.triggers {
+                if let (true, TriggerKind::Webhook { secret: old, .. }) =
+                    (stored.id == trigger, &mut stored.kind)
+                {
+                    old.clone_from(&secret);
+                }
+            }
+        })
+        .await?;
+        Ok((trigger, secret))
+    }
+
+    /// Changes the stored automation with `change`, again on a fresh read while a fire's
+    /// claim moves it meanwhile (never undoing the claim). `None` when it is gone.
+    async fn update(
+        &self,
+        id: &AutomationId,
+        change: impl Fn(&mut Automation),
+    ) -> AppResult<Option<Automation>> {
+        for _ in 0..UPDATE_ROUNDS {
+            let Some(mut automation) = self.store.get(id).await? else {
+                return Ok(None);
+            };
+            let expected = automation.next_fire;
+            change(&mut automation);
+            if self.store.replace(&automation, expected).await? {
+                return Ok(Some(automation));
+            }
+        }
+        Err(AppError::Internal(anyhow::anyhow!(
+            "automation {} kept changing under {UPDATE_ROUNDS} attempts to update it",
+            id.as_str()
+        )))
+    }
+
+    /// "Run now": a run fired by hand, whatever the schedule.
+    pub async fn run_now(self: &Arc<Self>, owner: &UserId, id: &str) -> AppResult<JobId> {
+        let automation = self.get(owner, id).await?;
+        let run = self.fire(&automation, runs::Fire::manual(Utc::now())).await?;
+        run.job_id
+            .ok_or_else(|| AppError::Conflict(run.note.unwrap_or_else(|| "nothing ran".into())))
+    }
+
+    /// The automation's history, newest first, each run with its job.
+    pub async fn runs(&self, owner: &UserId, id: &str, limit: usize) -> AppResult<Vec<RunReport>> {
+        let automation = self.get(owner, id).await?;
+        self.reports(&automation, limit.clamp(1, MAX_RUNS_LISTED)).await
+    }
+
+    async fn reports(&self, automation: &Automation, limit: usize) -> AppResult<Vec<RunReport>> {
+        let mut reports = Vec::new();
+        for run in self.store.runs(&automation.id, limit).await? {
+            let job = match &run.job_id {
+                Some(job) => self.jobs.get(&automation.owner, job.as_str()).await.ok(),
+                None => None,
+            };
+            reports.push(RunReport { run, job });
+        }
+        Ok(reports)
+    }
+}

@@ -1,0 +1,113 @@
+//! The scheduler every replica runs. It sleeps until the earliest `next_fire` in the
+//! store (one indexed read), or [`super::AutomationSettings::poll`] at most, or until a
+//! change on this replica wakes it; then it reads the due automations (indexed) and, for
+//! each, claims its fire time by moving `next_fire` on in one conditional update. Only
+//! the replica whose claim succeeds fires, so each due time fires once however many
+//! replicas race, and since the fire time is in the store a restart loses none: a time
+//! found later than [`super::AutomationSettings::missed_after`] was missed, and is run
+//! once or skipped as the automation says, recorded either way. No timer per automation:
+//! at idle the cost is one read per wake.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+use super::runs::Fire;
+use super::AutomationService;
+use crate::application::error::AppResult;
+use crate::domain::automation::{Automation, AutomationRun, FiredBy, MissedRuns, RunId, TriggerKind};
+
+/// Due automations read per round.
+const BATCH: usize = 100;
+/// The pause after the store failed to answer.
+const RETRY: Duration = Duration::from_secs(5);
+
+impl AutomationService {
+    /// Runs the scheduler until shutdown.
+    pub fn start_scheduler(self: &Arc<Self>) {
+        let service = self.clone();
+        let scheduling = async move {
+            loop {
+                let pause = match service.round().await {
+                    Ok(pause) => pause,
+                    Err(err) => {
+                        tracing::warn!(%err, "the automation scheduler could not read the store");
+                        RETRY
+                    }
+                };
+                tokio::select! {
+                    () = tokio::time::sleep(pause) => {}
+                    () = service.wake.notified() => {}
+                }
+            }
+        };
+        tokio::spawn(self.stopping.clone().run_until_cancelled_owned(scheduling));
+    }
+
+    /// Fires what is due; how long to sleep before the next round.
+    async fn round(self: &Arc<Self>) -> AppResult<Duration> {
+        loop {
+            let now = Utc::now();
+            let due = self.store.due(now, BATCH).await?;
+            let full = due.len() == BATCH;
+            for automation in due {
+                self.fire_due(automation, now).await?;
+            }
+            if !full {
+                break;
+            }
+        }
+        let poll = self.settings.poll;
+        let pause = match self.store.earliest_fire().await? {
+            Some(at) => (at - Utc::now()).to_std().unwrap_or_default().min(poll),
+            None => poll,
+        };
+        Ok(pause)
+    }
+
+    /// Claims the automation's due time and, when this replica won it, fires it.
+    async fn fire_due(self: &Arc<Self>, automation: Automation, now: DateTime<Utc>) -> AppResult<()> {
+        let Some(due) = automation.next_fire else {
+            return Ok(());
+        };
+        let next = automation.next_fire_after(now.max(due));
+        if !self.store.claim(&automation.id, due, next).await? {
+            return Ok(());
+        }
+        let trigger = automation.trigger_due_at(due);
+        let by = match trigger.map(|t| &t.kind) {
+            Some(TriggerKind::At { .. }) => FiredBy::At,
+            _ => FiredBy::Schedule,
+        };
+        let trigger = trigger.map(|t| t.id.clone());
+        let late = (now - due).to_std().unwrap_or_default() > self.settings.missed_after;
+        let mut fire = Fire {
+            run: RunId::new(),
+            by,
+            trigger,
+            at: due,
+            body: serde_json::Value::Null,
+            note: None,
+        };
+        if late {
+            let missed = format!("missed at {due} while no replica was running");
+            if automation.missed == MissedRuns::Skip {
+                let entry = AutomationRun {
+                    id: fire.run,
+                    automation: automation.id.clone(),
+                    fired_by: fire.by,
+                    trigger: fire.trigger,
+                    fired_at: due,
+                    job_id: None,
+                    note: Some(format!("skipped: {missed}")),
+                };
+                self.store.put_run(&entry).await?;
+                return Ok(());
+            }
+            fire.note = Some(format!("{missed}; run once on recovery"));
+        }
+        self.fire(&automation, fire).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,75 @@
+//! `POST /api/v1/hooks/{trigger_id}`: a webhook delivery, no sign-in: the body signed
+//! with the trigger's secret (`X-Sandpiper-Signature: sha256=…`, or GitHub's
+//! `X-Hub-Signature-256`), read up to the operator's size limit.
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::super::error::{ApiResult, ErrorBody};
+use super::super::extract::Path;
+use super::super::AppState;
+use crate::application::automations::hooks::{Delivered, Delivery};
+use crate::application::AppError;
+
+const SIGNATURE: &str = "x-sandpiper-signature";
+const GITHUB_SIGNATURE: &str = "x-hub-signature-256";
+const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
+#[derive(Serialize, ToSchema)]
+pub struct DeliveryAnswer {
+    /// The run's job; for a repeated `Idempotency-Key`, the one the first delivery
+    /// started; absent when nothing ran.
+    pub job_id: Option<String>,
+    /// The key was seen before: nothing ran again.
+    pub repeated: bool,
+    /// Why nothing ran (the filter did not match, the automation is paused…).
+    pub note: Option<String>,
+}
+
+/// Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
+/// for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
+/// runs nothing (the filter did not match, the automation is paused). Unsigned or badly
+/// signed: `401`, larger than allowed: `413`; nothing runs.
+#[utoipa::path(post, path = "/api/v1/hooks/{trigger_id}", tag = "automations",
+    request_body(content = String, description = "any body; JSON is offered to the prompt and filter as `body`"),
+    params(("trigger_id" = String, Path, description = "the webhook trigger's id"),
+        ("X-Sandpiper-Signature" = Option<String>, Header, description = "sha256=<hex HMAC-SHA256 of the body with the trigger's secret> (or send it as X-Hub-Signature-256)"),
+        ("Idempotency-Key" = Option<String>, Header, description = "the delivery's id: a repeat runs nothing")),
+    responses((status = 202, body = DeliveryAnswer), (status = 200, body = DeliveryAnswer),
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody)),
+    security(()))]
+pub(super) async fn deliver(
+    State(state): State<AppState>,
+    Path(trigger): Path<String>,
+    request: Request,
+) -> ApiResult<(StatusCode, axum::Json<DeliveryAnswer>)> {
+    let headers: HeaderMap = request.headers().clone();
+    let limit = state.automations.max_webhook_bytes();
+    let body = axum::body::to_bytes(request.into_body(), limit)
+        .await
+        .map_err(|_| AppError::TooLarge(format!("a delivery may be at most {} KiB", limit / 1024)))?;
+    let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    let delivery = Delivery {
+        signature: header(SIGNATURE).or_else(|| header(GITHUB_SIGNATURE)),
+        key: header(IDEMPOTENCY_KEY),
+        body: &body,
+    };
+    let answer = |job_id: Option<String>, repeated, note| DeliveryAnswer {
+        job_id,
+        repeated,
+        note,
+    };
+    Ok(match state.automations.deliver(&trigger, delivery).await? {
+        Delivered::Started(job) => (
+            StatusCode::ACCEPTED,
+            axum::Json(answer(Some(job.as_str().to_owned()), false, None)),
+        ),
+        Delivered::Repeated(job) => (
+            StatusCode::OK,
+            axum::Json(answer(job.map(|j| j.as_str().to_owned()), true, None)),
+        ),
+        Delivered::NotRun(why) => (StatusCode::OK, axum::Json(answer(None, false, Some(why)))),
+    })
+}

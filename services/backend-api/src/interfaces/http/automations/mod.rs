@@ -1,0 +1,184 @@
+//! `/api/v1/automations`: a person's automations — make, list, read, change, delete,
+//! run now, read the history, rotate a webhook's secret — and `/api/v1/hooks/{id}`, where
+//! signed webhook deliveries fire them ([`hooks`]). A `jobs`-scoped API key may manage
+//! its person's automations; another person's is not found.
+
+mod hooks;
+mod views;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{ApiResult, ErrorBody};
+use super::extract::{CurrentUser, Json, Path, Query};
+use super::AppState;
+use crate::application::automations::input::{AutomationEdit, NewAutomation};
+use crate::application::automations::MAX_RUNS_LISTED;
+use views::{hook_url, AutomationView, RunView};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(get, edit, delete))
+        .routes(routes!(run_now))
+        .routes(routes!(runs))
+        .routes(routes!(rotate))
+        .routes(routes!(hooks::deliver))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AutomationList {
+    pub automations: Vec<AutomationView>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RunStarted {
+    /// The run's job (`GET /api/v1/jobs/{id}`).
+    pub job_id: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RunList {
+    /// Newest first.
+    pub runs: Vec<RunView>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RotatedSecret {
+    pub id: String,
+    pub url: String,
+    /// The new signing secret, shown only here; the old one no longer works.
+    pub secret: String,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct RunsQuery {
+    /// 1–100, default 30.
+    pub limit: Option<usize>,
+}
+
+/// Makes an automation. The answer has each trigger's `id`, a webhook's `url` and its
+/// `secret` (shown only here), and the next 5 fire times.
+#[utoipa::path(post, path = "/api/v1/automations", tag = "automations", request_body = NewAutomation,
+    responses((status = 201, body = AutomationView), (status = 401, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "a bad field, named in `field`: cron, timezone, at, filter, prompt…")))]
+async fn create(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Json(body): Json<NewAutomation>,
+) -> ApiResult<(StatusCode, axum::Json<AutomationView>)> {
+    let key = principal.key.map(|used| used.id);
+    let saved = state.automations.create(&principal.user_id, key, body).await?;
+    Ok((StatusCode::CREATED, axum::Json(AutomationView::from(&saved))))
+}
+
+/// Your automations, oldest first, each with its next fire time and last run.
+#[utoipa::path(get, path = "/api/v1/automations", tag = "automations",
+    responses((status = 200, body = AutomationList), (status = 401, body = ErrorBody)))]
+async fn list(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+) -> ApiResult<axum::Json<AutomationList>> {
+    let listed = state.automations.list(&principal.user_id).await?;
+    Ok(axum::Json(AutomationList {
+        automations: listed.iter().map(AutomationView::from).collect(),
+    }))
+}
+
+/// One of your automations.
+#[utoipa::path(get, path = "/api/v1/automations/{id}", tag = "automations",
+    responses((status = 200, body = AutomationView), (status = 404, body = ErrorBody)))]
+async fn get(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<AutomationView>> {
+    let automation = state.automations.get(&principal.user_id, &id).await?;
+    Ok(axum::Json(AutomationView::of(&automation, &[])))
+}
+
+/// Changes an automation (what is left out stays; `triggers` replaces them all, a
+/// webhook given with its `id` keeping its URL and secret). Enabling one that paused
+/// itself clears its failures.
+#[utoipa::path(patch, path = "/api/v1/automations/{id}", tag = "automations", request_body = AutomationEdit,
+    responses((status = 200, body = AutomationView), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "it fired meanwhile; send the change again"),
+        (status = 422, body = ErrorBody)))]
+async fn edit(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+    Json(body): Json<AutomationEdit>,
+) -> ApiResult<axum::Json<AutomationView>> {
+    let saved = state.automations.edit(&principal.user_id, &id, body).await?;
+    Ok(axum::Json(AutomationView::from(&saved)))
+}
+
+/// Deletes an automation with its history (its runs' jobs and sessions stay).
+#[utoipa::path(delete, path = "/api/v1/automations/{id}", tag = "automations",
+    responses((status = 204), (status = 404, body = ErrorBody)))]
+async fn delete(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    state.automations.delete(&principal.user_id, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Runs the automation now, whatever its schedule (also when disabled). The run is a
+/// job, queued behind your other jobs like any.
+#[utoipa::path(post, path = "/api/v1/automations/{id}/run", tag = "automations",
+    responses((status = 202, body = RunStarted), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "nothing ran; the message says why (the history has it too)")))]
+async fn run_now(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, axum::Json<RunStarted>)> {
+    let job = state.automations.run_now(&principal.user_id, &id).await?;
+    let started = RunStarted {
+        job_id: job.as_str().to_owned(),
+    };
+    Ok((StatusCode::ACCEPTED, axum::Json(started)))
+}
+
+/// The automation's history, newest first: each fire with its job's status, or why
+/// nothing ran.
+#[utoipa::path(get, path = "/api/v1/automations/{id}/runs", tag = "automations", params(RunsQuery),
+    responses((status = 200, body = RunList), (status = 404, body = ErrorBody)))]
+async fn runs(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+    Query(query): Query<RunsQuery>,
+) -> ApiResult<axum::Json<RunList>> {
+    let limit = query.limit.unwrap_or(30).min(MAX_RUNS_LISTED);
+    let reports = state.automations.runs(&principal.user_id, &id, limit).await?;
+    Ok(axum::Json(RunList {
+        runs: reports.iter().map(RunView::from).collect(),
+    }))
+}
+
+/// A new signing secret for a webhook trigger; the old one stops working at once.
+#[utoipa::path(post, path = "/api/v1/automations/{id}/triggers/{trigger_id}/rotate", tag = "automations",
+    responses((status = 200, body = RotatedSecret), (status = 404, body = ErrorBody)))]
+async fn rotate(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path((id, trigger)): Path<(String, String)>,
+) -> ApiResult<axum::Json<RotatedSecret>> {
+    let (trigger, secret) = state
+        .automations
+        .rotate(&principal.user_id, &id, &trigger)
+        .await?;
+    Ok(axum::Json(RotatedSecret {
+        id: trigger.as_str().to_owned(),
+        url: hook_url(&trigger),
+        secret,
+    }))
+}

@@ -1,0 +1,176 @@
+//! Automations as clients see them: the record with its triggers (a webhook's URL; its
+//! secret only in the answer that made it), the next fire times, and the history.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::application::automations::{Listed, RunReport, Saved};
+use crate::domain::automation::{
+    Automation, FiredBy, MissedRuns, SessionMode, Trigger, TriggerId, TriggerKind,
+};
+use crate::domain::session::Network;
+
+/// Fire times shown ahead.
+const NEXT_RUNS: usize = 5;
+
+#[derive(Serialize, ToSchema)]
+pub struct TriggerView {
+    pub id: String,
+    /// `schedule`, `at` or `webhook`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub cron: Option<String>,
+    pub timezone: Option<String>,
+    pub at: Option<DateTime<Utc>>,
+    pub filter: Option<String>,
+    /// A webhook's address, relative to this API's origin: `/api/v1/hooks/{id}`.
+    pub url: Option<String>,
+    /// A webhook's signing secret: only in the answer that made it (or rotated it).
+    pub secret: Option<String>,
+}
+
+impl TriggerView {
+    fn of(trigger: &Trigger, secrets: &[(TriggerId, String)]) -> Self {
+        let mut view = Self {
+            id: trigger.id.as_str().to_owned(),
+            kind: trigger.kind_name(),
+            cron: None,
+            timezone: None,
+            at: None,
+            filter: None,
+            url: None,
+            secret: None,
+        };
+        match &trigger.kind {
+            TriggerKind::Schedule { cron, timezone } => {
+                view.cron = Some(cron.clone());
+                view.timezone = Some(timezone.clone());
+            }
+            TriggerKind::At { at } => view.at = Some(*at),
+            TriggerKind::Webhook { filter, .. } => {
+                view.filter.clone_from(filter);
+                view.url = Some(hook_url(&trigger.id));
+                view.secret = secrets
+                    .iter()
+                    .find(|(id, _)| id == &trigger.id)
+                    .map(|(_, secret)| secret.clone());
+            }
+        }
+        view
+    }
+}
+
+pub fn hook_url(trigger: &TriggerId) -> String {
+    format!("/api/v1/hooks/{}", trigger.as_str())
+}
+
+/// One entry of the history.
+#[derive(Serialize, ToSchema)]
+pub struct RunView {
+    /// The run's job (`GET /api/v1/jobs/{id}`); absent when nothing ran.
+    pub job_id: Option<String>,
+    /// The job's session, to open its chat.
+    pub session_id: Option<String>,
+    /// The job's status (`queued`, `running`, `waiting`, `succeeded`, `failed`,
+    /// `cancelled`); `skipped` when nothing ran; `paused` for the entry saying the
+    /// automation paused itself.
+    pub status: String,
+    pub trigger: FiredBy,
+    pub trigger_id: Option<String>,
+    pub fired_at: DateTime<Utc>,
+    /// Why nothing ran, or what else happened (a missed time run on recovery).
+    pub note: Option<String>,
+    /// Why the run's job failed.
+    pub error: Option<String>,
+}
+
+impl From<&RunReport> for RunView {
+    fn from(report: &RunReport) -> Self {
+        let run = &report.run;
+        let status = match (&report.job, run.fired_by) {
+            (Some(job), _) => job.status.as_str(),
+            (None, FiredBy::Paused) => "paused",
+            (None, _) => "skipped",
+        };
+        Self {
+            job_id: run.job_id.as_ref().map(|id| id.as_str().to_owned()),
+            session_id: report.job.as_ref().map(|job| job.session_id.as_str().to_owned()),
+            status: status.to_owned(),
+            trigger: run.fired_by,
+            trigger_id: run.trigger.as_ref().map(|id| id.as_str().to_owned()),
+            fired_at: run.fired_at,
+            note: run.note.clone(),
+            error: report.job.as_ref().and_then(|job| job.error.clone()),
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AutomationView {
+    pub id: String,
+    pub name: String,
+    pub prompt: String,
+    pub model: Option<String>,
+    pub network: Option<Network>,
+    pub timeout_secs: Option<u64>,
+    pub session: SessionMode,
+    /// The session a persistent automation's runs continue, once the first made it.
+    pub session_id: Option<String>,
+    pub enabled: bool,
+    pub missed_runs: MissedRuns,
+    /// Runs failed in a row.
+    pub failures: u32,
+    /// Why it paused itself, until enabled again.
+    pub paused_reason: Option<String>,
+    pub triggers: Vec<TriggerView>,
+    /// When it fires next (absent when disabled or no time trigger fires again).
+    pub next_fire: Option<DateTime<Utc>>,
+    /// Its time triggers' next 5 fire times, enabled or not.
+    pub next_runs: Vec<DateTime<Utc>>,
+    /// The newest history entry (in listings).
+    pub last_run: Option<RunView>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl AutomationView {
+    pub fn of(automation: &Automation, secrets: &[(TriggerId, String)]) -> Self {
+        Self {
+            id: automation.id.as_str().to_owned(),
+            name: automation.name.clone(),
+            prompt: automation.prompt.clone(),
+            model: automation.model.clone(),
+            network: automation.network,
+            timeout_secs: automation.timeout_secs,
+            session: automation.session,
+            session_id: automation.session_id.as_ref().map(|id| id.as_str().to_owned()),
+            enabled: automation.enabled,
+            missed_runs: automation.missed,
+            failures: automation.failures,
+            paused_reason: automation.paused_reason.clone(),
+            triggers: automation
+                .triggers
+                .iter()
+                .map(|t| TriggerView::of(t, secrets))
+                .collect(),
+            next_fire: automation.next_fire,
+            next_runs: automation.next_runs(Utc::now(), NEXT_RUNS),
+            last_run: None,
+            created_at: automation.created_at,
+        }
+    }
+}
+
+impl From<&Saved> for AutomationView {
+    fn from(saved: &Saved) -> Self {
+        Self::of(&saved.automation, &saved.secrets)
+    }
+}
+
+impl From<&Listed> for AutomationView {
+    fn from(listed: &Listed) -> Self {
+        let mut view = Self::of(&listed.automation, &[]);
+        view.last_run = listed.last_run.as_ref().map(RunView::from);
+        view
+    }
+}
