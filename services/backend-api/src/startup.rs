@@ -24,6 +24,7 @@ use crate::application::jobs::{JobPorts, JobService, JobSettings};
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
+use crate::application::memory::MemoryService;
 use crate::application::password_checks::PasswordCheckSettings;
 use crate::application::sessions::SessionService;
 use crate::application::tickets::TicketBook;
@@ -176,6 +177,7 @@ impl Application {
         }
         let mcp: Arc<dyn McpServers> =
             Arc::new(McpHub::new(stores.mcp_servers.clone(), settings.mcp.clone()));
+        let memory = Arc::new(MemoryService::new(stores.memory.clone()));
         let lease = lease_time(settings.agent.lease_secs)?;
         let agent = Arc::new(AgentService::new(
             sessions.clone(),
@@ -324,6 +326,7 @@ impl Application {
             }),
             mcp,
             mcp_admin,
+            memory,
             stopping: stopping.clone(),
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
             trusted_proxies: settings.http.trusted_proxies.clone(),

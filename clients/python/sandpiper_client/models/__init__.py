@@ -31,6 +31,9 @@ from .api_key_request import ApiKeyRequest
 from .api_key_scope import ApiKeyScope
 from .api_key_view import ApiKeyView
 from .auth_mode_view import AuthModeView
+from .automation_edit import AutomationEdit
+from .automation_list import AutomationList
+from .automation_view import AutomationView
 from .chat_message import ChatMessage
 from .chat_role import ChatRole
 from .check import Check
@@ -47,6 +50,7 @@ from .command_state import CommandState
 from .cookie_request import CookieRequest
 from .created_job import CreatedJob
 from .credentials import Credentials
+from .delivery_answer import DeliveryAnswer
 from .desktop_state import DesktopState
 from .desktop_view import DesktopView
 from .edit_session import EditSession
@@ -54,6 +58,7 @@ from .error_body import ErrorBody
 from .error_detail import ErrorDetail
 from .file_entry import FileEntry
 from .file_kind import FileKind
+from .fired_by import FiredBy
 from .health import Health
 from .image_ref import ImageRef
 from .invite_request import InviteRequest
@@ -75,17 +80,29 @@ from .mcp_server_status import McpServerStatus
 from .mcp_server_view import McpServerView
 from .mcp_tool import McpTool
 from .mcp_transport_kind import McpTransportKind
+from .memory_note_edit import MemoryNoteEdit
+from .memory_note_view import MemoryNoteView
+from .memory_settings import MemorySettings
+from .memory_view import MemoryView
 from .message_role import MessageRole
+from .missed_runs import MissedRuns
 from .model_list import ModelList
 from .model_usage import ModelUsage
 from .model_view import ModelView
 from .network import Network
 from .new_api_key import NewApiKey
 from .new_attachment import NewAttachment
+from .new_automation import NewAutomation
 from .new_invite import NewInvite
 from .new_job_body import NewJobBody
 from .new_message import NewMessage
 from .new_session import NewSession
+from .new_trigger_at import NewTriggerAt
+from .new_trigger_at_type import NewTriggerAtType
+from .new_trigger_schedule import NewTriggerSchedule
+from .new_trigger_schedule_type import NewTriggerScheduleType
+from .new_trigger_webhook import NewTriggerWebhook
+from .new_trigger_webhook_type import NewTriggerWebhookType
 from .notebook_response_200 import NotebookResponse200
 from .owned_api_key_view import OwnedApiKeyView
 from .password_change import PasswordChange
@@ -96,6 +113,11 @@ from .registration import Registration
 from .registration_mode import RegistrationMode
 from .reply import Reply
 from .role import Role
+from .rotated_secret import RotatedSecret
+from .run_list import RunList
+from .run_started import RunStarted
+from .run_view import RunView
+from .session_mode import SessionMode
 from .session_page import SessionPage
 from .session_status import SessionStatus
 from .session_view import SessionView
@@ -130,6 +152,7 @@ from .tool_view_search import ToolViewSearch
 from .tool_view_search_kind import ToolViewSearchKind
 from .tool_view_shell import ToolViewShell
 from .tool_view_shell_kind import ToolViewShellKind
+from .trigger_view import TriggerView
 from .user_view import UserView
 from .vnc_mode import VncMode
 from .web_search_result import WebSearchResult
@@ -165,6 +188,9 @@ __all__ = (
     "ApiKeyScope",
     "ApiKeyView",
     "AuthModeView",
+    "AutomationEdit",
+    "AutomationList",
+    "AutomationView",
     "ChatMessage",
     "ChatRole",
     "Check",
@@ -181,6 +207,7 @@ __all__ = (
     "CookieRequest",
     "CreatedJob",
     "Credentials",
+    "DeliveryAnswer",
     "DesktopState",
     "DesktopView",
     "EditSession",
@@ -188,6 +215,7 @@ __all__ = (
     "ErrorDetail",
     "FileEntry",
     "FileKind",
+    "FiredBy",
     "Health",
     "ImageRef",
     "InviteRequest",
@@ -209,17 +237,29 @@ __all__ = (
     "McpServerView",
     "McpTool",
     "McpTransportKind",
+    "MemoryNoteEdit",
+    "MemoryNoteView",
+    "MemorySettings",
+    "MemoryView",
     "MessageRole",
+    "MissedRuns",
     "ModelList",
     "ModelUsage",
     "ModelView",
     "Network",
     "NewApiKey",
     "NewAttachment",
+    "NewAutomation",
     "NewInvite",
     "NewJobBody",
     "NewMessage",
     "NewSession",
+    "NewTriggerAt",
+    "NewTriggerAtType",
+    "NewTriggerSchedule",
+    "NewTriggerScheduleType",
+    "NewTriggerWebhook",
+    "NewTriggerWebhookType",
     "NotebookResponse200",
     "OwnedApiKeyView",
     "PasswordChange",
@@ -230,6 +270,11 @@ __all__ = (
     "RegistrationMode",
     "Reply",
     "Role",
+    "RotatedSecret",
+    "RunList",
+    "RunStarted",
+    "RunView",
+    "SessionMode",
     "SessionPage",
     "SessionStatus",
     "SessionView",
@@ -264,6 +309,7 @@ __all__ = (
     "ToolViewSearchKind",
     "ToolViewShell",
     "ToolViewShellKind",
+    "TriggerView",
     "UserView",
     "VncMode",
     "WebSearchResult",

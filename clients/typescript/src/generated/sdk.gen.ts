@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, ServerSentEventsResult, TDataShape } from './client/index.js';
-import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, DeleteData, DeleteErrors, DeleteResponses, DesktopStateData, DesktopStateErrors, DesktopStateResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, EditData, EditErrors, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, GetData, GetErrors, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses } from './types.gen.js';
+import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, Create4Data, Create4Errors, Create4Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, Delete3Data, Delete3Errors, Delete3Responses, DeleteData, DeleteErrors, DeleteMemoryNoteData, DeleteMemoryNoteErrors, DeleteMemoryNoteResponses, DeleteResponses, DeliverData, DeliverErrors, DeliverResponses, DesktopStateData, DesktopStateErrors, DesktopStateResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, Edit3Data, Edit3Errors, Edit3Responses, EditData, EditErrors, EditMemoryNoteData, EditMemoryNoteErrors, EditMemoryNoteResponses, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, Get3Data, Get3Errors, Get3Responses, GetData, GetErrors, GetMemoryData, GetMemoryResponses, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, List7Data, List7Errors, List7Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, RotateData, RotateErrors, RotateResponses, RunNowData, RunNowErrors, RunNowResponses, RunsData, RunsErrors, RunsResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, SetMemoryData, SetMemoryErrors, SetMemoryResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses, WipeMemoryData, WipeMemoryResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -168,8 +168,8 @@ export class Users {
     /**
      * Every account, oldest first (admins only).
      */
-    public static list<ThrowOnError extends boolean = false>(options?: Options<List6Data, ThrowOnError>): RequestResult<List6Responses, List6Errors, ThrowOnError> {
-        return (options?.client ?? client).get<List6Responses, List6Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List7Data, ThrowOnError>): RequestResult<List7Responses, List7Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List7Responses, List7Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -499,12 +499,197 @@ export class Auth {
     }
 }
 
+export class Automations {
+    /**
+     * Your automations, oldest first, each with its next fire time and last run.
+     */
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List2Data, ThrowOnError>): RequestResult<List2Responses, List2Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List2Responses, List2Errors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/automations',
+            ...options
+        });
+    }
+    
+    /**
+     * Makes an automation. The answer has each trigger's `id`, a webhook's `url` and its
+     * `secret` (shown only here), and the next 5 fire times.
+     */
+    public static create<ThrowOnError extends boolean = false>(options: Options<Create2Data, ThrowOnError>): RequestResult<Create2Responses, Create2Errors, ThrowOnError> {
+        return (options.client ?? client).post<Create2Responses, Create2Errors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/automations',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Deletes an automation with its history (its runs' jobs and sessions stay).
+     */
+    public static delete<ThrowOnError extends boolean = false>(options: Options<DeleteData, ThrowOnError>): RequestResult<DeleteResponses, DeleteErrors, ThrowOnError> {
+        return (options.client ?? client).delete<DeleteResponses, DeleteErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/automations/{id}',
+            ...options
+        });
+    }
+    
+    /**
+     * One of your automations.
+     */
+    public static get<ThrowOnError extends boolean = false>(options: Options<GetData, ThrowOnError>): RequestResult<GetResponses, GetErrors, ThrowOnError> {
+        return (options.client ?? client).get<GetResponses, GetErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/automations/{id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Changes an automation (what is left out stays; `triggers` replaces them all, a
+     * webhook given with its `id` keeping its URL and secret). Enabling one that paused
+     * itself clears its failures.
+     */
+    public static edit<ThrowOnError extends boolean = false>(options: Options<Edit2Data, ThrowOnError>): RequestResult<Edit2Responses, Edit2Errors, ThrowOnError> {
+        return (options.client ?? client).patch<Edit2Responses, Edit2Errors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/automations/{id}',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Runs the automation now, whatever its schedule (also when disabled). The run is a
+     * job, queued behind your other jobs like any.
+     */
+    public static runNow<ThrowOnError extends boolean = false>(options: Options<RunNowData, ThrowOnError>): RequestResult<RunNowResponses, RunNowErrors, ThrowOnError> {
+        return (options.client ?? client).post<RunNowResponses, RunNowErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/automations/{id}/run',
+            ...options
+        });
+    }
+    
+    /**
+     * The automation's history, newest first: each fire with its job's status, or why
+     * nothing ran.
+     */
+    public static runs<ThrowOnError extends boolean = false>(options: Options<RunsData, ThrowOnError>): RequestResult<RunsResponses, RunsErrors, ThrowOnError> {
+        return (options.client ?? client).get<RunsResponses, RunsErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/automations/{id}/runs',
+            ...options
+        });
+    }
+    
+    /**
+     * A new signing secret for a webhook trigger; the old one stops working at once.
+     */
+    public static rotate<ThrowOnError extends boolean = false>(options: Options<RotateData, ThrowOnError>): RequestResult<RotateResponses, RotateErrors, ThrowOnError> {
+        return (options.client ?? client).post<RotateResponses, RotateErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/automations/{id}/triggers/{trigger_id}/rotate',
+            ...options
+        });
+    }
+    
+    /**
+     * Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
+     * for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
+     * runs nothing (the filter did not match, the automation is paused). Unsigned or badly
+     * signed: `401`, larger than allowed: `413`; nothing runs.
+     */
+    public static deliver<ThrowOnError extends boolean = false>(options: Options<DeliverData, ThrowOnError>): RequestResult<DeliverResponses, DeliverErrors, ThrowOnError> {
+        return (options.client ?? client).post<DeliverResponses, DeliverErrors, ThrowOnError>({
+            bodySerializer: null,
+            url: '/api/v1/hooks/{trigger_id}',
+            ...options,
+            headers: {
+                'Content-Type': 'text/plain',
+                ...options.headers
+            }
+        });
+    }
+}
+
 export class Jobs {
     /**
      * The caller's jobs, newest first, a page at a time.
      */
-    public static list<ThrowOnError extends boolean = false>(options?: Options<List2Data, ThrowOnError>): RequestResult<List2Responses, List2Errors, ThrowOnError> {
-        return (options?.client ?? client).get<List2Responses, List2Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List3Data, ThrowOnError>): RequestResult<List3Responses, List3Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List3Responses, List3Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -525,8 +710,8 @@ export class Jobs {
      * as many jobs queued as allowed gets 429; during a burst of creations a request waits
      * for a turn a few seconds, then gets 503 (both with `Retry-After`).
      */
-    public static create<ThrowOnError extends boolean = false>(options: Options<Create2Data, ThrowOnError>): RequestResult<Create2Responses, Create2Errors, ThrowOnError> {
-        return (options.client ?? client).post<Create2Responses, Create2Errors, ThrowOnError>({
+    public static create<ThrowOnError extends boolean = false>(options: Options<Create3Data, ThrowOnError>): RequestResult<Create3Responses, Create3Errors, ThrowOnError> {
+        return (options.client ?? client).post<Create3Responses, Create3Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -548,8 +733,8 @@ export class Jobs {
     /**
      * One of the caller's jobs with its answer, usage and written files (others' are 404).
      */
-    public static get<ThrowOnError extends boolean = false>(options: Options<GetData, ThrowOnError>): RequestResult<GetResponses, GetErrors, ThrowOnError> {
-        return (options.client ?? client).get<GetResponses, GetErrors, ThrowOnError>({
+    public static get<ThrowOnError extends boolean = false>(options: Options<Get2Data, ThrowOnError>): RequestResult<Get2Responses, Get2Errors, ThrowOnError> {
+        return (options.client ?? client).get<Get2Responses, Get2Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -645,12 +830,117 @@ export class Jobs {
     }
 }
 
+export class Memory {
+    /**
+     * Deletes every note, and what your chats were given of them. Memory stays on or off.
+     */
+    public static wipeMemory<ThrowOnError extends boolean = false>(options?: Options<WipeMemoryData, ThrowOnError>): RequestResult<WipeMemoryResponses, unknown, ThrowOnError> {
+        return (options?.client ?? client).delete<WipeMemoryResponses, unknown, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/memory',
+            ...options
+        });
+    }
+    
+    /**
+     * Your memory across chats: whether it is on, and your notes, oldest first.
+     */
+    public static getMemory<ThrowOnError extends boolean = false>(options?: Options<GetMemoryData, ThrowOnError>): RequestResult<GetMemoryResponses, unknown, ThrowOnError> {
+        return (options?.client ?? client).get<GetMemoryResponses, unknown, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/memory',
+            ...options
+        });
+    }
+    
+    /**
+     * Turns your memory on or off. A chat already begun keeps what it started with.
+     */
+    public static setMemory<ThrowOnError extends boolean = false>(options: Options<SetMemoryData, ThrowOnError>): RequestResult<SetMemoryResponses, SetMemoryErrors, ThrowOnError> {
+        return (options.client ?? client).patch<SetMemoryResponses, SetMemoryErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/memory',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Deletes one of your notes.
+     */
+    public static deleteMemoryNote<ThrowOnError extends boolean = false>(options: Options<DeleteMemoryNoteData, ThrowOnError>): RequestResult<DeleteMemoryNoteResponses, DeleteMemoryNoteErrors, ThrowOnError> {
+        return (options.client ?? client).delete<DeleteMemoryNoteResponses, DeleteMemoryNoteErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/memory/notes/{id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Gives one of your notes a new text; chats already begun keep the old one.
+     */
+    public static editMemoryNote<ThrowOnError extends boolean = false>(options: Options<EditMemoryNoteData, ThrowOnError>): RequestResult<EditMemoryNoteResponses, EditMemoryNoteErrors, ThrowOnError> {
+        return (options.client ?? client).patch<EditMemoryNoteResponses, EditMemoryNoteErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/memory/notes/{id}',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+}
+
 export class Models {
     /**
      * The models the caller may pick (an API key of scope `jobs` may ask too).
      */
-    public static list<ThrowOnError extends boolean = false>(options?: Options<List3Data, ThrowOnError>): RequestResult<List3Responses, List3Errors, ThrowOnError> {
-        return (options?.client ?? client).get<List3Responses, List3Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List4Data, ThrowOnError>): RequestResult<List4Responses, List4Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List4Responses, List4Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -670,8 +960,8 @@ export class Sessions {
     /**
      * The caller's sessions, newest first, a page at a time.
      */
-    public static list<ThrowOnError extends boolean = false>(options?: Options<List4Data, ThrowOnError>): RequestResult<List4Responses, List4Errors, ThrowOnError> {
-        return (options?.client ?? client).get<List4Responses, List4Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options?: Options<List5Data, ThrowOnError>): RequestResult<List5Responses, List5Errors, ThrowOnError> {
+        return (options?.client ?? client).get<List5Responses, List5Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -689,8 +979,8 @@ export class Sessions {
     /**
      * Starts a new, empty session.
      */
-    public static create<ThrowOnError extends boolean = false>(options: Options<Create3Data, ThrowOnError>): RequestResult<Create3Responses, Create3Errors, ThrowOnError> {
-        return (options.client ?? client).post<Create3Responses, Create3Errors, ThrowOnError>({
+    public static create<ThrowOnError extends boolean = false>(options: Options<Create4Data, ThrowOnError>): RequestResult<Create4Responses, Create4Errors, ThrowOnError> {
+        return (options.client ?? client).post<Create4Responses, Create4Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -712,8 +1002,8 @@ export class Sessions {
     /**
      * Deletes a session, its events and its sandbox.
      */
-    public static delete<ThrowOnError extends boolean = false>(options: Options<DeleteData, ThrowOnError>): RequestResult<DeleteResponses, DeleteErrors, ThrowOnError> {
-        return (options.client ?? client).delete<DeleteResponses, DeleteErrors, ThrowOnError>({
+    public static delete<ThrowOnError extends boolean = false>(options: Options<Delete2Data, ThrowOnError>): RequestResult<Delete2Responses, Delete2Errors, ThrowOnError> {
+        return (options.client ?? client).delete<Delete2Responses, Delete2Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -731,8 +1021,8 @@ export class Sessions {
     /**
      * One of the caller's sessions (others' are 404).
      */
-    public static get<ThrowOnError extends boolean = false>(options: Options<Get2Data, ThrowOnError>): RequestResult<Get2Responses, Get2Errors, ThrowOnError> {
-        return (options.client ?? client).get<Get2Responses, Get2Errors, ThrowOnError>({
+    public static get<ThrowOnError extends boolean = false>(options: Options<Get3Data, ThrowOnError>): RequestResult<Get3Responses, Get3Errors, ThrowOnError> {
+        return (options.client ?? client).get<Get3Responses, Get3Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -750,8 +1040,8 @@ export class Sessions {
     /**
      * Renames a session or changes its model (from its next turn).
      */
-    public static edit<ThrowOnError extends boolean = false>(options: Options<Edit2Data, ThrowOnError>): RequestResult<Edit2Responses, Edit2Errors, ThrowOnError> {
-        return (options.client ?? client).patch<Edit2Responses, Edit2Errors, ThrowOnError>({
+    public static edit<ThrowOnError extends boolean = false>(options: Options<Edit3Data, ThrowOnError>): RequestResult<Edit3Responses, Edit3Errors, ThrowOnError> {
+        return (options.client ?? client).patch<Edit3Responses, Edit3Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -1005,8 +1295,8 @@ export class Files {
     /**
      * Deletes a file, or a folder with everything in it.
      */
-    public static delete<ThrowOnError extends boolean = false>(options: Options<Delete2Data, ThrowOnError>): RequestResult<Delete2Responses, Delete2Errors, ThrowOnError> {
-        return (options.client ?? client).delete<Delete2Responses, Delete2Errors, ThrowOnError>({
+    public static delete<ThrowOnError extends boolean = false>(options: Options<Delete3Data, ThrowOnError>): RequestResult<Delete3Responses, Delete3Errors, ThrowOnError> {
+        return (options.client ?? client).delete<Delete3Responses, Delete3Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -1024,8 +1314,8 @@ export class Files {
     /**
      * A folder's entries.
      */
-    public static list<ThrowOnError extends boolean = false>(options: Options<List5Data, ThrowOnError>): RequestResult<List5Responses, List5Errors, ThrowOnError> {
-        return (options.client ?? client).get<List5Responses, List5Errors, ThrowOnError>({
+    public static list<ThrowOnError extends boolean = false>(options: Options<List6Data, ThrowOnError>): RequestResult<List6Responses, List6Errors, ThrowOnError> {
+        return (options.client ?? client).get<List6Responses, List6Errors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',

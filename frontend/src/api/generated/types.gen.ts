@@ -98,7 +98,7 @@ export type ApiKeyRequest = {
      */
     name: string;
     /**
-     * `full` (the default): everything you may do; `jobs`: only `/api/v1/jobs` and
+     * `full` (the default): everything you may do; `jobs`: only `/api/v1/jobs`, `/api/v1/automations` and
      * `GET /api/v1/auth/me`; `sandboxes`: E2B's SDKs, the API under `/e2b` (the secret
      * is shaped `e2b_<hex>`, as they require).
      */
@@ -153,6 +153,64 @@ export type AuthModeView = {
      * `password` mode).
      */
     registration: RegistrationMode;
+};
+
+/**
+ * Changes to an automation; what is left out stays. `triggers` replaces them all
+ * (a webhook trigger given with its `id` keeps its URL and secret).
+ */
+export type AutomationEdit = {
+    /**
+     * Enabling clears a pause after failures, and the failure count.
+     */
+    enabled?: boolean | null;
+    missed_runs?: null | MissedRuns;
+    model?: string | null;
+    name?: string | null;
+    network?: string | null;
+    prompt?: string | null;
+    session?: null | SessionMode;
+    timeout_secs?: number | null;
+    triggers?: Array<NewTrigger> | null;
+};
+
+export type AutomationList = {
+    automations: Array<AutomationView>;
+};
+
+export type AutomationView = {
+    created_at: string;
+    enabled: boolean;
+    /**
+     * Runs failed in a row.
+     */
+    failures: number;
+    id: string;
+    last_run?: null | RunView;
+    missed_runs: MissedRuns;
+    model?: string | null;
+    name: string;
+    network?: null | Network;
+    /**
+     * When it fires next (absent when disabled or no time trigger fires again).
+     */
+    next_fire?: string | null;
+    /**
+     * Its time triggers' next 5 fire times, enabled or not.
+     */
+    next_runs: Array<string>;
+    /**
+     * Why it paused itself, until enabled again.
+     */
+    paused_reason?: string | null;
+    prompt: string;
+    session: SessionMode;
+    /**
+     * The session a persistent automation's runs continue, once the first made it.
+     */
+    session_id?: string | null;
+    timeout_secs?: number | null;
+    triggers: Array<TriggerView>;
 };
 
 /**
@@ -252,6 +310,22 @@ export type Credentials = {
     password: string;
 };
 
+export type DeliveryAnswer = {
+    /**
+     * The run's job; for a repeated `Idempotency-Key`, the one the first delivery
+     * started; absent when nothing ran.
+     */
+    job_id?: string | null;
+    /**
+     * Why nothing ran (the filter did not match, the automation is paused…).
+     */
+    note?: string | null;
+    /**
+     * The key was seen before: nothing ran again.
+     */
+    repeated: boolean;
+};
+
 /**
  * Whether a session's desktop runs: what the person's panel asks before it connects,
  * since connecting starts the desktop (and the sandbox, when the session has none).
@@ -314,6 +388,11 @@ export type FileEntry = {
 };
 
 export type FileKind = 'file' | 'dir' | 'symlink' | 'other';
+
+/**
+ * What fired a run.
+ */
+export type FiredBy = 'schedule' | 'at' | 'webhook' | 'manual' | 'paused';
 
 export type Health = {
     status: string;
@@ -540,7 +619,53 @@ export type McpTool = {
  */
 export type McpTransportKind = 'http' | 'stdio';
 
+export type MemoryNoteEdit = {
+    /**
+     * The note's new text: 1 to 500 characters, nothing that looks like a key, token or
+     * password.
+     */
+    text: string;
+};
+
+/**
+ * One note of a person's memory, with the chat that wrote it.
+ */
+export type MemoryNoteView = {
+    created_at: string;
+    id: string;
+    /**
+     * The session (chat) whose agent wrote the note.
+     */
+    session_id: string;
+    text: string;
+};
+
+export type MemorySettings = {
+    /**
+     * On: the agent may keep notes, and each new chat starts with them. Off: neither
+     * (the notes stay until deleted or wiped).
+     */
+    enabled: boolean;
+};
+
+/**
+ * A person's memory across chats: whether it is on, and their notes, oldest first.
+ */
+export type MemoryView = {
+    /**
+     * Off by default; while off, the agent keeps no notes and new chats get none.
+     */
+    enabled: boolean;
+    notes: Array<MemoryNoteView>;
+};
+
 export type MessageRole = 'user' | 'assistant';
+
+/**
+ * What happens to a fire time that passed while no replica ran: one run on recovery
+ * (however many were missed), or none; either is recorded in the history.
+ */
+export type MissedRuns = 'run_once' | 'skip';
 
 /**
  * The offered models, the default first; empty when none is configured.
@@ -621,6 +746,37 @@ export type NewAttachment = {
 };
 
 /**
+ * An automation as a client sends it.
+ */
+export type NewAutomation = {
+    /**
+     * Default true.
+     */
+    enabled?: boolean | null;
+    missed_runs?: null | MissedRuns;
+    /**
+     * One of `GET /api/v1/models`' names (default: the default model).
+     */
+    model?: string | null;
+    name: string;
+    /**
+     * `internet` or `offline`; default: the sandbox-manager's.
+     */
+    network?: string | null;
+    /**
+     * What to do, as a chat message; a template that may name the fire's payload:
+     * `{{ body.repository.name }}`, `{{ fired_at }}`, `{{ trigger }}`.
+     */
+    prompt: string;
+    session?: null | SessionMode;
+    /**
+     * Each run's time limit, as a job's (default: a job's).
+     */
+    timeout_secs?: number | null;
+    triggers: Array<NewTrigger>;
+};
+
+/**
  * A new invite, its code shown this once.
  */
 export type NewInvite = {
@@ -687,6 +843,22 @@ export type NewSession = {
 };
 
 /**
+ * A trigger as a client sends it.
+ */
+export type NewTrigger = {
+    cron: string;
+    timezone?: string | null;
+    type: 'schedule';
+} | {
+    at: string;
+    type: 'at';
+} | {
+    filter?: string | null;
+    id?: string | null;
+    type: 'webhook';
+};
+
+/**
  * An API key in the admins' list, with its owner.
  */
 export type OwnedApiKeyView = ApiKeyView & {
@@ -744,6 +916,65 @@ export type Reply = {
 };
 
 export type Role = 'admin' | 'user';
+
+export type RotatedSecret = {
+    id: string;
+    /**
+     * The new signing secret, shown only here; the old one no longer works.
+     */
+    secret: string;
+    url: string;
+};
+
+export type RunList = {
+    /**
+     * Newest first.
+     */
+    runs: Array<RunView>;
+};
+
+export type RunStarted = {
+    /**
+     * The run's job (`GET /api/v1/jobs/{id}`).
+     */
+    job_id: string;
+};
+
+/**
+ * One entry of the history.
+ */
+export type RunView = {
+    /**
+     * Why the run's job failed.
+     */
+    error?: string | null;
+    fired_at: string;
+    /**
+     * The run's job (`GET /api/v1/jobs/{id}`); absent when nothing ran.
+     */
+    job_id?: string | null;
+    /**
+     * Why nothing ran, or what else happened (a missed time run on recovery).
+     */
+    note?: string | null;
+    /**
+     * The job's session, to open its chat.
+     */
+    session_id?: string | null;
+    /**
+     * The job's status (`queued`, `running`, `waiting`, `succeeded`, `failed`,
+     * `cancelled`); `skipped` when nothing ran; `paused` for the entry saying the
+     * automation paused itself.
+     */
+    status: string;
+    trigger: FiredBy;
+    trigger_id?: string | null;
+};
+
+/**
+ * Where the runs work: a new session each, or one session every run continues.
+ */
+export type SessionMode = 'fresh' | 'persistent';
 
 /**
  * A page of the caller's sessions, newest first.
@@ -943,6 +1174,26 @@ export type ToolView = {
 } | {
     kind: 'error';
     message: string;
+};
+
+export type TriggerView = {
+    at?: string | null;
+    cron?: string | null;
+    filter?: string | null;
+    id: string;
+    /**
+     * A webhook's signing secret: only in the answer that made it (or rotated it).
+     */
+    secret?: string | null;
+    timezone?: string | null;
+    /**
+     * `schedule`, `at` or `webhook`.
+     */
+    type: string;
+    /**
+     * A webhook's address, relative to this API's origin: `/api/v1/hooks/{id}`.
+     */
+    url?: string | null;
 };
 
 export type UserView = {
@@ -1410,6 +1661,229 @@ export type RegisterResponse = RegisterResponses[keyof RegisterResponses];
 export type List2Data = {
     body?: never;
     path?: never;
+    query?: never;
+    url: '/api/v1/automations';
+};
+
+export type List2Errors = {
+    401: ErrorBody;
+};
+
+export type List2Error = List2Errors[keyof List2Errors];
+
+export type List2Responses = {
+    200: AutomationList;
+};
+
+export type List2Response = List2Responses[keyof List2Responses];
+
+export type Create2Data = {
+    body: NewAutomation;
+    path?: never;
+    query?: never;
+    url: '/api/v1/automations';
+};
+
+export type Create2Errors = {
+    401: ErrorBody;
+    /**
+     * a bad field, named in `field`: cron, timezone, at, filter, prompt…
+     */
+    422: ErrorBody;
+};
+
+export type Create2Error = Create2Errors[keyof Create2Errors];
+
+export type Create2Responses = {
+    201: AutomationView;
+};
+
+export type Create2Response = Create2Responses[keyof Create2Responses];
+
+export type DeleteData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/automations/{id}';
+};
+
+export type DeleteErrors = {
+    404: ErrorBody;
+};
+
+export type DeleteError = DeleteErrors[keyof DeleteErrors];
+
+export type DeleteResponses = {
+    204: void;
+};
+
+export type DeleteResponse = DeleteResponses[keyof DeleteResponses];
+
+export type GetData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/automations/{id}';
+};
+
+export type GetErrors = {
+    404: ErrorBody;
+};
+
+export type GetError = GetErrors[keyof GetErrors];
+
+export type GetResponses = {
+    200: AutomationView;
+};
+
+export type GetResponse = GetResponses[keyof GetResponses];
+
+export type Edit2Data = {
+    body: AutomationEdit;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/automations/{id}';
+};
+
+export type Edit2Errors = {
+    404: ErrorBody;
+    /**
+     * it fired meanwhile; send the change again
+     */
+    409: ErrorBody;
+    422: ErrorBody;
+};
+
+export type Edit2Error = Edit2Errors[keyof Edit2Errors];
+
+export type Edit2Responses = {
+    200: AutomationView;
+};
+
+export type Edit2Response = Edit2Responses[keyof Edit2Responses];
+
+export type RunNowData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/automations/{id}/run';
+};
+
+export type RunNowErrors = {
+    404: ErrorBody;
+    /**
+     * nothing ran; the message says why (the history has it too)
+     */
+    409: ErrorBody;
+};
+
+export type RunNowError = RunNowErrors[keyof RunNowErrors];
+
+export type RunNowResponses = {
+    202: RunStarted;
+};
+
+export type RunNowResponse = RunNowResponses[keyof RunNowResponses];
+
+export type RunsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * 1–100, default 30.
+         */
+        limit?: number | null;
+    };
+    url: '/api/v1/automations/{id}/runs';
+};
+
+export type RunsErrors = {
+    404: ErrorBody;
+};
+
+export type RunsError = RunsErrors[keyof RunsErrors];
+
+export type RunsResponses = {
+    200: RunList;
+};
+
+export type RunsResponse = RunsResponses[keyof RunsResponses];
+
+export type RotateData = {
+    body?: never;
+    path: {
+        id: string;
+        trigger_id: string;
+    };
+    query?: never;
+    url: '/api/v1/automations/{id}/triggers/{trigger_id}/rotate';
+};
+
+export type RotateErrors = {
+    404: ErrorBody;
+};
+
+export type RotateError = RotateErrors[keyof RotateErrors];
+
+export type RotateResponses = {
+    200: RotatedSecret;
+};
+
+export type RotateResponse = RotateResponses[keyof RotateResponses];
+
+export type DeliverData = {
+    /**
+     * any body; JSON is offered to the prompt and filter as `body`
+     */
+    body: string;
+    headers?: {
+        /**
+         * sha256=<hex HMAC-SHA256 of the body with the trigger's secret> (or send it as X-Hub-Signature-256)
+         */
+        'X-Sandpiper-Signature'?: string | null;
+        /**
+         * the delivery's id: a repeat runs nothing
+         */
+        'Idempotency-Key'?: string | null;
+    };
+    path: {
+        /**
+         * the webhook trigger's id
+         */
+        trigger_id: string;
+    };
+    query?: never;
+    url: '/api/v1/hooks/{trigger_id}';
+};
+
+export type DeliverErrors = {
+    401: ErrorBody;
+    404: ErrorBody;
+    413: ErrorBody;
+};
+
+export type DeliverError = DeliverErrors[keyof DeliverErrors];
+
+export type DeliverResponses = {
+    200: DeliveryAnswer;
+    202: DeliveryAnswer;
+};
+
+export type DeliverResponse = DeliverResponses[keyof DeliverResponses];
+
+export type List3Data = {
+    body?: never;
+    path?: never;
     query?: {
         /**
          * Only jobs in this status.
@@ -1427,27 +1901,27 @@ export type List2Data = {
     url: '/api/v1/jobs';
 };
 
-export type List2Errors = {
+export type List3Errors = {
     401: ErrorBody;
     422: ErrorBody;
 };
 
-export type List2Error = List2Errors[keyof List2Errors];
+export type List3Error = List3Errors[keyof List3Errors];
 
-export type List2Responses = {
+export type List3Responses = {
     200: JobPage;
 };
 
-export type List2Response = List2Responses[keyof List2Responses];
+export type List3Response = List3Responses[keyof List3Responses];
 
-export type Create2Data = {
+export type Create3Data = {
     body: NewJobBody;
     path?: never;
     query?: never;
     url: '/api/v1/jobs';
 };
 
-export type Create2Errors = {
+export type Create3Errors = {
     400: ErrorBody;
     401: ErrorBody;
     413: ErrorBody;
@@ -1462,15 +1936,15 @@ export type Create2Errors = {
     503: ErrorBody;
 };
 
-export type Create2Error = Create2Errors[keyof Create2Errors];
+export type Create3Error = Create3Errors[keyof Create3Errors];
 
-export type Create2Responses = {
+export type Create3Responses = {
     201: CreatedJob;
 };
 
-export type Create2Response = Create2Responses[keyof Create2Responses];
+export type Create3Response = Create3Responses[keyof Create3Responses];
 
-export type GetData = {
+export type Get2Data = {
     body?: never;
     path: {
         id: string;
@@ -1479,17 +1953,17 @@ export type GetData = {
     url: '/api/v1/jobs/{id}';
 };
 
-export type GetErrors = {
+export type Get2Errors = {
     404: ErrorBody;
 };
 
-export type GetError = GetErrors[keyof GetErrors];
+export type Get2Error = Get2Errors[keyof Get2Errors];
 
-export type GetResponses = {
+export type Get2Responses = {
     200: JobDetail;
 };
 
-export type GetResponse = GetResponses[keyof GetResponses];
+export type Get2Response = Get2Responses[keyof Get2Responses];
 
 export type CancelData = {
     body?: never;
@@ -1624,26 +2098,126 @@ export type ServersResponses = {
 
 export type ServersResponse = ServersResponses[keyof ServersResponses];
 
-export type List3Data = {
+export type WipeMemoryData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/memory';
+};
+
+export type WipeMemoryResponses = {
+    204: void;
+};
+
+export type WipeMemoryResponse = WipeMemoryResponses[keyof WipeMemoryResponses];
+
+export type GetMemoryData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/memory';
+};
+
+export type GetMemoryResponses = {
+    200: MemoryView;
+};
+
+export type GetMemoryResponse = GetMemoryResponses[keyof GetMemoryResponses];
+
+export type SetMemoryData = {
+    body: MemorySettings;
+    path?: never;
+    query?: never;
+    url: '/api/v1/memory';
+};
+
+export type SetMemoryErrors = {
+    /**
+     * `enabled` is missing or not a boolean
+     */
+    422: ErrorBody;
+};
+
+export type SetMemoryError = SetMemoryErrors[keyof SetMemoryErrors];
+
+export type SetMemoryResponses = {
+    200: MemoryView;
+};
+
+export type SetMemoryResponse = SetMemoryResponses[keyof SetMemoryResponses];
+
+export type DeleteMemoryNoteData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/memory/notes/{id}';
+};
+
+export type DeleteMemoryNoteErrors = {
+    /**
+     * none of your notes has this id
+     */
+    404: ErrorBody;
+};
+
+export type DeleteMemoryNoteError = DeleteMemoryNoteErrors[keyof DeleteMemoryNoteErrors];
+
+export type DeleteMemoryNoteResponses = {
+    204: void;
+};
+
+export type DeleteMemoryNoteResponse = DeleteMemoryNoteResponses[keyof DeleteMemoryNoteResponses];
+
+export type EditMemoryNoteData = {
+    body: MemoryNoteEdit;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/memory/notes/{id}';
+};
+
+export type EditMemoryNoteErrors = {
+    /**
+     * none of your notes has this id
+     */
+    404: ErrorBody;
+    /**
+     * the text is empty, too long, looks like a secret, or would overfill memory
+     */
+    422: ErrorBody;
+};
+
+export type EditMemoryNoteError = EditMemoryNoteErrors[keyof EditMemoryNoteErrors];
+
+export type EditMemoryNoteResponses = {
+    200: MemoryNoteView;
+};
+
+export type EditMemoryNoteResponse = EditMemoryNoteResponses[keyof EditMemoryNoteResponses];
+
+export type List4Data = {
     body?: never;
     path?: never;
     query?: never;
     url: '/api/v1/models';
 };
 
-export type List3Errors = {
+export type List4Errors = {
     401: ErrorBody;
 };
 
-export type List3Error = List3Errors[keyof List3Errors];
+export type List4Error = List4Errors[keyof List4Errors];
 
-export type List3Responses = {
+export type List4Responses = {
     200: ModelList;
 };
 
-export type List3Response = List3Responses[keyof List3Responses];
+export type List4Response = List4Responses[keyof List4Responses];
 
-export type List4Data = {
+export type List5Data = {
     body?: never;
     path?: never;
     query?: {
@@ -1659,26 +2233,26 @@ export type List4Data = {
     url: '/api/v1/sessions';
 };
 
-export type List4Errors = {
+export type List5Errors = {
     401: ErrorBody;
 };
 
-export type List4Error = List4Errors[keyof List4Errors];
+export type List5Error = List5Errors[keyof List5Errors];
 
-export type List4Responses = {
+export type List5Responses = {
     200: SessionPage;
 };
 
-export type List4Response = List4Responses[keyof List4Responses];
+export type List5Response = List5Responses[keyof List5Responses];
 
-export type Create3Data = {
+export type Create4Data = {
     body: NewSession;
     path?: never;
     query?: never;
     url: '/api/v1/sessions';
 };
 
-export type Create3Errors = {
+export type Create4Errors = {
     401: ErrorBody;
     /**
      * a bad title, or a model not offered (`field`: `model`)
@@ -1686,13 +2260,13 @@ export type Create3Errors = {
     422: ErrorBody;
 };
 
-export type Create3Error = Create3Errors[keyof Create3Errors];
+export type Create4Error = Create4Errors[keyof Create4Errors];
 
-export type Create3Responses = {
+export type Create4Responses = {
     201: SessionView;
 };
 
-export type Create3Response = Create3Responses[keyof Create3Responses];
+export type Create4Response = Create4Responses[keyof Create4Responses];
 
 export type SessionListStreamData = {
     body?: never;
@@ -1719,7 +2293,7 @@ export type SessionListStreamResponses = {
 
 export type SessionListStreamResponse = SessionListStreamResponses[keyof SessionListStreamResponses];
 
-export type DeleteData = {
+export type Delete2Data = {
     body?: never;
     path: {
         id: string;
@@ -1728,19 +2302,19 @@ export type DeleteData = {
     url: '/api/v1/sessions/{id}';
 };
 
-export type DeleteErrors = {
+export type Delete2Errors = {
     404: ErrorBody;
 };
 
-export type DeleteError = DeleteErrors[keyof DeleteErrors];
+export type Delete2Error = Delete2Errors[keyof Delete2Errors];
 
-export type DeleteResponses = {
+export type Delete2Responses = {
     204: void;
 };
 
-export type DeleteResponse = DeleteResponses[keyof DeleteResponses];
+export type Delete2Response = Delete2Responses[keyof Delete2Responses];
 
-export type Get2Data = {
+export type Get3Data = {
     body?: never;
     path: {
         id: string;
@@ -1749,19 +2323,19 @@ export type Get2Data = {
     url: '/api/v1/sessions/{id}';
 };
 
-export type Get2Errors = {
+export type Get3Errors = {
     404: ErrorBody;
 };
 
-export type Get2Error = Get2Errors[keyof Get2Errors];
+export type Get3Error = Get3Errors[keyof Get3Errors];
 
-export type Get2Responses = {
+export type Get3Responses = {
     200: SessionView;
 };
 
-export type Get2Response = Get2Responses[keyof Get2Responses];
+export type Get3Response = Get3Responses[keyof Get3Responses];
 
-export type Edit2Data = {
+export type Edit3Data = {
     body: EditSession;
     path: {
         id: string;
@@ -1770,7 +2344,7 @@ export type Edit2Data = {
     url: '/api/v1/sessions/{id}';
 };
 
-export type Edit2Errors = {
+export type Edit3Errors = {
     404: ErrorBody;
     /**
      * a bad title, or a model not offered (`field`: `model`)
@@ -1778,13 +2352,13 @@ export type Edit2Errors = {
     422: ErrorBody;
 };
 
-export type Edit2Error = Edit2Errors[keyof Edit2Errors];
+export type Edit3Error = Edit3Errors[keyof Edit3Errors];
 
-export type Edit2Responses = {
+export type Edit3Responses = {
     200: SessionView;
 };
 
-export type Edit2Response = Edit2Responses[keyof Edit2Responses];
+export type Edit3Response = Edit3Responses[keyof Edit3Responses];
 
 export type AttachmentsData = {
     body?: never;
@@ -1894,7 +2468,7 @@ export type SessionEventsResponses = {
 
 export type SessionEventsResponse = SessionEventsResponses[keyof SessionEventsResponses];
 
-export type Delete2Data = {
+export type Delete3Data = {
     body?: never;
     path: {
         id: string;
@@ -1908,20 +2482,20 @@ export type Delete2Data = {
     url: '/api/v1/sessions/{id}/files';
 };
 
-export type Delete2Errors = {
+export type Delete3Errors = {
     400: ErrorBody;
     404: ErrorBody;
 };
 
-export type Delete2Error = Delete2Errors[keyof Delete2Errors];
+export type Delete3Error = Delete3Errors[keyof Delete3Errors];
 
-export type Delete2Responses = {
+export type Delete3Responses = {
     204: void;
 };
 
-export type Delete2Response = Delete2Responses[keyof Delete2Responses];
+export type Delete3Response = Delete3Responses[keyof Delete3Responses];
 
-export type List5Data = {
+export type List6Data = {
     body?: never;
     path: {
         id: string;
@@ -1935,18 +2509,18 @@ export type List5Data = {
     url: '/api/v1/sessions/{id}/files';
 };
 
-export type List5Errors = {
+export type List6Errors = {
     404: ErrorBody;
     503: ErrorBody;
 };
 
-export type List5Error = List5Errors[keyof List5Errors];
+export type List6Error = List6Errors[keyof List6Errors];
 
-export type List5Responses = {
+export type List6Responses = {
     200: Listing;
 };
 
-export type List5Response = List5Responses[keyof List5Responses];
+export type List6Response = List6Responses[keyof List6Responses];
 
 export type ArchiveData = {
     body?: never;
@@ -2467,7 +3041,7 @@ export type SharedImageResponses = {
 
 export type SharedImageResponse = SharedImageResponses[keyof SharedImageResponses];
 
-export type List6Data = {
+export type List7Data = {
     body?: never;
     path?: never;
     query?: {
@@ -2480,17 +3054,17 @@ export type List6Data = {
     url: '/api/v1/users';
 };
 
-export type List6Errors = {
+export type List7Errors = {
     403: ErrorBody;
 };
 
-export type List6Error = List6Errors[keyof List6Errors];
+export type List7Error = List7Errors[keyof List7Errors];
 
-export type List6Responses = {
+export type List7Responses = {
     200: Array<UserView>;
 };
 
-export type List6Response = List6Responses[keyof List6Responses];
+export type List7Response = List7Responses[keyof List7Responses];
 
 export type ActivateData = {
     body?: never;

@@ -24,6 +24,7 @@ mod jobs;
 mod live;
 mod mcp;
 mod mcp_admin;
+mod memory;
 pub mod metrics;
 mod models;
 mod origin;
@@ -62,6 +63,7 @@ use crate::application::automations::AutomationService;
 use crate::application::jobs::JobService;
 use crate::application::live::LiveService;
 use crate::application::mcp_servers::McpServerAdmin;
+use crate::application::memory::MemoryService;
 use crate::application::sessions::SessionService;
 use crate::domain::ports::{KeyValueStore, McpServers, UserRepository};
 
@@ -100,6 +102,8 @@ pub struct AppState {
     pub stores: Arc<Stores>,
     pub mcp: Arc<dyn McpServers>,
     pub mcp_admin: Arc<McpServerAdmin>,
+    /// Each person's memory across chats.
+    pub memory: Arc<MemoryService>,
     /// Cancelled on shutdown; SSE streams end when it is.
     pub stopping: CancellationToken,
     pub sse_heartbeat_secs: u64,
@@ -151,6 +155,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(invites::router())
         .merge(api_keys::router())
         .merge(jobs::router())
+        .merge(memory::router())
         .merge(automations::router())
         .split_for_parts()
 }

@@ -1,6 +1,6 @@
-//! What the API returns for users, sessions, MCP servers and API keys: the stored
-//! records minus what a client must not see (password hashes, header and environment
-//! values, API keys' digests), in the shape the front end uses.
+//! What the API returns for users, sessions, MCP servers, API keys and memory: the
+//! stored records minus what a client must not see (password hashes, header and
+//! environment values, API keys' digests), in the shape the front end uses.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -11,6 +11,7 @@ use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::{ApiKey, ApiKeyScope, ApiKeySecret};
 use crate::domain::mcp::{McpServer, McpTransport};
 use crate::domain::mcp_edit::McpTransportKind;
+use crate::domain::memory::{Memory, MemoryNote};
 use crate::domain::model::ModelUsage;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::user::{Role, User};
@@ -244,6 +245,44 @@ impl From<&ApiKey> for OwnedApiKeyView {
             details: ApiKeyView::from(key),
             owner_id: key.owner.as_str().to_owned(),
             owner_email: key.owner_email.clone(),
+        }
+    }
+}
+
+/// A person's memory across chats: whether it is on, and their notes, oldest first.
+#[derive(Serialize, ToSchema)]
+pub struct MemoryView {
+    /// Off by default; while off, the agent keeps no notes and new chats get none.
+    pub enabled: bool,
+    pub notes: Vec<MemoryNoteView>,
+}
+
+/// One note of a person's memory, with the chat that wrote it.
+#[derive(Serialize, ToSchema)]
+pub struct MemoryNoteView {
+    pub id: String,
+    pub text: String,
+    /// The session (chat) whose agent wrote the note.
+    pub session_id: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<&MemoryNote> for MemoryNoteView {
+    fn from(note: &MemoryNote) -> Self {
+        Self {
+            id: note.id.as_str().to_owned(),
+            text: note.text.clone(),
+            session_id: note.session_id.as_str().to_owned(),
+            created_at: note.created_at,
+        }
+    }
+}
+
+impl From<&Memory> for MemoryView {
+    fn from(memory: &Memory) -> Self {
+        Self {
+            enabled: memory.enabled,
+            notes: memory.notes.iter().map(MemoryNoteView::from).collect(),
         }
     }
 }
