@@ -205,6 +205,7 @@ impl Application {
                     stores.kv.clone(),
                     Some(settings.agent.daily_token_budget).filter(|&budget| budget > 0),
                 ),
+                memory: memory.clone(),
                 image_url: http::image_url,
                 no_model: NO_MODEL.to_owned(),
             },

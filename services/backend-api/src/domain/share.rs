@@ -1,13 +1,15 @@
 //! Replay links: how long one works, whether it still does, and what a replay shows of a
 //! session's log — what the replay page draws (messages, the plan, tool calls with their
 //! views, questions, errors), never the model's working memory (its whole context),
-//! token counts and costs, or status changes.
+//! the person's memory notes (the `memory` tool's calls), token counts and costs, or
+//! status changes.
 
 use chrono::{DateTime, Duration, Utc};
 use rand::distr::{Alphanumeric, SampleString};
 
 use super::error::{DomainError, DomainResult};
 use super::event::{AgentEvent, StoredEvent};
+use super::memory::MEMORY_TOOL;
 use super::session::Session;
 
 /// The length of a link's token.
@@ -55,6 +57,7 @@ pub fn replayed(stored: StoredEvent) -> Option<StoredEvent> {
 /// Every kind is named, so a new one is shared only once someone decides it may be.
 fn shown(event: AgentEvent) -> Option<AgentEvent> {
     match event {
+        AgentEvent::Tool { ref name, .. } if name == MEMORY_TOOL => None,
         AgentEvent::Message { .. }
         | AgentEvent::Plan { .. }
         | AgentEvent::Step { .. }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::run::own_calls::{DelegateArgs, DelegateCall, RunCall};
 use crate::domain::backend_call::BackendCall;
 use crate::domain::mcp::{qualified_name, McpTool};
+use crate::domain::memory::MEMORY_TOOL;
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::{ToolHome, ToolSpec};
 
@@ -37,9 +38,12 @@ impl Catalogue {
     /// has no search tool browses to a search engine instead, where a tool that can only
     /// fail would cost it a step to learn that. The run's own tools (planning, talking to
     /// the person, delegating) are the session's agent's; a sub-agent works without them.
+    /// `memory` waits for [`Catalogue::offer_memory`].
     pub fn new(web_search: bool, run_tools: bool) -> Self {
         let (run, delegate) = if run_tools {
-            (RunCall::specs(), DelegateCall::specs())
+            let mut run = RunCall::specs();
+            run.retain(|spec| spec.name != MEMORY_TOOL);
+            (run, DelegateCall::specs())
         } else {
             (Vec::new(), Vec::new())
         };
@@ -71,6 +75,27 @@ impl Catalogue {
     /// What the model is offered.
     pub fn specs(&self) -> &[ToolSpec] {
         &self.specs
+    }
+
+    /// Offers the `memory` tool, first, or withdraws it: a turn offers it while the
+    /// person has memory on.
+    pub fn offer_memory(&mut self, on: bool) {
+        let offered = self.specs.iter().position(|spec| spec.name == MEMORY_TOOL);
+        match (on, offered) {
+            (true, None) => {
+                let spec = RunCall::specs().into_iter().find(|spec| spec.name == MEMORY_TOOL);
+                self.specs
+                    .insert(0, spec.expect("memory is one of the run's tools"));
+                self.homes.insert(0, ToolHome::Run);
+                self.built_in += 1;
+            }
+            (false, Some(at)) => {
+                self.specs.remove(at);
+                self.homes.remove(at);
+                self.built_in -= 1;
+            }
+            _ => {}
+        }
     }
 
     /// Forgets the MCP tools (a new turn lists them again).
@@ -220,6 +245,35 @@ mod tests {
             let refused = sub.parse(run_tool, json!({})).unwrap_err();
             assert!(refused.contains("no tool named"), "{refused}");
         }
+    }
+
+    #[test]
+    fn memory_is_offered_only_when_asked_and_survives_mcp_turns() {
+        let mut catalogue = Catalogue::new(false, true);
+        let offered = |catalogue: &Catalogue| catalogue.specs().iter().any(|spec| spec.name == "memory");
+        assert!(!offered(&catalogue));
+        assert!(catalogue
+            .parse("memory", json!({ "action": "add", "text": "x" }))
+            .is_err());
+        catalogue.offer_memory(true);
+        catalogue.offer_memory(true);
+        catalogue.offer_mcp("everything", vec![echo()]);
+        catalogue.clear_mcp();
+        assert_eq!(
+            catalogue
+                .specs()
+                .iter()
+                .filter(|spec| spec.name == "memory")
+                .count(),
+            1
+        );
+        assert!(matches!(
+            catalogue.parse("memory", json!({ "action": "add", "text": "x" })),
+            Ok(ToolCall::Run(RunCall::Memory(_)))
+        ));
+        catalogue.offer_memory(false);
+        assert!(!offered(&catalogue));
+        assert!(!offered(&Catalogue::new(true, false)));
     }
 
     #[test]

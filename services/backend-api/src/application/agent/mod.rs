@@ -53,6 +53,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::error::AppResult;
 use super::events::EventService;
+use super::memory::MemoryService;
 use super::sessions::SessionService;
 use crate::domain::event::StoredEvent;
 use crate::domain::image::ImageId;
@@ -103,6 +104,9 @@ pub struct Dependencies {
     pub mcp: Arc<dyn McpServers>,
     /// Each person's model tokens per day.
     pub daily_tokens: DailyTokens,
+    /// Each person's notes across chats: the `memory` tool writes them, a new chat's
+    /// prompt gets them.
+    pub memory: Arc<MemoryService>,
     /// The URL a session's stored image is served at, which tool views link to: a route
     /// of the interfaces layer, which gives it.
     pub image_url: fn(&SessionId, &ImageId) -> String,

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::{AgentService, Budgets, Cluster, DailyTokens, Dependencies, TakeOver};
 use crate::application::events::EventService;
+use crate::application::memory::MemoryService;
 use crate::application::sessions::SessionService;
 use crate::domain::agent::{ChatMessage, ChatRole, Completion};
 use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
@@ -93,6 +94,7 @@ impl Harness {
             images: store.clone(),
             mcp: Arc::new(NoMcp),
             daily_tokens: DailyTokens::new(store.clone(), None),
+            memory: Arc::new(MemoryService::new(store.clone())),
             image_url: |session, image| format!("/images/{}/{}", session.as_str(), image.file_name()),
             no_model: "No model is configured.".into(),
         };

@@ -21,6 +21,7 @@
 //! - `own_calls.rs`: the tools the run handles itself (plan, step, title, talking to the
 //!   person, delegating) and their typed arguments, as the catalogue offers them.
 //! - `own_tools.rs`: what those tools do, and the events they leave.
+//! - `memory_tool.rs`: the `memory` tool, notes kept across the person's chats.
 //! - `sandbox.rs`: sandbox calls, the run's sandbox, the images they show, the failed-cell
 //!   budget.
 //! - `mcp.rs`: the MCP servers' tools, offered as a turn starts and called.
@@ -41,6 +42,7 @@ mod delegation;
 mod hand_back;
 mod history;
 mod mcp;
+mod memory_tool;
 mod messages;
 pub(super) mod own_calls;
 mod own_tools;

@@ -32,6 +32,10 @@ impl Run {
                 },
                 "delivered",
             ),
+            RunCall::Memory(args) => {
+                self.memory_tool(call, args).await;
+                return Next::Continue;
+            }
             RunCall::Ask(ask) => {
                 self.answer(
                     call,

@@ -43,6 +43,9 @@ impl Run {
     }
 
     async fn turn(&mut self) -> TurnEnd {
+        if self.role.is_lead() {
+            self.recall_memory().await;
+        }
         if let Err(err) = self.load_history().await {
             return TurnEnd::Failed(format!("Could not read the conversation: {err}"));
         }

@@ -1,0 +1,64 @@
+//! The person's memory across chats in the session's run: the notes a chat's system
+//! prompt was given at its first run (the same in every later run of the chat), and the
+//! `memory` tool, with which the agent keeps, rewrites or drops a short note (offered
+//! only while the person has memory on). The call is a tool line the person sees; what
+//! is refused (a secret, a note too long, memory full) is the model's to read, and the
+//! turn goes on. A sub-agent gets neither.
+
+use serde_json::{json, Value};
+
+use super::Run;
+use crate::application::agent::untrusted::ToolReply;
+use crate::application::memory::MemoryArgs;
+use crate::domain::agent::{ChatRole, ToolCallRequest};
+use crate::domain::tool::ToolView;
+
+impl Run {
+    /// As a turn starts: the `memory` tool offered while memory is on, and, in a run's
+    /// first turn, the chat's notes added to its system prompt. A store that fails costs
+    /// the turn its memory, not the turn.
+    pub(super) async fn recall_memory(&mut self) {
+        let owner = &self.session.owner;
+        if self.history_until.is_none() {
+            let enabled = self.deps.memory.get(owner).await.map(|memory| memory.enabled);
+            self.catalogue.offer_memory(enabled.unwrap_or(false));
+            return;
+        }
+        match self.deps.memory.recall(owner, &self.session.id).await {
+            Ok(recall) => {
+                self.catalogue.offer_memory(recall.enabled);
+                let system = self
+                    .conversation
+                    .first_mut()
+                    .filter(|m| m.role == ChatRole::System);
+                if let Some(content) = system.and_then(|system| system.content.as_mut()) {
+                    content.push_str(&recall.prompt);
+                }
+            }
+            Err(err) => {
+                tracing::warn!(session = self.session.id.as_str(), %err, "reading the person's memory");
+                self.catalogue.offer_memory(false);
+            }
+        }
+    }
+
+    /// Writes the note, between the call's `calling` and `called` events.
+    pub(super) async fn memory_tool(&mut self, call: &ToolCallRequest, args: MemoryArgs) {
+        let shown: Value = serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({}));
+        self.open(call, shown).await;
+        let written = match args.write() {
+            Ok(write) => {
+                self.deps
+                    .memory
+                    .write(&self.session.owner, &self.session.id, write)
+                    .await
+            }
+            Err(problem) => Err(problem),
+        };
+        let (view, reply) = match written {
+            Ok(done) => (ToolView::Result { result: json!(done) }, done),
+            Err(problem) => (ToolView::error(problem.clone()), problem),
+        };
+        self.close(&call.id, view, ToolReply::own(reply)).await;
+    }
+}
