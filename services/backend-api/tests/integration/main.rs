@@ -9,6 +9,7 @@ mod agent_code;
 mod agent_sandbox;
 mod api_keys;
 mod auth;
+mod automations;
 mod delegation;
 mod e2b;
 mod e2b_sandboxes;
