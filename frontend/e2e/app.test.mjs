@@ -450,7 +450,7 @@ describe('Sandpiper in a browser', () => {
       await guest.close()
 
       // Its tools reach the chat's Tools tab.
-      await page.click('[data-test=settings-back]')
+      await page.click('[data-test=page-back]')
       await page.locator('[data-test=session-row]').first().click()
       await page.click('[data-test=tab-tools]')
       await page.locator('[data-test=mcp-server][data-name=reference] li', { hasText: 'get-sum' }).waitFor(SLOW)

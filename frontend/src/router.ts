@@ -1,6 +1,6 @@
 // The app's pages: sign-in, the workspace (optionally with a chat open), the settings
-// (API keys; more for admins) and the public replay of a shared chat. Pages behind
-// sign-in send the person to it and back.
+// (the person's own; more for admins), the automations and the public replay of a
+// shared chat. Pages behind sign-in send the person to it and back.
 import { createRouter, createWebHistory } from 'vue-router'
 import { auth, checkSignIn } from './state/auth'
 
@@ -11,6 +11,7 @@ export const router = createRouter({
     { path: '/', name: 'home', component: () => import('./views/WorkspaceView.vue'), meta: { private: true } },
     { path: '/s/:id', name: 'session', component: () => import('./views/WorkspaceView.vue'), meta: { private: true } },
     { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { private: true } },
+    { path: '/automations', name: 'automations', component: () => import('./views/AutomationsView.vue'), meta: { private: true } },
     { path: '/share/:token', name: 'share', component: () => import('./views/ReplayView.vue') },
     { path: '/:rest(.*)*', redirect: '/' },
   ],

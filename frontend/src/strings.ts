@@ -1,4 +1,7 @@
-// Every string the interface shows, in one place so it can be translated.
+// Every string the interface shows, in one place so it can be translated (the larger
+// pages' in src/strings/, gathered here).
+import { automations } from './strings/automations'
+
 export const strings = {
   app: 'Sandpiper',
   auth: {
@@ -288,6 +291,7 @@ export const strings = {
     play: 'Play the replay',
     showAll: 'Show all',
   },
+  automations,
   theme: {
     toggle: 'Switch light/dark theme',
   },

@@ -14,6 +14,12 @@ export class ApiFailure extends Error {
   ) {
     super(message)
   }
+
+  /** The message without the field's name it starts with, to show beside that field. */
+  get detail(): string {
+    const named = `${this.field}: `
+    return this.field && this.message.startsWith(named) ? this.message.slice(named.length) : this.message
+  }
 }
 
 /** Called when a refresh fails: the person must sign in again. */

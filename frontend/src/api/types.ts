@@ -8,6 +8,8 @@ export type {
   ApiKeyScope,
   ApiKeyView as ApiKey,
   AuthModeView,
+  AutomationList,
+  AutomationView as Automation,
   DesktopView,
   FileEntry,
   Listing,
@@ -18,9 +20,16 @@ export type {
   ModelList,
   ModelView as Model,
   NewApiKey,
+  NewAutomation,
   NewInvite,
+  NewTrigger,
   OwnedApiKeyView as OwnedApiKey,
   PlanStep,
+  RotatedSecret,
+  RunList,
+  RunStarted,
+  RunView as AutomationRun,
+  SessionMode,
   SessionPage,
   SessionStatus,
   SessionView as Session,
@@ -32,8 +41,10 @@ export type {
   TerminalTicketView as TerminalTicket,
   TicketView as VncTicket,
   ToolView,
+  TriggerView as Trigger,
   UserView as User,
 } from './generated'
+
 
 /** A change under a watched folder, as the file watch stream sends it. */
 export interface FileChange {

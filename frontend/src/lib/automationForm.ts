@@ -1,0 +1,133 @@
+// The automation editor's form: what a person types, turned into what the API takes,
+// and back; how a trigger reads in the list; and the `curl` line that signs a webhook
+// delivery as the API checks it (HMAC-SHA256 of the body with the trigger's secret).
+import type { Automation, NewAutomation, NewTrigger, SessionMode, Trigger } from '../api/types'
+import { strings } from '../strings'
+
+export type TriggerType = 'schedule' | 'at' | 'webhook'
+
+/** One trigger row. `id`: a stored webhook's, kept (with its URL and secret) on save. */
+export interface TriggerRow {
+  key: number
+  type: TriggerType
+  id?: string
+  cron: string
+  timezone: string
+  /** A `datetime-local` value, in the browser's time zone. */
+  at: string
+  filter: string
+  url?: string
+}
+
+export interface AutomationForm {
+  name: string
+  prompt: string
+  model: string
+  session: SessionMode
+  enabled: boolean
+  triggers: TriggerRow[]
+}
+
+let keys = 0
+
+/** A webhook's full address (the API gives it relative to its origin, which is ours). */
+export const absoluteUrl = (url: string) => new URL(url, location.origin).toString()
+
+/** The browser's IANA time zone, the default of a new schedule. */
+export const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+
+/** Every IANA time zone the browser knows, for the zone field's suggestions. */
+export const knownZones = (): string[] => (typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [])
+
+export function newTrigger(type: TriggerType): TriggerRow {
+  return { key: ++keys, type, cron: '0 9 * * 1-5', timezone: localZone(), at: '', filter: '' }
+}
+
+export function newForm(): AutomationForm {
+  return { name: '', prompt: '', model: '', session: 'fresh', enabled: true, triggers: [newTrigger('schedule')] }
+}
+
+/** `2026-12-01T09:00` in the browser's zone, as a `datetime-local` field shows it. */
+function localInput(at: string): string {
+  const date = new Date(at)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
+}
+
+export function formOf(automation: Automation): AutomationForm {
+  return {
+    name: automation.name,
+    prompt: automation.prompt,
+    model: automation.model ?? '',
+    session: automation.session,
+    enabled: automation.enabled,
+    triggers: automation.triggers.map((trigger) => {
+      const row = newTrigger(trigger.type as TriggerType)
+      if (trigger.type === 'schedule') return { ...row, cron: trigger.cron ?? '', timezone: trigger.timezone ?? '' }
+      if (trigger.type === 'at') return { ...row, at: trigger.at ? localInput(trigger.at) : '' }
+      return { ...row, id: trigger.id, filter: trigger.filter ?? '', url: trigger.url ? absoluteUrl(trigger.url) : undefined }
+    }),
+  }
+}
+
+/** An `at` the API reads (RFC 3339); an empty or unreadable field is sent as typed, for
+ * the API to name. */
+function instant(local: string): string {
+  const date = new Date(local)
+  return Number.isNaN(date.getTime()) ? local : date.toISOString()
+}
+
+function triggerOf(row: TriggerRow): NewTrigger {
+  if (row.type === 'schedule') return { type: 'schedule', cron: row.cron.trim(), timezone: row.timezone.trim() }
+  if (row.type === 'at') return { type: 'at', at: instant(row.at) }
+  const filter = row.filter.trim() || null
+  return row.id ? { type: 'webhook', id: row.id, filter } : { type: 'webhook', filter }
+}
+
+export function inputOf(form: AutomationForm): NewAutomation {
+  return {
+    name: form.name.trim(),
+    prompt: form.prompt,
+    ...(form.model ? { model: form.model } : {}),
+    session: form.session,
+    enabled: form.enabled,
+    triggers: form.triggers.map(triggerOf),
+  }
+}
+
+/** The fields a trigger row has, as the API names them in a 422. */
+export const triggerFields: Record<TriggerType, string[]> = {
+  schedule: ['cron', 'timezone'],
+  at: ['at'],
+  webhook: ['filter'],
+}
+
+/** A history entry's status in the badge colours the chat list uses. */
+export const runTone = (status: string): string =>
+  ({ succeeded: 'completed', failed: 'failed', cancelled: 'failed', paused: 'failed', running: 'running', queued: 'waiting', waiting: 'waiting' })[status] ?? ''
+
+/** A time in the browser's zone, the zone named (a schedule may be in another). */
+export const formatTime = (at: string) =>
+  new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })
+
+/** A trigger in a few words, for the list. */
+export function describeTrigger(trigger: Trigger): string {
+  if (trigger.type === 'schedule') return `${trigger.cron} (${trigger.timezone})`
+  if (trigger.type === 'at') return trigger.at ? formatTime(trigger.at) : ''
+  return trigger.filter ? `${strings.automations.ifFilter} ${trigger.filter}` : strings.automations.anyDelivery
+}
+
+/** Shell-quoted with single quotes. */
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
+
+/** A `curl` that sends `body` to the webhook, signed with openssl as the API checks it. */
+export function signedCurl(url: string, secret: string, body = '{"event":"test"}'): string {
+  return [
+    `BODY=${quote(body)}`,
+    `SIG=$(printf '%s' "$BODY" | openssl dgst -sha256 -hmac ${quote(secret)} | sed 's/^.* //')`,
+    `curl -sS -X POST ${quote(url)} \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -H "X-Sandpiper-Signature: sha256=$SIG" \\`,
+    `  --data-binary "$BODY"`,
+  ].join('\n')
+}

@@ -1,0 +1,79 @@
+// The Automations page's data: the person's automations (each with its next fire times
+// and last result), saved, switched on and off, run by hand and deleted through
+// `/api/v1/automations`; an automation's history; and the webhook secrets an answer
+// carries, which the API shows once and the page keeps only until dismissed.
+import { reactive } from 'vue'
+import { api } from '../api/http'
+import { absoluteUrl } from '../lib/automationForm'
+import type { Automation, AutomationList, AutomationRun, NewAutomation, RotatedSecret, RunList, RunStarted } from '../api/types'
+
+const BASE = '/api/v1/automations'
+const one = (id: string) => `${BASE}/${encodeURIComponent(id)}`
+
+/** A webhook's address and secret, as shown once. */
+export interface Revealed {
+  trigger: string
+  url: string
+  secret: string
+}
+
+export const automations = reactive({
+  list: [] as Automation[],
+  loaded: false,
+  /** Webhook secrets from the last save or rotation, by automation id. */
+  revealed: {} as Record<string, Revealed[]>,
+})
+
+function keep(automation: Automation): void {
+  const secrets = automation.triggers.flatMap((t) => (t.url && t.secret ? [{ trigger: t.id, url: absoluteUrl(t.url), secret: t.secret }] : []))
+  if (secrets.length) automations.revealed[automation.id] = secrets
+  const at = automations.list.findIndex((a) => a.id === automation.id)
+  if (at === -1) automations.list.push(automation)
+  else automations.list.splice(at, 1, { ...automation, last_run: automation.last_run ?? automations.list[at]?.last_run })
+}
+
+export async function loadAutomations(): Promise<void> {
+  automations.list = (await api<AutomationList>('GET', BASE)).automations
+  automations.loaded = true
+}
+
+/** Saves a new automation (`id` null) or changes one; the answer has its next runs. */
+export async function saveAutomation(id: string | null, body: NewAutomation): Promise<Automation> {
+  const saved = await api<Automation>(id ? 'PATCH' : 'POST', id ? one(id) : BASE, body)
+  keep(saved)
+  return saved
+}
+
+export async function setEnabled(id: string, enabled: boolean): Promise<void> {
+  keep(await api<Automation>('PATCH', one(id), { enabled }))
+}
+
+export async function deleteAutomation(id: string): Promise<void> {
+  await api('DELETE', one(id))
+  automations.list = automations.list.filter((a) => a.id !== id)
+  delete automations.revealed[id]
+}
+
+/** "Run now"; the list is asked again for the run's last result. */
+export async function runNow(id: string): Promise<string> {
+  const { job_id } = await api<RunStarted>('POST', `${one(id)}/run`)
+  await loadAutomations()
+  return job_id
+}
+
+/** A new secret for a webhook trigger; the old one stops working. */
+export async function rotateSecret(id: string, trigger: string): Promise<void> {
+  const answer = await api<RotatedSecret>('POST', `${one(id)}/triggers/${encodeURIComponent(trigger)}/rotate`)
+  const others = (automations.revealed[id] ?? []).filter((hook) => hook.trigger !== trigger)
+  automations.revealed[id] = [...others, { trigger, url: absoluteUrl(answer.url), secret: answer.secret }]
+}
+
+/** The history's newest entry as the automation's last result. */
+export function showLastRun(id: string, run: AutomationRun | undefined): void {
+  const automation = automations.list.find((a) => a.id === id)
+  if (automation && run) automation.last_run = run
+}
+
+export async function loadRuns(id: string): Promise<AutomationRun[]> {
+  return (await api<RunList>('GET', `${one(id)}/runs`)).runs
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import { createHmac } from 'node:crypto'
+import type { Automation } from '../src/api/types'
+import { formOf, inputOf, newForm, newTrigger, signedCurl } from '../src/lib/automationForm'
+
+const stored: Automation = {
+  id: 'a1',
+  name: 'Nightly',
+  prompt: 'Check {{ body.repo }}',
+  model: 'coder',
+  session: 'persistent',
+  enabled: false,
+  failures: 0,
+  missed_runs: 'run_once',
+  triggers: [
+    { id: 't1', type: 'schedule', cron: '0 2 * * *', timezone: 'Asia/Tokyo' },
+    { id: 't2', type: 'at', at: '2026-12-01T09:30:00Z' },
+    { id: 't3', type: 'webhook', url: '/api/v1/hooks/t3', filter: 'body.action == "opened"' },
+  ],
+  next_runs: [],
+  created_at: '2026-11-01T00:00:00Z',
+}
+
+describe('the automation form', () => {
+  it('sends a new automation with its triggers, an empty filter left out', () => {
+    const form = { ...newForm(), name: ' Morning ', prompt: 'Report' }
+    form.triggers[0] = { ...form.triggers[0], cron: ' 0 9 * * 1-5 ', timezone: 'Europe/Berlin' }
+    form.triggers.push({ ...newTrigger('webhook'), filter: '  ' })
+    expect(inputOf(form)).toEqual({
+      name: 'Morning',
+      prompt: 'Report',
+      session: 'fresh',
+      enabled: true,
+      triggers: [
+        { type: 'schedule', cron: '0 9 * * 1-5', timezone: 'Europe/Berlin' },
+        { type: 'webhook', filter: null },
+      ],
+    })
+  })
+
+  it('edits a stored automation: the webhook keeps its id, the time round-trips', () => {
+    const input = inputOf(formOf(stored))
+    expect(input).toMatchObject({ name: 'Nightly', model: 'coder', session: 'persistent', enabled: false })
+    expect(input.triggers).toEqual([
+      { type: 'schedule', cron: '0 2 * * *', timezone: 'Asia/Tokyo' },
+      { type: 'at', at: '2026-12-01T09:30:00.000Z' },
+      { type: 'webhook', id: 't3', filter: 'body.action == "opened"' },
+    ])
+  })
+})
+
+describe('the webhook curl', () => {
+  it('signs the body with openssl exactly as HMAC-SHA256 of it with the secret', () => {
+    const secret = "s3cr'et"
+    const body = '{"event":"it\'s here"}'
+    // The script's signature line, run as printed, with curl replaced by an echo.
+    const script = signedCurl('http://127.0.0.1:1/api/v1/hooks/x', secret, body).split('\n').slice(0, 2).join('\n')
+    const printed = execFileSync('bash', ['-c', `${script}\nprintf '%s' "$SIG"`], { encoding: 'utf8' })
+    expect(printed).toBe(createHmac('sha256', secret).update(body).digest('hex'))
+  })
+})
