@@ -1,6 +1,7 @@
 // Every string the interface shows, in one place so it can be translated (the larger
 // pages' in src/strings/, gathered here).
 import { automations } from './strings/automations'
+import { memory } from './strings/memory'
 
 export const strings = {
   app: 'Sandpiper',
@@ -99,6 +100,7 @@ export const strings = {
       web_fetch: 'Fetched',
       code_run: 'Ran code',
       code_restart: 'Restarted the kernel',
+      memory: 'Memory',
     } as Record<string, string>,
   },
   panels: {
@@ -292,6 +294,7 @@ export const strings = {
     showAll: 'Show all',
   },
   automations,
+  memory,
   theme: {
     toggle: 'Switch light/dark theme',
   },

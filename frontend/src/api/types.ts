@@ -17,6 +17,8 @@ export type {
   McpServerInput,
   McpServerStatus as McpServer,
   McpServerView as McpServerConfig,
+  MemoryNoteView as MemoryNote,
+  MemoryView as Memory,
   ModelList,
   ModelView as Model,
   NewApiKey,

@@ -1,0 +1,21 @@
+// The memory section's strings (gathered into `strings` by src/strings.ts).
+export const memory = {
+  title: 'Memory',
+  intro: 'With memory on, your agent keeps short notes across chats — facts about your work, your preferences, where things are — and each new chat starts with them. Never secrets. Off by default.',
+  switch: 'Remember across chats',
+  on: 'On',
+  off: 'Off',
+  offNote: 'Memory is off: the agent keeps no notes and new chats get none.',
+  offKeeps: 'The notes below stay until you delete them.',
+  none: 'No notes yet.',
+  loading: 'Loading memory…',
+  fromChat: 'From this chat',
+  edit: 'Edit',
+  save: 'Save',
+  cancel: 'Cancel',
+  delete: 'Delete',
+  confirmDelete: 'Delete this note?',
+  wipe: 'Wipe memory',
+  confirmWipe: (n: number) => `Delete all ${n} notes? Chats already begun keep what they started with.`,
+  noteText: 'Note',
+}
