@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { startStack } from './support/stack.mjs'
-import { launch, openPage, snap } from './support/browser.mjs'
+import { launch, snap } from './support/browser.mjs'
+import { expectProblem, onPage as runOnPage, signIn as signInAs } from './support/pages.mjs'
 
 const EMAIL = 'ada@example.com'
 const PASSWORD = 'correct horse battery'
@@ -29,38 +30,8 @@ after(async () => {
   await stack?.stop()
 })
 
-async function signIn(page) {
-  await page.goto(`${stack.url}/signin`)
-  await page.fill('input[name=email]', EMAIL)
-  await page.fill('input[name=password]', PASSWORD)
-  await page.click('button[type=submit]')
-  await page.waitForURL(`${stack.url}/`)
-}
-
-/** Runs `body` on a fresh page; on failure saves a screenshot and adds the servers' logs.
- * A console error, an uncaught exception or a CSP violation on the page fails the test
- * too, unless `body` takes it out of `problems` as expected. */
-async function onPage(name, options, body) {
-  const { page, context, problems } = await openPage(browser, options)
-  try {
-    await body(page, problems)
-    assert.deepEqual(problems, [], 'no console errors')
-  } catch (err) {
-    await snap(page, `failure-${name}`).catch(() => {})
-    err.message += `\n${stack.logs().slice(-6000)}`
-    throw err
-  } finally {
-    await context.close()
-  }
-}
-
-/** Waits up to 5 s for a problem matching `pattern`, then takes it out of `problems`. */
-async function expectProblem(problems, pattern) {
-  for (let i = 0; i < 50 && !problems.some((p) => pattern.test(p)); i++) await new Promise((r) => setTimeout(r, 100))
-  const index = problems.findIndex((p) => pattern.test(p))
-  assert.notEqual(index, -1, `expected ${pattern} among ${JSON.stringify(problems)}`)
-  problems.splice(index, 1)
-}
+const signIn = (page) => signInAs(page, stack.url, EMAIL, PASSWORD)
+const onPage = (name, options, body) => runOnPage(browser, stack, name, options, body)
 
 describe('Sandpiper in a browser', () => {
   test('sign up, run a task, open its tool views, the desktop and the files', { timeout: 240_000 }, () =>

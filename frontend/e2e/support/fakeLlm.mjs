@@ -43,6 +43,12 @@ const scenarios = {
   ],
   helper: [[['shell_exec', { command: 'uname -s; wc -l < /etc/hostname' }]], 'Done: Linux, 1 line.'],
   logo: [[['mcp__everything__get-tiny-image', {}]], 'That is the MCP logo.'],
+  // Two notes for the person's memory across chats (offered only while it is on).
+  remember: [
+    [['memory', { action: 'add', text: 'Ada keeps her reports in out/reports' }]],
+    [['memory', { action: 'add', text: 'Ada prefers CSV over JSON' }]],
+    'I will remember both.',
+  ],
   // The shell alone (no desktop needed), then the browser on what it wrote.
   tally: [
     [['shell_exec', { command: `printf '<body style="background:#1f6feb;color:#fff;font:64px sans-serif"><h1>Tally</h1>' > tally.html; ls | wc -l` }]],
