@@ -12,6 +12,7 @@ export const automations = {
   noNextRun: 'No time trigger',
   noMoreRuns: 'None: its times have passed',
   off: 'Off',
+  nextRunsOnceEnabled: 'Next runs, once enabled',
   lastRun: 'Last run',
   neverRan: 'Not run yet',
   paused: (reason: string) => `Paused: ${reason}`,
