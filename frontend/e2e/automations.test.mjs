@@ -141,6 +141,29 @@ describe('Automations and memory in a browser', () => {
       await page.reload()
       await page.locator('[data-test=automation][data-enabled=false] [data-test=automation-next]', { hasText: 'Off' }).waitFor()
       assert.equal(await card.locator('[data-test=automation-enabled]').isChecked(), false)
+
+      // Edited: renamed, a one-shot time added; the webhook keeps its URL.
+      await card.locator('[data-test=automation-edit]').click()
+      assert.equal(await editor.locator('[data-test=trigger-url]').innerText(), url)
+      await editor.locator('input[name=name]').fill('Morning round, and once more')
+      await editor.locator('[data-test=add-at]').click()
+      await editor.locator('[data-test=trigger][data-type=at] input[name=at]').fill('2030-01-02T10:30')
+      await editor.locator('[data-test=automation-save]').click()
+      const edited = page.locator('[data-test=automation][data-name="Morning round, and once more"]')
+      await edited.locator('[data-test=automation-trigger][data-type=at]').waitFor()
+      const kept = await edited.locator('[data-test=next-runs] li').evaluateAll((items) => items.map((li) => li.dataset.at))
+      assert.equal(kept.length, 5)
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await snap(page, '32b-automation-edited-dark')
+      await page.emulateMedia({ colorScheme: 'light' })
+      await edited.locator('[data-test=automation-edit]').click()
+      assert.equal(await editor.locator('[data-test=trigger-url]').innerText(), url)
+      assert.equal(await editor.locator('input[name=at]').inputValue(), '2030-01-02T10:30')
+      await editor.getByRole('button', { name: 'Cancel' }).click()
+
+      await edited.locator('[data-test=automation-delete]').click()
+      await page.locator('[data-test=automations-none]').waitFor()
+      assert.equal(await deliver(url, rotated), 404)
     }))
 
   test('memory: off by default; on, the agent’s notes are listed with their chat, edited, deleted and wiped', { timeout: 180_000 }, () =>
