@@ -79,6 +79,10 @@ describe('Automations and memory in a browser', () => {
       assert.equal(await editor.locator('[data-test=trigger][data-type=webhook] [data-test=field-error]').count(), 0)
       await expectProblem(problems, /status of 422/)
       await snap(page, '30-automation-bad-cron')
+      await page.setViewportSize(PHONE)
+      await schedule.scrollIntoViewIfNeeded()
+      await snap(page, '30b-phone-automation-editor')
+      await page.setViewportSize(DESKTOP)
 
       await schedule.locator('input[name=cron]').fill('0 9 * * 1-5')
       await editor.locator('[data-test=automation-save]').click()
