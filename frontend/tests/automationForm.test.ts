@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { flushPromises, mount } from '@vue/test-utils'
 import { execFileSync } from 'node:child_process'
 import { createHmac } from 'node:crypto'
+import AutomationEditor from '../src/components/automations/AutomationEditor.vue'
 import type { Automation } from '../src/api/types'
 import { formOf, inputOf, newForm, newTrigger, signedCurl } from '../src/lib/automationForm'
 
@@ -58,5 +60,41 @@ describe('the webhook curl', () => {
     const script = signedCurl('http://127.0.0.1:1/api/v1/hooks/x', secret, body).split('\n').slice(0, 2).join('\n')
     const printed = execFileSync('bash', ['-c', `${script}\nprintf '%s' "$SIG"`], { encoding: 'utf8' })
     expect(printed).toBe(createHmac('sha256', secret).update(body).digest('hex'))
+  })
+})
+
+describe('the automation editor', () => {
+  afterEach(() => vi.unstubAllGlobals())
+
+  /** An editor whose save is answered 422 naming `field`. */
+  async function refused(field: string, message: string) {
+    vi.stubGlobal('fetch', async (path: string) =>
+      path === '/api/v1/models'
+        ? Response.json({ models: [] })
+        : Response.json({ error: { code: 'invalid', message: `${field}: ${message}`, field } }, { status: 422 }),
+    )
+    const wrapper = mount(AutomationEditor, { props: { editing: null } })
+    await wrapper.get('[data-test=add-webhook]').trigger('click')
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    return wrapper
+  }
+
+  it('shows a trigger field’s 422 under that field, in the row that has it', async () => {
+    const wrapper = await refused('timezone', '`Mars/Base` is not an IANA time zone')
+    const schedule = wrapper.get('[data-test=trigger][data-type=schedule]')
+    expect(schedule.get('input[name=timezone]').attributes('aria-invalid')).toBe('true')
+    expect(schedule.get('input[name=cron]').attributes('aria-invalid')).toBeUndefined()
+    expect(schedule.findAll('[data-test=field-error]').map((e) => e.text())).toEqual(['`Mars/Base` is not an IANA time zone'])
+    expect(wrapper.get('[data-test=trigger][data-type=webhook]').find('[data-test=field-error]').exists()).toBe(false)
+  })
+
+  it('shows a form field’s 422 under it, and one it has no field for below the form', async () => {
+    const named = await refused('name', 'a name has 1 to 100 characters')
+    expect(named.get('input[name=name]').attributes('aria-invalid')).toBe('true')
+    expect(named.findAll('[data-test=field-error]').map((e) => e.text())).toEqual(['a name has 1 to 100 characters'])
+    const other = await refused('network', 'not a network')
+    expect(other.find('[data-test=field-error]').exists()).toBe(false)
+    expect(other.get('[role=alert]').text()).toBe('network: not a network')
   })
 })
