@@ -22,6 +22,7 @@ mod jobs;
 mod mcp;
 mod mcp_admin;
 mod mcp_sandbox;
+mod memory;
 mod models;
 mod redirects;
 mod registration;
