@@ -673,11 +673,10 @@ export class Automations {
      */
     public static deliver<ThrowOnError extends boolean = false>(options: Options<DeliverData, ThrowOnError>): RequestResult<DeliverResponses, DeliverErrors, ThrowOnError> {
         return (options.client ?? client).post<DeliverResponses, DeliverErrors, ThrowOnError>({
-            bodySerializer: null,
             url: '/api/v1/hooks/{trigger_id}',
             ...options,
             headers: {
-                'Content-Type': 'text/plain',
+                'Content-Type': 'application/json',
                 ...options.headers
             }
         });

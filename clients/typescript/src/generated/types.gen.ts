@@ -1843,9 +1843,9 @@ export type RotateResponse = RotateResponses[keyof RotateResponses];
 
 export type DeliverData = {
     /**
-     * any body; JSON is offered to the prompt and filter as `body`
+     * the delivery (JSON is offered to the prompt and the filter as `body`; any other body as text)
      */
-    body: string;
+    body: unknown;
     headers?: {
         /**
          * sha256=<hex HMAC-SHA256 of the body with the trigger's secret> (or send it as X-Hub-Signature-256)

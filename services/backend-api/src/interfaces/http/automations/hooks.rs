@@ -33,7 +33,7 @@ pub struct DeliveryAnswer {
 /// runs nothing (the filter did not match, the automation is paused). Unsigned or badly
 /// signed: `401`, larger than allowed: `413`; nothing runs.
 #[utoipa::path(post, path = "/api/v1/hooks/{trigger_id}", tag = "automations",
-    request_body(content = String, description = "any body; JSON is offered to the prompt and filter as `body`"),
+    request_body(content = serde_json::Value, description = "the delivery (JSON is offered to the prompt and the filter as `body`; any other body as text)"),
     params(("trigger_id" = String, Path, description = "the webhook trigger's id"),
         ("X-Sandpiper-Signature" = Option<String>, Header, description = "sha256=<hex HMAC-SHA256 of the body with the trigger's secret> (or send it as X-Hub-Signature-256)"),
         ("Idempotency-Key" = Option<String>, Header, description = "the delivery's id: a repeat runs nothing")),
