@@ -76,7 +76,7 @@ run_tests() { # unit|integration, package directory ("" for all), libtest argume
 
 # The integration areas that run in-process or start only the service's own binary: the
 # fast tier runs them, the full suite runs them there and every other area after.
-backend_quick_areas=(auth:: registration:: api_keys:: events:: sessions:: frontend:: hardening:: agent:: e2b::)
+backend_quick_areas=(auth:: registration:: api_keys:: events:: sessions:: frontend:: hardening:: agent:: e2b:: memory::)
 tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web:: lifecycle:: mcp_stdio::)
 skipping() { printf -- '--skip\n%s\n' "$@"; }
 
@@ -220,7 +220,7 @@ running[backend-api]=$!
 # The areas that store something, once more over MongoDB and Redis.
 suite backend-api-shared-stores on_shared_stores run_tests integration services/backend-api \
     auth:: registration:: api_keys:: jobs:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: \
-    e2b:: e2b_sandboxes:: &
+    e2b:: e2b_sandboxes:: memory:: &
 running[backend-api-shared-stores]=$!
 # The generated clients each run a job (the scripted model, one sandbox each, no warm
 # pool) with the backend-api and sandbox-manager binaries the build above made.
