@@ -206,6 +206,7 @@ impl Application {
                     Some(settings.agent.daily_token_budget).filter(|&budget| budget > 0),
                 ),
                 memory: memory.clone(),
+                automations: stores.automations.clone(),
                 image_url: http::image_url,
                 no_model: NO_MODEL.to_owned(),
             },

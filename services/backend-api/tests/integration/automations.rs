@@ -546,3 +546,42 @@ async fn two_replicas_fire_each_due_time_once_while_one_is_killed() {
     let span = (fired[fired.len() - 1] - fired[0] + 1) as usize;
     assert!(span - fired.len() <= 1, "due times were lost: {fired:?}");
 }
+
+#[tokio::test]
+async fn the_agent_makes_an_automation_for_its_person_shown_as_a_tool_line() {
+    let standup = |cron: &str| json!({ "name": "Standup", "prompt": "Remind me of the standup", "cron": cron, "timezone": "Europe/Berlin" });
+    let llm = FakeLlm::start(vec![
+        Reply::tool("automation_create", standup("0 25 * * MON")),
+        Reply::tool("automation_create", standup("0 9 * * MON")),
+        Reply::Text("Done: every Monday at 9."),
+    ])
+    .await;
+    let app = backend(&llm, &[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let session = app.new_session(&token).await;
+    let events = app
+        .turn(&token, &session, "Remind me of the standup every Monday at 9")
+        .await;
+    let lines: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "tool" && e["status"] == "called" && e["name"] == "automation_create")
+        .collect();
+    assert_eq!(lines.len(), 2, "{events:#?}");
+    // The bad cron is the model's to read and fix; nothing was made of it.
+    let refused = llm.last_message_text(1);
+    assert!(
+        refused.contains("not made") && refused.contains("cron"),
+        "{refused}"
+    );
+    let listed = app
+        .expect(StatusCode::OK, Method::GET, AUTOMATIONS, Some(&token), None)
+        .await;
+    let automations = listed["automations"].as_array().unwrap();
+    assert_eq!(automations.len(), 1, "{listed}");
+    assert_eq!(automations[0]["name"], "Standup");
+    assert_eq!(automations[0]["triggers"][0]["cron"], "0 9 * * MON");
+    assert_eq!(automations[0]["triggers"][0]["timezone"], "Europe/Berlin");
+    assert!(automations[0]["next_fire"].is_string(), "{listed}");
+    let made = llm.last_message_text(2);
+    assert!(made.contains("Made the automation \"Standup\""), "{made}");
+}

@@ -59,8 +59,8 @@ use crate::domain::event::StoredEvent;
 use crate::domain::image::ImageId;
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::{
-    ImageStore, LlmClient, McpServers, SandboxFiles, SandboxGateway, SandboxTools, SessionRepository,
-    WebSearch,
+    AutomationRepository, ImageStore, LlmClient, McpServers, SandboxFiles, SandboxGateway, SandboxTools,
+    SessionRepository, WebSearch,
 };
 use crate::domain::session::{Session, SessionId};
 use crate::domain::user::UserId;
@@ -107,6 +107,8 @@ pub struct Dependencies {
     /// Each person's notes across chats: the `memory` tool writes them, a new chat's
     /// prompt gets them.
     pub memory: Arc<MemoryService>,
+    /// Where the `automation_create` tool stores the automations it makes.
+    pub automations: Arc<dyn AutomationRepository>,
     /// The URL a session's stored image is served at, which tool views link to: a route
     /// of the interfaces layer, which gives it.
     pub image_url: fn(&SessionId, &ImageId) -> String,

@@ -95,6 +95,7 @@ impl Harness {
             mcp: Arc::new(NoMcp),
             daily_tokens: DailyTokens::new(store.clone(), None),
             memory: Arc::new(MemoryService::new(store.clone())),
+            automations: store.clone(),
             image_url: |session, image| format!("/images/{}/{}", session.as_str(), image.file_name()),
             no_model: "No model is configured.".into(),
         };

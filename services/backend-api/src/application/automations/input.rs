@@ -17,6 +17,7 @@ use crate::domain::automation::{
 };
 use crate::domain::automation_schedule::{parse_instant, CronSchedule};
 use crate::domain::model::ModelCatalog;
+use crate::domain::ports::AutomationRepository;
 use crate::domain::session::Network;
 use crate::domain::user::UserId;
 
@@ -85,9 +86,71 @@ pub fn new_secret() -> String {
     service_kit::hex(&bytes)
 }
 
-type Secrets = Vec<(TriggerId, String)>;
+/// `(trigger, secret)` of each webhook trigger just made: shown once.
+pub type Secrets = Vec<(TriggerId, String)>;
 
-pub fn build(
+/// Checks `new` and stores it as the owner's; the one way an automation is made (by the
+/// API and by the agent's tool).
+pub async fn save_new(
+    store: &dyn AutomationRepository,
+    models: &ModelCatalog,
+    owner: &UserId,
+    api_key: Option<ApiKeyId>,
+    new: NewAutomation,
+) -> AppResult<(Automation, Secrets)> {
+    let (automation, secrets) = build(new, owner, api_key, models)?;
+    store.insert(&automation).await?;
+    Ok((automation, secrets))
+}
+
+/// What the agent's `automation_create` tool takes: a time-triggered automation for its
+/// person (webhooks are made in the app).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AutomateArgs {
+    /// A few words naming it.
+    pub name: String,
+    /// What to do at each run, as the person would ask it; each run starts a new chat
+    /// that sees only this.
+    pub prompt: String,
+    /// A cron expression: 5 fields (minute hour day month weekday), e.g. `0 9 * * MON`.
+    #[serde(default)]
+    pub cron: Option<String>,
+    /// The IANA time zone the cron is read in (the person's, if known); default UTC.
+    #[serde(default)]
+    pub timezone: Option<String>,
+    /// Instead of (or besides) `cron`: once, at this RFC 3339 time.
+    #[serde(default)]
+    pub at: Option<String>,
+}
+
+impl From<AutomateArgs> for NewAutomation {
+    fn from(args: AutomateArgs) -> Self {
+        let mut triggers = Vec::new();
+        if let Some(cron) = args.cron {
+            triggers.push(NewTrigger::Schedule {
+                cron,
+                timezone: args.timezone,
+            });
+        }
+        if let Some(at) = args.at {
+            triggers.push(NewTrigger::At { at });
+        }
+        Self {
+            name: args.name,
+            prompt: args.prompt,
+            model: None,
+            network: None,
+            timeout_secs: None,
+            session: None,
+            enabled: None,
+            missed_runs: None,
+            triggers,
+        }
+    }
+}
+
+fn build(
     new: NewAutomation,
     owner: &UserId,
     api_key: Option<ApiKeyId>,

@@ -110,8 +110,8 @@ impl AutomationService {
         api_key: Option<ApiKeyId>,
         new: NewAutomation,
     ) -> AppResult<Saved> {
-        let (automation, secrets) = input::build(new, owner, api_key, self.sessions.models())?;
-        self.store.insert(&automation).await?;
+        let models = self.sessions.models();
+        let (automation, secrets) = input::save_new(&*self.store, models, owner, api_key, new).await?;
         self.wake.notify_one();
         Ok(Saved { automation, secrets })
     }

@@ -22,6 +22,7 @@
 //!   person, delegating) and their typed arguments, as the catalogue offers them.
 //! - `own_tools.rs`: what those tools do, and the events they leave.
 //! - `memory_tool.rs`: the `memory` tool, notes kept across the person's chats.
+//! - `automation_tool.rs`: the `automation_create` tool, an automation for the person.
 //! - `sandbox.rs`: sandbox calls, the run's sandbox, the images they show, the failed-cell
 //!   budget.
 //! - `mcp.rs`: the MCP servers' tools, offered as a turn starts and called.
@@ -37,6 +38,7 @@
 //! [`Guard`]: super::guard::Guard
 //! [`Role::Sub`]: sub_agents::Role::Sub
 
+mod automation_tool;
 mod calls;
 mod delegation;
 mod hand_back;

@@ -7,6 +7,7 @@
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use crate::application::automations::input::AutomateArgs;
 use crate::application::memory::MemoryArgs;
 use crate::domain::event::{PlanStep, StepStatus};
 use crate::domain::tool::tool_calls;
@@ -20,6 +21,7 @@ tool_calls! {
         Notify(NotifyArgs) = "message_notify_user", "Tell the person something without waiting for an answer.";
         Ask(AskArgs) = "message_ask_user", "Ask the person and wait for the reply (ends this turn).";
         Memory(MemoryArgs) = "memory", "Keep what is worth knowing in the person's later chats, in their memory: one short, durable fact per note (their work, preferences, where things are; what was costly to learn), never a secret. add: text is the note; replace: old is a part of a note's text, text its new text; remove: old names the note. New chats get the notes; this chat's instructions stay as they began.";
+        Automate(AutomateArgs) = "automation_create", "Make an automation for the person when they ask for something done later or again (\"remind me every Monday at 9…\", \"check the site daily\"): a cron schedule (5 fields, in their time zone) and/or one time (RFC 3339). Each run starts a new chat with the prompt, so make it self-contained.";
     }
 }
 

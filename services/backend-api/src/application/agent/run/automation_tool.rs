@@ -1,0 +1,55 @@
+//! The `automation_create` tool: the agent makes an automation for its person when asked
+//! ("remind me every Monday…"), a schedule or a one-shot time whose runs each start a
+//! new chat with the prompt. The call is a tool line the person sees, with the next fire
+//! times; input that does not parse (a bad cron, an unknown zone) is the model's to read
+//! and fix. The scheduler finds it within its poll.
+
+use serde_json::{json, Value};
+
+use super::Run;
+use crate::application::agent::untrusted::ToolReply;
+use crate::application::automations::input::{save_new, AutomateArgs};
+use crate::domain::agent::ToolCallRequest;
+use crate::domain::tool::ToolView;
+
+/// Fire times the tool line and the model are shown.
+const SHOWN_RUNS: usize = 3;
+
+impl Run {
+    /// Makes the automation, between the call's `calling` and `called` events.
+    pub(super) async fn automation_tool(&mut self, call: &ToolCallRequest, args: AutomateArgs) {
+        let shown: Value = serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({}));
+        self.open(call, shown).await;
+        let owner = &self.session.owner;
+        let saved = save_new(
+            &*self.deps.automations,
+            &self.deps.models,
+            owner,
+            None,
+            args.into(),
+        )
+        .await;
+        let (view, reply) = match saved {
+            Ok((automation, _)) => {
+                let next: Vec<String> = automation
+                    .next_runs(chrono::Utc::now(), SHOWN_RUNS)
+                    .iter()
+                    .map(|at| at.to_rfc3339())
+                    .collect();
+                let result =
+                    json!({ "id": automation.id.as_str(), "name": automation.name, "next_runs": next });
+                let reply = format!(
+                    "Made the automation \"{}\"; it runs next at {}. The person sees it on their Automations page.",
+                    automation.name,
+                    next.first().map_or("no time (it will not fire)", String::as_str)
+                );
+                (ToolView::Result { result }, reply)
+            }
+            Err(err) => {
+                let problem = format!("The automation was not made: {err}");
+                (ToolView::error(problem.clone()), problem)
+            }
+        };
+        self.close(&call.id, view, ToolReply::own(reply)).await;
+    }
+}
