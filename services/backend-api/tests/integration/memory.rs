@@ -2,8 +2,8 @@
 //! keeps in one chat (a tool line the person sees) starts the person's next chat, and
 //! no one else's; off means neither the tool nor the notes; a note edited mid-chat
 //! leaves that chat's prompt as it began; a secret is refused to the model; the API
-//! answers another person's note with 404 and bad input with 422 JSON; and a replay
-//! shows nothing of it. Runs on both stores.
+//! answers another person's note with 404 and bad input with 422 JSON; a sub-agent gets
+//! neither notes nor tool; and a replay shows nothing of it. Runs on both stores.
 
 use crate::support;
 
@@ -317,4 +317,27 @@ async fn a_replay_shows_nothing_of_the_persons_memory() {
         );
         assert!(!text.contains("Helm") && !text.contains("\"memory\""), "{text}");
     }
+}
+
+#[tokio::test]
+async fn a_sub_agent_gets_neither_the_notes_nor_the_tool() {
+    const TASK: &str = "Sub-task: list the deploy targets";
+    let mut replies = keep_the_note();
+    replies.extend([
+        Reply::tool("delegate", json!({ "task": TASK })),
+        Reply::Text("Done."),
+    ]);
+    let llm = FakeLlm::start(replies).await;
+    llm.route(TASK, vec![Reply::Text("staging and production")]);
+    let (app, ada, _) = ada_with_a_note(&llm).await;
+    let chat = app.new_session(&ada).await;
+    app.turn(&ada, &chat, "Delegate it").await;
+    assert!(system_prompt(&llm, 2).contains(NOTE), "the lead has the notes");
+    let requests = llm.requests();
+    let sub = requests
+        .iter()
+        .position(|r| r["messages"][1]["content"].as_str() == Some(TASK))
+        .expect("the sub-agent asked the model");
+    assert!(!system_prompt(&llm, sub).contains(NOTE));
+    assert!(!offers_memory(&llm, sub));
 }
