@@ -12,6 +12,7 @@ mod auth;
 mod automations;
 mod delegation;
 mod e2b;
+mod e2b_records;
 mod e2b_sandboxes;
 mod events;
 mod files;

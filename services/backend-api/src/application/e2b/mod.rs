@@ -6,6 +6,7 @@
 //! sandbox's access token.
 //!
 //! # Layout
+//! - `changes.rs` — changing a record only from the reading it was made from.
 //! - `tokens.rs` — the sandbox's access and traffic tokens, HMACs of its id.
 //! - `found.rs` — where each running sandbox's tool-api was found, for a moment.
 //! - `reach.rs` — reaching a running sandbox: a data-plane request admitted, its metrics.
@@ -16,15 +17,17 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use tokio_util::sync::CancellationToken;
 
+mod changes;
 mod found;
 mod reach;
 mod tokens;
 
 use super::{AppError, AppResult};
 use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bState, E2bTimeout, Template};
-use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
+use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, Updated};
 use crate::domain::session::Network;
 use crate::domain::user::UserId;
+use changes::{changed_too_often, CHANGE_ATTEMPTS};
 use found::Found;
 use tokens::TokenKeys;
 
@@ -109,15 +112,19 @@ impl E2bService {
                 .acquire(sandbox.id.session(), owner, Some(sandbox.network))
                 .await?;
             self.environment.set(&access, &sandbox.env_vars).await?;
-            sandbox.cpu_count = access.size.cpus.ceil() as u32;
-            sandbox.memory_mb = access.size.memory_mb;
-            self.sandboxes.update(&sandbox).await
+            let size = access.size;
+            self.change(&sandbox.id, |sandbox| {
+                sandbox.cpu_count = size.cpus.ceil() as u32;
+                sandbox.memory_mb = size.memory_mb;
+                Ok(())
+            })
+            .await
         };
         match started.await {
-            Ok(true) => {}
+            Ok(Some(started)) => sandbox = started,
             // Its time ran out while it started: the sweep removed the record, maybe
             // before the manager had a container to remove, so it is removed here too.
-            Ok(false) => {
+            Ok(None) => {
                 self.release(&sandbox.id).await;
                 return Err(AppError::Gone(
                     "the sandbox's time ran out while it was starting; give it a longer timeout".into(),
@@ -125,7 +132,7 @@ impl E2bService {
             }
             Err(err) => {
                 self.end(&sandbox.id).await;
-                return Err(err.into());
+                return Err(err);
             }
         }
         let tokens = self.keys.tokens(&sandbox.id);
@@ -165,63 +172,83 @@ impl E2bService {
 
     /// The running sandbox ends `timeout` from now, sooner or later than it would have.
     pub async fn set_timeout(&self, owner: &UserId, id: &str, timeout: E2bTimeout) -> AppResult<E2bSandbox> {
-        let mut sandbox = self.get(owner, id).await?;
-        if sandbox.state == E2bState::Paused {
-            return Err(AppError::Conflict(
-                "the sandbox is paused: connect to it to resume it, with the timeout it should have".into(),
-            ));
-        }
-        sandbox.end_at = timeout.end_from(Utc::now());
-        self.store(&sandbox).await
+        let sandbox = self.get(owner, id).await?;
+        self.change(&sandbox.id, |sandbox| {
+            if sandbox.state == E2bState::Paused {
+                return Err(AppError::Conflict(
+                    "the sandbox is paused: connect to it to resume it, with the timeout it should have"
+                        .into(),
+                ));
+            }
+            sandbox.end_at = timeout.end_from(Utc::now());
+            Ok(())
+        })
+        .await?
+        .ok_or(AppError::NotFound("sandbox"))
     }
 
     /// The owner's sandbox, running (a paused one resumes, with its files) and living at
     /// least `timeout` from now, with its tokens.
     pub async fn connect(&self, owner: &UserId, id: &str, timeout: E2bTimeout) -> AppResult<Connected> {
-        let mut sandbox = self.get(owner, id).await?;
-        // The running sandbox, or a new one of the session on the files the paused one
-        // left (also when the manager ended a running one, at its maximum lifetime).
-        let access = self
-            .gateway
-            .acquire(sandbox.id.session(), owner, Some(sandbox.network))
-            .await?;
-        self.environment.set(&access, &sandbox.env_vars).await?;
-        self.found.put(&sandbox.id, &access);
-        let resumed = sandbox.state == E2bState::Paused;
-        sandbox.end_at = if resumed {
-            timeout.end_from(Utc::now())
-        } else {
-            sandbox.end_at.max(timeout.end_from(Utc::now()))
-        };
-        sandbox.state = E2bState::Running;
-        let sandbox = match self.store(&sandbox).await {
-            // Killed (or ended by the sweep) while it was acquired: what was started for
-            // it goes too.
-            Err(AppError::NotFound(what)) => {
-                self.release(&sandbox.id).await;
-                return Err(AppError::NotFound(what));
+        for _ in 0..CHANGE_ATTEMPTS {
+            let read = self.get(owner, id).await?;
+            // The running sandbox, or a new one of the session on the files the paused
+            // one left (also when the manager ended a running one, at its maximum
+            // lifetime).
+            let access = self
+                .gateway
+                .acquire(read.id.session(), owner, Some(read.network))
+                .await?;
+            self.environment.set(&access, &read.env_vars).await?;
+            let resumed = read.state == E2bState::Paused;
+            let mut sandbox = read.clone();
+            sandbox.end_at = if resumed {
+                timeout.end_from(Utc::now())
+            } else {
+                sandbox.end_at.max(timeout.end_from(Utc::now()))
+            };
+            sandbox.state = E2bState::Running;
+            match self.sandboxes.update(&sandbox, &read).await? {
+                Updated::Stored => {
+                    self.found.put(&sandbox.id, &access);
+                    let tokens = self.keys.tokens(&sandbox.id);
+                    return Ok(Connected {
+                        sandbox,
+                        tokens,
+                        resumed,
+                    });
+                }
+                // Paused by the sweep while it was acquired (its container stopped
+                // again), or extended: acquired again from a fresh reading.
+                Updated::ChangedMeanwhile => continue,
+                // Killed (or ended by the sweep) while it was acquired: what was
+                // started for it goes too.
+                Updated::Removed => {
+                    self.release(&read.id).await;
+                    return Err(AppError::NotFound("sandbox"));
+                }
             }
-            stored => stored?,
-        };
-        let tokens = self.keys.tokens(&sandbox.id);
-        Ok(Connected {
-            sandbox,
-            tokens,
-            resumed,
-        })
+        }
+        Err(changed_too_often())
     }
 
     /// Pauses the owner's sandbox: its container ends and its files stay until it is
     /// resumed or killed. `false` when it was paused already; its container is stopped
     /// again then, in case an earlier pause could not stop it.
     pub async fn pause(&self, owner: &UserId, id: &str) -> AppResult<bool> {
-        let sandbox = self.get(owner, id).await?;
-        if sandbox.state == E2bState::Paused {
-            self.gateway.stop(sandbox.id.session()).await?;
-            return Ok(false);
+        for _ in 0..CHANGE_ATTEMPTS {
+            let sandbox = self.get(owner, id).await?;
+            if sandbox.state == E2bState::Paused {
+                self.gateway.stop(sandbox.id.session()).await?;
+                return Ok(false);
+            }
+            match self.pause_now(&sandbox).await? {
+                Updated::Stored => return Ok(true),
+                Updated::ChangedMeanwhile => continue,
+                Updated::Removed => return Err(AppError::NotFound("sandbox")),
+            }
         }
-        self.pause_now(sandbox).await?;
-        Ok(true)
+        Err(changed_too_often())
     }
 
     /// Ends every running sandbox whose time is up at `now`, or pauses it when it asked
@@ -231,8 +258,10 @@ impl E2bService {
         for sandbox in self.sandboxes.ended_by(now).await? {
             let id = sandbox.id.clone();
             if sandbox.state == E2bState::Running && sandbox.auto_pause {
-                match self.pause_now(sandbox).await {
-                    Ok(()) => ended += 1,
+                // One connected or extended since it was read is left running.
+                match self.pause_now(&sandbox).await {
+                    Ok(Updated::Stored) => ended += 1,
+                    Ok(Updated::ChangedMeanwhile | Updated::Removed) => {}
                     Err(err) => {
                         tracing::warn!(sandbox = id.as_str(), error = %err, "a sandbox whose time was up was not paused")
                     }
@@ -265,22 +294,6 @@ impl E2bService {
                 }
             }
         });
-    }
-
-    /// Records the sandbox paused first (so the sweep keeps it), then ends its container.
-    async fn pause_now(&self, mut sandbox: E2bSandbox) -> AppResult<()> {
-        sandbox.pause(Utc::now());
-        self.store(&sandbox).await?;
-        self.found.forget(&sandbox.id);
-        self.gateway.stop(sandbox.id.session()).await?;
-        Ok(())
-    }
-
-    async fn store(&self, sandbox: &E2bSandbox) -> AppResult<E2bSandbox> {
-        if !self.sandboxes.update(sandbox).await? {
-            return Err(AppError::NotFound("sandbox"));
-        }
-        Ok(sandbox.clone())
     }
 
     /// Removes the record, then the container; `true` when this call removed the record.

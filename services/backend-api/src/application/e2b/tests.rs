@@ -1,15 +1,20 @@
 //! The service on the embedded store with a sandbox-manager stand-in that records what
-//! it is asked: a sandbox whose time runs out while it starts.
+//! it is asked: a sandbox whose time runs out while it starts, and changes that race (a
+//! connect and the sweep's pause), each made to land at the worst moment.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use chrono::{Duration, Utc};
 
 use super::{E2bService, NewSandbox};
 use crate::application::AppError;
 use crate::domain::agent::{SandboxAccess, SandboxSize};
-use crate::domain::e2b::{E2bMetrics, E2bSandboxId, E2bTimeout, Template};
-use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, SandboxGateway};
+use crate::domain::e2b::{E2bMetrics, E2bSandbox, E2bSandboxId, E2bState, E2bTimeout, Template};
+use crate::domain::ports::{
+    E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, SandboxGateway, Updated,
+};
 use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
@@ -35,15 +40,7 @@ impl SandboxGateway for SlowStart {
             self.store.remove(&id).await?,
             "the record was there while it started"
         );
-        Ok(SandboxAccess {
-            tool_api_url: "http://sandbox.invalid".into(),
-            tool_api_token: "token".into(),
-            shell: SandboxAccess::AGENT_SHELL.to_owned(),
-            size: SandboxSize {
-                cpus: 1.0,
-                memory_mb: 512,
-            },
-        })
+        Ok(access())
     }
 
     async fn find(&self, _session: &SessionId) -> DomainResult<Option<SandboxAccess>> {
@@ -53,6 +50,18 @@ impl SandboxGateway for SlowStart {
     async fn release(&self, _session: &SessionId) -> DomainResult<()> {
         self.released.fetch_add(1, Ordering::SeqCst);
         Ok(())
+    }
+}
+
+fn access() -> SandboxAccess {
+    SandboxAccess {
+        tool_api_url: "http://sandbox.invalid".into(),
+        tool_api_token: "token".into(),
+        shell: SandboxAccess::AGENT_SHELL.to_owned(),
+        size: SandboxSize {
+            cpus: 1.0,
+            memory_mb: 512,
+        },
     }
 }
 
@@ -112,4 +121,166 @@ async fn a_sandbox_whose_time_runs_out_while_it_starts_is_removed_not_handed_out
         "its container was removed"
     );
     assert!(store.list(&owner).await.unwrap().is_empty());
+}
+
+/// A running sandbox of `owner` in `store`, ending at `end_at`, that pauses then.
+async fn running(store: &EmbeddedStore, owner: &UserId, end_at: chrono::DateTime<Utc>) -> E2bSandbox {
+    let sandbox = E2bSandbox {
+        id: E2bSandboxId::new(),
+        owner: owner.clone(),
+        template: Template::Base,
+        metadata: BTreeMap::new(),
+        network: Network::Internet,
+        cpu_count: 1,
+        memory_mb: 512,
+        started_at: Utc::now(),
+        end_at,
+        state: E2bState::Running,
+        auto_pause: true,
+        env_vars: BTreeMap::new(),
+    };
+    store.insert(&sandbox).await.unwrap();
+    sandbox
+}
+
+/// A manager stand-in that logs what it is asked, and on the first acquire lets the
+/// sweep pause the sandbox (record first, then its container), as it would when the
+/// sandbox's time runs out while a connect waits for its container.
+struct PausedWhileAcquired {
+    store: Arc<EmbeddedStore>,
+    log: Mutex<Vec<&'static str>>,
+}
+
+impl PausedWhileAcquired {
+    fn log(&self) -> Vec<&'static str> {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+#[async_trait::async_trait]
+impl SandboxGateway for PausedWhileAcquired {
+    async fn acquire(
+        &self,
+        session: &SessionId,
+        _owner: &UserId,
+        _network: Option<Network>,
+    ) -> DomainResult<SandboxAccess> {
+        let first = self.log.lock().unwrap().is_empty();
+        self.log.lock().unwrap().push("acquire");
+        if first {
+            let id = E2bSandboxId::parse(session.as_str()).unwrap();
+            let read = self.store.get(&id).await?.expect("the record");
+            let mut paused = read.clone();
+            paused.pause(Utc::now());
+            assert_eq!(self.store.update(&paused, &read).await?, Updated::Stored);
+            self.stop(session).await?;
+        }
+        Ok(access())
+    }
+
+    async fn find(&self, _session: &SessionId) -> DomainResult<Option<SandboxAccess>> {
+        Ok(None)
+    }
+
+    async fn release(&self, _session: &SessionId) -> DomainResult<()> {
+        self.log.lock().unwrap().push("release");
+        Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl PausableSandboxes for PausedWhileAcquired {
+    async fn stop(&self, _session: &SessionId) -> DomainResult<()> {
+        self.log.lock().unwrap().push("stop");
+        Ok(())
+    }
+}
+
+/// A connect whose sandbox the sweep paused while it was acquired does not write
+/// "running" over the pause (its container is gone): it acquires again.
+#[tokio::test]
+async fn a_connect_that_meets_the_sweeps_pause_acquires_the_sandbox_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let gateway = Arc::new(PausedWhileAcquired {
+        store: store.clone(),
+        log: Mutex::new(Vec::new()),
+    });
+    let service = E2bService::new(store.clone(), gateway.clone(), Arc::new(NoEnvironment), "secret");
+    let owner = UserId::new();
+    let sandbox = running(&store, &owner, Utc::now() + Duration::seconds(60)).await;
+
+    let connected = service
+        .connect(&owner, sandbox.id.as_str(), E2bTimeout::parse(Some(300)).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(
+        gateway.log(),
+        ["acquire", "stop", "acquire"],
+        "acquired again after the pause"
+    );
+    assert!(connected.resumed, "it was paused when it was acquired again");
+    let stored = store.get(&sandbox.id).await.unwrap().unwrap();
+    assert_eq!(stored.state, E2bState::Running);
+    assert!(stored.end_at >= Utc::now() + Duration::seconds(290), "{stored:?}");
+}
+
+/// The store as a connect racing the sweep sees it: just before the sweep's pause is
+/// stored, the connect's change (running, a later end) lands.
+struct ConnectedFirst(Arc<EmbeddedStore>);
+
+#[async_trait::async_trait]
+impl E2bSandboxRepository for ConnectedFirst {
+    async fn insert(&self, sandbox: &E2bSandbox) -> DomainResult<()> {
+        self.0.insert(sandbox).await
+    }
+    async fn get(&self, id: &E2bSandboxId) -> DomainResult<Option<E2bSandbox>> {
+        self.0.get(id).await
+    }
+    async fn list(&self, owner: &UserId) -> DomainResult<Vec<E2bSandbox>> {
+        self.0.list(owner).await
+    }
+    async fn update(&self, sandbox: &E2bSandbox, as_read: &E2bSandbox) -> DomainResult<Updated> {
+        if sandbox.state == E2bState::Paused {
+            let mut connected = as_read.clone();
+            connected.end_at = Utc::now() + Duration::seconds(300);
+            assert_eq!(self.0.update(&connected, as_read).await?, Updated::Stored);
+        }
+        self.0.update(sandbox, as_read).await
+    }
+    async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool> {
+        self.0.remove(id).await
+    }
+    async fn ended_by(&self, now: chrono::DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>> {
+        self.0.ended_by(now).await
+    }
+}
+
+/// The sweep does not pause a sandbox a connect extended after the sweep read it.
+#[tokio::test]
+async fn the_sweep_leaves_a_sandbox_connected_since_it_was_read_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let gateway = Arc::new(PausedWhileAcquired {
+        store: store.clone(),
+        log: Mutex::new(Vec::new()),
+    });
+    let service = E2bService::new(
+        Arc::new(ConnectedFirst(store.clone())),
+        gateway.clone(),
+        Arc::new(NoEnvironment),
+        "secret",
+    );
+    let owner = UserId::new();
+    let sandbox = running(&store, &owner, Utc::now() - Duration::seconds(5)).await;
+
+    assert_eq!(service.end_overdue(Utc::now()).await.unwrap(), 0);
+    assert!(
+        gateway.log().is_empty(),
+        "its container was left alone: {:?}",
+        gateway.log()
+    );
+    let stored = store.get(&sandbox.id).await.unwrap().unwrap();
+    assert_eq!(stored.state, E2bState::Running);
+    assert!(stored.end_at > Utc::now(), "{stored:?}");
 }

@@ -19,13 +19,26 @@ pub trait E2bSandboxRepository: Send + Sync {
     async fn get(&self, id: &E2bSandboxId) -> DomainResult<Option<E2bSandbox>>;
     /// The owner's sandboxes, oldest first.
     async fn list(&self, owner: &UserId) -> DomainResult<Vec<E2bSandbox>>;
-    /// Stores `sandbox` over the stored one; `false` when there is none (it was removed).
-    async fn update(&self, sandbox: &E2bSandbox) -> DomainResult<bool>;
+    /// Stores `sandbox` over the stored one, but only while the stored one is still
+    /// `as_read` (its state and end time): of two changes made from the same reading
+    /// (the sweep pausing a sandbox, a connect resuming it) only the first lands, and the
+    /// other must read again.
+    async fn update(&self, sandbox: &E2bSandbox, as_read: &E2bSandbox) -> DomainResult<Updated>;
     /// Removes the sandbox; `true` only for the one call that removed it, so of replicas
     /// racing to end a sandbox exactly one goes on to remove its container.
     async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool>;
     /// Everyone's sandboxes whose end time is at or before `now`.
     async fn ended_by(&self, now: DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>>;
+}
+
+/// What a conditional [`E2bSandboxRepository::update`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Updated {
+    Stored,
+    /// Another change landed since the reading; nothing was stored.
+    ChangedMeanwhile,
+    /// The sandbox's record is gone (killed, or its time was up).
+    Removed,
 }
 
 /// The sandboxes the E2B-compatible API rents: a session's sandbox, whose files outlive

@@ -38,7 +38,7 @@ pub use accounts::{
     UserRepository,
 };
 pub use automations::AutomationRepository;
-pub use e2b::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment};
+pub use e2b::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, Updated};
 pub use jobs::{JobAttachmentStore, JobRepository, WebhookSender};
 pub use key_value::KeyValueStore;
 pub use live::{DesktopConnector, DesktopStream, TerminalConnector};

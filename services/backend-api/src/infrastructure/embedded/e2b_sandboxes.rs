@@ -1,13 +1,14 @@
 //! Rented sandboxes in the embedded store by id, with an index by owner (their list).
 //! Ending one removes it in one write transaction, which redb serialises, so of two
-//! callers ending the same sandbox only one is told it removed it.
+//! callers ending the same sandbox only one is told it removed it, and a change compares
+//! the stored state and end time with those it was made from in the same transaction.
 
 use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable};
 
 use super::{decode, EmbeddedStore, E2B_SANDBOXES, OWNER_E2B_SANDBOXES};
 use crate::domain::e2b::{E2bSandbox, E2bSandboxId};
-use crate::domain::ports::E2bSandboxRepository;
+use crate::domain::ports::{E2bSandboxRepository, Updated};
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
 
@@ -55,20 +56,27 @@ impl E2bSandboxRepository for EmbeddedStore {
         .await
     }
 
-    async fn update(&self, sandbox: &E2bSandbox) -> DomainResult<bool> {
-        let sandbox = sandbox.clone();
+    async fn update(&self, sandbox: &E2bSandbox, as_read: &E2bSandbox) -> DomainResult<Updated> {
+        let (sandbox, expected) = (sandbox.clone(), (as_read.state, as_read.end_at));
         self.blocking(move |db| {
             let txn = db.begin_write()?;
-            let stored = {
+            let outcome = {
                 let mut table = txn.open_table(E2B_SANDBOXES)?;
-                let stored = table.get(sandbox.id.as_str())?.is_some();
-                if stored {
-                    table.insert(sandbox.id.as_str(), serde_json::to_vec(&sandbox)?.as_slice())?;
+                let stored: Option<E2bSandbox> = table
+                    .get(sandbox.id.as_str())?
+                    .map(|value| decode(value.value()))
+                    .transpose()?;
+                match stored {
+                    None => Updated::Removed,
+                    Some(stored) if (stored.state, stored.end_at) != expected => Updated::ChangedMeanwhile,
+                    Some(_) => {
+                        table.insert(sandbox.id.as_str(), serde_json::to_vec(&sandbox)?.as_slice())?;
+                        Updated::Stored
+                    }
                 }
-                stored
             };
             txn.commit()?;
-            Ok(stored)
+            Ok(outcome)
         })
         .await
     }

@@ -1,13 +1,14 @@
 //! Rented sandboxes in MongoDB, one document per sandbox, with a unique index on `id`
 //! and one on `end_at` for the sweep that ends them. Ending one is a single delete, so
-//! of replicas racing to end the same sandbox only one is told it removed it.
+//! of replicas racing to end the same sandbox only one is told it removed it; a change is
+//! one replace that matches only while the state and end time are as they were read.
 
 use chrono::{DateTime, SubsecRound, Utc};
 use mongodb::bson::doc;
 
 use super::{all, bson, failure, MongoStore};
-use crate::domain::e2b::{E2bSandbox, E2bSandboxId};
-use crate::domain::ports::E2bSandboxRepository;
+use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bState};
+use crate::domain::ports::{E2bSandboxRepository, Updated};
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
 
@@ -34,13 +35,29 @@ impl E2bSandboxRepository for MongoStore {
         .await
     }
 
-    async fn update(&self, sandbox: &E2bSandbox) -> DomainResult<bool> {
+    async fn update(&self, sandbox: &E2bSandbox, as_read: &E2bSandbox) -> DomainResult<Updated> {
+        // A record stored before sandboxes could pause has no `state`: it runs.
+        let state = match as_read.state {
+            E2bState::Running => bson(&[Some(E2bState::Running), None])?,
+            E2bState::Paused => bson(&[E2bState::Paused])?,
+        };
+        let unchanged = doc! {
+            "id": sandbox.id.as_str(),
+            "state": { "$in": state },
+            "end_at": bson(&as_read.end_at)?,
+        };
         let replaced = self
             .e2b_sandboxes
-            .replace_one(doc! { "id": sandbox.id.as_str() }, sandbox)
+            .replace_one(unchanged, sandbox)
             .await
             .map_err(failure)?;
-        Ok(replaced.matched_count == 1)
+        if replaced.matched_count == 1 {
+            return Ok(Updated::Stored);
+        }
+        Ok(match self.get(&sandbox.id).await? {
+            Some(_) => Updated::ChangedMeanwhile,
+            None => Updated::Removed,
+        })
     }
 
     async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool> {
