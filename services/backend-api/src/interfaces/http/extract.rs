@@ -150,11 +150,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_jobs_key_reaches_the_jobs_api_and_its_identity_only() {
+    fn a_jobs_key_reaches_the_jobs_and_automations_apis_and_its_identity_only() {
         for route in [
             "/api/v1/jobs",
             "/api/v1/jobs/{id}",
             "/api/v1/jobs/{id}/result",
+            "/api/v1/automations",
+            "/api/v1/automations/{id}/runs",
             "/api/v1/auth/me",
         ] {
             assert!(within_scope(ApiKeyScope::Jobs, Some(route)).is_ok(), "{route}");
@@ -162,6 +164,7 @@ mod tests {
         for route in [
             Some("/api/v1/sessions"),
             Some("/api/v1/jobsx"),
+            Some("/api/v1/hooks/{trigger_id}"),
             Some("/api/v1/api-keys"),
             Some("/api/v1/auth/me/x"),
             None,

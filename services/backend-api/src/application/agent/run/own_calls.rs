@@ -1,5 +1,6 @@
 //! The tools the run handles itself, as the model calls them: planning, the session's
-//! title, talking to the person, and handing tasks to sub-agents (see `delegation`).
+//! title, talking to the person, the person's memory and automations, and handing tasks
+//! to sub-agents (see `delegation`).
 //! Their arguments are typed like the sandbox's, and their schemas generated from those
 //! types. Values only, so the catalogue can offer them without knowing the run; what
 //! they do is in `own_tools`.
