@@ -18,17 +18,20 @@ class NewTriggerWebhook:
     """A secret URL, `POST /api/v1/hooks/{id}`, for signed deliveries. `id`: an
     existing webhook trigger to keep (with its URL and secret) in an edit.
     `filter`: an expression over the delivery (`body.action == "opened"`) that must
-    hold for it to run.
+    hold for it to run. `key`: an expression over the delivery giving its
+    idempotency key when it has no `Idempotency-Key` header (`body.delivery_id`).
 
         Attributes:
             type_ (NewTriggerWebhookType):
             filter_ (None | str | Unset):
             id (None | str | Unset):
+            key (None | str | Unset):
     """
 
     type_: NewTriggerWebhookType
     filter_: None | str | Unset = UNSET
     id: None | str | Unset = UNSET
+    key: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,6 +49,12 @@ class NewTriggerWebhook:
         else:
             id = self.id
 
+        key: None | str | Unset
+        if isinstance(self.key, Unset):
+            key = UNSET
+        else:
+            key = self.key
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -57,6 +66,8 @@ class NewTriggerWebhook:
             field_dict["filter"] = filter_
         if id is not UNSET:
             field_dict["id"] = id
+        if key is not UNSET:
+            field_dict["key"] = key
 
         return field_dict
 
@@ -83,10 +94,20 @@ class NewTriggerWebhook:
 
         id = _parse_id(d.pop("id", UNSET))
 
+        def _parse_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        key = _parse_key(d.pop("key", UNSET))
+
         new_trigger_webhook = cls(
             type_=type_,
             filter_=filter_,
             id=id,
+            key=key,
         )
 
         new_trigger_webhook.additional_properties = d

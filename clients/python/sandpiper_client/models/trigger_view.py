@@ -22,6 +22,8 @@ class TriggerView:
         at (datetime.datetime | None | Unset):
         cron (None | str | Unset):
         filter_ (None | str | Unset):
+        key (None | str | Unset): A webhook's expression giving a delivery's idempotency key when it has no
+            `Idempotency-Key` header.
         secret (None | str | Unset): A webhook's signing secret: only in the answer that made it (or rotated it).
         timezone (None | str | Unset):
         url (None | str | Unset): A webhook's address, relative to this API's origin: `/api/v1/hooks/{id}`.
@@ -32,6 +34,7 @@ class TriggerView:
     at: datetime.datetime | None | Unset = UNSET
     cron: None | str | Unset = UNSET
     filter_: None | str | Unset = UNSET
+    key: None | str | Unset = UNSET
     secret: None | str | Unset = UNSET
     timezone: None | str | Unset = UNSET
     url: None | str | Unset = UNSET
@@ -61,6 +64,12 @@ class TriggerView:
             filter_ = UNSET
         else:
             filter_ = self.filter_
+
+        key: None | str | Unset
+        if isinstance(self.key, Unset):
+            key = UNSET
+        else:
+            key = self.key
 
         secret: None | str | Unset
         if isinstance(self.secret, Unset):
@@ -94,6 +103,8 @@ class TriggerView:
             field_dict["cron"] = cron
         if filter_ is not UNSET:
             field_dict["filter"] = filter_
+        if key is not UNSET:
+            field_dict["key"] = key
         if secret is not UNSET:
             field_dict["secret"] = secret
         if timezone is not UNSET:
@@ -145,6 +156,15 @@ class TriggerView:
 
         filter_ = _parse_filter_(d.pop("filter", UNSET))
 
+        def _parse_key(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        key = _parse_key(d.pop("key", UNSET))
+
         def _parse_secret(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -178,6 +198,7 @@ class TriggerView:
             at=at,
             cron=cron,
             filter_=filter_,
+            key=key,
             secret=secret,
             timezone=timezone,
             url=url,

@@ -855,6 +855,7 @@ export type NewTrigger = {
 } | {
     filter?: string | null;
     id?: string | null;
+    key?: string | null;
     type: 'webhook';
 };
 
@@ -1181,6 +1182,11 @@ export type TriggerView = {
     cron?: string | null;
     filter?: string | null;
     id: string;
+    /**
+     * A webhook's expression giving a delivery's idempotency key when it has no
+     * `Idempotency-Key` header.
+     */
+    key?: string | null;
     /**
      * A webhook's signing secret: only in the answer that made it (or rotated it).
      */

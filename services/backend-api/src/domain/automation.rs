@@ -102,10 +102,14 @@ pub enum TriggerKind {
         at: DateTime<Utc>,
     },
     /// `secret`: the HMAC key its deliveries are signed with (it must be kept to check
-    /// them); `filter`: an expression over the delivery that must hold for a run.
+    /// them); `filter`: an expression over the delivery that must hold for a run; `key`:
+    /// an expression over the delivery giving its idempotency key, when it comes without
+    /// an `Idempotency-Key` header.
     Webhook {
         secret: String,
         filter: Option<String>,
+        #[serde(default)]
+        key: Option<String>,
     },
 }
 

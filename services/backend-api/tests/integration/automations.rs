@@ -263,6 +263,29 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
     let fresh = sign(rotated["secret"].as_str().unwrap(), body);
     let (status, _) = deliver(&app, url, body, &[("X-Sandpiper-Signature", fresh)]).await;
     assert_eq!(status, StatusCode::ACCEPTED);
+    // A trigger's key expression names a delivery sent without the header.
+    let keyed = create(
+        &app,
+        &token,
+        json!({ "name": "Keyed", "prompt": "Once per id",
+                "triggers": [{ "type": "webhook", "key": "body.id" }] }),
+    )
+    .await;
+    let (url, secret) = (
+        keyed["triggers"][0]["url"].as_str().unwrap(),
+        keyed["triggers"][0]["secret"].as_str().unwrap(),
+    );
+    let delivery = br#"{"id":"d-7"}"#;
+    let signed_delivery = [("X-Hub-Signature-256", sign(secret, delivery))];
+    let (status, first) = deliver(&app, url, delivery, &signed_delivery).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{first}");
+    let (status, again) = deliver(&app, url, delivery, &signed_delivery).await;
+    assert_eq!(
+        (status, again["job_id"].clone()),
+        (StatusCode::OK, first["job_id"].clone()),
+        "{again}"
+    );
+    assert_eq!(runs(&app, &token, keyed["id"].as_str().unwrap()).await.len(), 1);
     // An unknown hook is simply not found.
     let (status, _) = deliver(
         &app,
@@ -406,6 +429,7 @@ async fn bad_input_names_the_field_and_another_persons_automation_is_not_found()
             "x",
             "filter",
         ),
+        (json!([{ "type": "webhook", "key": "body.id ==" }]), "x", "key"),
         (json!([]), "x", "triggers"),
         (schedule("0 9 * * *", "UTC"), "{{ body.x ", "prompt"),
     ] {

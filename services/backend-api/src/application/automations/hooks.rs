@@ -1,6 +1,7 @@
 //! Webhook deliveries: `POST /api/v1/hooks/{trigger_id}`, signed with the trigger's
 //! secret as `sha256=<hex HMAC-SHA256 of the body>` (compared in constant time), run
-//! once per delivery key, and only when the trigger's filter holds. A delivery that is
+//! once per delivery key (its `Idempotency-Key` header, else the trigger's key
+//! expression over the body), and only when the trigger's filter holds. A delivery that is
 //! not signed right runs nothing and says no more than that.
 
 use std::sync::Arc;
@@ -43,7 +44,8 @@ impl AutomationService {
         let unknown = || AppError::NotFound("webhook");
         let trigger = TriggerId::parse(trigger).map_err(|_| unknown())?;
         let automation = self.store.by_trigger(&trigger).await?.ok_or_else(unknown)?;
-        let Some(TriggerKind::Webhook { secret, filter }) = automation.webhook(&trigger).map(|t| &t.kind)
+        let Some(TriggerKind::Webhook { secret, filter, key }) =
+            automation.webhook(&trigger).map(|t| &t.kind)
         else {
             return Err(unknown());
         };
@@ -61,25 +63,30 @@ impl AutomationService {
             serde_json::Value::String(String::from_utf8_lossy(delivery.body).into_owned())
         });
         let now = Utc::now();
-        if let Some(filter) = filter {
-            let payload = Payload {
-                fired_at: now,
-                trigger: "webhook",
-                body: &body,
-            };
-            if !template::matches(filter, &payload) {
-                return Ok(Delivered::NotRun("the trigger's filter did not match".into()));
-            }
+        let payload = Payload {
+            fired_at: now,
+            trigger: "webhook",
+            body: &body,
+        };
+        if filter
+            .as_ref()
+            .is_some_and(|filter| !template::matches(filter, &payload))
+        {
+            return Ok(Delivered::NotRun("the trigger's filter did not match".into()));
         }
+        let key = match delivery.key {
+            Some(header) => Some(header.to_owned()),
+            None => key.as_ref().and_then(|key| template::text_of(key, &payload)),
+        };
         let run = RunId::new();
-        if let Some(key) = delivery.key {
+        if let Some(key) = key {
             if key.is_empty() || key.chars().count() > MAX_KEY_CHARS {
                 return Err(AppError::InvalidField {
                     field: "Idempotency-Key",
-                    message: format!("1 to {MAX_KEY_CHARS} characters"),
+                    message: format!("a delivery key has 1 to {MAX_KEY_CHARS} characters"),
                 });
             }
-            if let Some(earlier) = self.store.first_delivery(&trigger, key, &run).await? {
+            if let Some(earlier) = self.store.first_delivery(&trigger, &key, &run).await? {
                 let earlier = self.store.run(&automation.id, &earlier).await?;
                 return Ok(Delivered::Repeated(earlier.and_then(|run| run.job_id)));
             }

@@ -33,10 +33,12 @@ pub enum NewTrigger {
     /// A secret URL, `POST /api/v1/hooks/{id}`, for signed deliveries. `id`: an
     /// existing webhook trigger to keep (with its URL and secret) in an edit.
     /// `filter`: an expression over the delivery (`body.action == "opened"`) that must
-    /// hold for it to run.
+    /// hold for it to run. `key`: an expression over the delivery giving its
+    /// idempotency key when it has no `Idempotency-Key` header (`body.delivery_id`).
     Webhook {
         id: Option<String>,
         filter: Option<String>,
+        key: Option<String>,
     },
 }
 
@@ -251,17 +253,25 @@ fn triggers_of(new: Vec<NewTrigger>, current: &[Trigger], secrets: &mut Secrets)
                 NewTrigger::At { at } => TriggerKind::At {
                     at: at_millis(parse_instant(&at)?),
                 },
-                NewTrigger::Webhook { id: Some(id), filter } => {
-                    return kept_webhook(&id, filter, current);
+                NewTrigger::Webhook {
+                    id: Some(id),
+                    filter,
+                    key,
+                } => {
+                    return kept_webhook(&id, filter, key, current);
                 }
-                NewTrigger::Webhook { id: None, filter } => {
-                    let filter = checked_filter(filter)?;
+                NewTrigger::Webhook {
+                    id: None,
+                    filter,
+                    key,
+                } => {
+                    let (filter, key) = (checked(filter, "filter")?, checked(key, "key")?);
                     let secret = new_secret();
                     let id = TriggerId::new();
                     secrets.push((id.clone(), secret.clone()));
                     return Ok(Trigger {
                         id,
-                        kind: TriggerKind::Webhook { secret, filter },
+                        kind: TriggerKind::Webhook { secret, filter, key },
                     });
                 }
             };
@@ -273,14 +283,20 @@ fn triggers_of(new: Vec<NewTrigger>, current: &[Trigger], secrets: &mut Secrets)
         .collect()
 }
 
-fn kept_webhook(id: &str, filter: Option<String>, current: &[Trigger]) -> AppResult<Trigger> {
+fn kept_webhook(
+    id: &str,
+    filter: Option<String>,
+    key: Option<String>,
+    current: &[Trigger],
+) -> AppResult<Trigger> {
     let id = TriggerId::parse(id).map_err(|_| unknown_trigger())?;
     match current.iter().find(|t| t.id == id).map(|t| &t.kind) {
         Some(TriggerKind::Webhook { secret, .. }) => Ok(Trigger {
             id,
             kind: TriggerKind::Webhook {
                 secret: secret.clone(),
-                filter: checked_filter(filter)?,
+                filter: checked(filter, "filter")?,
+                key: checked(key, "key")?,
             },
         }),
         _ => Err(unknown_trigger()),
@@ -294,12 +310,14 @@ fn unknown_trigger() -> AppError {
     }
 }
 
-fn checked_filter(filter: Option<String>) -> AppResult<Option<String>> {
-    let filter = filter.filter(|f| !f.trim().is_empty());
-    if let Some(filter) = &filter {
-        template::check_filter(filter)?;
+/// An expression of a webhook trigger (blank is none), `InvalidField` naming `field`
+/// when it does not parse.
+fn checked(expression: Option<String>, field: &'static str) -> AppResult<Option<String>> {
+    let expression = expression.filter(|e| !e.trim().is_empty());
+    if let Some(expression) = &expression {
+        template::check_expression(expression, field)?;
     }
-    Ok(filter)
+    Ok(expression)
 }
 
 fn at_millis(at: DateTime<Utc>) -> DateTime<Utc> {

@@ -1,7 +1,8 @@
 //! An automation's prompt template and webhook filter, in minijinja's syntax: the
 //! prompt may name the fire's payload (`{{ body.repository.name }}`, `{{ fired_at }}`,
-//! `{{ trigger }}`), and a filter is an expression over the same that must be true for a
-//! delivery to run (`body.action == "opened"`). Both are checked when saved.
+//! `{{ trigger }}`), a filter is an expression over the same that must be true for a
+//! delivery to run (`body.action == "opened"`), and a key expression gives a delivery's
+//! idempotency key (`body.delivery_id`). All are checked when saved.
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use minijinja::{context, Environment, Value};
@@ -48,13 +49,13 @@ pub fn check_prompt(prompt: &str) -> Result<(), DomainError> {
         })
 }
 
-/// `InvalidField` naming `filter` when the expression does not parse.
-pub fn check_filter(filter: &str) -> Result<(), DomainError> {
+/// `InvalidField` naming `field` when the expression does not parse.
+pub fn check_expression(expression: &str, field: &'static str) -> Result<(), DomainError> {
     environment()
-        .compile_expression(filter)
+        .compile_expression(expression)
         .map(drop)
         .map_err(|err| DomainError::InvalidField {
-            field: "filter",
+            field,
             message: format!("not a valid expression: {err}"),
         })
 }
@@ -68,10 +69,22 @@ pub fn render(prompt: &str, payload: &Payload<'_>) -> Result<String, String> {
 
 /// Whether the filter holds for the payload (an error is "no").
 pub fn matches(filter: &str, payload: &Payload<'_>) -> bool {
+    evaluate(filter, payload).is_some_and(|value| value.is_true())
+}
+
+/// The expression's value for the payload as text; `None` when it has none (an error,
+/// an undefined or `none` value, an empty text).
+pub fn text_of(expression: &str, payload: &Payload<'_>) -> Option<String> {
+    let value = evaluate(expression, payload)?;
+    let text = (!value.is_undefined() && !value.is_none()).then(|| value.to_string())?;
+    (!text.is_empty()).then_some(text)
+}
+
+fn evaluate(expression: &str, payload: &Payload<'_>) -> Option<Value> {
     let env = environment();
-    env.compile_expression(filter)
+    env.compile_expression(expression)
         .and_then(|expression| expression.eval(payload.context()))
-        .is_ok_and(|value| value.is_true())
+        .ok()
 }
 
 #[cfg(test)]
@@ -90,6 +103,11 @@ mod tests {
         assert_eq!(prompt, "Review sandpiper at 2027-01-15T08:00:00Z");
         assert!(matches("body.action == \"opened\"", &payload));
         assert!(!matches("body.action == \"closed\"", &payload));
+        assert_eq!(
+            text_of("body.repository.name", &payload).as_deref(),
+            Some("sandpiper")
+        );
+        assert_eq!(text_of("body.missing", &payload), None);
     }
 
     #[test]
@@ -99,7 +117,7 @@ mod tests {
             Err(DomainError::InvalidField { field: "prompt", .. })
         ));
         assert!(matches!(
-            check_filter("body.x =="),
+            check_expression("body.x ==", "filter"),
             Err(DomainError::InvalidField { field: "filter", .. })
         ));
     }

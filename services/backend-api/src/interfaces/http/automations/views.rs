@@ -24,6 +24,9 @@ pub struct TriggerView {
     pub timezone: Option<String>,
     pub at: Option<DateTime<Utc>>,
     pub filter: Option<String>,
+    /// A webhook's expression giving a delivery's idempotency key when it has no
+    /// `Idempotency-Key` header.
+    pub key: Option<String>,
     /// A webhook's address, relative to this API's origin: `/api/v1/hooks/{id}`.
     pub url: Option<String>,
     /// A webhook's signing secret: only in the answer that made it (or rotated it).
@@ -39,6 +42,7 @@ impl TriggerView {
             timezone: None,
             at: None,
             filter: None,
+            key: None,
             url: None,
             secret: None,
         };
@@ -48,8 +52,9 @@ impl TriggerView {
                 view.timezone = Some(timezone.clone());
             }
             TriggerKind::At { at } => view.at = Some(*at),
-            TriggerKind::Webhook { filter, .. } => {
+            TriggerKind::Webhook { filter, key, .. } => {
                 view.filter.clone_from(filter);
+                view.key.clone_from(key);
                 view.url = Some(hook_url(&trigger.id));
                 view.secret = secrets
                     .iter()
