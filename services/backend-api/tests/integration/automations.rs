@@ -445,6 +445,18 @@ async fn bad_input_names_the_field_and_another_persons_automation_is_not_found()
             .await;
         assert_eq!(refused["error"]["field"], field, "{refused}");
     }
+    let late =
+        json!({ "name": "n", "prompt": "x", "timeout_secs": 5, "triggers": schedule("0 9 * * *", "UTC") });
+    let refused = app
+        .expect(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Method::POST,
+            AUTOMATIONS,
+            Some(&token),
+            Some(late),
+        )
+        .await;
+    assert_eq!(refused["error"]["field"], "timeout_secs", "{refused}");
     let created = create(
         &app,
         &token,

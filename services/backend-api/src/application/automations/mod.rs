@@ -29,7 +29,7 @@ use super::jobs::JobService;
 use super::sessions::SessionService;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{Automation, AutomationId, AutomationRun, TriggerId, TriggerKind};
-use crate::domain::job::{Job, JobId};
+use crate::domain::job::{Job, JobId, JobTimeout};
 use crate::domain::ports::AutomationRepository;
 use crate::domain::user::UserId;
 use input::{AutomationEdit, NewAutomation};
@@ -51,6 +51,8 @@ pub struct AutomationSettings {
     pub poll: Duration,
     /// The largest webhook body taken.
     pub max_webhook_bytes: usize,
+    /// A job's longest time limit, which a run's `timeout_secs` is held to when saved.
+    pub max_timeout_secs: u64,
 }
 
 pub struct AutomationService {
@@ -104,12 +106,22 @@ impl AutomationService {
         self.settings.max_webhook_bytes
     }
 
+    /// `InvalidField` naming `timeout_secs` when no job could have it: caught when saved,
+    /// not at every fire.
+    fn check_timeout(&self, secs: Option<u64>) -> AppResult<()> {
+        if let Some(secs) = secs {
+            JobTimeout::parse(secs, self.settings.max_timeout_secs)?;
+        }
+        Ok(())
+    }
+
     pub async fn create(
         &self,
         owner: &UserId,
         api_key: Option<ApiKeyId>,
         new: NewAutomation,
     ) -> AppResult<Saved> {
+        self.check_timeout(new.timeout_secs)?;
         let models = self.sessions.models();
         let (automation, secrets) = input::save_new(&*self.store, models, owner, api_key, new).await?;
         self.wake.notify_one();
@@ -135,6 +147,7 @@ impl AutomationService {
     }
 
     pub async fn edit(&self, owner: &UserId, id: &str, edit: AutomationEdit) -> AppResult<Saved> {
+        self.check_timeout(edit.timeout_secs)?;
         let current = self.get(owner, id).await?;
         let (automation, secrets) = input::apply(edit, current.clone(), self.sessions.models())?;
         if !self.store.replace(&automation, current.next_fire).await? {
