@@ -18,7 +18,8 @@ pub struct CronSchedule {
 }
 
 impl CronSchedule {
-    /// `InvalidField` naming `cron` or `timezone` when either does not parse.
+    /// `InvalidField` naming `cron` or `timezone` when either does not parse, or `cron`
+    /// when it never fires.
     pub fn parse(cron: &str, timezone: &str) -> DomainResult<Self> {
         let fields = cron.split_whitespace().count();
         if !(5..=6).contains(&fields) {
@@ -38,7 +39,14 @@ impl CronSchedule {
             field: "timezone",
             message: format!("`{timezone}` is not an IANA time zone (such as Europe/Berlin or UTC)"),
         })?;
-        Ok(Self { cron, zone })
+        let schedule = Self { cron, zone };
+        if schedule.next_after(Utc::now()).is_none() {
+            return Err(DomainError::InvalidField {
+                field: "cron",
+                message: "this expression never fires (a date that does not exist?)".into(),
+            });
+        }
+        Ok(schedule)
     }
 
     /// The first fire time strictly after `after`, if the expression ever matches again.
@@ -110,6 +118,7 @@ mod tests {
             ("* * *", "UTC", "cron"),
             ("0 0 * * * * 2030", "UTC", "cron"),
             ("0 9 * * *", "Mars/Olympus", "timezone"),
+            ("0 0 30 2 *", "UTC", "cron"),
         ] {
             match CronSchedule::parse(cron, zone) {
                 Err(DomainError::InvalidField { field: named, .. }) => assert_eq!(named, field),
