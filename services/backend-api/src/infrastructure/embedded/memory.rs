@@ -1,6 +1,12 @@
 //! Each person's memory in the embedded store: one record per person by their id, and
 //! the prompt part each chat was given by (person, chat). A change is written in one
 //! write transaction that first compares the stored version, which redb serialises.
+//!
+//! A chat's prompt part is written as a new chat's first run starts, before its first
+//! model request, so it is committed without waiting for the disk (redb's `Durability::None`
+//! — the next durable commit, the run's `status` event right after, takes it along):
+//! a crash in between loses only the freeze, and the chat's next run freezes the notes
+//! as they are then.
 
 use redb::{ReadableDatabase, ReadableTable};
 
@@ -52,7 +58,8 @@ impl MemoryRepository for EmbeddedStore {
     async fn freeze_prompt(&self, owner: &UserId, session: &SessionId, prompt: &str) -> DomainResult<String> {
         let (owner, session, prompt) = (owner.clone(), session.clone(), prompt.to_owned());
         self.blocking(move |db| {
-            let txn = db.begin_write()?;
+            let mut txn = db.begin_write()?;
+            txn.set_durability(redb::Durability::None)?;
             let kept = {
                 let mut table = txn.open_table(MEMORY_PROMPTS)?;
                 let key = (owner.as_str(), session.as_str());
