@@ -95,14 +95,8 @@ impl AutomationService {
             }
             _ => None,
         };
-        let trigger = serde_json::to_value(by).ok();
-        let trigger = trigger.as_ref().and_then(|t| t.as_str()).unwrap_or("manual");
-        let payload = Payload {
-            fired_at: at,
-            trigger,
-            body,
-        };
-        let prompt = template::render(&automation.prompt, &payload)
+        let prompt = render_off_workers(automation.prompt.clone(), body.clone(), by, at)
+            .await
             .map_err(|err| format!("the prompt could not be made: {err}"))?;
         let new = NewJob {
             prompt,
@@ -215,6 +209,28 @@ impl AutomationService {
             }
         }
     }
+}
+
+/// The prompt filled in on a blocking thread, since a template may run up to its fuel.
+async fn render_off_workers(
+    prompt: String,
+    body: serde_json::Value,
+    by: FiredBy,
+    at: DateTime<Utc>,
+) -> Result<String, String> {
+    let rendering = tokio::task::spawn_blocking(move || {
+        let trigger = serde_json::to_value(by).ok();
+        let trigger = trigger.as_ref().and_then(|t| t.as_str()).unwrap_or("manual");
+        let payload = Payload {
+            fired_at: at,
+            trigger,
+            body: &body,
+        };
+        template::render(&prompt, &payload)
+    });
+    rendering
+        .await
+        .unwrap_or_else(|err| Err(format!("rendering stopped: {err}")))
 }
 
 /// A network as a job's request names it.

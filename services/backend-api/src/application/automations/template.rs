@@ -2,12 +2,21 @@
 //! prompt may name the fire's payload (`{{ body.repository.name }}`, `{{ fired_at }}`,
 //! `{{ trigger }}`), a filter is an expression over the same that must be true for a
 //! delivery to run (`body.action == "opened"`), and a key expression gives a delivery's
-//! idempotency key (`body.delivery_id`). All are checked when saved.
+//! idempotency key (`body.delivery_id`). All are checked when saved. A template runs on
+//! limited fuel and its output is capped at [`MAX_MESSAGE_BYTES`], so a loop nested in
+//! a loop stops early instead of spinning a core or filling memory.
+
+use std::io;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use minijinja::{context, Environment, Value};
 
+use crate::application::sessions::MAX_MESSAGE_BYTES;
 use crate::domain::DomainError;
+
+/// The instructions one prompt or expression may run (a template that fills in a few
+/// values uses a few dozen).
+const FUEL: u64 = 50_000;
 
 /// What a prompt or filter sees of a fire.
 pub struct Payload<'a> {
@@ -29,7 +38,9 @@ impl Payload<'_> {
 }
 
 fn environment() -> Environment<'static> {
-    Environment::new()
+    let mut env = Environment::new();
+    env.set_fuel(Some(FUEL));
+    env
 }
 
 /// `InvalidField` naming `prompt` when the template does not parse.
@@ -60,11 +71,40 @@ pub fn check_expression(expression: &str, field: &'static str) -> Result<(), Dom
         })
 }
 
-/// The prompt with the payload filled in; the error says what went wrong.
+/// The prompt with the payload filled in; the error says what went wrong. It may run
+/// long (up to its fuel), so async code calls it off the async workers.
 pub fn render(prompt: &str, payload: &Payload<'_>) -> Result<String, String> {
-    environment()
-        .render_str(prompt, payload.context())
-        .map_err(|err| err.to_string())
+    let env = environment();
+    let template = env.template_from_str(prompt).map_err(|err| err.to_string())?;
+    let mut out = Capped::default();
+    let rendered = template.render_captured_to(payload.context(), &mut out).map(drop);
+    match rendered {
+        Ok(()) => String::from_utf8(out.bytes).map_err(|err| err.to_string()),
+        Err(_) if out.over => Err(format!("it would be over {} KiB", MAX_MESSAGE_BYTES / 1024)),
+        Err(err) => Err(err.to_string()),
+    }
+}
+
+/// A template's output, refused past [`MAX_MESSAGE_BYTES`].
+#[derive(Default)]
+struct Capped {
+    bytes: Vec<u8>,
+    over: bool,
+}
+
+impl io::Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.bytes.len() + buf.len() > MAX_MESSAGE_BYTES {
+            self.over = true;
+            return Err(io::Error::other("the output is too long"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Whether the filter holds for the payload (an error is "no").
@@ -108,6 +148,23 @@ mod tests {
             Some("sandpiper")
         );
         assert_eq!(text_of("body.missing", &payload), None);
+    }
+
+    #[test]
+    fn nested_loops_run_out_of_fuel_and_long_output_is_refused() {
+        let payload = Payload {
+            fired_at: DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            trigger: "manual",
+            body: &serde_json::Value::Null,
+        };
+        let spin = "{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}";
+        let err = render(spin, &payload).unwrap_err();
+        assert!(err.contains("fuel"), "{err}");
+        let long = "{{ 'x' * 200000 }}";
+        let err = render(long, &payload).unwrap_err();
+        assert_eq!(err, "it would be over 100 KiB");
+        let fits = render("{{ 'x' * 1000 }}", &payload).unwrap();
+        assert_eq!(fits.len(), 1000);
     }
 
     #[test]
