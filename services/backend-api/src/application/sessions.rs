@@ -107,6 +107,15 @@ impl SessionService {
         Ok(session)
     }
 
+    /// Marks `session` as a job's (see [`Session::headless`]), for good.
+    pub async fn hand_to_job(&self, mut session: Session) -> AppResult<Session> {
+        if !session.headless {
+            session.headless = true;
+            self.sessions.update(&session).await?;
+        }
+        Ok(session)
+    }
+
     /// Newest first; `before` is the last id of the previous page.
     pub async fn list(&self, owner: &UserId, before: Option<&str>, limit: usize) -> AppResult<Vec<Session>> {
         let before = match before {

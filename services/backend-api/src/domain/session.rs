@@ -131,6 +131,11 @@ pub struct Session {
     /// before it was kept) leaves it to the sandbox-manager's default. Never changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<Network>,
+    /// Whether a job (made by the jobs API or by an automation) made or continued it:
+    /// from then on its turns get none of the person's memory, neither their notes nor
+    /// the `memory` tool, since a job's prompt may carry anyone's text (a webhook's body).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub headless: bool,
 }
 
 impl Session {
@@ -157,6 +162,7 @@ impl Session {
             model,
             usage_by_model: UsageByModel::default(),
             network,
+            headless: false,
         }
     }
 }
@@ -178,6 +184,8 @@ impl Session {
             share_expires_at: edited.share_expires_at,
             unread_count,
             updated_at: self.updated_at.max(edited.updated_at),
+            // Once a job's, always: a copy read before a job took the session keeps it.
+            headless: self.headless || edited.headless,
             ..self.clone()
         }
     }

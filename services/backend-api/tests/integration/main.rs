@@ -24,6 +24,7 @@ mod mcp;
 mod mcp_admin;
 mod mcp_sandbox;
 mod memory;
+mod memory_reach;
 mod models;
 mod redirects;
 mod registration;

@@ -12,38 +12,38 @@ use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
 use support::{borrowed, TestApp};
 
-const NOTE: &str = "Ada deploys with Helm to the staging cluster";
+pub(crate) const NOTE: &str = "Ada deploys with Helm to the staging cluster";
 
-fn note_path(id: &str) -> String {
+pub(crate) fn note_path(id: &str) -> String {
     format!("/api/v1/memory/notes/{id}")
 }
 
-async fn set_memory(app: &TestApp, token: &str, enabled: bool) -> Value {
+pub(crate) async fn set_memory(app: &TestApp, token: &str, enabled: bool) -> Value {
     let body = Some(json!({ "enabled": enabled }));
     app.expect(StatusCode::OK, Method::PATCH, "/api/v1/memory", Some(token), body)
         .await
 }
 
-async fn memory(app: &TestApp, token: &str) -> Value {
+pub(crate) async fn memory(app: &TestApp, token: &str) -> Value {
     app.expect(StatusCode::OK, Method::GET, "/api/v1/memory", Some(token), None)
         .await
 }
 
 /// The system prompt of model request `n`.
-fn system_prompt(llm: &FakeLlm, n: usize) -> String {
+pub(crate) fn system_prompt(llm: &FakeLlm, n: usize) -> String {
     let request = &llm.requests()[n];
     assert_eq!(request["messages"][0]["role"], "system");
     request["messages"][0]["content"].as_str().unwrap().to_owned()
 }
 
 /// Whether model request `n` offered the `memory` tool.
-fn offers_memory(llm: &FakeLlm, n: usize) -> bool {
+pub(crate) fn offers_memory(llm: &FakeLlm, n: usize) -> bool {
     let tools = llm.requests()[n]["tools"].as_array().cloned().unwrap_or_default();
     tools.iter().any(|tool| tool["function"]["name"] == "memory")
 }
 
 /// The `memory` tool's `called` events of a turn.
-fn memory_calls(events: &[Value]) -> Vec<Value> {
+pub(crate) fn memory_calls(events: &[Value]) -> Vec<Value> {
     events
         .iter()
         .filter(|e| e["type"] == "tool" && e["name"] == "memory" && e["status"] == "called")
@@ -53,7 +53,7 @@ fn memory_calls(events: &[Value]) -> Vec<Value> {
 
 /// A server with the scripted model, and Ada (memory on) with one chat whose agent kept
 /// [`NOTE`] (model requests 0 and 1); her token and that chat's id.
-async fn ada_with_a_note(llm: &FakeLlm) -> (TestApp, String, String) {
+pub(crate) async fn ada_with_a_note(llm: &FakeLlm) -> (TestApp, String, String) {
     let settings = llm.settings();
     let app = TestApp::spawn(&borrowed(&settings)).await;
     let (ada, _, _) = app.register("ada@example.org").await;
@@ -73,7 +73,7 @@ async fn ada_with_a_note(llm: &FakeLlm) -> (TestApp, String, String) {
     (app, ada, chat)
 }
 
-fn keep_the_note() -> Vec<Reply> {
+pub(crate) fn keep_the_note() -> Vec<Reply> {
     vec![
         Reply::tool("memory", json!({ "action": "add", "text": NOTE })),
         Reply::Text("Noted."),

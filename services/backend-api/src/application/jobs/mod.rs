@@ -278,6 +278,7 @@ impl JobService {
                     .await?
             }
         };
+        let session = self.sessions.hand_to_job(session).await?;
         let request = JobRequest {
             prompt: new.prompt,
             attachments: files.iter().map(JobFile::attachment).collect(),

@@ -3,7 +3,8 @@
 //! `memory` tool, with which the agent keeps, rewrites or drops a short note (offered
 //! only while the person has memory on). The call is a tool line the person sees; what
 //! is refused (a secret, a note too long, memory full) is the model's to read, and the
-//! turn goes on. A sub-agent gets neither.
+//! turn goes on. A sub-agent gets neither, nor does a job's session (see
+//! [`crate::domain::session::Session::headless`]): only chats a person opened do.
 
 use serde_json::{json, Value};
 
@@ -19,6 +20,10 @@ impl Run {
     /// the turn its memory, not the turn.
     pub(super) async fn recall_memory(&mut self) {
         let owner = &self.session.owner;
+        if self.session.headless {
+            self.catalogue.offer_memory(false);
+            return;
+        }
         if self.history_until.is_none() {
             let enabled = self.deps.memory.get(owner).await.map(|memory| memory.enabled);
             self.catalogue.offer_memory(enabled.unwrap_or(false));
