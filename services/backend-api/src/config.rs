@@ -421,6 +421,8 @@ pub struct AutomationsConfig {
     /// once for changes made on its replica.
     pub poll_secs: u64,
     pub max_webhook_bytes: usize,
+    /// The automations one person may have.
+    pub max_per_person: usize,
 }
 
 impl Default for AutomationsConfig {
@@ -430,6 +432,7 @@ impl Default for AutomationsConfig {
             missed_after_secs: 60,
             poll_secs: 10,
             max_webhook_bytes: 1024 * 1024,
+            max_per_person: 100,
         }
     }
 }

@@ -292,6 +292,7 @@ impl Application {
                 missed_after: Duration::from_secs(settings.automations.missed_after_secs),
                 poll: Duration::from_secs(settings.automations.poll_secs.max(1)),
                 max_webhook_bytes: settings.automations.max_webhook_bytes,
+                max_per_person: settings.automations.max_per_person,
                 max_timeout_secs: settings.jobs.max_timeout_secs,
             },
             stopping.clone(),

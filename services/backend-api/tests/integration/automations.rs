@@ -21,6 +21,8 @@ use crate::support::process::BackendProcess;
 use crate::support::servers::ServerProcess;
 use crate::support::{borrowed, TestApp};
 
+mod limits;
+
 const AUTOMATIONS: &str = "/api/v1/automations";
 /// How long a fire or a run may take to show (a sandbox's first start included).
 const WAIT: Duration = Duration::from_secs(120);

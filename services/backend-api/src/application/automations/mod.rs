@@ -53,6 +53,8 @@ pub struct AutomationSettings {
     pub max_webhook_bytes: usize,
     /// A job's longest time limit, which a run's `timeout_secs` is held to when saved.
     pub max_timeout_secs: u64,
+    /// The automations one person may have; more are refused (409).
+    pub max_per_person: usize,
 }
 
 pub struct AutomationService {
@@ -122,6 +124,12 @@ impl AutomationService {
         new: NewAutomation,
     ) -> AppResult<Saved> {
         self.check_timeout(new.timeout_secs)?;
+        let max = self.settings.max_per_person;
+        if self.store.list_for(owner).await?.len() >= max {
+            return Err(AppError::Conflict(format!(
+                "you have {max} automations, the most one person may have; delete one first"
+            )));
+        }
         let models = self.sessions.models();
         let (automation, secrets) = input::save_new(&*self.store, models, owner, api_key, new).await?;
         self.wake.notify_one();

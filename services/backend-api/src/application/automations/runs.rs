@@ -108,17 +108,21 @@ impl AutomationService {
             model: automation.model.clone(),
             session,
         };
+        let refused = |err| match err {
+            AppError::Internal(err) => {
+                tracing::error!(automation = automation.id.as_str(), %err, "making a run's job");
+                "the run's job could not be made (an internal error)".to_owned()
+            }
+            AppError::RateLimited { reason, .. } => format!("skipped: queue full: {reason}"),
+            other => format!("the run's job could not be made: {other}"),
+        };
+        // In the person's queue like any job of theirs: a full one refuses the run.
+        let _turn = self.jobs.turn(&automation.owner).await.map_err(refused)?;
         let job = self
             .jobs
             .create(&automation.owner, automation.api_key.clone(), new)
             .await
-            .map_err(|err| match err {
-                AppError::Internal(err) => {
-                    tracing::error!(automation = automation.id.as_str(), %err, "making a run's job");
-                    "the run's job could not be made (an internal error)".to_owned()
-                }
-                other => format!("the run's job could not be made: {other}"),
-            })?;
+            .map_err(refused)?;
         if automation.session == SessionMode::Persistent && automation.session_id.is_none() {
             self.keep_session(&automation.id, &job).await;
         }
