@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use web_kit::upstream::{redirect_verdict, RedirectRefused};
 
-use super::plain;
+use super::wire::plain;
 
 /// The last redirect a connection's client refused, if any.
 #[derive(Clone, Default)]

@@ -21,13 +21,13 @@ pub mod config;
 mod http_client;
 mod redact;
 mod stdio;
+mod wire;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::http::{HeaderName, HeaderValue};
-use rmcp::model::{CallToolRequestParams, ContentBlock, ResourceContents};
+use rmcp::model::CallToolRequestParams;
 use rmcp::service::{Peer, RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -37,6 +37,7 @@ use tokio::sync::Mutex;
 use crate::config::McpConfig;
 use http_client::Refusals;
 use redact::Secrets;
+use wire::{content_of, header_map, shown_url};
 
 use crate::domain::mcp::{McpContent, McpResult, McpServer, McpServerStatus, McpSite, McpTool, McpTransport};
 use crate::domain::ports::{McpServerRepository, McpServers};
@@ -361,90 +362,5 @@ impl McpHub {
             content,
             is_error: result.is_error.unwrap_or(false),
         })
-    }
-}
-
-fn content_of(block: ContentBlock) -> Option<McpContent> {
-    Some(match block {
-        ContentBlock::Text(text) => McpContent::Text(text.text),
-        ContentBlock::Image(image) => McpContent::Image {
-            mime_type: image.mime_type,
-            data: image.data,
-        },
-        ContentBlock::Resource(embedded) => match embedded.resource {
-            ResourceContents::TextResourceContents { uri, text, .. } => McpContent::Resource {
-                uri,
-                text: Some(text),
-            },
-            ResourceContents::BlobResourceContents { uri, .. } => McpContent::Resource { uri, text: None },
-            _ => return None,
-        },
-        ContentBlock::ResourceLink(link) => McpContent::Resource {
-            uri: link.uri,
-            text: None,
-        },
-        // Audio (and kinds newer than this client) are neither shown nor told yet.
-        _ => return None,
-    })
-}
-
-fn header_map(
-    headers: &BTreeMap<String, String>,
-) -> Result<std::collections::HashMap<HeaderName, HeaderValue>, String> {
-    headers
-        .iter()
-        .map(|(name, value)| {
-            let name = HeaderName::try_from(name.as_str())
-                .map_err(|_| format!("header {name:?} is not a valid name"))?;
-            let value = HeaderValue::try_from(value.as_str())
-                .map_err(|_| format!("header {name} has an invalid value"))?;
-            Ok((name, value))
-        })
-        .collect()
-}
-
-/// An SDK error as a person can read it: rmcp names its transport's Rust type before
-/// what went wrong.
-fn plain(err: impl std::fmt::Display) -> String {
-    let text = err.to_string();
-    const MARK: &str = "] error: ";
-    match text.find(MARK) {
-        Some(at) if text[..at].contains(" [") => text[at + MARK.len()..].to_owned(),
-        _ => text,
-    }
-}
-
-/// `url` without credentials, query or fragment, which may carry secrets.
-fn shown_url(url: &str) -> String {
-    match reqwest::Url::parse(url) {
-        Ok(mut parsed) => {
-            let _ = parsed.set_username("");
-            let _ = parsed.set_password(None);
-            parsed.set_query(None);
-            parsed.set_fragment(None);
-            parsed.to_string()
-        }
-        Err(_) => "(invalid url)".into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sdk_errors_lose_the_type_names() {
-        let sdk = "Send message error Transport [rmcp::transport::worker::WorkerTransport<X<Y>>] error: \
-                   Unexpected content type: Some(\"text/html\")";
-        assert_eq!(plain(sdk), "Unexpected content type: Some(\"text/html\")");
-        assert_eq!(plain("connection reset"), "connection reset");
-    }
-
-    #[test]
-    fn shown_urls_carry_no_secrets() {
-        assert_eq!(
-            shown_url("https://user:pw@mcp.example.org/mcp?key=s#x"),
-            "https://mcp.example.org/mcp"
-        );
     }
 }

@@ -18,7 +18,7 @@ use rmcp::ServiceExt;
 use tool_api_client::contract::mcp::StdioStart;
 use tool_api_client::{ClientError, ToolApiClient};
 
-use super::plain;
+use super::wire::plain;
 use crate::domain::mcp::{McpSite, McpTool, McpTransport};
 use crate::domain::mcp_edit::stdio_env_refusal;
 use crate::domain::session::SessionId;
