@@ -1,7 +1,10 @@
 //! Each person's memory across chats (see [`crate::domain::memory`]): what the Memory
 //! page does — read it, turn it on or off, edit or delete a note, wipe it — and what the
 //! agent does — write notes with its `memory` tool, and give a new chat the notes as they
-//! are at its first run, frozen for that chat so its prompt stays the same.
+//! are at its first run, frozen for that chat so its prompt stays the same whatever the
+//! agent writes meanwhile. What the person does reaches every chat at its next run:
+//! while memory is off no chat gets notes, and an edit, a delete or a wipe on the
+//! Memory page makes each chat forget the notes it was given.
 //!
 //! A person's notes are theirs only: every use case takes the owner, and a note id of
 //! another person's memory is not found. A change is read, applied and stored over the
@@ -113,13 +116,20 @@ impl MemoryService {
         .await
     }
 
-    /// Gives one of the person's notes a new text.
+    /// Gives one of the person's notes a new text; the person's chats forget what they
+    /// were given, so each gets the notes as they are now at its next run.
     pub async fn edit_note(&self, owner: &UserId, id: &NoteId, text: NoteText) -> AppResult<Memory> {
-        self.change(owner, |memory| memory.edit(id, text.clone())).await
+        let memory = self.change(owner, |memory| memory.edit(id, text.clone())).await?;
+        self.store.forget_prompts(owner).await?;
+        Ok(memory)
     }
 
+    /// Deletes one of the person's notes, and, as [`MemoryService::edit_note`], what the
+    /// person's chats were given.
     pub async fn delete_note(&self, owner: &UserId, id: &NoteId) -> AppResult<Memory> {
-        self.change(owner, |memory| memory.delete(id)).await
+        let memory = self.change(owner, |memory| memory.delete(id)).await?;
+        self.store.forget_prompts(owner).await?;
+        Ok(memory)
     }
 
     /// Forgets every note, and what the person's chats were given of them (a chat still
@@ -174,11 +184,15 @@ impl MemoryService {
         }
     }
 
-    /// What the chat `session` gets of its person's memory: the notes as they were at its
-    /// first run (frozen now when this is it), and whether memory is on now.
+    /// What the chat `session` gets of its person's memory: while memory is on, the notes
+    /// as they were at its first run (frozen now when this is it); while off, nothing.
     pub async fn recall(&self, owner: &UserId, session: &SessionId) -> AppResult<Recall> {
         let memory = self.get(owner).await?;
-        let prompt = self.store.freeze_prompt(owner, session, &memory.prompt()).await?;
+        let prompt = if memory.enabled {
+            self.store.freeze_prompt(owner, session, &memory.prompt()).await?
+        } else {
+            String::new()
+        };
         Ok(Recall {
             enabled: memory.enabled,
             prompt,

@@ -1,7 +1,8 @@
 //! Memory across chats, with the scripted model over the real wire: a note the agent
 //! keeps in one chat (a tool line the person sees) starts the person's next chat, and
-//! no one else's; off means neither the tool nor the notes; a note edited mid-chat
-//! leaves that chat's prompt as it began; a secret is refused to the model; the API
+//! no one else's; off means neither the tool nor the notes; a note the agent edits
+//! mid-chat leaves that chat's prompt as it began, one edited on the Memory page reaches
+//! the chat's next run; a secret is refused to the model; the API
 //! answers another person's note with 404 and bad input with 422 JSON; a sub-agent gets
 //! neither notes nor tool; and a replay shows nothing of it. Runs on both stores.
 
@@ -148,7 +149,8 @@ async fn a_note_changed_mid_chat_leaves_that_chats_prompt_as_it_began() {
     let began = system_prompt(&llm, 2);
     assert!(began.contains(NOTE));
 
-    // Edited on the Memory page, then by the agent, between and within this chat's turns.
+    // Edited on the Memory page between this chat's turns (the person's change reaches
+    // the next run), then by the agent within the turn (which leaves the prompt be).
     let id = memory(&app, &ada).await["notes"][0]["id"]
         .as_str()
         .unwrap()
@@ -160,9 +162,17 @@ async fn a_note_changed_mid_chat_leaves_that_chats_prompt_as_it_began() {
     assert_eq!(edited["text"], "Ada deploys with Helm to production");
     let events = app.turn(&ada, &chat, "Change how I deploy").await;
     assert_eq!(memory_calls(&events)[0]["view"]["kind"], "result");
-    for n in [3, 4] {
-        assert_eq!(system_prompt(&llm, n), began, "request {n}'s prompt changed");
-    }
+    let edited = system_prompt(&llm, 3);
+    assert!(
+        edited.contains("Helm to production") && !edited.contains(NOTE),
+        "{edited}"
+    );
+    assert_eq!(
+        system_prompt(&llm, 4),
+        edited,
+        "the agent's edit changed the prompt"
+    );
+    assert_ne!(edited, began);
     // A new chat gets the notes as they are now.
     let next = app.new_session(&ada).await;
     app.turn(&ada, &next, "Hello").await;

@@ -1,11 +1,15 @@
 //! What of a person's memory reaches which run, with the scripted model over the real
 //! wire: a job (the jobs API, an automation) gets neither the notes nor the `memory`
-//! tool, also when it continues a chat. Runs on both stores.
+//! tool, also when it continues a chat; memory switched off, or a note deleted on the
+//! Memory page, reaches a chat already started at its next run. Runs on both stores.
 
+use reqwest::{Method, StatusCode};
 use serde_json::json;
 use support::fake_llm::{FakeLlm, Reply};
 
-use crate::memory::{ada_with_a_note, keep_the_note, offers_memory, system_prompt, NOTE};
+use crate::memory::{
+    ada_with_a_note, keep_the_note, memory, note_path, offers_memory, set_memory, system_prompt, NOTE,
+};
 use crate::support;
 
 #[tokio::test]
@@ -46,4 +50,52 @@ async fn a_job_gets_neither_the_notes_nor_the_tool() {
         system_prompt(&llm, 4)
     );
     assert!(!offers_memory(&llm, 4));
+}
+
+#[tokio::test]
+async fn off_and_a_deleted_note_reach_a_chat_already_started() {
+    let mut replies = keep_the_note();
+    replies.extend(["Hi", "Off", "On again", "Deleted"].map(Reply::Text));
+    let llm = FakeLlm::start(replies).await;
+    let (app, ada, _) = ada_with_a_note(&llm).await;
+    let chat = app.new_session(&ada).await;
+    app.turn(&ada, &chat, "Hello").await;
+    let began = system_prompt(&llm, 2);
+    assert!(began.contains(NOTE));
+
+    // Off: the chat's next run gets neither its frozen notes nor the tool.
+    set_memory(&app, &ada, false).await;
+    app.turn(&ada, &chat, "Hello again").await;
+    assert!(
+        !system_prompt(&llm, 3).contains(NOTE),
+        "{}",
+        system_prompt(&llm, 3)
+    );
+    assert!(!offers_memory(&llm, 3));
+
+    // On again: the same prompt as before, its prefix unchanged.
+    set_memory(&app, &ada, true).await;
+    app.turn(&ada, &chat, "Back on").await;
+    assert_eq!(system_prompt(&llm, 4), began);
+
+    // Deleted on the Memory page: gone from the chat's next run.
+    let id = memory(&app, &ada).await["notes"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.expect(
+        StatusCode::NO_CONTENT,
+        Method::DELETE,
+        &note_path(&id),
+        Some(&ada),
+        None,
+    )
+    .await;
+    app.turn(&ada, &chat, "Forget it").await;
+    assert!(
+        !system_prompt(&llm, 5).contains(NOTE),
+        "{}",
+        system_prompt(&llm, 5)
+    );
+    assert!(offers_memory(&llm, 5));
 }
