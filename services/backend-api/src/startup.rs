@@ -285,6 +285,7 @@ impl Application {
         }
         let automations = Arc::new(AutomationService::new(
             stores.automations.clone(),
+            stores.users.clone(),
             jobs.clone(),
             sessions.clone(),
             AutomationSettings {

@@ -44,6 +44,9 @@ impl AutomationService {
         let unknown = || AppError::NotFound("webhook");
         let trigger = TriggerId::parse(trigger).map_err(|_| unknown())?;
         let automation = self.store.by_trigger(&trigger).await?.ok_or_else(unknown)?;
+        if !self.owner_active(&automation.owner).await? {
+            return Err(unknown());
+        }
         let Some(TriggerKind::Webhook { secret, filter, key }) =
             automation.webhook(&trigger).map(|t| &t.kind)
         else {

@@ -30,7 +30,7 @@ use super::sessions::SessionService;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{Automation, AutomationId, AutomationRun, TriggerId, TriggerKind};
 use crate::domain::job::{Job, JobId, JobTimeout};
-use crate::domain::ports::AutomationRepository;
+use crate::domain::ports::{AutomationRepository, UserRepository};
 use crate::domain::user::UserId;
 use input::{AutomationEdit, NewAutomation};
 
@@ -59,6 +59,8 @@ pub struct AutomationSettings {
 
 pub struct AutomationService {
     store: Arc<dyn AutomationRepository>,
+    /// Whose automations may run: an owner's deactivated account stops them.
+    users: Arc<dyn UserRepository>,
     jobs: Arc<JobService>,
     sessions: Arc<SessionService>,
     settings: AutomationSettings,
@@ -89,6 +91,7 @@ pub struct RunReport {
 impl AutomationService {
     pub fn new(
         store: Arc<dyn AutomationRepository>,
+        users: Arc<dyn UserRepository>,
         jobs: Arc<JobService>,
         sessions: Arc<SessionService>,
         settings: AutomationSettings,
@@ -96,12 +99,18 @@ impl AutomationService {
     ) -> Self {
         Self {
             store,
+            users,
             jobs,
             sessions,
             settings,
             wake: Notify::new(),
             stopping,
         }
+    }
+
+    /// Whether the owner's account is active (a deactivated one's automations do not run).
+    async fn owner_active(&self, owner: &UserId) -> AppResult<bool> {
+        Ok(self.users.by_id(owner).await?.is_some_and(|user| user.active))
     }
 
     pub fn max_webhook_bytes(&self) -> usize {

@@ -86,6 +86,14 @@ impl AutomationService {
         by: FiredBy,
         at: DateTime<Utc>,
     ) -> Result<Job, String> {
+        match self.owner_active(&automation.owner).await {
+            Ok(true) => {}
+            Ok(false) => return Err("skipped: its owner's account is deactivated".into()),
+            Err(err) => {
+                tracing::error!(automation = automation.id.as_str(), %err, "reading its owner");
+                return Err("the run could not start (an internal error)".into());
+            }
+        }
         let session = match (automation.session, &automation.session_id) {
             (SessionMode::Persistent, Some(session)) => {
                 if self.last_run_going(automation).await {

@@ -1,11 +1,11 @@
 //! What holds an automation's runs to its person's limits: a run waits in the person's
 //! job queue like any job of theirs and a full queue skips it (recorded), and a person
-//! may have only so many automations.
+//! may have only so many automations; a deactivated owner's automations do not run.
 
 use reqwest::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{json, Value};
 
-use super::{backend, create, runs, AUTOMATIONS};
+use super::{backend, create, deliver, fired_at, runs, sign, until_runs, AUTOMATIONS};
 use crate::support::fake_llm::{FakeLlm, Reply};
 
 #[tokio::test]
@@ -63,4 +63,81 @@ async fn a_full_queue_skips_a_run_and_the_number_of_automations_is_capped() {
             .contains("the most one person may have"),
         "{capped}"
     );
+}
+
+#[tokio::test]
+async fn a_deactivated_owners_automations_do_not_run_and_its_webhook_is_not_found() {
+    let llm = FakeLlm::start(vec![]).await;
+    let app = backend(&llm, &[]).await;
+    let (admin, _, _) = app.register("admin@example.org").await;
+    let (token, _, ada) = app.register("ada@example.org").await;
+    let every_second = create(
+        &app,
+        &token,
+        json!({ "name": "Tick", "prompt": "Tick", "triggers": [{ "type": "schedule", "cron": "* * * * * *" }] }),
+    )
+    .await;
+    let hook = create(
+        &app,
+        &token,
+        json!({ "name": "Hook", "prompt": "Hook", "triggers": [{ "type": "webhook" }] }),
+    )
+    .await;
+    // Bob's automation, firing every second, tells when the scheduler's rounds are past
+    // a time; Ada's history is read once her account is back (with a key made before).
+    let (bob, _, _) = app.register("bob@example.org").await;
+    let witness = create(
+        &app,
+        &bob,
+        json!({ "name": "Witness", "prompt": "Tock", "triggers": [{ "type": "schedule", "cron": "* * * * * *" }] }),
+    )
+    .await;
+    let key = app.jobs_key(&token).await;
+    let users = format!("/api/v1/users/{ada}");
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        &format!("{users}/deactivate"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    let from = chrono::Utc::now() + chrono::Duration::seconds(1);
+    let past = from + chrono::Duration::seconds(2);
+    until_runs(&app, &bob, witness["id"].as_str().unwrap(), |runs| {
+        runs.iter().any(|r| fired_at(r) > past)
+    })
+    .await;
+    let trigger = &hook["triggers"][0];
+    let body = b"{}";
+    let (status, answer) = deliver(
+        &app,
+        trigger["url"].as_str().unwrap(),
+        body,
+        &[(
+            "X-Sandpiper-Signature",
+            sign(trigger["secret"].as_str().unwrap(), body),
+        )],
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        &format!("{users}/activate"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    let history = runs(&app, &key, every_second["id"].as_str().unwrap()).await;
+    let while_off: Vec<&Value> = history
+        .iter()
+        .filter(|r| fired_at(r) > from && fired_at(r) <= past)
+        .collect();
+    assert!(!while_off.is_empty(), "{history:#?}");
+    for run in while_off {
+        assert_eq!(run["job_id"], Value::Null, "{run}");
+        assert!(run["note"].as_str().unwrap().contains("deactivated"), "{run}");
+    }
 }
