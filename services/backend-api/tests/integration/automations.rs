@@ -552,7 +552,7 @@ async fn a_persistent_automations_second_run_sees_the_first_runs_file() {
     )
     .await;
     let run = format!("{AUTOMATIONS}/{}/run", created["id"].as_str().unwrap());
-    let mut sessions = Vec::new();
+    let (mut sessions, mut files) = (Vec::new(), Vec::new());
     for _ in 0..2 {
         let started = app
             .expect(StatusCode::ACCEPTED, Method::POST, &run, Some(&token), None)
@@ -561,8 +561,11 @@ async fn a_persistent_automations_second_run_sees_the_first_runs_file() {
             .until_job(&token, started["job_id"].as_str().unwrap(), "succeeded")
             .await;
         sessions.push(job["session_id"].clone());
+        files.push(job["files"].clone());
     }
     assert_eq!(sessions[0], sessions[1], "both runs continue one session");
+    // Each run's result is its own: the second wrote nothing.
+    assert_eq!(files, [json!(["notes.txt"]), json!([])], "{files:?}");
     let read = llm.last_message_text(3);
     assert!(read.contains("from run one"), "the second run read: {read}");
 }

@@ -356,9 +356,11 @@ impl JobService {
         })
     }
 
-    /// Shows `see` every event in the job's session's log, in order.
+    /// Shows `see` every event of the job's run in its session's log, in order: those
+    /// after [`Job::continues_after`], so a run in a session others ran in before (a
+    /// persistent automation's) reports only what it did.
     async fn scan(&self, job: &Job, mut see: impl FnMut(&AgentEvent)) -> AppResult<()> {
-        let mut after = 0;
+        let mut after = job.continues_after;
         loop {
             let batch = self.events.page(&job.session_id, after, REPORT_BATCH).await?;
             for stored in &batch {
