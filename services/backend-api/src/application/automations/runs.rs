@@ -19,6 +19,9 @@ use crate::domain::automation::{
 use crate::domain::job::{Job, JobStatus};
 use crate::domain::session::Network;
 
+/// The history entries looked through for a persistent automation's last job.
+const LAST_JOB_LOOK_BACK: usize = 100;
+
 /// How often a run's job is looked at until it ends.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
 
@@ -137,9 +140,10 @@ impl AutomationService {
         Ok(job)
     }
 
-    /// Whether the newest run's job has not ended.
+    /// Whether the newest run's job has not ended: the newest entry with a job, since
+    /// skipped fires (no job) may have come after it.
     async fn last_run_going(&self, automation: &Automation) -> bool {
-        let Ok(runs) = self.store.runs(&automation.id, 1).await else {
+        let Ok(runs) = self.store.runs(&automation.id, LAST_JOB_LOOK_BACK).await else {
             return false;
         };
         let Some(job) = runs.into_iter().find_map(|run| run.job_id) else {

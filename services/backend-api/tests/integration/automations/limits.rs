@@ -141,3 +141,28 @@ async fn a_deactivated_owners_automations_do_not_run_and_its_webhook_is_not_foun
         assert!(run["note"].as_str().unwrap().contains("deactivated"), "{run}");
     }
 }
+
+#[tokio::test]
+async fn a_persistent_automation_runs_one_at_a_time_whatever_was_skipped_since() {
+    let llm = FakeLlm::start(vec![Reply::Hang]).await;
+    let app = backend(&llm, &[]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let created = create(
+        &app,
+        &token,
+        json!({ "name": "Diary", "prompt": "Keep notes", "session": "persistent",
+                "triggers": [{ "type": "schedule", "cron": "0 9 * * MON" }] }),
+    )
+    .await;
+    let run = format!("{AUTOMATIONS}/{}/run", created["id"].as_str().unwrap());
+    app.expect(StatusCode::ACCEPTED, Method::POST, &run, Some(&token), None)
+        .await;
+    // The first run hangs; every fire after it is skipped, the skipped ones between
+    // included.
+    for _ in 0..3 {
+        let refused = app
+            .expect(StatusCode::CONFLICT, Method::POST, &run, Some(&token), None)
+            .await;
+        assert!(refused.to_string().contains("still going"), "{refused}");
+    }
+}
