@@ -3,9 +3,11 @@
 //! travel far; the agent is told what was refused and writes the note without it.
 //!
 //! The check looks for the shapes secrets have (known key prefixes, a JSON Web Token, a
-//! private key block, `password: …` and the like, and long random-looking words mixing
-//! upper- and lower-case letters and digits). It errs towards refusing: a note is short
-//! prose, and a refused one is easy to rewrite.
+//! private key block, `password: …` and the like, long random-looking words mixing
+//! upper- and lower-case letters and digits, and long one-case runs of letters and digits,
+//! as hex, base32 and lower-case keys are: Sandpiper's own webhook secrets are 64 hex
+//! digits). It errs towards refusing: a note is short prose, and a refused one is easy to
+//! rewrite; only a git commit id (40 hex digits) is let through.
 
 /// Prefixes of providers' keys and tokens (ours too: `sp_`, `e2b_`), as they are
 /// written.
@@ -58,6 +60,11 @@ const SECRET_WORDS: &[&str] = &[
 const MIN_KEY_TAIL: usize = 12;
 /// The shortest random-looking word that counts as a secret.
 const MIN_RANDOM_WORD: usize = 24;
+/// The shortest run of letters and digits in one case that counts as a secret (a 128-bit
+/// key in hex).
+const MIN_ONE_CASE_RUN: usize = 32;
+/// The length of a git commit id (SHA-1 in hex), which a note may name.
+const COMMIT_ID: usize = 40;
 
 /// What kind of secret `text` seems to hold, if any.
 pub fn secret_kind(text: &str) -> Option<&'static str> {
@@ -80,7 +87,7 @@ pub fn secret_kind(text: &str) -> Option<&'static str> {
         if word.starts_with("eyJ") && word.matches('.').count() == 2 {
             return Some("a JSON Web Token");
         }
-        if random_looking(word) {
+        if random_looking(word) || word.split(|c: char| !c.is_ascii_alphanumeric()).any(one_case_key) {
             return Some("a key or token");
         }
     }
@@ -112,6 +119,17 @@ fn random_looking(word: &str) -> bool {
         && word.chars().any(|c| c.is_ascii_digit())
 }
 
+/// A long run of letters and digits (both) in one case, as hex, base32 and lower-case
+/// keys are, other than a git commit id.
+fn one_case_key(run: &str) -> bool {
+    let commit_id = run.len() == COMMIT_ID && run.chars().all(|c| c.is_ascii_hexdigit());
+    run.len() >= MIN_ONE_CASE_RUN
+        && !commit_id
+        && run.chars().any(|c| c.is_ascii_digit())
+        && run.chars().any(|c| c.is_ascii_alphabetic())
+        && (run.chars().all(|c| !c.is_ascii_uppercase()) || run.chars().all(|c| !c.is_ascii_lowercase()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::secret_kind;
@@ -129,6 +147,10 @@ mod tests {
             "-----BEGIN OPENSSH PRIVATE KEY----- b3Blbn",
             "use 9fQ2xLm7PzR4tVb8NcW1yKd6HsJ3 for the api",
             "Sandpiper key sp_0123456789abcdefghij",
+            "the hook's secret 3f9a0c1e7b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a",
+            "signing with whsec_3f9a0c1e7b2d4f6a8c0e1b3d5f7a9c2e",
+            "otp seed JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXQ",
+            "the deploy hook is https://ci.example.org/hooks/9f2k4m7q1x8z3c6v0b5n2l4j7h9g1d3s",
         ] {
             assert!(secret_kind(secret).is_some(), "{secret}");
         }
@@ -140,6 +162,8 @@ mod tests {
             "Prefers pnpm over npm; the repo lives in ~/code/sandpiper.",
             "Their password manager is 1Password (never ask for passwords).",
             "Commit 6e49dfc3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7 fixed the flaky test.",
+            "Build 20261127 of release v1.2.3 ran on node-04.",
+            "Prefers internationalization_and_localization_guidelines2 as the doc name.",
             "Reports go to services/backend-api/src/application/agent/run/own_calls.rs",
             "Session 0193a6f2-7c1d-7b3e-9a4f-2d8e5c6b1a09 had the draft.",
             "Writes in British English and likes short answers.",
