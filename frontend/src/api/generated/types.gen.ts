@@ -1876,6 +1876,10 @@ export type DeliverErrors = {
     401: ErrorBody;
     404: ErrorBody;
     413: ErrorBody;
+    /**
+     * no run could start (the queue full, a store failing); retry later
+     */
+    503: ErrorBody;
 };
 
 export type DeliverError = DeliverErrors[keyof DeliverErrors];

@@ -2,7 +2,8 @@
 //! secret as `sha256=<hex HMAC-SHA256 of the body>` (compared in constant time), run
 //! once per delivery key (its `Idempotency-Key` header, else the trigger's key
 //! expression over the body), and only when the trigger's filter holds. A delivery that is
-//! not signed right runs nothing and says no more than that.
+//! not signed right runs nothing and says no more than that. One that made no job (the
+//! queue full, the store failing) is 503 and its key is released, so a retry runs.
 
 use std::sync::Arc;
 
@@ -16,6 +17,9 @@ use super::AutomationService;
 use crate::application::error::{AppError, AppResult};
 use crate::domain::automation::{FiredBy, RunId, TriggerId, TriggerKind};
 use crate::domain::job::JobId;
+
+/// What a sender whose delivery could not start a run is told to wait.
+const RETRY_SECS: u64 = 30;
 
 /// Longest delivery key kept.
 const MAX_KEY_CHARS: usize = 200;
@@ -35,7 +39,7 @@ pub enum Delivered {
     Started(JobId),
     /// The delivery's key was seen before: the job it started then (if it started one).
     Repeated(Option<JobId>),
-    /// The filter did not hold, or the fire could not run (why).
+    /// The filter did not hold, or the automation is paused (why).
     NotRun(String),
 }
 
@@ -82,31 +86,46 @@ impl AutomationService {
             None => key.as_ref().and_then(|key| template::text_of(key, &payload)),
         };
         let run = RunId::new();
-        if let Some(key) = key {
+        if let Some(key) = &key {
             if key.is_empty() || key.chars().count() > MAX_KEY_CHARS {
                 return Err(AppError::InvalidField {
                     field: "Idempotency-Key",
                     message: format!("a delivery key has 1 to {MAX_KEY_CHARS} characters"),
                 });
             }
-            if let Some(earlier) = self.store.first_delivery(&trigger, &key, &run).await? {
+            if let Some(earlier) = self.store.first_delivery(&trigger, key, &run).await? {
                 let earlier = self.store.run(&automation.id, &earlier).await?;
                 return Ok(Delivered::Repeated(earlier.and_then(|run| run.job_id)));
             }
         }
         let fire = Fire {
-            run,
+            run: run.clone(),
             by: FiredBy::Webhook,
-            trigger: Some(trigger),
+            trigger: Some(trigger.clone()),
             at: now,
             body,
             note: None,
         };
-        let run = self.fire(&automation, fire).await?;
-        Ok(match run.job_id {
-            Some(job) => Delivered::Started(job),
-            None => Delivered::NotRun(run.note.unwrap_or_default()),
-        })
+        let fired = self.fire(&automation, fire).await;
+        let made = match &fired {
+            Ok(done) => done.job_id.clone(),
+            Err(_) => None,
+        };
+        if made.is_none() {
+            if let Some(key) = &key {
+                self.store.forget_delivery(&trigger, key, &run).await?;
+            }
+        }
+        match (fired?, made) {
+            (_, Some(job)) => Ok(Delivered::Started(job)),
+            (done, None) => Err(AppError::Busy {
+                reason: format!(
+                    "the run could not start ({}); send the delivery again later",
+                    done.note.unwrap_or_default()
+                ),
+                retry_after_secs: RETRY_SECS,
+            }),
+        }
     }
 }
 

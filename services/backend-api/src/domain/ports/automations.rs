@@ -46,6 +46,9 @@ pub trait AutomationRepository: Send + Sync {
         key: &str,
         run: &RunId,
     ) -> DomainResult<Option<RunId>>;
+    /// Forgets the delivery `key` of `trigger` if it is still the run `run` (which made
+    /// no job), so the sender's retry runs.
+    async fn forget_delivery(&self, trigger: &TriggerId, key: &str, run: &RunId) -> DomainResult<()>;
     /// One history entry of the automation.
     async fn run(&self, id: &AutomationId, run: &RunId) -> DomainResult<Option<AutomationRun>>;
 }

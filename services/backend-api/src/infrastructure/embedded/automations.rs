@@ -282,6 +282,25 @@ impl AutomationRepository for EmbeddedStore {
         .await
     }
 
+    async fn forget_delivery(&self, trigger: &TriggerId, key: &str, run: &RunId) -> DomainResult<()> {
+        let (trigger, key, run) = (trigger.clone(), key.to_owned(), run.clone());
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            {
+                let mut deliveries = txn.open_table(DELIVERIES)?;
+                let ours = deliveries
+                    .get((trigger.as_str(), key.as_str()))?
+                    .is_some_and(|value| value.value() == run.as_str());
+                if ours {
+                    deliveries.remove((trigger.as_str(), key.as_str()))?;
+                }
+            }
+            txn.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
     async fn run(&self, id: &AutomationId, run: &RunId) -> DomainResult<Option<AutomationRun>> {
         let (id, run) = (id.clone(), run.clone());
         self.blocking(move |db| {

@@ -196,6 +196,15 @@ impl AutomationRepository for MongoStore {
         }
     }
 
+    async fn forget_delivery(&self, trigger: &TriggerId, key: &str, run: &RunId) -> DomainResult<()> {
+        self.db
+            .collection::<Document>("automation_deliveries")
+            .delete_one(doc! { "trigger": trigger.as_str(), "key": key, "run": run.as_str() })
+            .await
+            .map_err(failure)?;
+        Ok(())
+    }
+
     async fn run(&self, id: &AutomationId, run: &RunId) -> DomainResult<Option<AutomationRun>> {
         self.automation_runs()
             .find_one(doc! { "automation": id.as_str(), "id": run.as_str() })

@@ -1,6 +1,8 @@
 //! What holds an automation's runs to its person's limits: a run waits in the person's
 //! job queue like any job of theirs and a full queue skips it (recorded), and a person
-//! may have only so many automations; a deactivated owner's automations do not run.
+//! may have only so many automations; a deactivated owner's automations do not run; a
+//! persistent automation runs one at a time; a delivery that made no job is 503 and its
+//! key is released.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
@@ -164,5 +166,44 @@ async fn a_persistent_automation_runs_one_at_a_time_whatever_was_skipped_since()
             .expect(StatusCode::CONFLICT, Method::POST, &run, Some(&token), None)
             .await;
         assert!(refused.to_string().contains("still going"), "{refused}");
+    }
+}
+
+#[tokio::test]
+async fn a_delivery_that_made_no_job_is_503_and_its_retry_is_not_a_repeat() {
+    let llm = FakeLlm::start(vec![Reply::Hang, Reply::Hang]).await;
+    let app = backend(
+        &llm,
+        &[
+            ("jobs.max_running_per_person", "1".into()),
+            ("jobs.max_queued_per_person", "1".into()),
+        ],
+    )
+    .await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let hook = create(
+        &app,
+        &token,
+        json!({ "name": "Hook", "prompt": "Hook", "triggers": [{ "type": "webhook" }] }),
+    )
+    .await;
+    let trigger = &hook["triggers"][0];
+    let (url, body) = (trigger["url"].as_str().unwrap(), b"{}");
+    let signature = sign(trigger["secret"].as_str().unwrap(), body);
+    let headers = |key: &str| {
+        vec![
+            ("X-Sandpiper-Signature", signature.clone()),
+            ("Idempotency-Key", key.to_owned()),
+        ]
+    };
+    // One runs, one waits queued; the queue is full for the third.
+    for key in ["d-1", "d-2"] {
+        let (status, answer) = deliver(&app, url, body, &headers(key)).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{answer}");
+    }
+    for _ in 0..2 {
+        let (status, answer) = deliver(&app, url, body, &headers("d-3")).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{answer}");
+        assert!(answer.to_string().contains("queue full"), "{answer}");
     }
 }

@@ -38,7 +38,8 @@ pub struct DeliveryAnswer {
         ("X-Sandpiper-Signature" = Option<String>, Header, description = "sha256=<hex HMAC-SHA256 of the body with the trigger's secret> (or send it as X-Hub-Signature-256)"),
         ("Idempotency-Key" = Option<String>, Header, description = "the delivery's id: a repeat runs nothing")),
     responses((status = 202, body = DeliveryAnswer), (status = 200, body = DeliveryAnswer),
-        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody)),
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 503, description = "no run could start (the queue full, a store failing); retry later", body = ErrorBody)),
     security(()))]
 pub(super) async fn deliver(
     State(state): State<AppState>,
