@@ -28,7 +28,8 @@ pub trait SessionRepository: Send + Sync {
     /// Stores what a person changes ([`Session::merge_edits`]); what the log changes
     /// stays as the log left it, also when an append raced with this update.
     async fn update(&self, session: &Session) -> DomainResult<()>;
-    /// Removes the session, its event log and its images.
+    /// Removes the session, its event log, its images and the part of its person's
+    /// memory its prompt was given.
     async fn delete(&self, id: &SessionId) -> DomainResult<()>;
     async fn by_share_token(&self, token: &str) -> DomainResult<Option<Session>>;
     /// Every session in this status (for recovery after a restart).

@@ -5,7 +5,9 @@
 use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable};
 
-use super::{decode, EmbeddedStore, EVENTS, ID_MAX, OWNER_SESSIONS, SCREENSHOTS, SESSIONS, SHARES};
+use super::{
+    decode, EmbeddedStore, EVENTS, ID_MAX, MEMORY_PROMPTS, OWNER_SESSIONS, SCREENSHOTS, SESSIONS, SHARES,
+};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::ports::{EventLog, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
@@ -130,6 +132,8 @@ impl SessionRepository for EmbeddedStore {
                 events.retain_in((id.as_str(), 0)..=(id.as_str(), u64::MAX), |_, _| false)?;
                 let mut screenshots = txn.open_table(SCREENSHOTS)?;
                 screenshots.retain_in((id.as_str(), "")..=(id.as_str(), "~"), |_, _| false)?;
+                txn.open_table(MEMORY_PROMPTS)?
+                    .remove((session.owner.as_str(), id.as_str()))?;
             }
             txn.commit()?;
             Ok(())

@@ -169,7 +169,11 @@ impl MongoStore {
             .await?;
         self.memories.create_index(unique(doc! { "owner": 1 })).await?;
         self.memory_prompts
-            .create_index(unique(doc! { "owner": 1, "session_id": 1 }))
+            .create_indexes([
+                unique(doc! { "owner": 1, "session_id": 1 }),
+                // Removing a session removes its prompt part by this.
+                plain(doc! { "session_id": 1 }),
+            ])
             .await?;
         automations::create_indexes(&self.db).await?;
         Ok(())

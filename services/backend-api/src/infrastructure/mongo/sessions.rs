@@ -195,6 +195,10 @@ impl SessionRepository for MongoStore {
             .delete_many(doc! { "session_id": id.as_str() })
             .await
             .map_err(failure)?;
+        self.memory_prompts
+            .delete_many(doc! { "session_id": id.as_str() })
+            .await
+            .map_err(failure)?;
         Ok(())
     }
 
