@@ -450,11 +450,14 @@ async fn bad_input_names_the_field_and_another_persons_automation_is_not_found()
     let app = TestApp::spawn(&[]).await;
     let (token, _, _) = app.register("ada@example.org").await;
     let schedule = |cron: &str, zone: &str| json!([{ "type": "schedule", "cron": cron, "timezone": zone }]);
+    let long = "x".repeat(101 * 1024);
     for (triggers, prompt, field) in [
         (schedule("61 * * * *", "UTC"), "x", "cron"),
         (schedule("* * *", "UTC"), "x", "cron"),
         (schedule("0 9 * * *", "Mars/Olympus"), "x", "timezone"),
         (json!([{ "type": "at", "at": "next tuesday" }]), "x", "at"),
+        (json!([{ "type": "at", "at": "2020-01-01T09:00:00Z" }]), "x", "at"),
+        (schedule("0 9 * * *", "UTC"), long.as_str(), "prompt"),
         (
             json!([{ "type": "webhook", "filter": "body.action ==" }]),
             "x",

@@ -250,9 +250,16 @@ fn triggers_of(new: Vec<NewTrigger>, current: &[Trigger], secrets: &mut Secrets)
                     CronSchedule::parse(&cron, &timezone)?;
                     TriggerKind::Schedule { cron, timezone }
                 }
-                NewTrigger::At { at } => TriggerKind::At {
-                    at: at_millis(parse_instant(&at)?),
-                },
+                NewTrigger::At { at } => {
+                    let at = at_millis(parse_instant(&at)?);
+                    if at <= Utc::now() {
+                        return Err(AppError::InvalidField {
+                            field: "at",
+                            message: "the time is in the past; it would never fire".into(),
+                        });
+                    }
+                    TriggerKind::At { at }
+                }
                 NewTrigger::Webhook {
                     id: Some(id),
                     filter,

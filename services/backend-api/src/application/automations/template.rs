@@ -43,12 +43,19 @@ fn environment() -> Environment<'static> {
     env
 }
 
-/// `InvalidField` naming `prompt` when the template does not parse.
+/// `InvalidField` naming `prompt` when the template does not parse or is longer than
+/// a job's prompt may be.
 pub fn check_prompt(prompt: &str) -> Result<(), DomainError> {
     if prompt.trim().is_empty() {
         return Err(DomainError::InvalidField {
             field: "prompt",
             message: "say what the agent should do".into(),
+        });
+    }
+    if prompt.len() > MAX_MESSAGE_BYTES {
+        return Err(DomainError::InvalidField {
+            field: "prompt",
+            message: format!("at most {} KiB", MAX_MESSAGE_BYTES / 1024),
         });
     }
     environment()
