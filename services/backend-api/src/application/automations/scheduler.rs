@@ -3,7 +3,8 @@
 //! change on this replica wakes it; then it reads the due automations (indexed) and, for
 //! each, claims its fire time by moving `next_fire` on in one conditional update. Only
 //! the replica whose claim succeeds fires, so each due time fires once however many
-//! replicas race, and since the fire time is in the store a restart loses none: a time
+//! replicas race, and since the fire time is in the store a restart loses none (but a
+//! replica killed between its claim and the fire loses that one time): a time
 //! found later than [`super::AutomationSettings::missed_after`] was missed, and is run
 //! once or skipped as the automation says, recorded either way. No timer per automation:
 //! at idle the cost is one read per wake.
