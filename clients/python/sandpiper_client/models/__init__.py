@@ -107,6 +107,8 @@ from .notebook_response_200 import NotebookResponse200
 from .owned_api_key_view import OwnedApiKeyView
 from .password_change import PasswordChange
 from .plan_step import PlanStep
+from .preview import Preview
+from .preview_request import PreviewRequest
 from .prices import Prices
 from .readiness import Readiness
 from .registration import Registration
@@ -264,6 +266,8 @@ __all__ = (
     "OwnedApiKeyView",
     "PasswordChange",
     "PlanStep",
+    "Preview",
+    "PreviewRequest",
     "Prices",
     "Readiness",
     "Registration",

@@ -878,6 +878,17 @@ export type PlanStep = {
     status: StepStatus;
 };
 
+export type Preview = {
+    /**
+     * The next 5 fire times, merged across the triggers (fewer when they end).
+     */
+    next_runs: Array<string>;
+};
+
+export type PreviewRequest = {
+    triggers: Array<NewTrigger>;
+};
+
 /**
  * What a model's tokens cost, per million, in the operator's currency.
  */
@@ -1705,6 +1716,29 @@ export type Create2Responses = {
 };
 
 export type Create2Response = Create2Responses[keyof Create2Responses];
+
+export type PreviewData = {
+    body: PreviewRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/automations/preview';
+};
+
+export type PreviewErrors = {
+    401: ErrorBody;
+    /**
+     * a bad field, named in `field`: cron, timezone, at, triggers…
+     */
+    422: ErrorBody;
+};
+
+export type PreviewError = PreviewErrors[keyof PreviewErrors];
+
+export type PreviewResponses = {
+    200: Preview;
+};
+
+export type PreviewResponse = PreviewResponses[keyof PreviewResponses];
 
 export type DeleteData = {
     body?: never;

@@ -187,17 +187,7 @@ impl Automation {
 
     /// The next `count` fire times after `after`, enabled or not (the editor's preview).
     pub fn next_runs(&self, after: DateTime<Utc>, count: usize) -> Vec<DateTime<Utc>> {
-        let times: Vec<FireTimes> = self.triggers.iter().filter_map(Trigger::fire_times).collect();
-        let mut runs = Vec::with_capacity(count);
-        let mut from = after;
-        while runs.len() < count {
-            let Some(next) = times.iter().filter_map(|t| t.next_after(from)).min() else {
-                break;
-            };
-            runs.push(to_millis(next));
-            from = next;
-        }
-        runs
+        next_runs_of(&self.triggers, after, count)
     }
 
     /// The time trigger that fires at `at`, if one does.
@@ -216,6 +206,21 @@ impl Automation {
             .iter()
             .find(|trigger| &trigger.id == id && matches!(trigger.kind, TriggerKind::Webhook { .. }))
     }
+}
+
+/// The next `count` fire times of `triggers` after `after`, merged in order.
+pub fn next_runs_of(triggers: &[Trigger], after: DateTime<Utc>, count: usize) -> Vec<DateTime<Utc>> {
+    let times: Vec<FireTimes> = triggers.iter().filter_map(Trigger::fire_times).collect();
+    let mut runs = Vec::with_capacity(count);
+    let mut from = after;
+    while runs.len() < count {
+        let Some(next) = times.iter().filter_map(|t| t.next_after(from)).min() else {
+            break;
+        };
+        runs.push(to_millis(next));
+        from = next;
+    }
+    runs
 }
 
 /// A name: 1–100 characters, not blank.

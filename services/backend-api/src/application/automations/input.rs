@@ -12,8 +12,8 @@ use super::template;
 use crate::application::error::{AppError, AppResult};
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{
-    check_name, Automation, AutomationId, MissedRuns, SessionMode, Trigger, TriggerId, TriggerKind,
-    MAX_TRIGGERS,
+    check_name, next_runs_of, Automation, AutomationId, MissedRuns, SessionMode, Trigger, TriggerId,
+    TriggerKind, MAX_TRIGGERS,
 };
 use crate::domain::automation_schedule::{parse_instant, CronSchedule};
 use crate::domain::model::ModelCatalog;
@@ -233,6 +233,13 @@ pub fn apply(
     }
     automation.next_fire = automation.next_fire_after(Utc::now());
     Ok((automation, secrets))
+}
+
+/// The next `count` fire times of triggers not saved yet (the editor's preview),
+/// checked as when saved.
+pub fn preview(triggers: Vec<NewTrigger>, count: usize) -> AppResult<Vec<DateTime<Utc>>> {
+    let triggers = triggers_of(triggers, &[], &mut Vec::new())?;
+    Ok(next_runs_of(&triggers, Utc::now(), count))
 }
 
 fn triggers_of(new: Vec<NewTrigger>, current: &[Trigger], secrets: &mut Secrets) -> AppResult<Vec<Trigger>> {

@@ -16,13 +16,14 @@ use utoipa_axum::routes;
 use super::error::{ApiResult, ErrorBody};
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::AppState;
-use crate::application::automations::input::{AutomationEdit, NewAutomation};
+use crate::application::automations::input::{self, AutomationEdit, NewAutomation, NewTrigger};
 use crate::application::automations::MAX_RUNS_LISTED;
-use views::{hook_url, AutomationView, RunView};
+use views::{hook_url, AutomationView, RunView, NEXT_RUNS};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create, list))
+        .routes(routes!(preview))
         .routes(routes!(get, edit, delete))
         .routes(routes!(run_now))
         .routes(routes!(runs))
@@ -59,6 +60,31 @@ pub struct RotatedSecret {
 pub struct RunsQuery {
     /// 1–100, default 30.
     pub limit: Option<usize>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewRequest {
+    pub triggers: Vec<NewTrigger>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Preview {
+    /// The next 5 fire times, merged across the triggers (fewer when they end).
+    pub next_runs: Vec<chrono::DateTime<chrono::Utc>>,
+}
+
+/// The next 5 fire times of triggers not saved yet, checked as a save checks them: the
+/// editor's preview. Saves nothing.
+#[utoipa::path(post, path = "/api/v1/automations/preview", tag = "automations", request_body = PreviewRequest,
+    responses((status = 200, body = Preview), (status = 401, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "a bad field, named in `field`: cron, timezone, at, triggers…")))]
+async fn preview(
+    CurrentUser(_principal): CurrentUser,
+    Json(body): Json<PreviewRequest>,
+) -> ApiResult<axum::Json<Preview>> {
+    let next_runs = input::preview(body.triggers, NEXT_RUNS)?;
+    Ok(axum::Json(Preview { next_runs }))
 }
 
 /// Makes an automation. The answer has each trigger's `id`, a webhook's `url` and its

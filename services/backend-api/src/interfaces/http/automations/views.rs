@@ -12,7 +12,7 @@ use crate::domain::automation::{
 use crate::domain::session::Network;
 
 /// Fire times shown ahead.
-const NEXT_RUNS: usize = 5;
+pub const NEXT_RUNS: usize = 5;
 
 #[derive(Serialize, ToSchema)]
 pub struct TriggerView {

@@ -1,0 +1,71 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="Preview")
+
+
+@_attrs_define
+class Preview:
+    """
+    Attributes:
+        next_runs (list[datetime.datetime]): The next 5 fire times, merged across the triggers (fewer when they end).
+    """
+
+    next_runs: list[datetime.datetime]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        next_runs = []
+        for next_runs_item_data in self.next_runs:
+            next_runs_item = next_runs_item_data.isoformat()
+            next_runs.append(next_runs_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "next_runs": next_runs,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        next_runs = []
+        _next_runs = d.pop("next_runs")
+        for next_runs_item_data in _next_runs:
+            next_runs_item = datetime.datetime.fromisoformat(next_runs_item_data)
+
+            next_runs.append(next_runs_item)
+
+        preview = cls(
+            next_runs=next_runs,
+        )
+
+        preview.additional_properties = d
+        return preview
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
