@@ -85,6 +85,14 @@ describe('Automations and memory in a browser', () => {
       await page.setViewportSize(DESKTOP)
 
       await schedule.locator('input[name=cron]').fill('0 9 * * 1-5')
+      // Before saving, the editor shows the next 5 fire times of the triggers as typed.
+      await editor.locator('[data-test=automation-preview]').click()
+      const previewed = editor.locator('[data-test=preview-runs] li')
+      await previewed.nth(4).waitFor()
+      const soon = await previewed.evaluateAll((items) => items.map((li) => li.dataset.at))
+      assert.equal(soon.length, 5)
+      for (const at of soon) assert.match(wallClock(at, 'Europe/Berlin'), /^(Mon|Tue|Wed|Thu|Fri) 09:00$/, at)
+      await snap(page, '30c-automation-preview')
       await editor.locator('[data-test=automation-save]').click()
       const card = page.locator('[data-test=automation][data-name="Morning round"]')
       await card.waitFor()

@@ -10,6 +10,7 @@ export type {
   AuthModeView,
   AutomationList,
   AutomationView as Automation,
+  Preview as AutomationPreview,
   DesktopView,
   FileEntry,
   Listing,

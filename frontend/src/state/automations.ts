@@ -5,7 +5,7 @@
 import { reactive } from 'vue'
 import { api } from '../api/http'
 import { absoluteUrl } from '../lib/automationForm'
-import type { Automation, AutomationList, AutomationRun, NewAutomation, RotatedSecret, RunList, RunStarted } from '../api/types'
+import type { Automation, AutomationList, AutomationPreview, AutomationRun, NewAutomation, RotatedSecret, RunList, RunStarted } from '../api/types'
 
 const BASE = '/api/v1/automations'
 const one = (id: string) => `${BASE}/${encodeURIComponent(id)}`
@@ -42,6 +42,11 @@ export async function saveAutomation(id: string | null, body: NewAutomation): Pr
   const saved = await api<Automation>(id ? 'PATCH' : 'POST', id ? one(id) : BASE, body)
   keep(saved)
   return saved
+}
+
+/** The next fire times of triggers not saved yet (a 422 names a bad field). */
+export async function previewRuns(triggers: NewAutomation['triggers']): Promise<string[]> {
+  return (await api<AutomationPreview>('POST', `${BASE}/preview`, { triggers })).next_runs
 }
 
 export async function setEnabled(id: string, enabled: boolean): Promise<void> {

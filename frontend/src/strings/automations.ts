@@ -50,7 +50,6 @@ export const automations = {
     webhookUrl: 'URL',
     removeTrigger: 'Remove trigger',
     nextRuns: 'Next runs',
-    nextRunsAfterSave: 'The next 5 fire times are shown once it is saved.',
     preview: 'Show next runs',
     cancel: 'Cancel',
     save: 'Save',
