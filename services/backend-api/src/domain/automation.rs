@@ -168,6 +168,11 @@ pub struct Automation {
     /// The API key it was made with, whose count its runs' tokens join.
     pub api_key: Option<ApiKeyId>,
     pub created_at: DateTime<Utc>,
+    /// Counts the changes stored: a change carries the revision it was read at plus one
+    /// and is stored only over that one, so two changes made from the same reading (an
+    /// edit, a rotation, a run's count) never undo each other.
+    #[serde(default)]
+    pub revision: u64,
 }
 
 impl Automation {
@@ -323,6 +328,7 @@ mod tests {
             next_fire: None,
             api_key: None,
             created_at: Utc::now(),
+            revision: 0,
         }
     }
 

@@ -23,6 +23,7 @@ use crate::support::{borrowed, TestApp};
 
 mod limits;
 mod preview;
+mod records;
 
 const AUTOMATIONS: &str = "/api/v1/automations";
 /// How long a fire or a run may take to show (a sandbox's first start included).

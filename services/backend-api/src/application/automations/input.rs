@@ -177,6 +177,7 @@ fn build(
         next_fire: None,
         api_key,
         created_at: now,
+        revision: 0,
     };
     let edit = AutomationEdit {
         name: Some(new.name),

@@ -166,7 +166,8 @@ impl AutomationService {
     pub async fn edit(&self, owner: &UserId, id: &str, edit: AutomationEdit) -> AppResult<Saved> {
         self.check_timeout(edit.timeout_secs)?;
         let current = self.get(owner, id).await?;
-        let (automation, secrets) = input::apply(edit, current.clone(), self.sessions.models())?;
+        let (mut automation, secrets) = input::apply(edit, current.clone(), self.sessions.models())?;
+        automation.revision = current.revision + 1;
         if !self.store.replace(&automation, current.next_fire).await? {
             return Err(AppError::Conflict(
                 "the automation changed meanwhile (it fired or was edited); try again".into(),
@@ -216,6 +217,7 @@ impl AutomationService {
             };
             let expected = automation.next_fire;
             change(&mut automation);
+            automation.revision += 1;
             if self.store.replace(&automation, expected).await? {
                 return Ok(Some(automation));
             }

@@ -13,7 +13,8 @@ pub trait AutomationRepository: Send + Sync {
     async fn insert(&self, automation: &Automation) -> DomainResult<()>;
     async fn get(&self, id: &AutomationId) -> DomainResult<Option<Automation>>;
     /// Stores the automation over the stored one only if that one's `next_fire` is still
-    /// `expected` (so a claim made meanwhile is not undone); whether it did.
+    /// `expected` (so a claim made meanwhile is not undone) and its revision is the one
+    /// before `automation.revision` (so no other change is); whether it did.
     async fn replace(&self, automation: &Automation, expected: Option<DateTime<Utc>>) -> DomainResult<bool>;
     /// Removes it with its history; whether there was one.
     async fn delete(&self, id: &AutomationId) -> DomainResult<bool>;

@@ -100,7 +100,9 @@ impl AutomationRepository for EmbeddedStore {
         self.blocking(move |db| {
             let txn = db.begin_write()?;
             let old = stored(&txn.open_table(AUTOMATIONS)?, automation.id.as_str())?;
-            let current = old.as_ref().is_some_and(|old| old.next_fire == expected);
+            let current = old.as_ref().is_some_and(|old| {
+                old.next_fire == expected && old.revision.checked_add(1) == Some(automation.revision)
+            });
             if current {
                 write(&txn, &automation, old.as_ref())?;
             }

@@ -72,7 +72,11 @@ impl AutomationRepository for MongoStore {
         let replaced = self
             .automations()
             .replace_one(
-                doc! { "id": automation.id.as_str(), "next_fire": millis(expected) },
+                doc! {
+                    "id": automation.id.as_str(),
+                    "next_fire": millis(expected),
+                    "revision": automation.revision.saturating_sub(1) as i64,
+                },
                 automation,
             )
             .await
