@@ -170,6 +170,11 @@ impl Driver {
     }
 
     /// Sends a cell; its answer is read with [`Driver::answer`].
+    /// The driver program's process id: another driver, another kernel.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
     pub async fn send(&mut self, code: &str) -> Result<u64, String> {
         self.write(serde_json::json!({ "code": code })).await
     }

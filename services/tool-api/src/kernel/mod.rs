@@ -35,6 +35,9 @@ pub struct Kernel {
     running: Running,
     /// Why the running cell was interrupted from outside, for its answer's stderr.
     interrupted_for: std::sync::Mutex<Option<String>>,
+    /// A streamed cell whose client went away and that has not been seen to stop yet
+    /// (see `stream::Abandoned`): whoever takes the driver next settles it first.
+    abandoned: std::sync::Mutex<Option<stream::AbandonedCell>>,
 }
 
 impl Kernel {
@@ -45,6 +48,7 @@ impl Kernel {
             driver: Mutex::new(None),
             running: Running::default(),
             interrupted_for: std::sync::Mutex::new(None),
+            abandoned: std::sync::Mutex::new(None),
         })
     }
 
@@ -75,6 +79,7 @@ impl Kernel {
             CodeLanguage::Bash => format!("%%bash\n{}", request.code),
         };
         let mut held = self.driver.lock().await;
+        self.settle_abandoned(&mut held).await;
         if held.is_none() {
             *held = Some(self.start().await?);
         }

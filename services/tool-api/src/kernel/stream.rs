@@ -3,15 +3,19 @@
 //! object while the cell is quiet, so that a client that hung up is noticed by the next
 //! write at the latest. Dropping the stream (the client hung up) interrupts the cell; the
 //! kernel and its state stay, unless the cell does not stop within the interrupt grace:
-//! then the kernel is ended and the next cell starts a fresh one.
+//! then the kernel is ended and the next cell starts a fresh one. The next cell may take
+//! the kernel before the hang-up is handled (a server notices a gone client only when it
+//! writes), so whoever takes the kernel next first gives the abandoned cell the rest of
+//! its grace: a cell sent behind a deaf one would wait for it for ever.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures::Stream;
 use serde_json::{json, Value};
 
+use super::driver::Driver;
 use super::Kernel;
 
 /// How long a cell may stay quiet before a keep-alive object is sent.
@@ -31,29 +35,57 @@ pub struct CellEnv {
 /// afresh with the next cell, so that one cell cannot hold the context for ever.
 struct Abandoned {
     kernel: Option<Arc<Kernel>>,
+    cell: AbandonedCell,
+}
+
+/// Which cell was abandoned (of which driver), and until when it may take to stop.
+#[derive(Clone, Copy)]
+pub(super) struct AbandonedCell {
+    driver_pid: u32,
     id: u64,
+    stop_by: Instant,
 }
 
 impl Drop for Abandoned {
     fn drop(&mut self) {
         let Some(kernel) = self.kernel.take() else { return };
         kernel.running.interrupt();
+        let grace = Duration::from_secs_f64(kernel.settings.interrupt_grace_secs);
+        let cell = AbandonedCell {
+            stop_by: Instant::now() + grace,
+            ..self.cell
+        };
+        *kernel.abandoned.lock().unwrap_or_else(|p| p.into_inner()) = Some(cell);
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let id = self.id;
         runtime.spawn(async move {
             let mut held = kernel.driver.lock().await;
-            let Some(driver) = held.as_mut() else { return };
-            let grace = Duration::from_secs_f64(kernel.settings.interrupt_grace_secs);
-            let drained = async { while let Ok(Some(_)) = driver.next_event(id).await {} };
-            if tokio::time::timeout(grace, drained).await.is_err() {
-                tracing::warn!(
-                    "a cell whose client went away did not stop when interrupted; its kernel was ended"
-                );
-                *held = None;
-            }
+            kernel.settle_abandoned(&mut held).await;
         });
+    }
+}
+
+impl Kernel {
+    /// Gives an abandoned cell of the held driver the rest of its grace to stop, and ends
+    /// the kernel when it does not. Called by whoever takes the driver first.
+    pub(super) async fn settle_abandoned(&self, held: &mut Option<Driver>) {
+        let Some(cell) = self.abandoned.lock().unwrap_or_else(|p| p.into_inner()).take() else {
+            return;
+        };
+        let Some(driver) = held.as_mut().filter(|driver| driver.pid() == cell.driver_pid) else {
+            return;
+        };
+        let drained = async { while let Ok(Some(_)) = driver.next_event(cell.id).await {} };
+        if tokio::time::timeout_at(cell.stop_by.into(), drained)
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                "a cell whose client went away did not stop when interrupted; its kernel was ended"
+            );
+            *held = None;
+        }
     }
 }
 
@@ -68,6 +100,7 @@ impl Kernel {
     pub fn stream(self: Arc<Self>, code: String, env: CellEnv) -> impl Stream<Item = Value> + Send + 'static {
         async_stream::stream! {
             let mut held = self.driver.lock().await;
+            self.settle_abandoned(&mut held).await;
             if held.is_none() {
                 match self.start().await {
                     Ok(started) => *held = Some(started),
@@ -103,7 +136,10 @@ impl Kernel {
                     }
                 }
             };
-            let mut abandoned = Abandoned { kernel: Some(self.clone()), id };
+            let mut abandoned = Abandoned {
+                kernel: Some(self.clone()),
+                cell: AbandonedCell { driver_pid: driver.pid(), id, stop_by: Instant::now() },
+            };
             loop {
                 match tokio::time::timeout(KEEP_ALIVE, driver.next_event(id)).await {
                     Err(_) => yield json!({ "type": "keepalive" }),

@@ -1,6 +1,7 @@
 //! Cells that end without their client: a client that hangs up interrupts its cell (a
-//! cell deaf to the interrupt costs its kernel after the grace), and a kernel that dies
-//! mid-cell is replaced; the context works on either way.
+//! cell deaf to the interrupt costs its kernel after the grace, also when the next cell
+//! reached the kernel first), and a kernel that dies mid-cell is replaced; the context
+//! works on either way.
 
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,11 @@ use super::{main_text, of, run, started};
 
 /// Starts `code` and hangs up once the kernel took it.
 async fn hang_up_during(client: &ToolApiClient, code: &str) {
+    drop(taken(client, code).await);
+}
+
+/// Starts `code`; its output once the kernel took it (dropping it hangs up).
+async fn taken(client: &ToolApiClient, code: &str) -> impl futures::Stream {
     let response = client
         .request(Method::POST, "/e2b/code/execute")
         .json(&json!({ "code": code }))
@@ -25,6 +31,7 @@ async fn hang_up_during(client: &ToolApiClient, code: &str) {
         let chunk = body.next().await.expect("the cell's first output").unwrap();
         seen.push_str(&String::from_utf8_lossy(&chunk));
     }
+    body
 }
 
 /// The main result of `code`, which must come within a minute.
@@ -56,6 +63,25 @@ async fn a_hung_up_client_or_a_dead_kernel_leaves_the_context_working() {
     let after = soon(client, "kept").await;
     assert_eq!(of(&after, "error")[0]["name"], "NameError", "{after:?}");
     assert_eq!(main_text(&soon(client, "40 + 2").await).as_deref(), Some("42"));
+
+    // The server notices a client gone only when it writes to it, so the next cell may
+    // take the kernel first: it waits out the deaf cell's grace, not the deaf cell.
+    run(client, "kept = 7").await;
+    let deaf = taken(
+        client,
+        "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(600)",
+    )
+    .await;
+    let next = tokio::spawn({
+        let client = client.clone();
+        async move { soon(&client, "kept").await }
+    });
+    // Enough for the next cell to be waiting for the kernel (it is, under any load, by
+    // the time the hang-up is noticed at the next keep-alive).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    drop(deaf);
+    let after = next.await.unwrap();
+    assert_eq!(of(&after, "error")[0]["name"], "NameError", "{after:?}");
 
     // A kernel that dies mid-cell is reported and replaced; its state is gone.
     run(client, "kept = 7").await;
