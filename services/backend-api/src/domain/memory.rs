@@ -289,7 +289,8 @@ mod tests {
         assert_eq!(memory.notes[1].text, "Works in Porto");
         memory.delete(&lisbon).unwrap();
         assert!(matches!(memory.delete(&lisbon), Err(DomainError::NotFound(_))));
-        let long = "y".repeat(MAX_NOTE_CHARS);
+        // Words, not one long run of a letter, which reads as a key.
+        let long = " note".repeat(MAX_NOTE_CHARS / 5);
         let mut full = on();
         let err = (0..MAX_NOTES)
             .map(|n| {
