@@ -157,6 +157,9 @@ def test_the_stream_is_not_served_here(desktop: Sandbox) -> None:
     with pytest.raises(TimeoutException, match="noVNC"):
         desktop.stream.start()
     desktop.stream.stop()
+    # The stop's `pkill` only asks: x11vnc removes its shared memory before it exits.
+    gone = "for _ in $(seq 100); do pgrep -x x11vnc >/dev/null || exit 0; sleep 0.1; done"
+    desktop.commands.run(gone, timeout=20)
     assert desktop.commands.run("pgrep -x x11vnc || true").stdout == ""
 
 
