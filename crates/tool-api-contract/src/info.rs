@@ -42,8 +42,9 @@ pub struct DesktopReadiness {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DesktopState {
-    /// Not running: it starts on the next browser call, VNC connection or
-    /// `POST /v1/desktop/start`.
+    /// Not running, or being stopped (its `processes` may still be ending): it starts on
+    /// the next browser call, VNC connection or `POST /v1/desktop/start`, once a stop is
+    /// over.
     Stopped,
     /// Started, not every part answers yet.
     Starting,

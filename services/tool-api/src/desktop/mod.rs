@@ -238,16 +238,18 @@ impl Desktop {
     }
 
     /// Stops every desktop process (the browser first) and waits until they are gone.
+    /// The desktop reads as stopped from the start: a watcher whose stream ends must not
+    /// take the processes still ending for a desktop starting, and reconnect.
     pub async fn stop(&self) {
         let mut run = self.run.lock().await;
         if let Some(run) = run.take() {
+            self.running.store(false, Ordering::SeqCst);
             run.stop_browser.cancel();
             let _ = run.browser.await;
             run.stop_rest.cancel();
             for task in run.rest {
                 let _ = task.await;
             }
-            self.running.store(false, Ordering::SeqCst);
             tracing::info!("desktop stopped");
         }
     }

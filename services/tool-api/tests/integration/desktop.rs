@@ -13,7 +13,7 @@ use tool_api_contract::browser::{
     ClickRequest, ImageFormat, NavigateRequest, PageSummary, ScreenshotRequest, ScrollDirection,
     ScrollRequest, SelectRequest, TypeRequest, ViewRequest,
 };
-use tool_api_contract::info::{DesktopState, ProcessState, Readiness};
+use tool_api_contract::info::{DesktopState, ProcessInfo, ProcessState, Readiness};
 use tool_api_contract::ErrorCode;
 
 #[tokio::test]
@@ -78,14 +78,18 @@ async fn the_desktop_starts_when_needed_and_stops_when_idle() {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
 
+    // It reads as stopped as soon as the stop begins; its processes then end.
     wait_for_state(client, DesktopState::Stopped).await;
-    let processes = client.info().await.unwrap().desktop.unwrap().processes;
-    assert!(
-        processes
-            .iter()
-            .all(|p| p.state == ProcessState::Stopped && p.pid.is_none()),
-        "{processes:?}"
-    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let processes = client.info().await.unwrap().desktop.unwrap().processes;
+        let ended = |p: &ProcessInfo| p.state == ProcessState::Stopped && p.pid.is_none();
+        if processes.iter().all(ended) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{processes:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 
     // A screenshot starts it again, with the profile as it was.
     let shot = client

@@ -7,6 +7,7 @@ mod code;
 mod code_interpreter;
 mod container;
 mod desktop;
+mod desktop_stop;
 mod desktop_teardown;
 mod envd;
 mod fakes;
