@@ -19,10 +19,10 @@ use tool_api_contract::info::DesktopState;
 async fn a_desktop_being_stopped_never_reads_as_starting() {
     let desktop = spawn_desktop().await;
     let client = desktop.app.client.clone();
+    let started = client.start_desktop().await.unwrap();
+    assert_eq!(started.readiness.state, DesktopState::Ready, "{started:?}");
     let mut stream = client.vnc().await.unwrap();
     handshake(&mut stream).await;
-    let ready = client.health().await.unwrap().desktop.unwrap().state;
-    assert_eq!(ready, DesktopState::Ready);
 
     let stopping = tokio::spawn({
         let client = client.clone();
