@@ -85,6 +85,10 @@ export const strings = {
     ownSandbox: 'in a sandbox of its own',
     sharedSandbox: 'in this chat’s sandbox',
     handedBack: 'Files handed back',
+    registeredCommand: 'Started in this chat’s sandbox with',
+    registeredTools: 'Tools offered to the agent in this chat',
+    notRegistered: 'Not registered:',
+    testCall: 'Test call',
     labels: {
       delegate: 'Delegated',
       shell: 'Ran',
@@ -101,6 +105,7 @@ export const strings = {
       code_run: 'Ran code',
       code_restart: 'Restarted the kernel',
       memory: 'Memory',
+      tool_register: 'Registered a tool',
     } as Record<string, string>,
   },
   panels: {

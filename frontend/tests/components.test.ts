@@ -9,6 +9,7 @@ import ToolView from '../src/components/ToolView.vue'
 import ToolsPanel from '../src/components/ToolsPanel.vue'
 import type { Model, ToolView as ToolViewData } from '../src/api/types'
 import TimelineList from '../src/components/TimelineList.vue'
+import { toolFailed } from '../src/state/timeline'
 
 /** A composer whose sends are recorded and answered with `accepted`. */
 function composer(running = false, accepted = true) {
@@ -164,6 +165,30 @@ describe('ToolView of an MCP tool', () => {
     expect(wrapper.get('img').attributes('src')).toBe(png)
     expect(wrapper.get('.resource code').text()).toBe('test://static/1')
     expect(wrapper.find('[role=alert]').exists()).toBe(false)
+  })
+})
+
+describe('ToolView of tool_register', () => {
+  const item = (view: ToolViewData) =>
+    ({ kind: 'tool' as const, seq: 1, callId: 'c', name: 'tool_register', args: { name: 'calc' }, running: false, view })
+  const base = { kind: 'tool_register' as const, server: 'calc', command: 'node', args: ['mcp/calc.mjs'] }
+
+  it('shows the command, the tools offered and the test call, or why it was refused', () => {
+    const kept = mount(ToolView, {
+      props: { item: item({ ...base, tools: [{ name: 'mcp__calc__add', description: 'Adds' }], test: 'sum=5' }) },
+    })
+    expect(kept.get('header strong').text()).toBe('Registered a tool')
+    expect(kept.get('header .summary').text()).toBe('calc')
+    expect(kept.get('[data-test=register-command]').text()).toBe('node mcp/calc.mjs')
+    expect(kept.get('[data-test=register-tools]').text()).toContain('mcp__calc__add')
+    expect(kept.text()).toContain('sum=5')
+    expect(kept.find('[role=alert]').exists()).toBe(false)
+    const refused = item({ ...base, tools: [], error: 'it did not start: it exited with status 1' })
+    const shown = mount(ToolView, { props: { item: refused } })
+    expect(shown.get('[data-test=register-error]').text()).toContain('exited with status 1')
+    expect(shown.find('[data-test=register-tools]').exists()).toBe(false)
+    expect(toolFailed(refused)).toBe(true)
+    expect(toolFailed(item({ ...base, tools: [] }))).toBe(false)
   })
 })
 

@@ -130,6 +130,7 @@ export function toolFailed(item: Extract<Item, { kind: 'tool' }>): boolean {
   const view = item.view
   if (item.running || !view) return false
   if (view.kind === 'code') return Boolean(view.error || view.timed_out || view.kernel_restarted)
+  if (view.kind === 'tool_register') return Boolean(view.error)
   return view.kind === 'error'
 }
 

@@ -201,6 +201,7 @@ impl Application {
                 take_over: Arc::default(),
                 images: stores.images.clone(),
                 mcp: mcp.clone(),
+                agent_servers: stores.agent_servers.clone(),
                 daily_tokens: DailyTokens::new(
                     stores.kv.clone(),
                     Some(settings.agent.daily_token_budget).filter(|&budget| budget > 0),

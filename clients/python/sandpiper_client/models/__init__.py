@@ -111,6 +111,7 @@ from .preview import Preview
 from .preview_request import PreviewRequest
 from .prices import Prices
 from .readiness import Readiness
+from .registered_tool import RegisteredTool
 from .registration import Registration
 from .registration_mode import RegistrationMode
 from .reply import Reply
@@ -134,6 +135,7 @@ from .ticket_request import TicketRequest
 from .ticket_view import TicketView
 from .token_usage import TokenUsage
 from .tool_call_request import ToolCallRequest
+from .tool_registration import ToolRegistration
 from .tool_status import ToolStatus
 from .tool_view_browser import ToolViewBrowser
 from .tool_view_browser_kind import ToolViewBrowserKind
@@ -154,6 +156,8 @@ from .tool_view_search import ToolViewSearch
 from .tool_view_search_kind import ToolViewSearchKind
 from .tool_view_shell import ToolViewShell
 from .tool_view_shell_kind import ToolViewShellKind
+from .tool_view_tool_register import ToolViewToolRegister
+from .tool_view_tool_register_kind import ToolViewToolRegisterKind
 from .trigger_view import TriggerView
 from .user_view import UserView
 from .vnc_mode import VncMode
@@ -270,6 +274,7 @@ __all__ = (
     "PreviewRequest",
     "Prices",
     "Readiness",
+    "RegisteredTool",
     "Registration",
     "RegistrationMode",
     "Reply",
@@ -293,6 +298,7 @@ __all__ = (
     "TicketView",
     "TokenUsage",
     "ToolCallRequest",
+    "ToolRegistration",
     "ToolStatus",
     "ToolViewBrowser",
     "ToolViewBrowserKind",
@@ -313,6 +319,8 @@ __all__ = (
     "ToolViewSearchKind",
     "ToolViewShell",
     "ToolViewShellKind",
+    "ToolViewToolRegister",
+    "ToolViewToolRegisterKind",
     "TriggerView",
     "UserView",
     "VncMode",

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..models.tool_view_result import ToolViewResult
     from ..models.tool_view_search import ToolViewSearch
     from ..models.tool_view_shell import ToolViewShell
+    from ..models.tool_view_tool_register import ToolViewToolRegister
 
 
 T = TypeVar("T", bound="AgentEventTool")
@@ -38,7 +39,7 @@ class AgentEventTool:
         type_ (AgentEventToolType):
         args (AgentEventToolArgs | Unset): The arguments as the model wrote them (`{}` when they were not JSON).
         view (None | ToolViewBrowser | ToolViewCode | ToolViewDelegation | ToolViewError | ToolViewFile | ToolViewMcp |
-            ToolViewResult | ToolViewSearch | ToolViewShell | Unset):
+            ToolViewResult | ToolViewSearch | ToolViewShell | ToolViewToolRegister | Unset):
     """
 
     call_id: str
@@ -57,6 +58,7 @@ class AgentEventTool:
         | ToolViewResult
         | ToolViewSearch
         | ToolViewShell
+        | ToolViewToolRegister
         | Unset
     ) = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -71,6 +73,7 @@ class AgentEventTool:
         from ..models.tool_view_result import ToolViewResult  # noqa: PLC0415
         from ..models.tool_view_search import ToolViewSearch  # noqa: PLC0415
         from ..models.tool_view_shell import ToolViewShell  # noqa: PLC0415
+        from ..models.tool_view_tool_register import ToolViewToolRegister  # noqa: PLC0415
 
         call_id = self.call_id
 
@@ -102,6 +105,8 @@ class AgentEventTool:
         elif isinstance(self.view, ToolViewCode):
             view = self.view.to_dict()
         elif isinstance(self.view, ToolViewDelegation):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewToolRegister):
             view = self.view.to_dict()
         elif isinstance(self.view, ToolViewError):
             view = self.view.to_dict()
@@ -137,6 +142,7 @@ class AgentEventTool:
         from ..models.tool_view_result import ToolViewResult  # noqa: PLC0415
         from ..models.tool_view_search import ToolViewSearch  # noqa: PLC0415
         from ..models.tool_view_shell import ToolViewShell  # noqa: PLC0415
+        from ..models.tool_view_tool_register import ToolViewToolRegister  # noqa: PLC0415
 
         d = dict(src_dict)
         call_id = d.pop("call_id")
@@ -167,6 +173,7 @@ class AgentEventTool:
             | ToolViewResult
             | ToolViewSearch
             | ToolViewShell
+            | ToolViewToolRegister
             | Unset
         ):
             if data is None:
@@ -240,9 +247,17 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_8 = ToolViewError.from_dict(data)
+                componentsschemas_tool_view_type_8 = ToolViewToolRegister.from_dict(data)
 
                 return componentsschemas_tool_view_type_8
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_9 = ToolViewError.from_dict(data)
+
+                return componentsschemas_tool_view_type_9
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(
@@ -256,6 +271,7 @@ class AgentEventTool:
                 | ToolViewResult
                 | ToolViewSearch
                 | ToolViewShell
+                | ToolViewToolRegister
                 | Unset,
                 data,
             )

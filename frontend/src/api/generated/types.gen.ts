@@ -909,6 +909,17 @@ export type Readiness = {
 };
 
 /**
+ * A tool a registered server offers, as the person sees it.
+ */
+export type RegisteredTool = {
+    description: string;
+    /**
+     * As the model calls it: `mcp__<server>__<tool>`.
+     */
+    name: string;
+};
+
+/**
  * A new account: in `invite` registration, with the invite's code.
  */
 export type Registration = {
@@ -1139,6 +1150,19 @@ export type ToolCallRequest = {
     name: string;
 };
 
+/**
+ * An MCP server the agent registered: its name, how it is started, and the tools it
+ * offered with the test call's result — or why it was not registered (`error`).
+ */
+export type ToolRegistration = {
+    args: Array<string>;
+    command: string;
+    error?: string | null;
+    server: string;
+    test?: string | null;
+    tools: Array<RegisteredTool>;
+};
+
 export type ToolStatus = 'calling' | 'called';
 
 /**
@@ -1183,7 +1207,9 @@ export type ToolView = {
     kind: 'delegation';
     model: string;
     own_sandbox: boolean;
-} | {
+} | (ToolRegistration & {
+    kind: 'tool_register';
+}) | {
     kind: 'error';
     message: string;
 };

@@ -5,6 +5,7 @@
 //! backend's own tools (web search) by types of their own.
 
 pub mod agent;
+pub mod agent_server;
 pub mod api_key;
 pub mod automation;
 pub mod automation_schedule;

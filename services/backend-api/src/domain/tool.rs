@@ -166,8 +166,32 @@ pub enum ToolView {
         #[serde(default)]
         files: Vec<String>,
     },
+    /// An MCP server the agent registered with `tool_register`.
+    ToolRegister(Box<ToolRegistration>),
     /// Why the call gave no result.
     Error { message: String },
+}
+
+/// An MCP server the agent registered: its name, how it is started, and the tools it
+/// offered with the test call's result — or why it was not registered (`error`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ToolRegistration {
+    pub server: String,
+    pub command: String,
+    pub args: Vec<String>,
+    pub tools: Vec<RegisteredTool>,
+    #[serde(default)]
+    pub test: Option<String>,
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// A tool a registered server offers, as the person sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RegisteredTool {
+    /// As the model calls it: `mcp__<server>__<tool>`.
+    pub name: String,
+    pub description: String,
 }
 
 impl ToolView {

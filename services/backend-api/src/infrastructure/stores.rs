@@ -1,6 +1,6 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
 //! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts), MCP
-//! servers, API keys, jobs and their attachments, rented sandboxes, people's memory; Redis when `REDIS_URL` is set for the key-value store, the run
+//! servers, API keys, jobs and their attachments, rented sandboxes, people's memory, the agent's own MCP servers; Redis when `REDIS_URL` is set for the key-value store, the run
 //! leases and the fan-out between replicas (else the embedded store, leases and fan-out in
 //! this process, which serve one replica).
 
@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    ApiKeyRepository, AutomationRepository, E2bSandboxRepository, EventBus, EventLog, ImageStore,
-    JobAttachmentStore, JobRepository, KeyValueStore, McpServerRepository, MemoryRepository,
+    AgentServerRepository, ApiKeyRepository, AutomationRepository, E2bSandboxRepository, EventBus, EventLog,
+    ImageStore, JobAttachmentStore, JobRepository, KeyValueStore, McpServerRepository, MemoryRepository,
     RefreshTokenStore, RunLeases, SessionRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
@@ -32,6 +32,7 @@ pub struct StoragePorts {
     pub e2b_sandboxes: Arc<dyn E2bSandboxRepository>,
     pub automations: Arc<dyn AutomationRepository>,
     pub memory: Arc<dyn MemoryRepository>,
+    pub agent_servers: Arc<dyn AgentServerRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub leases: Arc<dyn RunLeases>,
     pub bus: Arc<dyn EventBus>,
@@ -54,6 +55,7 @@ struct Database {
     e2b_sandboxes: Arc<dyn E2bSandboxRepository>,
     automations: Arc<dyn AutomationRepository>,
     memory: Arc<dyn MemoryRepository>,
+    agent_servers: Arc<dyn AgentServerRepository>,
     name: &'static str,
 }
 
@@ -72,6 +74,7 @@ impl Database {
             + E2bSandboxRepository
             + AutomationRepository
             + MemoryRepository
+            + AgentServerRepository
             + 'static,
     {
         Self {
@@ -86,7 +89,8 @@ impl Database {
             job_attachments: store.clone(),
             e2b_sandboxes: store.clone(),
             automations: store.clone(),
-            memory: store,
+            memory: store.clone(),
+            agent_servers: store,
             name,
         }
     }
@@ -140,6 +144,7 @@ impl StoragePorts {
             e2b_sandboxes: database.e2b_sandboxes,
             automations: database.automations,
             memory: database.memory,
+            agent_servers: database.agent_servers,
             kv,
             leases,
             bus,

@@ -34,4 +34,5 @@ mod shared_stores;
 mod sharing;
 mod support;
 mod terminal;
+mod tool_register;
 mod vnc;

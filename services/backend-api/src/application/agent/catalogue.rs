@@ -6,11 +6,15 @@
 use serde_json::{Map, Value};
 
 use super::run::own_calls::{DelegateArgs, DelegateCall, RunCall};
+use crate::domain::agent_server::REGISTER_TOOL;
 use crate::domain::backend_call::BackendCall;
 use crate::domain::mcp::{qualified_name, McpTool};
 use crate::domain::memory::MEMORY_TOOL;
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::{ToolHome, ToolSpec};
+
+/// The run's tools a turn offers only when it says so (see [`Catalogue::offer_optional`]).
+const OPTIONAL: [&str; 2] = [MEMORY_TOOL, REGISTER_TOOL];
 
 /// A call the model made, parsed.
 #[derive(Debug, Clone)]
@@ -38,11 +42,11 @@ impl Catalogue {
     /// has no search tool browses to a search engine instead, where a tool that can only
     /// fail would cost it a step to learn that. The run's own tools (planning, talking to
     /// the person, delegating) are the session's agent's; a sub-agent works without them.
-    /// `memory` waits for [`Catalogue::offer_memory`].
+    /// `memory` and `tool_register` wait for [`Catalogue::offer_optional`].
     pub fn new(web_search: bool, run_tools: bool) -> Self {
         let (run, delegate) = if run_tools {
             let mut run = RunCall::specs();
-            run.retain(|spec| spec.name != MEMORY_TOOL);
+            run.retain(|spec| !OPTIONAL.contains(&spec.name.as_str()));
             (run, DelegateCall::specs())
         } else {
             (Vec::new(), Vec::new())
@@ -77,15 +81,16 @@ impl Catalogue {
         &self.specs
     }
 
-    /// Offers the `memory` tool, first, or withdraws it: a turn offers it while the
-    /// person has memory on.
-    pub fn offer_memory(&mut self, on: bool) {
-        let offered = self.specs.iter().position(|spec| spec.name == MEMORY_TOOL);
+    /// Offers one of the [`OPTIONAL`] run tools, first, or withdraws it: a turn offers
+    /// `memory` while the person has memory on, `tool_register` in a chat's own run.
+    pub fn offer_optional(&mut self, name: &str, on: bool) {
+        debug_assert!(OPTIONAL.contains(&name), "{name} is not optional");
+        let offered = self.specs.iter().position(|spec| spec.name == name);
         match (on, offered) {
             (true, None) => {
-                let spec = RunCall::specs().into_iter().find(|spec| spec.name == MEMORY_TOOL);
+                let spec = RunCall::specs().into_iter().find(|spec| spec.name == name);
                 self.specs
-                    .insert(0, spec.expect("memory is one of the run's tools"));
+                    .insert(0, spec.expect("an optional tool is one of the run's tools"));
                 self.homes.insert(0, ToolHome::Run);
                 self.built_in += 1;
             }
@@ -102,6 +107,19 @@ impl Catalogue {
     pub fn clear_mcp(&mut self) {
         self.specs.truncate(self.built_in);
         self.homes.truncate(self.built_in);
+    }
+
+    /// Forgets one server's tools (it is offered again as it is now).
+    pub fn withdraw_mcp(&mut self, server: &str) {
+        let mut at = self.built_in;
+        while at < self.specs.len() {
+            if matches!(&self.homes[at], ToolHome::Mcp { server: of, .. } if of == server) {
+                self.specs.remove(at);
+                self.homes.remove(at);
+            } else {
+                at += 1;
+            }
+        }
     }
 
     /// Offers a server's tools under their qualified names; a tool whose name models
@@ -255,8 +273,8 @@ mod tests {
         assert!(catalogue
             .parse("memory", json!({ "action": "add", "text": "x" }))
             .is_err());
-        catalogue.offer_memory(true);
-        catalogue.offer_memory(true);
+        catalogue.offer_optional(MEMORY_TOOL, true);
+        catalogue.offer_optional(MEMORY_TOOL, true);
         catalogue.offer_mcp("everything", vec![echo()]);
         catalogue.clear_mcp();
         assert_eq!(
@@ -271,9 +289,31 @@ mod tests {
             catalogue.parse("memory", json!({ "action": "add", "text": "x" })),
             Ok(ToolCall::Run(RunCall::Memory(_)))
         ));
-        catalogue.offer_memory(false);
+        catalogue.offer_optional(MEMORY_TOOL, false);
         assert!(!offered(&catalogue));
         assert!(!offered(&Catalogue::new(true, false)));
+    }
+
+    #[test]
+    fn tool_register_waits_to_be_offered_and_one_server_is_withdrawn_alone() {
+        let mut catalogue = Catalogue::new(false, true);
+        assert!(catalogue
+            .parse(REGISTER_TOOL, json!({ "name": "a", "command": "b" }))
+            .is_err());
+        catalogue.offer_optional(REGISTER_TOOL, true);
+        assert!(matches!(
+            catalogue.parse(REGISTER_TOOL, json!({ "name": "a", "command": "b" })),
+            Ok(ToolCall::Run(RunCall::Register(_)))
+        ));
+        let missing = catalogue
+            .parse(REGISTER_TOOL, json!({ "command": "b" }))
+            .unwrap_err();
+        assert!(missing.contains("missing field `name`"), "{missing}");
+        catalogue.offer_mcp("everything", vec![echo()]);
+        catalogue.offer_mcp("calc", vec![echo()]);
+        catalogue.withdraw_mcp("calc");
+        assert!(catalogue.parse("mcp__calc__echo", json!({})).is_err());
+        assert!(catalogue.parse("mcp__everything__echo", json!({})).is_ok());
     }
 
     #[test]

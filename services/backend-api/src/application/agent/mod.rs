@@ -59,8 +59,8 @@ use crate::domain::event::StoredEvent;
 use crate::domain::image::ImageId;
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::{
-    AutomationRepository, ImageStore, LlmClient, McpServers, SandboxFiles, SandboxGateway, SandboxTools,
-    SessionRepository, WebSearch,
+    AgentServerRepository, AutomationRepository, ImageStore, LlmClient, McpServers, SandboxFiles,
+    SandboxGateway, SandboxTools, SessionRepository, WebSearch,
 };
 use crate::domain::session::{Session, SessionId};
 use crate::domain::user::UserId;
@@ -102,6 +102,8 @@ pub struct Dependencies {
     pub take_over: Arc<TakeOver>,
     pub images: Arc<dyn ImageStore>,
     pub mcp: Arc<dyn McpServers>,
+    /// The MCP servers the agent registered (`tool_register`), kept with their session.
+    pub agent_servers: Arc<dyn AgentServerRepository>,
     /// Each person's model tokens per day.
     pub daily_tokens: DailyTokens,
     /// Each person's notes across chats: the `memory` tool writes them, a new chat's

@@ -93,6 +93,7 @@ impl Harness {
             take_over: Arc::new(TakeOver::default()),
             images: store.clone(),
             mcp: Arc::new(NoMcp),
+            agent_servers: store.clone(),
             daily_tokens: DailyTokens::new(store.clone(), None),
             memory: Arc::new(MemoryService::new(store.clone())),
             automations: store.clone(),

@@ -1,8 +1,9 @@
 //! The ports of MCP servers: the admin's configured servers, and the servers themselves
-//! as the run and the API reach them.
+//! (the admin's and those the agent registered) as the run and the API reach them.
 
+use crate::domain::agent_server::AgentServer;
 use crate::domain::error::DomainResult;
-use crate::domain::mcp::{McpResult, McpServer, McpServerName, McpServerStatus, McpSite};
+use crate::domain::mcp::{McpResult, McpServer, McpServerName, McpServerStatus, McpSite, McpTool};
 
 /// The MCP servers admins configured, and the names the `MCP_CONFIG` file has seeded (so
 /// a server an admin deleted is not brought back by the file).
@@ -48,4 +49,29 @@ pub trait McpServers: Send + Sync {
         arguments: serde_json::Map<String, serde_json::Value>,
         site: Option<&McpSite>,
     ) -> Result<McpResult, String>;
+    /// Whether an admin configured a server called `name`, enabled or not (the agent may
+    /// not register one under it). A store that does not answer counts as yes.
+    async fn configured(&self, name: &McpServerName) -> bool;
+    /// Starts `command` in `site`'s sandbox as that session's own server `name`
+    /// (stopping one of that name it replaces), with no environment of the deployment's,
+    /// and lists its tools as it listed them; `Err` says why it could not (with how the
+    /// process ended, when it did).
+    async fn start_agent_server(
+        &self,
+        site: &McpSite,
+        name: &McpServerName,
+        command: &str,
+        args: &[String],
+    ) -> Result<Vec<McpTool>, String>;
+    /// Calls `tool` of a server the session registered, started again in `site` when
+    /// none runs there; `Err` says why it gave no result.
+    async fn call_agent_server(
+        &self,
+        site: &McpSite,
+        server: &AgentServer,
+        tool: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<McpResult, String>;
+    /// Stops the session's server `name` in `site`, if one runs.
+    fn stop_agent_server(&self, site: &McpSite, name: &McpServerName);
 }

@@ -18,9 +18,11 @@
 //! - `tools.rs`: the sandbox's tools and the backend's web search;
 //! - `live.rs`: a sandbox's desktop and terminal, for the person taking over;
 //! - `mcp.rs`: the admin's MCP servers and the servers themselves;
+//! - `agent_servers.rs`: the MCP servers the agent registered in a session;
 //! - `memory.rs`: each person's notes across chats, and what each chat's prompt got.
 
 mod accounts;
+mod agent_servers;
 mod automations;
 mod e2b;
 mod jobs;
@@ -37,6 +39,7 @@ pub use accounts::{
     AccessClaims, AccessTokenCodec, ApiKeyRepository, PasswordHasher, RefreshToken, RefreshTokenStore,
     UserRepository,
 };
+pub use agent_servers::AgentServerRepository;
 pub use automations::AutomationRepository;
 pub use e2b::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, Updated};
 pub use jobs::{JobAttachmentStore, JobRepository, WebhookSender};

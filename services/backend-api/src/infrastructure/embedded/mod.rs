@@ -6,6 +6,7 @@
 //! Values are JSON; secondary indexes are tables of composite keys. Writes are serialised
 //! by redb, which is what makes event numbering gap-free here.
 
+mod agent_servers;
 mod api_keys;
 mod automations;
 mod e2b_sandboxes;
@@ -49,6 +50,8 @@ const OWNER_JOBS: TableDefinition<(&str, &str), ()> = TableDefinition::new("owne
 const JOB_ATTACHMENTS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("job_attachments");
 const MEMORIES: TableDefinition<&str, &[u8]> = TableDefinition::new("memories");
 const MEMORY_PROMPTS: TableDefinition<(&str, &str), &str> = TableDefinition::new("memory_prompts");
+/// The MCP servers the agent registered, by (session, name).
+const AGENT_SERVERS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("agent_servers");
 /// Highest possible id in key order (ids are ASCII UUIDs).
 const ID_MAX: &str = "\u{7f}";
 
@@ -101,6 +104,7 @@ impl EmbeddedStore {
         txn.open_table(OWNER_E2B_SANDBOXES)?;
         txn.open_table(MEMORIES)?;
         txn.open_table(MEMORY_PROMPTS)?;
+        txn.open_table(AGENT_SERVERS)?;
         automations::create_tables(&txn)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };

@@ -6,7 +6,8 @@ use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable};
 
 use super::{
-    decode, EmbeddedStore, EVENTS, ID_MAX, MEMORY_PROMPTS, OWNER_SESSIONS, SCREENSHOTS, SESSIONS, SHARES,
+    decode, EmbeddedStore, AGENT_SERVERS, EVENTS, ID_MAX, MEMORY_PROMPTS, OWNER_SESSIONS, SCREENSHOTS,
+    SESSIONS, SHARES,
 };
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::ports::{EventLog, SessionRepository};
@@ -134,6 +135,8 @@ impl SessionRepository for EmbeddedStore {
                 screenshots.retain_in((id.as_str(), "")..=(id.as_str(), "~"), |_, _| false)?;
                 txn.open_table(MEMORY_PROMPTS)?
                     .remove((session.owner.as_str(), id.as_str()))?;
+                txn.open_table(AGENT_SERVERS)?
+                    .retain_in((id.as_str(), "")..=(id.as_str(), "~"), |_, _| false)?;
             }
             txn.commit()?;
             Ok(())

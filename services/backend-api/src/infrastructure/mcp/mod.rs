@@ -14,9 +14,12 @@
 //! dropped (which stops the server) after it has been idle a while. The tools each
 //! session's server lists are that session's alone: what a sandbox produced never
 //! reaches another person. Every list, from either transport, is kept within
-//! [`McpTool::within_limits`]. The secrets of a server's configuration are blanked out
+//! [`McpTool::within_limits`]. The servers the agent registered run the same way, one
+//! per session and name ([`agent`]); a call goes through [`calls`]. The secrets of a server's configuration are blanked out
 //! of every error and result text it gives ([`redact`]).
 
+mod agent;
+mod calls;
 pub mod config;
 mod http_client;
 mod redact;
@@ -27,7 +30,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::CallToolRequestParams;
 use rmcp::service::{Peer, RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -37,9 +39,12 @@ use tokio::sync::Mutex;
 use crate::config::McpConfig;
 use http_client::Refusals;
 use redact::Secrets;
-use wire::{content_of, header_map, shown_url};
+use wire::{header_map, shown_url};
 
-use crate::domain::mcp::{McpContent, McpResult, McpServer, McpServerStatus, McpSite, McpTool, McpTransport};
+use crate::domain::agent_server::AgentServer;
+use crate::domain::mcp::{
+    McpContent, McpResult, McpServer, McpServerName, McpServerStatus, McpSite, McpTool, McpTransport,
+};
 use crate::domain::ports::{McpServerRepository, McpServers};
 
 /// An HTTP server's connection and its last tool list.
@@ -82,6 +87,8 @@ pub struct McpHub {
     settings: McpConfig,
     /// Reaches the sandboxes' tool-api (stdio servers).
     http: reqwest::Client,
+    /// The servers the agent registered, running in their sessions' sandboxes.
+    agent_sites: agent::AgentSites,
 }
 
 impl McpHub {
@@ -94,6 +101,7 @@ impl McpHub {
             entries: Default::default(),
             settings,
             http: reqwest::Client::new(),
+            agent_sites: Default::default(),
         }
     }
 
@@ -174,21 +182,26 @@ impl McpHub {
         Ok((entry.sites.insert(site, client), None))
     }
 
-    async fn list(&self, peer: Peer<RoleClient>, refusals: &Refusals) -> Result<Vec<McpTool>, String> {
+    /// Every tool `peer` lists, as it listed them.
+    async fn list_all(&self, peer: Peer<RoleClient>, refusals: &Refusals) -> Result<Vec<McpTool>, String> {
         let within = Duration::from_secs(self.settings.connect_timeout_secs);
         let tools = match tokio::time::timeout(within, peer.list_all_tools()).await {
             Ok(Ok(tools)) => tools,
             Ok(Err(err)) => return Err(format!("listing its tools failed: {}", refusals.explain(err))),
             Err(_) => return Err(format!("did not list its tools within {} s", within.as_secs())),
         };
-        let listed: Vec<McpTool> = tools
+        Ok(tools
             .into_iter()
             .map(|tool| McpTool {
                 name: tool.name.into_owned(),
                 description: tool.description.map(|d| d.into_owned()).unwrap_or_default(),
                 input_schema: serde_json::Value::Object((*tool.input_schema).clone()),
             })
-            .collect();
+            .collect())
+    }
+
+    async fn list(&self, peer: Peer<RoleClient>, refusals: &Refusals) -> Result<Vec<McpTool>, String> {
+        let listed = self.list_all(peer, refusals).await?;
         let count = listed.len();
         let kept = McpTool::within_limits(listed);
         if kept.len() < count {
@@ -241,7 +254,9 @@ impl McpHub {
         };
         match &listed {
             Ok(tools) => entry.sites.keep_tools(&site.session, tools),
-            Err(_) => entry.sites.forget(&site.session),
+            Err(_) => {
+                entry.sites.forget(&site.session);
+            }
         }
         Some(listed)
     }
@@ -317,50 +332,32 @@ impl McpServers for McpHub {
             Err(reason) => Err(entry.secrets.redact(reason)),
         }
     }
-}
 
-impl McpHub {
-    /// Calls `tool` of the server of `entry`; what it gives is not yet redacted.
-    async fn call_on(
+    async fn configured(&self, name: &McpServerName) -> bool {
+        !matches!(self.store.get(name).await, Ok(None))
+    }
+
+    async fn start_agent_server(
         &self,
-        entry: &Entry,
+        site: &McpSite,
+        name: &McpServerName,
+        command: &str,
+        args: &[String],
+    ) -> Result<Vec<McpTool>, String> {
+        self.start_agent(site, name, command, args).await
+    }
+
+    async fn call_agent_server(
+        &self,
+        site: &McpSite,
+        server: &AgentServer,
         tool: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
-        site: Option<&McpSite>,
     ) -> Result<McpResult, String> {
-        let (peer, refusals) = match (entry.in_sandbox(), site) {
-            (true, Some(site)) => (self.site_peer(entry, site).await?.0, Refusals::default()),
-            (true, None) => {
-                return Err("it runs in the session's sandbox, which this call has none of".into())
-            }
-            // The lock is held only to connect: calls to one server run side by side.
-            (false, _) => {
-                let mut slot = entry.slot.lock().await;
-                (self.peer(&entry.server, &mut slot).await?, slot.refusals.clone())
-            }
-        };
-        let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        let within = Duration::from_secs(self.settings.call_timeout_secs);
-        let result = match tokio::time::timeout(within, peer.call_tool(request)).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(err)) => {
-                match site {
-                    Some(site) if entry.in_sandbox() => entry.sites.forget(&site.session),
-                    _ => entry.slot.lock().await.client = None,
-                }
-                return Err(format!("the call failed: {}", refusals.explain(err)));
-            }
-            Err(_) => return Err(format!("the tool did not answer within {} s", within.as_secs())),
-        };
-        let mut content: Vec<McpContent> = result.content.into_iter().filter_map(content_of).collect();
-        if content.is_empty() {
-            if let Some(structured) = result.structured_content {
-                content.push(McpContent::Text(structured.to_string()));
-            }
-        }
-        Ok(McpResult {
-            content,
-            is_error: result.is_error.unwrap_or(false),
-        })
+        self.call_agent(site, server, tool, arguments).await
+    }
+
+    fn stop_agent_server(&self, site: &McpSite, name: &McpServerName) {
+        self.stop_agent(site, name)
     }
 }

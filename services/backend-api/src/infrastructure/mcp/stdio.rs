@@ -16,7 +16,7 @@ use futures::{SinkExt, StreamExt};
 use rmcp::service::{Peer, RoleClient, RunningService, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::ServiceExt;
 use tool_api_client::contract::mcp::StdioStart;
-use tool_api_client::{ClientError, ToolApiClient};
+use tool_api_client::{ClientError, CloseReason, ToolApiClient};
 
 use super::wire::plain;
 use crate::domain::mcp::{McpSite, McpTool, McpTransport};
@@ -29,6 +29,8 @@ const IDLE: Duration = Duration::from_secs(600);
 /// One session's server of a stdio entry.
 struct Site {
     client: RunningService<RoleClient, ()>,
+    /// How its process ended, once it has.
+    ended: CloseReason,
     /// The sandbox it runs in: a new sandbox for the session needs a new server.
     tool_api_url: String,
     used: Instant,
@@ -53,10 +55,11 @@ impl Sites {
     }
 
     /// Keeps `client` as the session's server (stopping one it replaces).
-    pub fn insert(&self, site: &McpSite, client: RunningService<RoleClient, ()>) -> Peer<RoleClient> {
+    pub fn insert(&self, site: &McpSite, (client, ended): Connected) -> Peer<RoleClient> {
         let peer = client.peer().clone();
         let running = Site {
             client,
+            ended,
             tool_api_url: site.sandbox.tool_api_url.clone(),
             used: Instant::now(),
             tools: None,
@@ -72,9 +75,10 @@ impl Sites {
         }
     }
 
-    /// Stops the session's server (it failed).
-    pub fn forget(&self, session: &SessionId) {
-        self.lock().remove(session);
+    /// Stops the session's server (it failed); how its process ended, if it has.
+    pub fn forget(&self, session: &SessionId) -> Option<String> {
+        let gone = self.lock().remove(session)?;
+        gone.ended.get().map(|close| format!("it {close}"))
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Site>> {
@@ -99,6 +103,9 @@ pub fn start_of(transport: &McpTransport) -> Result<StdioStart, String> {
     })
 }
 
+/// An MCP session with a server in a sandbox, and how its process ended, once it has.
+pub type Connected = (RunningService<RoleClient, ()>, CloseReason);
+
 /// Starts the server in the site's sandbox and opens an MCP session with it; the error
 /// says why it could not (including how the process ended, when it did).
 pub async fn connect(
@@ -106,7 +113,7 @@ pub async fn connect(
     site: &McpSite,
     start: &StdioStart,
     within: Duration,
-) -> Result<RunningService<RoleClient, ()>, String> {
+) -> Result<Connected, String> {
     let tool_api = ToolApiClient::with_http(
         http.clone(),
         &site.sandbox.tool_api_url,
@@ -138,7 +145,7 @@ pub async fn connect(
             .and_then(|text| serde_json::from_str::<RxJsonRpcMessage<RoleClient>>(&text).ok())
     }));
     match tokio::time::timeout(within, ().serve((sink, stream))).await {
-        Ok(Ok(client)) => Ok(client),
+        Ok(Ok(client)) => Ok((client, ended)),
         Ok(Err(err)) => Err(match ended.get() {
             Some(close) => format!("it {close}"),
             None => format!("could not connect: {}", plain(err)),

@@ -1,6 +1,7 @@
 //! The MongoDB adapter: users, sessions, event logs, refresh tokens, images, MCP
-//! servers, API keys, jobs and their attachments, people's memory with the official driver, for deployments that run several replicas or want
-//! the usual database tooling.
+//! servers, API keys, jobs and their attachments, people's memory, the MCP servers the
+//! agent registered, with the official driver, for deployments that run several
+//! replicas or want the usual database tooling.
 //!
 //! Records are the domain types serialised as they are (MongoDB adds its own `_id`; an
 //! event's `_id` is chosen by its append, see `sessions`); the ids the domain knows are
@@ -9,6 +10,7 @@
 //! refresh-token use, a rename beside an append) the writes are conditional updates,
 //! not read-modify-write, so no multi-document transaction (and no replica set) is needed.
 
+mod agent_servers;
 mod api_keys;
 mod automations;
 mod e2b_sandboxes;
@@ -30,6 +32,7 @@ use mongodb::error::{Error, ErrorKind, WriteFailure};
 use mongodb::options::{ClientOptions, IndexOptions};
 use mongodb::{Client, Collection, Database, IndexModel};
 
+use crate::domain::agent_server::AgentServer;
 use crate::domain::api_key::ApiKey;
 use crate::domain::e2b::E2bSandbox;
 use crate::domain::event::StoredEvent;
@@ -70,6 +73,8 @@ pub struct MongoStore {
     /// it each chat's prompt was given.
     memories: Collection<Memory>,
     memory_prompts: Collection<Document>,
+    /// The MCP servers the agent registered, by session and name.
+    agent_servers: Collection<AgentServer>,
 }
 
 impl MongoStore {
@@ -97,6 +102,7 @@ impl MongoStore {
             e2b_sandboxes: db.collection("e2b_sandboxes"),
             memories: db.collection("memories"),
             memory_prompts: db.collection("memory_prompts"),
+            agent_servers: db.collection("agent_servers"),
             db,
         };
         store.create_indexes().await.with_context(|| {
@@ -174,6 +180,9 @@ impl MongoStore {
                 // Removing a session removes its prompt part by this.
                 plain(doc! { "session_id": 1 }),
             ])
+            .await?;
+        self.agent_servers
+            .create_index(unique(doc! { "session_id": 1, "name": 1 }))
             .await?;
         automations::create_indexes(&self.db).await?;
         Ok(())

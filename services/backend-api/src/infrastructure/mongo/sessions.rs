@@ -199,6 +199,10 @@ impl SessionRepository for MongoStore {
             .delete_many(doc! { "session_id": id.as_str() })
             .await
             .map_err(failure)?;
+        self.agent_servers
+            .delete_many(doc! { "session_id": id.as_str() })
+            .await
+            .map_err(failure)?;
         Ok(())
     }
 

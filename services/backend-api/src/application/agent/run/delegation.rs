@@ -151,6 +151,7 @@ impl Run {
             ],
             catalogue: Catalogue::new(self.deps.web_search.is_some(), false),
             mcp_reported: HashSet::new(),
+            agent_servers: Vec::new(),
             sandbox: None,
             sandbox_key,
             shell,

@@ -1,6 +1,9 @@
 //! The MCP servers' tools in a run: listed and offered as a turn starts (a server that
-//! has none is told to the person once per run), and called — stdio servers in the run's
-//! own sandbox, the others from the backend.
+//! has none is told to the person once per run), then the servers the agent registered
+//! (see `tool_register`), and called — stdio servers in the run's own sandbox, the
+//! others from the backend.
+
+use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
@@ -27,7 +30,9 @@ impl Run {
         } else {
             (None, None)
         };
+        let mut taken = HashSet::new();
         for server in self.deps.mcp.status(site.as_ref()).await {
+            taken.insert(server.name.clone());
             let error = match (server.error, &no_site) {
                 (Some(error), _) => Some(error),
                 (None, Some(no_site)) if server.not_started => Some(no_site.clone()),
@@ -42,6 +47,7 @@ impl Run {
                 Some(_) => {}
             }
         }
+        self.offer_agent_servers(&taken).await;
     }
 
     /// Calls a tool of an MCP server. A server that fails gives the model an error to
@@ -55,7 +61,8 @@ impl Run {
         arguments: Map<String, Value>,
     ) {
         self.open(call, args).await;
-        let site = if self.deps.mcp.runs_in_sandbox(server) {
+        let registered = self.agent_server(server);
+        let site = if registered.is_some() || self.deps.mcp.runs_in_sandbox(server) {
             match self.mcp_site().await {
                 Ok(site) => Some(site),
                 Err(message) => {
@@ -67,14 +74,27 @@ impl Run {
         } else {
             None
         };
-        match self.deps.mcp.call(server, tool, arguments, site.as_ref()).await {
+        let (called, fix) = match (&registered, &site) {
+            (Some(registered), Some(site)) => (
+                self.deps
+                    .mcp
+                    .call_agent_server(site, registered, tool, arguments)
+                    .await,
+                " (a server you registered: fix it and call tool_register again if it is broken)",
+            ),
+            _ => (
+                self.deps.mcp.call(server, tool, arguments, site.as_ref()).await,
+                "",
+            ),
+        };
+        match called {
             Ok(result) => {
                 let (view, text) = present(server, tool, &result);
                 self.close(&call.id, view, ToolReply::outside(text)).await;
             }
             Err(reason) => {
                 let view = ToolView::error(format!("The MCP server {server:?} gave no result: {reason}"));
-                let about = format!("The MCP server {server:?} gave no result; the reason:");
+                let about = format!("The MCP server {server:?} gave no result{fix}; the reason:");
                 self.close(&call.id, view, ToolReply::outside_about(about, reason))
                     .await;
             }
@@ -82,7 +102,7 @@ impl Run {
     }
 
     /// Where the run's MCP stdio servers run.
-    async fn mcp_site(&mut self) -> Result<McpSite, String> {
+    pub(super) async fn mcp_site(&mut self) -> Result<McpSite, String> {
         // By the sandbox's key: a sub-agent with a sandbox of its own starts its own.
         Ok(McpSite {
             session: self.sandbox_key.clone(),

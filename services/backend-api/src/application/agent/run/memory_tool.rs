@@ -12,6 +12,7 @@ use super::Run;
 use crate::application::agent::untrusted::ToolReply;
 use crate::application::memory::MemoryArgs;
 use crate::domain::agent::{ChatRole, ToolCallRequest};
+use crate::domain::memory::MEMORY_TOOL;
 use crate::domain::tool::ToolView;
 
 impl Run {
@@ -21,17 +22,18 @@ impl Run {
     pub(super) async fn recall_memory(&mut self) {
         let owner = &self.session.owner;
         if self.session.headless {
-            self.catalogue.offer_memory(false);
+            self.catalogue.offer_optional(MEMORY_TOOL, false);
             return;
         }
         if self.history_until.is_none() {
             let enabled = self.deps.memory.get(owner).await.map(|memory| memory.enabled);
-            self.catalogue.offer_memory(enabled.unwrap_or(false));
+            self.catalogue
+                .offer_optional(MEMORY_TOOL, enabled.unwrap_or(false));
             return;
         }
         match self.deps.memory.recall(owner, &self.session.id).await {
             Ok(recall) => {
-                self.catalogue.offer_memory(recall.enabled);
+                self.catalogue.offer_optional(MEMORY_TOOL, recall.enabled);
                 let system = self
                     .conversation
                     .first_mut()
@@ -42,7 +44,7 @@ impl Run {
             }
             Err(err) => {
                 tracing::warn!(session = self.session.id.as_str(), %err, "reading the person's memory");
-                self.catalogue.offer_memory(false);
+                self.catalogue.offer_optional(MEMORY_TOOL, false);
             }
         }
     }

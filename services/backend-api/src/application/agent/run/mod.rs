@@ -23,6 +23,8 @@
 //! - `own_tools.rs`: what those tools do, and the events they leave.
 //! - `memory_tool.rs`: the `memory` tool, notes kept across the person's chats.
 //! - `automation_tool.rs`: the `automation_create` tool, an automation for the person.
+//! - `tool_register.rs`: the `tool_register` tool, MCP servers the agent wrote, kept
+//!   with the session.
 //! - `sandbox.rs`: sandbox calls, the run's sandbox, the images they show, the failed-cell
 //!   budget.
 //! - `mcp.rs`: the MCP servers' tools, offered as a turn starts and called.
@@ -50,6 +52,7 @@ pub(super) mod own_calls;
 mod own_tools;
 mod sandbox;
 mod sub_agents;
+mod tool_register;
 mod turn;
 
 use std::collections::HashSet;
@@ -63,6 +66,7 @@ use super::catalogue::Catalogue;
 use super::replicas::Fence;
 use super::{prompt, Dependencies, Incoming};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
+use crate::domain::agent_server::AgentServer;
 use crate::domain::model::ModelInfo;
 use crate::domain::session::{Session, SessionId};
 use sub_agents::{Role, StepBudget, SubAgents};
@@ -107,6 +111,8 @@ pub struct Run {
     catalogue: Catalogue,
     /// MCP servers whose failure the person has been told of in this run.
     mcp_reported: HashSet<String>,
+    /// The servers the agent registered in the session, as this turn offers them.
+    agent_servers: Vec<AgentServer>,
     sandbox: Option<SandboxAccess>,
     /// The sandbox this run asks the manager for: the session's, or a sub-agent's own.
     sandbox_key: SessionId,
@@ -153,6 +159,7 @@ impl Run {
             conversation: vec![ChatMessage::text(ChatRole::System, system)],
             catalogue,
             mcp_reported: HashSet::new(),
+            agent_servers: Vec::new(),
             sandbox: None,
             model: None,
             usage: TokenUsage::default(),

@@ -1,6 +1,7 @@
 //! The tools the run handles itself, as the model calls them: planning, the session's
-//! title, talking to the person, the person's memory and automations, and handing tasks
-//! to sub-agents (see `delegation`).
+//! title, talking to the person, the person's memory and automations, registering an MCP
+//! server the agent wrote (see `tool_register`), and handing tasks to sub-agents (see
+//! `delegation`).
 //! Their arguments are typed like the sandbox's, and their schemas generated from those
 //! types. Values only, so the catalogue can offer them without knowing the run; what
 //! they do is in `own_tools`.
@@ -22,6 +23,7 @@ tool_calls! {
         Notify(NotifyArgs) = "message_notify_user", "Tell the person something without waiting for an answer.";
         Ask(AskArgs) = "message_ask_user", "Ask the person and wait for the reply (ends this turn).";
         Memory(MemoryArgs) = "memory", "Keep what is worth knowing in the person's later chats, in their memory: one short, durable fact per note (their work, preferences, where things are; what was costly to learn), never a secret. add: text is the note; replace: old is a part of a note's text, text its new text; remove: old names the note. New chats get the notes; this chat's instructions stay as they began.";
+        Register(RegisterArgs) = "tool_register", "Register an MCP server you wrote in your sandbox (Python with the `mcp` package, or Node with `@modelcontextprotocol/sdk`; stdio transport), so its tools are offered to you from your next step as mcp__<name>__<tool>, in this chat only. It is started in the workspace as your user; give a test call to check it works. Registering a name again replaces that server (how you fix one).";
         Automate(AutomateArgs) = "automation_create", "Make an automation for the person when they ask for something done later or again (\"remind me every Monday at 9…\", \"check the site daily\"): a cron schedule (5 fields, in their time zone) and/or one time (RFC 3339). Each run starts a new chat with the prompt, so make it self-contained.";
     }
 }
@@ -87,6 +89,33 @@ pub struct AskArgs {
     /// Whether the person should use the desktop themselves (e.g. to sign in).
     #[serde(default)]
     pub take_over: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterArgs {
+    /// 1 to 32 letters, digits, '-' or '_' (no '__'): its tools are offered as
+    /// mcp__<name>__<tool>.
+    pub name: String,
+    /// The program that starts the server, e.g. "python3" or "node".
+    pub command: String,
+    /// Its arguments, e.g. ["tools/server.py"] (relative to the workspace).
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// A call made once it lists its tools: the server is registered only if it succeeds.
+    #[serde(default)]
+    #[schema(inline)]
+    pub test: Option<TestCallArgs>,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TestCallArgs {
+    /// The tool's name on the server (not the mcp__ name).
+    pub tool: String,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub arguments: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]

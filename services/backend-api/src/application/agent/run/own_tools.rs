@@ -36,6 +36,10 @@ impl Run {
                 self.memory_tool(call, args).await;
                 return Next::Continue;
             }
+            RunCall::Register(args) => {
+                self.register_tool(call, args).await;
+                return Next::Continue;
+            }
             RunCall::Automate(args) => {
                 self.automation_tool(call, args).await;
                 return Next::Continue;

@@ -12,7 +12,8 @@ use tool_api_contract::code::{CodeError, CodeRunRequest};
 use crate::domain::agent::{
     ChatMessage, Completion, SandboxAccess, SandboxSize, ToolCallRequest, ToolOutcome,
 };
-use crate::domain::mcp::{McpResult, McpServerStatus, McpSite};
+use crate::domain::agent_server::AgentServer;
+use crate::domain::mcp::{McpResult, McpServerName, McpServerStatus, McpSite, McpTool};
 use crate::domain::model::ModelName;
 use crate::domain::ports::{LlmClient, McpServers, SandboxGateway, SandboxTools};
 use crate::domain::sandbox_call::SandboxCall;
@@ -180,4 +181,30 @@ impl McpServers for NoMcp {
     ) -> Result<McpResult, String> {
         Err(format!("no server {server}"))
     }
+
+    async fn configured(&self, _name: &McpServerName) -> bool {
+        false
+    }
+
+    async fn start_agent_server(
+        &self,
+        _site: &McpSite,
+        name: &McpServerName,
+        _command: &str,
+        _args: &[String],
+    ) -> Result<Vec<McpTool>, String> {
+        Err(format!("no server {}", name.as_str()))
+    }
+
+    async fn call_agent_server(
+        &self,
+        _site: &McpSite,
+        server: &AgentServer,
+        _tool: &str,
+        _arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<McpResult, String> {
+        Err(format!("no server {}", server.name.as_str()))
+    }
+
+    fn stop_agent_server(&self, _site: &McpSite, _name: &McpServerName) {}
 }

@@ -1,0 +1,248 @@
+//! The `tool_register` tool: the agent registers an MCP stdio server it wrote in its
+//! sandbox, and its tools are offered from the turn's next model request as
+//! `mcp__<name>__<tool>` — in this session only, kept with it so later turns (on any
+//! replica, after a restart) offer them again, starting the server again when called.
+//!
+//! Registering checks, in order: the name (and that no admin's server has it), the
+//! command, the session's number of servers, that the command starts in the sandbox and
+//! lists tools that can be offered ([`checked_tools`]), and the test call the agent gave.
+//! Every refusal is the model's to read, with how the process ended where the relay told
+//! it, and the turn goes on; a name registered again replaces its server, which is how
+//! the agent fixes one. A server that fails in a later call says so in that call's
+//! result.
+//!
+//! Only a chat's own run registers servers: not a sub-agent (whose sandbox may not be
+//! the session's), and not a job's session ([`Session::headless`]), whose prompt may
+//! carry anyone's text and which has no person to see what was registered.
+//!
+//! [`Session::headless`]: crate::domain::session::Session::headless
+
+use std::collections::HashSet;
+
+use chrono::Utc;
+use serde_json::{json, Map, Value};
+
+use super::own_calls::RegisterArgs;
+use super::Run;
+use crate::application::agent::mcp::present;
+use crate::application::agent::untrusted::ToolReply;
+use crate::domain::agent::ToolCallRequest;
+use crate::domain::agent_server::{checked_tools, command_refusal, AgentServer, MAX_SERVERS, REGISTER_TOOL};
+use crate::domain::mcp::{qualified_name, McpServerName};
+use crate::domain::tool::{RegisteredTool, ToolRegistration, ToolView};
+
+/// Why a server was not registered.
+enum Refusal {
+    /// The backend's own words (a bad name, too many servers).
+    Own(String),
+    /// What the server or its sandbox said (how it ended, its error), after the
+    /// backend's words.
+    Outside { about: String, reason: String },
+}
+
+impl Run {
+    /// Whether this run registers servers (see the module's notes).
+    fn registers(&self) -> bool {
+        self.role.is_lead() && !self.session.headless
+    }
+
+    /// As a turn starts, after the admin's servers (`taken` names them): `tool_register`
+    /// offered, and the session's registered servers' tools. One whose name an admin's
+    /// server took since is left out. A store that fails costs the turn these tools.
+    pub(super) async fn offer_agent_servers(&mut self, taken: &HashSet<String>) {
+        let on = self.registers();
+        self.catalogue.offer_optional(REGISTER_TOOL, on);
+        self.agent_servers.clear();
+        if !on {
+            return;
+        }
+        match self.deps.agent_servers.agent_servers(&self.session.id).await {
+            Ok(servers) => {
+                for server in servers {
+                    if !taken.contains(server.name.as_str()) {
+                        self.offer_agent_server(server);
+                    }
+                }
+            }
+            Err(err) => {
+                tracing::warn!(session = self.session.id.as_str(), %err, "reading the agent's MCP servers");
+            }
+        }
+    }
+
+    fn offer_agent_server(&mut self, server: AgentServer) {
+        let name = server.name.as_str().to_owned();
+        self.catalogue.withdraw_mcp(&name);
+        let tools = server.tools.iter().cloned().map(Into::into).collect();
+        self.catalogue.offer_mcp(&name, tools);
+        self.agent_servers.retain(|kept| kept.name != server.name);
+        self.agent_servers.push(server);
+    }
+
+    /// The registered server of that name, if this run has one.
+    pub(super) fn agent_server(&self, name: &str) -> Option<AgentServer> {
+        self.agent_servers
+            .iter()
+            .find(|server| server.name.as_str() == name)
+            .cloned()
+    }
+
+    /// Registers the server, between the call's `calling` and `called` events.
+    pub(super) async fn register_tool(&mut self, call: &ToolCallRequest, args: RegisterArgs) {
+        let shown: Value = serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({}));
+        self.open(call, shown).await;
+        let view = |tools: Vec<RegisteredTool>, test: Option<String>, error: Option<String>| {
+            ToolView::ToolRegister(Box::new(ToolRegistration {
+                server: args.name.clone(),
+                command: args.command.clone(),
+                args: args.args.clone(),
+                tools,
+                test,
+                error,
+            }))
+        };
+        let (view, reply) = match self.register(&args).await {
+            Ok((server, test)) => {
+                let offered: Vec<RegisteredTool> = server
+                    .tools
+                    .iter()
+                    .map(|tool| RegisteredTool {
+                        name: qualified_name(server.name.as_str(), &tool.name).unwrap_or_default(),
+                        description: tool.description.clone(),
+                    })
+                    .collect();
+                let names: Vec<&str> = offered.iter().map(|tool| tool.name.as_str()).collect();
+                let about = format!(
+                    "Registered the MCP server {:?}: from your next step you can call {} (in this chat only).",
+                    args.name,
+                    names.join(", ")
+                );
+                let reply = match &test {
+                    Some(text) => {
+                        ToolReply::outside_about(format!("{about} The test call gave:"), text.clone())
+                    }
+                    None => ToolReply::own(about),
+                };
+                self.offer_agent_server(server);
+                (view(offered, test, None), reply)
+            }
+            Err(refusal) => {
+                let about = format!(
+                    "The MCP server {:?} was not registered (fix it and call tool_register again; the same name replaces it):",
+                    args.name
+                );
+                match refusal {
+                    Refusal::Own(why) => (
+                        view(Vec::new(), None, Some(why.clone())),
+                        ToolReply::own(format!("{about} {why}")),
+                    ),
+                    Refusal::Outside { about: what, reason } => (
+                        view(Vec::new(), None, Some(format!("{what} {reason}"))),
+                        ToolReply::outside_about(format!("{about} {what}"), reason),
+                    ),
+                }
+            }
+        };
+        self.close(&call.id, view, reply).await;
+    }
+
+    /// Checks, starts, lists, tests and keeps the server; its tools and what the test
+    /// call gave, or why not.
+    async fn register(&mut self, args: &RegisterArgs) -> Result<(AgentServer, Option<String>), Refusal> {
+        let name = McpServerName::parse(&args.name).map_err(|err| Refusal::Own(err.to_string()))?;
+        if let Some(why) = command_refusal(&args.command, &args.args) {
+            return Err(Refusal::Own(why));
+        }
+        if self.deps.mcp.configured(&name).await {
+            return Err(Refusal::Own(format!(
+                "{:?} is the name of a server the deployment configured; pick another",
+                args.name
+            )));
+        }
+        let registered: Vec<&str> = self.agent_servers.iter().map(|s| s.name.as_str()).collect();
+        if registered.len() >= MAX_SERVERS && !registered.contains(&name.as_str()) {
+            return Err(Refusal::Own(format!(
+                "a chat keeps at most {MAX_SERVERS} servers ({}); register one of those names again to replace it",
+                registered.join(", ")
+            )));
+        }
+        let site = self.mcp_site().await.map_err(Refusal::Own)?;
+        let mcp = self.deps.mcp.clone();
+        let started = mcp
+            .start_agent_server(&site, &name, &args.command, &args.args)
+            .await;
+        let outside = |about: &str, reason: String| Refusal::Outside {
+            about: about.to_owned(),
+            reason,
+        };
+        let listed = started.map_err(|reason| outside("it did not start:", reason))?;
+        let server = AgentServer {
+            session_id: self.session.id.clone(),
+            owner: self.session.owner.clone(),
+            name: name.clone(),
+            command: args.command.clone(),
+            args: args.args.clone(),
+            tools: checked_tools(&name, listed).map_err(|why| {
+                mcp.stop_agent_server(&site, &name);
+                Refusal::Own(format!("its tools cannot be offered: {why}"))
+            })?,
+            registered_at: Utc::now(),
+        };
+        let test = match &args.test {
+            None => None,
+            Some(test) => Some(
+                self.test_call(&server, &test.tool, test.arguments.clone(), &site)
+                    .await
+                    .inspect_err(|_| mcp.stop_agent_server(&site, &name))?,
+            ),
+        };
+        if let Err(err) = self.deps.agent_servers.put_agent_server(&server).await {
+            tracing::error!(session = self.session.id.as_str(), %err, "keeping the agent's MCP server");
+            mcp.stop_agent_server(&site, &name);
+            return Err(Refusal::Own(
+                "it could not be kept (a storage error); try again later".into(),
+            ));
+        }
+        Ok((server, test))
+    }
+
+    /// The test call's text, if the tool ran without reporting an error.
+    async fn test_call(
+        &self,
+        server: &AgentServer,
+        tool: &str,
+        arguments: Map<String, Value>,
+        site: &crate::domain::mcp::McpSite,
+    ) -> Result<String, Refusal> {
+        if !server.tools.iter().any(|listed| listed.name == tool) {
+            let names: Vec<&str> = server.tools.iter().map(|t| t.name.as_str()).collect();
+            return Err(Refusal::Own(format!(
+                "the test names the tool {tool:?}, which it does not list (it lists {})",
+                names.join(", ")
+            )));
+        }
+        let name = server.name.as_str();
+        match self
+            .deps
+            .mcp
+            .call_agent_server(site, server, tool, arguments)
+            .await
+        {
+            Ok(result) => {
+                let (_, text) = present(name, tool, &result);
+                if result.is_error {
+                    Err(Refusal::Outside {
+                        about: format!("the test call of {tool:?} reported an error:"),
+                        reason: text,
+                    })
+                } else {
+                    Ok(text)
+                }
+            }
+            Err(reason) => Err(Refusal::Outside {
+                about: format!("the test call of {tool:?} gave no result:"),
+                reason,
+            }),
+        }
+    }
+}
