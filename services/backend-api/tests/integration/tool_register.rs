@@ -3,7 +3,8 @@
 //! for Node (copied into the sandbox from the repository's `tests/mcp-servers`, as a
 //! sandbox may not reach a package registry), registers it and calls its tool in the
 //! same turn; a broken one's error reaches the model and the fixed one registers under
-//! the same name; a later turn offers it again from the store; another person's chat is
+//! the same name; a later turn, after a restart, offers it again from the store and
+//! starts it again in the sandbox; another person's chat is
 //! never offered it, and calling it there is an unknown tool. Bad arguments (no name, a
 //! bad name, an admin's server's name, a command that does not start, too many servers)
 //! each reach the model with their reason.
@@ -119,7 +120,7 @@ async fn a_server_the_agent_writes_is_registered_called_fixed_and_kept_for_its_s
     let manager = Manager::start();
     let mut settings = llm.settings();
     settings.extend(manager.settings());
-    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let mut app = TestApp::spawn(&borrowed(&settings)).await;
     let (a, _, _) = app.register("ada@example.org").await;
     let a_session = app.new_session(&a).await;
     upload_sdk(&app, &a, &a_session, dir.path()).await;
@@ -173,6 +174,10 @@ async fn a_server_the_agent_writes_is_registered_called_fixed_and_kept_for_its_s
         told[5]
     );
 
+    // A restart: the next turn's backend runs no server and reads the registration back.
+    let data = app.take_data().unwrap();
+    app.stop().await;
+    let app = TestApp::spawn_on(data.path(), &borrowed(&settings)).await;
     let second = app.turn(&a, &a_session, "Add again").await;
     assert_eq!(second.last().unwrap()["status"], "completed", "{second:#?}");
     let requests = llm.requests();
