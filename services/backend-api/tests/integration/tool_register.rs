@@ -7,7 +7,8 @@
 //! starts it again in the sandbox; another person's chat is
 //! never offered it, and calling it there is an unknown tool. Bad arguments (no name, a
 //! bad name, an admin's server's name, a command that does not start, too many servers)
-//! each reach the model with their reason.
+//! each reach the model with their reason, and so does a registered server that crashes
+//! in a call (started again on the next).
 //!
 //! Needs the Docker engine, the sandbox image and the sandbox-manager binary, like
 //! `mcp_sandbox`.
@@ -20,7 +21,7 @@ use support::manager::Manager;
 use support::mcp_servers::{config_file, packed_everything, UNPACK_EVERYTHING};
 use support::{borrowed, TestApp};
 
-/// The server the agent writes: one tool, `add`, with the official SDK.
+/// The server the agent writes with the official SDK: `add`, and `crash`, which ends it.
 const CALC: &str = r#"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -28,6 +29,10 @@ import { z } from "zod";
 const server = new McpServer({ name: "calc", version: "1.0.0" });
 server.registerTool("add", { description: "Adds two numbers", inputSchema: { a: z.number(), b: z.number() } },
   async ({ a, b }) => ({ content: [{ type: "text", text: `sum=${a + b}` }] }));
+server.registerTool("crash", { description: "Ends the server" }, async () => {
+  process.stderr.write("crashed on purpose\n");
+  process.exit(3);
+});
 await server.connect(new StdioServerTransport());
 "#;
 
@@ -221,6 +226,9 @@ async fn bad_registrations_reach_the_model_with_their_reasons() {
     for name in ["s1", "s2", "s3", "s4", "s5", "s6", "s1"] {
         replies.push(Reply::tool("tool_register", register(name, None)));
     }
+    // A registered server that crashes in a call says how; the next call starts it again.
+    replies.push(Reply::tool("mcp__s1__crash", json!({})));
+    replies.push(Reply::tool("mcp__s1__add", json!({ "a": 1, "b": 1 })));
     replies.push(Reply::Text("Done."));
     let llm = FakeLlm::start(replies).await;
     let dir = tempfile::tempdir().unwrap();
@@ -261,6 +269,14 @@ async fn bad_registrations_reach_the_model_with_their_reasons() {
     for at in [7, 8, 9, 10, 11, 13] {
         assert!(told[at].starts_with("Registered"), "reply {at}: {}", told[at]);
     }
+    let crashed = &told[14];
+    assert!(
+        crashed.contains("fix it and call tool_register again")
+            && crashed.contains("exited")
+            && crashed.contains("crashed on purpose"),
+        "the model reads how it ended: {crashed}"
+    );
+    assert!(told[15].contains("sum=2"), "started again: {}", told[15]);
     let last = &llm.requests().last().unwrap().clone();
     let offered = tool_names(last);
     for name in ["s1", "s2", "s3", "s4", "s5"] {
