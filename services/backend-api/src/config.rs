@@ -423,6 +423,8 @@ pub struct AutomationsConfig {
     pub max_webhook_bytes: usize,
     /// The automations one person may have.
     pub max_per_person: usize,
+    /// The shortest time a schedule may leave between two fires.
+    pub min_interval_secs: u64,
 }
 
 impl Default for AutomationsConfig {
@@ -433,6 +435,7 @@ impl Default for AutomationsConfig {
             poll_secs: 10,
             max_webhook_bytes: 1024 * 1024,
             max_per_person: 100,
+            min_interval_secs: 60,
         }
     }
 }

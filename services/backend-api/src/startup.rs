@@ -3,7 +3,7 @@
 //! works, so tests start the real server and speak HTTP to it).
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -14,13 +14,14 @@ use tokio_util::sync::CancellationToken;
 use crate::application::agent::{AgentService, Budgets, Cluster, DailyTokens, Dependencies};
 use crate::application::api_keys::{ApiKeySettings, ApiKeys};
 use crate::application::auth::{AuthMode, AuthPorts, AuthService, AuthSettings};
+use crate::application::automations::rules::AutomationRules;
 use crate::application::automations::{AutomationService, AutomationSettings};
 use crate::application::e2b::E2bService;
 use crate::application::events::EventService;
 use crate::application::files::FileService;
 use crate::application::holds::{HoldCaps, Holds};
 use crate::application::invites::Invites;
-use crate::application::jobs::{JobPorts, JobService, JobSettings};
+use crate::application::jobs::{JobEnds, JobPorts, JobService, JobSettings};
 use crate::application::live::{Connectors, LiveService};
 use crate::application::login_limits::LoginLimitSettings;
 use crate::application::mcp_servers::McpServerAdmin;
@@ -178,6 +179,11 @@ impl Application {
         let mcp: Arc<dyn McpServers> =
             Arc::new(McpHub::new(stores.mcp_servers.clone(), settings.mcp.clone()));
         let memory = Arc::new(MemoryService::new(stores.memory.clone()));
+        let automation_rules = AutomationRules {
+            max_per_person: settings.automations.max_per_person,
+            max_timeout_secs: settings.jobs.max_timeout_secs,
+            min_interval: Duration::from_secs(settings.automations.min_interval_secs),
+        };
         let lease = lease_time(settings.agent.lease_secs)?;
         let agent = Arc::new(AgentService::new(
             sessions.clone(),
@@ -208,6 +214,7 @@ impl Application {
                 ),
                 memory: memory.clone(),
                 automations: stores.automations.clone(),
+                automation_rules,
                 image_url: http::image_url,
                 no_model: NO_MODEL.to_owned(),
             },
@@ -275,15 +282,6 @@ impl Application {
             },
             stopping.clone(),
         ));
-        // After the interrupted runs are failed, so the jobs they carried fail with them.
-        let resumed = jobs.resume().await.context("resuming jobs")?;
-        if resumed > 0 {
-            tracing::info!(resumed, "following the jobs that were going before the restart");
-        }
-        if settings.redis_url.is_some() {
-            // Other replicas may start jobs, and die following them.
-            jobs.keep_adopting(lease / 4);
-        }
         let automations = Arc::new(AutomationService::new(
             stores.automations.clone(),
             stores.users.clone(),
@@ -294,11 +292,22 @@ impl Application {
                 missed_after: Duration::from_secs(settings.automations.missed_after_secs),
                 poll: Duration::from_secs(settings.automations.poll_secs.max(1)),
                 max_webhook_bytes: settings.automations.max_webhook_bytes,
-                max_per_person: settings.automations.max_per_person,
-                max_timeout_secs: settings.jobs.max_timeout_secs,
+                rules: automation_rules,
             },
             stopping.clone(),
         ));
+        // Before any job can end: each end of an automation's run is counted there.
+        let ends: Weak<dyn JobEnds> = Arc::downgrade(&automations) as Weak<AutomationService>;
+        jobs.on_end(ends);
+        // After the interrupted runs are failed, so the jobs they carried fail with them.
+        let resumed = jobs.resume().await.context("resuming jobs")?;
+        if resumed > 0 {
+            tracing::info!(resumed, "following the jobs that were going before the restart");
+        }
+        if settings.redis_url.is_some() {
+            // Other replicas may start jobs, and die following them.
+            jobs.keep_adopting(lease / 4);
+        }
         automations.start_scheduler();
         let e2b = Arc::new(E2bService::new(
             stores.e2b_sandboxes.clone(),

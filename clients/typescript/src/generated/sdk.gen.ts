@@ -693,7 +693,8 @@ export class Automations {
      * Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
      * for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
      * runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-     * signed: `401`, larger than allowed: `413`; nothing runs.
+     * signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+     * trigger is `404` before any of the body is read.
      */
     public static deliver<ThrowOnError extends boolean = false>(options: Options<DeliverData, ThrowOnError>): RequestResult<DeliverResponses, DeliverErrors, ThrowOnError> {
         return (options.client ?? client).post<DeliverResponses, DeliverErrors, ThrowOnError>({

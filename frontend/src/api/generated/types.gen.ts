@@ -1933,6 +1933,7 @@ export type DeliverData = {
 };
 
 export type DeliverErrors = {
+    400: ErrorBody;
     401: ErrorBody;
     404: ErrorBody;
     413: ErrorBody;

@@ -17,7 +17,8 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::error::{AppError, AppResult};
-use crate::domain::memory::{Memory, NoteId, NoteText};
+use crate::domain::ids::NoteId;
+use crate::domain::memory::{Memory, NoteText};
 use crate::domain::ports::MemoryRepository;
 use crate::domain::session::SessionId;
 use crate::domain::user::UserId;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::api_key::ApiKeyId;
 use super::automation_schedule::{CronSchedule, FireTimes};
 use super::error::{DomainError, DomainResult};
+use super::ids::{AutomationId, RunId, TriggerId};
 use super::job::JobId;
 use super::session::{Network, SessionId};
 use super::user::UserId;
@@ -17,60 +18,6 @@ use super::user::UserId;
 pub const MAX_TRIGGERS: usize = 10;
 /// Longest name, in characters.
 const MAX_NAME_CHARS: usize = 100;
-
-/// Time-ordered (UUID v7), so a person's list is in creation order.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct AutomationId(String);
-
-impl AutomationId {
-    pub fn new() -> Self {
-        Self(uuid::Uuid::now_v7().to_string())
-    }
-
-    /// An id from a URL: anything that is not one of ours is simply not found.
-    pub fn parse(raw: &str) -> DomainResult<Self> {
-        uuid::Uuid::parse_str(raw)
-            .map(|id| Self(id.to_string()))
-            .map_err(|_| DomainError::NotFound("automation"))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl Default for AutomationId {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// A trigger's id; a webhook's URL holds it, so it is random (UUID v4), not guessable
-/// from another.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct TriggerId(String);
-
-impl TriggerId {
-    pub fn new() -> Self {
-        Self(uuid::Uuid::new_v4().to_string())
-    }
-
-    pub fn parse(raw: &str) -> DomainResult<Self> {
-        uuid::Uuid::parse_str(raw)
-            .map(|id| Self(id.to_string()))
-            .map_err(|_| DomainError::NotFound("trigger"))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl Default for TriggerId {
-    fn default() -> Self {
-        Self::new()
-    }
-}
 
 /// Where the runs work: a new session each, or one session every run continues.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -176,6 +123,31 @@ pub struct Automation {
 }
 
 impl Automation {
+    /// A new automation of `owner`'s with nothing to do yet: enabled, a fresh session
+    /// per run, no name, prompt or triggers (the caller sets them, checked).
+    pub fn blank(owner: UserId, now: DateTime<Utc>) -> Self {
+        Self {
+            id: AutomationId::new(),
+            owner,
+            name: String::new(),
+            prompt: String::new(),
+            model: None,
+            network: None,
+            timeout_secs: None,
+            session: SessionMode::Fresh,
+            session_id: None,
+            enabled: true,
+            missed: MissedRuns::default(),
+            failures: 0,
+            paused_reason: None,
+            triggers: Vec::new(),
+            next_fire: None,
+            api_key: None,
+            created_at: now,
+            revision: 0,
+        }
+    }
+
     /// The earliest fire time of its time triggers strictly after `after` (to the
     /// millisecond), or `None` when disabled or none fires again.
     pub fn next_fire_after(&self, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
@@ -240,34 +212,9 @@ pub fn check_name(name: &str) -> DomainResult<String> {
     Ok(name.to_owned())
 }
 
-fn to_millis(at: DateTime<Utc>) -> DateTime<Utc> {
+/// `at` to the millisecond, as the stores keep times.
+pub fn to_millis(at: DateTime<Utc>) -> DateTime<Utc> {
     DateTime::from_timestamp_millis(at.timestamp_millis()).unwrap_or(at)
-}
-
-/// Time-ordered, so the history lists newest first by id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunId(String);
-
-impl RunId {
-    pub fn new() -> Self {
-        Self(uuid::Uuid::now_v7().to_string())
-    }
-
-    pub fn parse(raw: &str) -> DomainResult<Self> {
-        uuid::Uuid::parse_str(raw)
-            .map(|id| Self(id.to_string()))
-            .map_err(|_| DomainError::NotFound("run"))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl Default for RunId {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 /// What fired a run.
@@ -304,32 +251,15 @@ mod tests {
     use crate::domain::automation_schedule::parse_instant;
 
     fn automation(triggers: Vec<TriggerKind>) -> Automation {
-        Automation {
-            id: AutomationId::new(),
-            owner: UserId("someone".into()),
-            name: "n".into(),
-            prompt: "p".into(),
-            model: None,
-            network: None,
-            timeout_secs: None,
-            session: SessionMode::Fresh,
-            session_id: None,
-            enabled: true,
-            missed: MissedRuns::RunOnce,
-            failures: 0,
-            paused_reason: None,
-            triggers: triggers
-                .into_iter()
-                .map(|kind| Trigger {
-                    id: TriggerId::new(),
-                    kind,
-                })
-                .collect(),
-            next_fire: None,
-            api_key: None,
-            created_at: Utc::now(),
-            revision: 0,
-        }
+        let mut automation = Automation::blank(UserId("someone".into()), Utc::now());
+        automation.triggers = triggers
+            .into_iter()
+            .map(|kind| Trigger {
+                id: TriggerId::new(),
+                kind,
+            })
+            .collect();
+        automation
     }
 
     #[test]

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 
 use super::api_key::ApiKeyId;
 use super::error::{DomainError, DomainResult};
+use super::ids::AutomationId;
 use super::job_attachment::JobAttachment;
 use super::session::{Network, SessionId, SessionStatus};
 use super::user::UserId;
@@ -239,6 +240,9 @@ pub struct Job {
     /// when the job ends.
     #[serde(default)]
     pub api_key: Option<ApiKeyId>,
+    /// The automation this job is a run of: its end counts there (failures in a row).
+    #[serde(default)]
+    pub automation: Option<AutomationId>,
     pub created_at: DateTime<Utc>,
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
@@ -280,6 +284,7 @@ impl Job {
             timeout: request.timeout,
             webhook: request.webhook,
             api_key: request.api_key,
+            automation: request.automation,
             created_at: now,
             started_at: None,
             finished_at: None,
@@ -327,6 +332,7 @@ pub struct JobRequest {
     pub timeout: JobTimeout,
     pub webhook: Option<Webhook>,
     pub api_key: Option<ApiKeyId>,
+    pub automation: Option<AutomationId>,
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod e2b;
 pub mod error;
 pub mod event;
 pub mod files;
+pub mod ids;
 pub mod image;
 pub mod invite;
 pub mod job;

@@ -21,6 +21,7 @@ use crate::support::process::BackendProcess;
 use crate::support::servers::ServerProcess;
 use crate::support::{borrowed, TestApp};
 
+mod failures;
 mod limits;
 mod preview;
 mod records;
@@ -29,8 +30,13 @@ const AUTOMATIONS: &str = "/api/v1/automations";
 /// How long a fire or a run may take to show (a sandbox's first start included).
 const WAIT: Duration = Duration::from_secs(120);
 
+/// What lets the tests' schedules fire every second or two (60 s is the default's
+/// shortest gap).
+const FAST_SCHEDULES: (&str, &str) = ("automations.min_interval_secs", "1");
+
 async fn backend(llm: &FakeLlm, extra: &[(&'static str, String)]) -> TestApp {
     let mut settings = llm.settings();
+    settings.push((FAST_SCHEDULES.0, FAST_SCHEDULES.1.into()));
     settings.extend_from_slice(extra);
     TestApp::spawn(&borrowed(&settings)).await
 }
@@ -586,6 +592,7 @@ async fn two_replicas_fire_each_due_time_once_while_one_is_killed() {
         ("redis_url", redis.redis_url()),
         ("automations.poll_secs", "1".into()),
         ("automations.max_failures", "1000".into()),
+        (FAST_SCHEDULES.0, FAST_SCHEDULES.1.into()),
         ("jobs.max_queued_per_person", "100".into()),
     ]);
     let overrides = borrowed(&settings);

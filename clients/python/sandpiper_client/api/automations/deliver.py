@@ -54,6 +54,11 @@ def _parse_response(
 
         return response_202
 
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = ErrorBody.from_dict(response.json())
 
@@ -102,7 +107,8 @@ def sync_detailed(
     """Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
     for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
     runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-    signed: `401`, larger than allowed: `413`; nothing runs.
+    signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+    trigger is `404` before any of the body is read.
 
     Args:
         trigger_id (str):
@@ -143,7 +149,8 @@ def sync(
     """Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
     for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
     runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-    signed: `401`, larger than allowed: `413`; nothing runs.
+    signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+    trigger is `404` before any of the body is read.
 
     Args:
         trigger_id (str):
@@ -179,7 +186,8 @@ async def asyncio_detailed(
     """Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
     for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
     runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-    signed: `401`, larger than allowed: `413`; nothing runs.
+    signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+    trigger is `404` before any of the body is read.
 
     Args:
         trigger_id (str):
@@ -218,7 +226,8 @@ async def asyncio(
     """Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
     for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
     runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-    signed: `401`, larger than allowed: `413`; nothing runs.
+    signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+    trigger is `404` before any of the body is read.
 
     Args:
         trigger_id (str):

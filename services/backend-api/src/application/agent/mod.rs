@@ -51,6 +51,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, Notify};
 use tokio_util::sync::CancellationToken;
 
+use super::automations::rules::AutomationRules;
 use super::error::AppResult;
 use super::events::EventService;
 use super::memory::MemoryService;
@@ -111,6 +112,8 @@ pub struct Dependencies {
     pub memory: Arc<MemoryService>,
     /// Where the `automation_create` tool stores the automations it makes.
     pub automations: Arc<dyn AutomationRepository>,
+    /// What the automations it makes are held to, as the API's are.
+    pub automation_rules: AutomationRules,
     /// The URL a session's stored image is served at, which tool views link to: a route
     /// of the interfaces layer, which gives it.
     pub image_url: fn(&SessionId, &ImageId) -> String,

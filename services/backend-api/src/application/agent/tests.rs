@@ -97,6 +97,11 @@ impl Harness {
             daily_tokens: DailyTokens::new(store.clone(), None),
             memory: Arc::new(MemoryService::new(store.clone())),
             automations: store.clone(),
+            automation_rules: crate::application::automations::rules::AutomationRules {
+                max_per_person: 100,
+                max_timeout_secs: 3600,
+                min_interval: Duration::from_secs(60),
+            },
             image_url: |session, image| format!("/images/{}/{}", session.as_str(), image.file_name()),
             no_model: "No model is configured.".into(),
         };

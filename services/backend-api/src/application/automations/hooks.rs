@@ -15,7 +15,8 @@ use super::runs::Fire;
 use super::template::{self, Payload};
 use super::AutomationService;
 use crate::application::error::{AppError, AppResult};
-use crate::domain::automation::{FiredBy, RunId, TriggerId, TriggerKind};
+use crate::domain::automation::{Automation, FiredBy, TriggerKind};
+use crate::domain::ids::TriggerId;
 use crate::domain::job::JobId;
 
 /// What a sender whose delivery could not start a run is told to wait.
@@ -33,6 +34,13 @@ pub struct Delivery<'a> {
     pub body: &'a [u8],
 }
 
+/// A webhook trigger found, before its delivery's body is read: an unknown one costs
+/// the sender no upload.
+pub struct Hook {
+    automation: Automation,
+    trigger: TriggerId,
+}
+
 /// What a delivery did.
 pub enum Delivered {
     /// A run started, with its job.
@@ -44,17 +52,23 @@ pub enum Delivered {
 }
 
 impl AutomationService {
-    pub async fn deliver(self: &Arc<Self>, trigger: &str, delivery: Delivery<'_>) -> AppResult<Delivered> {
+    /// The webhook trigger of that id: `NotFound` unless it is one whose owner is active.
+    pub async fn hook(&self, trigger: &str) -> AppResult<Hook> {
         let unknown = || AppError::NotFound("webhook");
         let trigger = TriggerId::parse(trigger).map_err(|_| unknown())?;
         let automation = self.store.by_trigger(&trigger).await?.ok_or_else(unknown)?;
-        if !self.owner_active(&automation.owner).await? {
+        if automation.webhook(&trigger).is_none() || !self.owner_active(&automation.owner).await? {
             return Err(unknown());
         }
+        Ok(Hook { automation, trigger })
+    }
+
+    pub async fn deliver(self: &Arc<Self>, hook: Hook, delivery: Delivery<'_>) -> AppResult<Delivered> {
+        let Hook { automation, trigger } = hook;
         let Some(TriggerKind::Webhook { secret, filter, key }) =
             automation.webhook(&trigger).map(|t| &t.kind)
         else {
-            return Err(unknown());
+            return Err(AppError::NotFound("webhook"));
         };
         if !signed(secret, delivery.signature, delivery.body) {
             return Err(AppError::Unauthorized(
@@ -85,7 +99,9 @@ impl AutomationService {
             Some(header) => Some(header.to_owned()),
             None => key.as_ref().and_then(|key| template::text_of(key, &payload)),
         };
-        let run = RunId::new();
+        let mut fire = Fire::new(FiredBy::Webhook, Some(trigger.clone()), now);
+        fire.body = body;
+        let run = fire.run.clone();
         if let Some(key) = &key {
             if key.is_empty() || key.chars().count() > MAX_KEY_CHARS {
                 return Err(AppError::InvalidField {
@@ -98,14 +114,6 @@ impl AutomationService {
                 return Ok(Delivered::Repeated(earlier.and_then(|run| run.job_id)));
             }
         }
-        let fire = Fire {
-            run: run.clone(),
-            by: FiredBy::Webhook,
-            trigger: Some(trigger.clone()),
-            at: now,
-            body,
-            note: None,
-        };
         let fired = self.fire(&automation, fire).await;
         let made = match &fired {
             Ok(done) => done.job_id.clone(),

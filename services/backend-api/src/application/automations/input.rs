@@ -8,14 +8,16 @@ use rand::RngCore;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use super::rules::AutomationRules;
 use super::template;
 use crate::application::error::{AppError, AppResult};
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{
-    check_name, next_runs_of, Automation, AutomationId, MissedRuns, SessionMode, Trigger, TriggerId,
-    TriggerKind, MAX_TRIGGERS,
+    check_name, next_runs_of, to_millis, Automation, MissedRuns, SessionMode, Trigger, TriggerKind,
+    MAX_TRIGGERS,
 };
 use crate::domain::automation_schedule::{parse_instant, CronSchedule};
+use crate::domain::ids::TriggerId;
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::AutomationRepository;
 use crate::domain::session::Network;
@@ -91,16 +93,26 @@ pub fn new_secret() -> String {
 /// `(trigger, secret)` of each webhook trigger just made: shown once.
 pub type Secrets = Vec<(TriggerId, String)>;
 
+/// What an automation is checked against when saved: the models offered and the
+/// operator's rules.
+#[derive(Clone, Copy)]
+pub struct Checks<'a> {
+    pub models: &'a ModelCatalog,
+    pub rules: &'a AutomationRules,
+}
+
 /// Checks `new` and stores it as the owner's; the one way an automation is made (by the
 /// API and by the agent's tool).
 pub async fn save_new(
     store: &dyn AutomationRepository,
-    models: &ModelCatalog,
+    checks: Checks<'_>,
     owner: &UserId,
     api_key: Option<ApiKeyId>,
     new: NewAutomation,
 ) -> AppResult<(Automation, Secrets)> {
-    let (automation, secrets) = build(new, owner, api_key, models)?;
+    checks.rules.check_timeout(new.timeout_secs)?;
+    checks.rules.check_room(store, owner).await?;
+    let (automation, secrets) = build(new, owner, api_key, checks)?;
     store.insert(&automation).await?;
     Ok((automation, secrets))
 }
@@ -156,28 +168,15 @@ fn build(
     new: NewAutomation,
     owner: &UserId,
     api_key: Option<ApiKeyId>,
-    models: &ModelCatalog,
+    checks: Checks<'_>,
 ) -> AppResult<(Automation, Secrets)> {
-    let now = Utc::now();
     let automation = Automation {
-        id: AutomationId::new(),
-        owner: owner.clone(),
-        name: String::new(),
-        prompt: String::new(),
-        model: None,
-        network: None,
         timeout_secs: new.timeout_secs,
         session: new.session.unwrap_or(SessionMode::Fresh),
-        session_id: None,
         enabled: new.enabled.unwrap_or(true),
         missed: new.missed_runs.unwrap_or_default(),
-        failures: 0,
-        paused_reason: None,
-        triggers: Vec::new(),
-        next_fire: None,
         api_key,
-        created_at: now,
-        revision: 0,
+        ..Automation::blank(owner.clone(), Utc::now())
     };
     let edit = AutomationEdit {
         name: Some(new.name),
@@ -187,14 +186,15 @@ fn build(
         triggers: Some(new.triggers),
         ..AutomationEdit::default()
     };
-    apply(edit, automation, models)
+    apply(edit, automation, checks)
 }
 
 pub fn apply(
     edit: AutomationEdit,
     mut automation: Automation,
-    models: &ModelCatalog,
+    checks: Checks<'_>,
 ) -> AppResult<(Automation, Secrets)> {
+    checks.rules.check_timeout(edit.timeout_secs)?;
     if let Some(name) = edit.name {
         automation.name = check_name(&name)?;
     }
@@ -202,12 +202,21 @@ pub fn apply(
         template::check_prompt(&prompt)?;
         automation.prompt = prompt;
     }
+    // A session keeps the model and network it was made with: a persistent
+    // automation given others continues in a new session.
     if let Some(model) = edit.model {
-        models.pick(Some(&model))?;
+        checks.models.pick(Some(&model))?;
+        if automation.model.as_ref() != Some(&model) {
+            automation.session_id = None;
+        }
         automation.model = Some(model);
     }
     if let Some(network) = edit.network {
-        automation.network = Some(Network::parse(&network)?);
+        let network = Network::parse(&network)?;
+        if automation.network != Some(network) {
+            automation.session_id = None;
+        }
+        automation.network = Some(network);
     }
     if let Some(secs) = edit.timeout_secs {
         automation.timeout_secs = Some(secs);
@@ -221,6 +230,7 @@ pub fn apply(
     if let Some(missed) = edit.missed_runs {
         automation.missed = missed;
     }
+    let schedule_changed = edit.triggers.is_some() || edit.enabled.is_some_and(|on| on != automation.enabled);
     if let Some(enabled) = edit.enabled {
         if enabled && !automation.enabled {
             automation.failures = 0;
@@ -230,20 +240,33 @@ pub fn apply(
     }
     let mut secrets = Vec::new();
     if let Some(triggers) = edit.triggers {
-        automation.triggers = triggers_of(triggers, &automation.triggers, &mut secrets)?;
+        automation.triggers = triggers_of(triggers, &automation.triggers, &mut secrets, checks.rules)?;
     }
-    automation.next_fire = automation.next_fire_after(Utc::now());
+    // Only a change of when it fires moves its next fire: a rename must not drop a
+    // time that is due but not yet claimed.
+    if schedule_changed {
+        automation.next_fire = automation.next_fire_after(Utc::now());
+    }
     Ok((automation, secrets))
 }
 
 /// The next `count` fire times of triggers not saved yet (the editor's preview),
 /// checked as when saved.
-pub fn preview(triggers: Vec<NewTrigger>, count: usize) -> AppResult<Vec<DateTime<Utc>>> {
-    let triggers = triggers_of(triggers, &[], &mut Vec::new())?;
+pub fn preview(
+    triggers: Vec<NewTrigger>,
+    count: usize,
+    rules: &AutomationRules,
+) -> AppResult<Vec<DateTime<Utc>>> {
+    let triggers = triggers_of(triggers, &[], &mut Vec::new(), rules)?;
     Ok(next_runs_of(&triggers, Utc::now(), count))
 }
 
-fn triggers_of(new: Vec<NewTrigger>, current: &[Trigger], secrets: &mut Secrets) -> AppResult<Vec<Trigger>> {
+fn triggers_of(
+    new: Vec<NewTrigger>,
+    current: &[Trigger],
+    secrets: &mut Secrets,
+    rules: &AutomationRules,
+) -> AppResult<Vec<Trigger>> {
     if new.is_empty() || new.len() > MAX_TRIGGERS {
         return Err(AppError::InvalidField {
             field: "triggers",
@@ -255,11 +278,11 @@ fn triggers_of(new: Vec<NewTrigger>, current: &[Trigger], secrets: &mut Secrets)
             let kind = match trigger {
                 NewTrigger::Schedule { cron, timezone } => {
                     let timezone = timezone.unwrap_or_else(|| "UTC".into());
-                    CronSchedule::parse(&cron, &timezone)?;
+                    rules.check_interval(&CronSchedule::parse(&cron, &timezone)?)?;
                     TriggerKind::Schedule { cron, timezone }
                 }
                 NewTrigger::At { at } => {
-                    let at = at_millis(parse_instant(&at)?);
+                    let at = to_millis(parse_instant(&at)?);
                     if at <= Utc::now() {
                         return Err(AppError::InvalidField {
                             field: "at",
@@ -333,8 +356,4 @@ fn checked(expression: Option<String>, field: &'static str) -> AppResult<Option<
         template::check_expression(expression, field)?;
     }
     Ok(expression)
-}
-
-fn at_millis(at: DateTime<Utc>) -> DateTime<Utc> {
-    DateTime::from_timestamp_millis(at.timestamp_millis()).unwrap_or(at)
 }

@@ -13,6 +13,7 @@
 
 pub mod hooks;
 pub mod input;
+pub mod rules;
 mod runs;
 mod scheduler;
 mod template;
@@ -28,11 +29,13 @@ use super::error::{AppError, AppResult};
 use super::jobs::JobService;
 use super::sessions::SessionService;
 use crate::domain::api_key::ApiKeyId;
-use crate::domain::automation::{Automation, AutomationId, AutomationRun, TriggerId, TriggerKind};
-use crate::domain::job::{Job, JobId, JobTimeout};
+use crate::domain::automation::{Automation, AutomationRun, FiredBy, TriggerKind};
+use crate::domain::ids::{AutomationId, TriggerId};
+use crate::domain::job::{Job, JobId};
 use crate::domain::ports::{AutomationRepository, UserRepository};
 use crate::domain::user::UserId;
-use input::{AutomationEdit, NewAutomation};
+use input::{AutomationEdit, Checks, NewAutomation};
+use rules::AutomationRules;
 
 /// Times an update is tried again when a claim moved the automation in between.
 const UPDATE_ROUNDS: usize = 5;
@@ -51,10 +54,8 @@ pub struct AutomationSettings {
     pub poll: Duration,
     /// The largest webhook body taken.
     pub max_webhook_bytes: usize,
-    /// A job's longest time limit, which a run's `timeout_secs` is held to when saved.
-    pub max_timeout_secs: u64,
-    /// The automations one person may have; more are refused (409).
-    pub max_per_person: usize,
+    /// What every saved automation is held to.
+    pub rules: AutomationRules,
 }
 
 pub struct AutomationService {
@@ -117,13 +118,15 @@ impl AutomationService {
         self.settings.max_webhook_bytes
     }
 
-    /// `InvalidField` naming `timeout_secs` when no job could have it: caught when saved,
-    /// not at every fire.
-    fn check_timeout(&self, secs: Option<u64>) -> AppResult<()> {
-        if let Some(secs) = secs {
-            JobTimeout::parse(secs, self.settings.max_timeout_secs)?;
+    pub fn rules(&self) -> &AutomationRules {
+        &self.settings.rules
+    }
+
+    fn checks(&self) -> Checks<'_> {
+        Checks {
+            models: self.sessions.models(),
+            rules: &self.settings.rules,
         }
-        Ok(())
     }
 
     pub async fn create(
@@ -132,15 +135,7 @@ impl AutomationService {
         api_key: Option<ApiKeyId>,
         new: NewAutomation,
     ) -> AppResult<Saved> {
-        self.check_timeout(new.timeout_secs)?;
-        let max = self.settings.max_per_person;
-        if self.store.list_for(owner).await?.len() >= max {
-            return Err(AppError::Conflict(format!(
-                "you have {max} automations, the most one person may have; delete one first"
-            )));
-        }
-        let models = self.sessions.models();
-        let (automation, secrets) = input::save_new(&*self.store, models, owner, api_key, new).await?;
+        let (automation, secrets) = input::save_new(&*self.store, self.checks(), owner, api_key, new).await?;
         self.wake.notify_one();
         Ok(Saved { automation, secrets })
     }
@@ -164,9 +159,8 @@ impl AutomationService {
     }
 
     pub async fn edit(&self, owner: &UserId, id: &str, edit: AutomationEdit) -> AppResult<Saved> {
-        self.check_timeout(edit.timeout_secs)?;
         let current = self.get(owner, id).await?;
-        let (mut automation, secrets) = input::apply(edit, current.clone(), self.sessions.models())?;
+        let (mut automation, secrets) = input::apply(edit, current.clone(), self.checks())?;
         automation.revision = current.revision + 1;
         if !self.store.replace(&automation, current.next_fire).await? {
             return Err(AppError::Conflict(
@@ -231,7 +225,9 @@ impl AutomationService {
     /// "Run now": a run fired by hand, whatever the schedule.
     pub async fn run_now(self: &Arc<Self>, owner: &UserId, id: &str) -> AppResult<JobId> {
         let automation = self.get(owner, id).await?;
-        let run = self.fire(&automation, runs::Fire::manual(Utc::now())).await?;
+        let run = self
+            .fire(&automation, runs::Fire::new(FiredBy::Manual, None, Utc::now()))
+            .await?;
         run.job_id
             .ok_or_else(|| AppError::Conflict(run.note.unwrap_or_else(|| "nothing ran".into())))
     }
@@ -254,3 +250,6 @@ impl AutomationService {
         Ok(reports)
     }
 }
+
+#[cfg(test)]
+mod tests;

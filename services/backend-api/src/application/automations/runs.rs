@@ -1,29 +1,26 @@
 //! Firing an automation: its prompt filled in from the fire's payload, run as a job in
 //! a fresh session or in its persistent one (a persistent automation whose last run is
-//! still going skips the fire, since one session holds one run), the fire recorded in
-//! its history, and the job watched to its end to count failures in a row, disabling the
-//! automation at [`super::AutomationSettings::max_failures`].
+//! still going skips the fire, since one session holds one run), and the fire recorded in
+//! its history. Failures in a row are counted — a run's job that failed (told by the
+//! job service when it ends, on whichever replica ends it: [`JobEnds`]), and a fire that
+//! could make no job through the automation's own fault — and the last one allowed
+//! ([`super::AutomationSettings::max_failures`]) disables the automation.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
 use super::template::{self, Payload};
 use super::AutomationService;
 use crate::application::error::{AppError, AppResult};
-use crate::application::jobs::NewJob;
-use crate::domain::automation::{
-    Automation, AutomationId, AutomationRun, FiredBy, RunId, SessionMode, TriggerId,
-};
+use crate::application::jobs::{JobEnds, NewJob};
+use crate::domain::automation::{Automation, AutomationRun, FiredBy, SessionMode};
+use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::job::{Job, JobStatus};
 use crate::domain::session::Network;
 
 /// The history entries looked through for a persistent automation's last job.
 const LAST_JOB_LOOK_BACK: usize = 100;
-
-/// How often a run's job is looked at until it ends.
-const WATCH_EVERY: Duration = Duration::from_secs(1);
 
 /// One fire of an automation.
 pub struct Fire {
@@ -38,14 +35,43 @@ pub struct Fire {
 }
 
 impl Fire {
-    pub fn manual(at: DateTime<Utc>) -> Self {
+    pub fn new(by: FiredBy, trigger: Option<TriggerId>, at: DateTime<Utc>) -> Self {
         Self {
             run: RunId::new(),
-            by: FiredBy::Manual,
-            trigger: None,
+            by,
+            trigger,
             at,
             body: serde_json::Value::Null,
             note: None,
+        }
+    }
+
+    /// Its entry in `automation`'s history, with no job (yet).
+    pub fn entry(&self, automation: &AutomationId) -> AutomationRun {
+        AutomationRun {
+            id: self.run.clone(),
+            automation: automation.clone(),
+            fired_by: self.by,
+            trigger: self.trigger.clone(),
+            fired_at: self.at,
+            job_id: None,
+            note: self.note.clone(),
+        }
+    }
+}
+
+/// Why a fire made no job, and whether that was the automation's fault (a prompt that
+/// cannot be filled in, a model no longer offered…), which counts as a failed run.
+struct NotRun {
+    note: String,
+    failure: bool,
+}
+
+impl NotRun {
+    fn skipped(why: &str) -> Self {
+        Self {
+            note: format!("skipped: {why}"),
+            failure: false,
         }
     }
 }
@@ -58,83 +84,91 @@ impl AutomationService {
         automation: &Automation,
         fire: Fire,
     ) -> AppResult<AutomationRun> {
-        let mut run = AutomationRun {
-            id: fire.run,
-            automation: automation.id.clone(),
-            fired_by: fire.by,
-            trigger: fire.trigger,
-            fired_at: fire.at,
-            job_id: None,
-            note: fire.note,
-        };
-        match self.start_job(automation, &fire.body, fire.by, fire.at).await {
+        let mut run = fire.entry(&automation.id);
+        match self.start_job(automation, &fire).await {
             Ok(job) => {
                 run.job_id = Some(job.id.clone());
                 self.store.put_run(&run).await?;
-                self.watch(automation.id.clone(), job);
             }
-            Err(why) => {
-                run.note = Some(why);
+            Err(not_run) => {
+                run.note = Some(not_run.note.clone());
                 self.store.put_run(&run).await?;
+                if not_run.failure {
+                    self.count(&automation.id, true, Some(not_run.note)).await;
+                }
             }
         }
         Ok(run)
     }
 
     /// The run's job, or why none was made.
-    async fn start_job(
-        &self,
-        automation: &Automation,
-        body: &serde_json::Value,
-        by: FiredBy,
-        at: DateTime<Utc>,
-    ) -> Result<Job, String> {
+    async fn start_job(&self, automation: &Automation, fire: &Fire) -> Result<Job, NotRun> {
+        let internal = |err: &dyn std::fmt::Display, doing: &str| {
+            tracing::error!(automation = automation.id.as_str(), %err, "{doing}");
+            NotRun {
+                note: "the run could not start (an internal error)".into(),
+                failure: false,
+            }
+        };
         match self.owner_active(&automation.owner).await {
             Ok(true) => {}
-            Ok(false) => return Err("skipped: its owner's account is deactivated".into()),
-            Err(err) => {
-                tracing::error!(automation = automation.id.as_str(), %err, "reading its owner");
-                return Err("the run could not start (an internal error)".into());
-            }
+            Ok(false) => return Err(NotRun::skipped("its owner's account is deactivated")),
+            Err(err) => return Err(internal(&err, "reading its owner")),
         }
-        let session = match (automation.session, &automation.session_id) {
+        let mut session = match (automation.session, &automation.session_id) {
             (SessionMode::Persistent, Some(session)) => {
                 if self.last_run_going(automation).await {
-                    return Err("skipped: the previous run is still going in the session".into());
+                    return Err(NotRun::skipped("the previous run is still going in the session"));
                 }
                 Some(session.clone())
             }
             _ => None,
         };
-        let prompt = render_off_workers(automation.prompt.clone(), body.clone(), by, at)
+        let prompt = render_off_workers(automation.prompt.clone(), fire.body.clone(), fire.by, fire.at)
             .await
-            .map_err(|err| format!("the prompt could not be made: {err}"))?;
-        let new = NewJob {
-            prompt,
-            attachments: Vec::new(),
-            title: Some(automation.name.clone()),
-            network: automation.network.map(network_name),
-            timeout_secs: automation.timeout_secs,
-            webhook_url: None,
-            model: automation.model.clone(),
-            session,
-        };
-        let refused = |err| match err {
-            AppError::Internal(err) => {
-                tracing::error!(automation = automation.id.as_str(), %err, "making a run's job");
-                "the run's job could not be made (an internal error)".to_owned()
-            }
-            AppError::RateLimited { reason, .. } => format!("skipped: queue full: {reason}"),
-            other => format!("the run's job could not be made: {other}"),
-        };
+            .map_err(|err| NotRun {
+                note: format!("the prompt could not be made: {err}"),
+                failure: true,
+            })?;
         // In the person's queue like any job of theirs: a full one refuses the run.
-        let _turn = self.jobs.turn(&automation.owner).await.map_err(refused)?;
-        let job = self
-            .jobs
-            .create(&automation.owner, automation.api_key.clone(), new)
-            .await
-            .map_err(refused)?;
-        if automation.session == SessionMode::Persistent && automation.session_id.is_none() {
+        let _turn = match self.jobs.turn(&automation.owner).await {
+            Ok(turn) => turn,
+            Err(AppError::RateLimited { reason, .. } | AppError::Busy { reason, .. }) => {
+                return Err(NotRun::skipped(&format!("queue full: {reason}")))
+            }
+            Err(err) => return Err(internal(&err, "taking a turn in the queue")),
+        };
+        let job = loop {
+            let new = NewJob {
+                prompt: prompt.clone(),
+                attachments: Vec::new(),
+                title: Some(automation.name.clone()),
+                network: automation.network.map(network_name),
+                timeout_secs: automation.timeout_secs,
+                webhook_url: None,
+                model: automation.model.clone(),
+                session: session.clone(),
+                automation: Some(automation.id.clone()),
+            };
+            match self
+                .jobs
+                .create(&automation.owner, automation.api_key.clone(), new)
+                .await
+            {
+                Ok(job) => break job,
+                // The person deleted the session the runs continued: this run starts a
+                // new one, which the next runs continue.
+                Err(AppError::NotFound("session")) if session.is_some() => session = None,
+                Err(AppError::Internal(err)) => return Err(internal(&err, "making a run's job")),
+                Err(err) => {
+                    return Err(NotRun {
+                        note: format!("the run's job could not be made: {err}"),
+                        failure: true,
+                    })
+                }
+            }
+        };
+        if automation.session == SessionMode::Persistent && session.is_none() {
             self.keep_session(&automation.id, &job).await;
         }
         Ok(job)
@@ -155,7 +189,7 @@ impl AutomationService {
             .is_ok_and(|job| !job.status.is_final())
     }
 
-    /// Remembers the session a persistent automation's first run made.
+    /// Remembers the session a persistent automation's run made.
     async fn keep_session(&self, id: &AutomationId, job: &Job) {
         let session = job.session_id.clone();
         let kept = self.update(id, |automation| automation.session_id = Some(session.clone()));
@@ -164,29 +198,10 @@ impl AutomationService {
         }
     }
 
-    /// Follows the run's job to its end, then counts it (in a task of its own).
-    fn watch(self: &Arc<Self>, automation: AutomationId, job: Job) {
-        let service = self.clone();
-        let watching = async move {
-            loop {
-                match service.jobs.get(&job.owner, job.id.as_str()).await {
-                    Ok(now) if now.status.is_final() => {
-                        service.count(&automation, now.status, now.error).await;
-                        return;
-                    }
-                    Err(AppError::NotFound(_)) => return,
-                    _ => tokio::time::sleep(WATCH_EVERY).await,
-                }
-            }
-        };
-        tokio::spawn(self.stopping.clone().run_until_cancelled_owned(watching));
-    }
-
     /// Counts an ended run: a success clears the failures, a failure adds one, and the
     /// last one allowed disables the automation, saying why in its history.
-    async fn count(&self, id: &AutomationId, status: JobStatus, error: Option<String>) {
+    async fn count(&self, id: &AutomationId, failed: bool, error: Option<String>) {
         let max = self.settings.max_failures;
-        let failed = status == JobStatus::Failed;
         let counted = self.update(id, |automation| {
             if !failed {
                 automation.failures = 0;
@@ -211,18 +226,22 @@ impl AutomationService {
             }
         };
         if let Some(why) = paused {
-            let entry = AutomationRun {
-                id: RunId::new(),
-                automation: id.clone(),
-                fired_by: FiredBy::Paused,
-                trigger: None,
-                fired_at: Utc::now(),
-                job_id: None,
-                note: Some(why),
-            };
-            if let Err(err) = self.store.put_run(&entry).await {
+            let mut pause = Fire::new(FiredBy::Paused, None, Utc::now());
+            pause.note = Some(why);
+            if let Err(err) = self.store.put_run(&pause.entry(id)).await {
                 tracing::error!(automation = id.as_str(), %err, "recording a pause");
             }
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl JobEnds for AutomationService {
+    /// A run's job ended: counted for its automation, once, wherever it ended.
+    async fn ended(&self, job: &Job) {
+        if let Some(automation) = &job.automation {
+            let failed = job.status == JobStatus::Failed;
+            self.count(automation, failed, job.error.clone()).await;
         }
     }
 }

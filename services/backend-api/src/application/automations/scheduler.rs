@@ -17,10 +17,12 @@ use chrono::{DateTime, Utc};
 use super::runs::Fire;
 use super::AutomationService;
 use crate::application::error::AppResult;
-use crate::domain::automation::{Automation, AutomationRun, FiredBy, MissedRuns, RunId, TriggerKind};
+use crate::domain::automation::{Automation, FiredBy, MissedRuns, TriggerKind};
 
 /// Due automations read per round.
 const BATCH: usize = 100;
+/// Later fire times counted at most, when a due time is fired late.
+const PASSED_COUNTED: usize = 1000;
 /// The pause after the store failed to answer.
 const RETRY: Duration = Duration::from_secs(5);
 
@@ -83,32 +85,87 @@ impl AutomationService {
         };
         let trigger = trigger.map(|t| t.id.clone());
         let late = (now - due).to_std().unwrap_or_default() > self.settings.missed_after;
-        let mut fire = Fire {
-            run: RunId::new(),
-            by,
-            trigger,
-            at: due,
-            body: serde_json::Value::Null,
-            note: None,
+        let mut fire = Fire::new(by, trigger, due);
+        // Times that came due while this one waited are not run: one run stands for all.
+        let passed = match passed_meanwhile(&automation, due, now) {
+            0 => String::new(),
+            PASSED_COUNTED => format!(" ({PASSED_COUNTED} or more later times passed too, not run)"),
+            n => format!(" ({n} later times passed too, not run)"),
         };
         if late {
-            let missed = format!("missed at {due} while no replica was running");
+            let missed = format!("missed at {due} while no replica was running{passed}");
             if automation.missed == MissedRuns::Skip {
-                let entry = AutomationRun {
-                    id: fire.run,
-                    automation: automation.id.clone(),
-                    fired_by: fire.by,
-                    trigger: fire.trigger,
-                    fired_at: due,
-                    job_id: None,
-                    note: Some(format!("skipped: {missed}")),
-                };
-                self.store.put_run(&entry).await?;
+                fire.note = Some(format!("skipped: {missed}"));
+                self.store.put_run(&fire.entry(&automation.id)).await?;
                 return Ok(());
             }
             fire.note = Some(format!("{missed}; run once on recovery"));
+        } else if !passed.is_empty() {
+            fire.note = Some(format!("run late{passed}"));
         }
         self.fire(&automation, fire).await?;
         Ok(())
+    }
+}
+
+/// How many of the automation's fire times after `due`, up to `now`, passed while `due`
+/// waited (at most [`PASSED_COUNTED`]).
+fn passed_meanwhile(automation: &Automation, due: DateTime<Utc>, now: DateTime<Utc>) -> usize {
+    let mut passed = 0;
+    let mut at = due;
+    while passed < PASSED_COUNTED {
+        match automation.next_fire_after(at) {
+            Some(next) if next <= now => {
+                passed += 1;
+                at = next;
+            }
+            _ => break,
+        }
+    }
+    passed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::automation::{to_millis, Trigger};
+    use crate::domain::ids::TriggerId;
+    use crate::domain::user::UserId;
+
+    fn every_minute() -> Automation {
+        let mut automation = Automation::blank(UserId::new(), Utc::now());
+        automation.triggers = vec![Trigger {
+            id: TriggerId::new(),
+            kind: TriggerKind::Schedule {
+                cron: "* * * * *".into(),
+                timezone: "UTC".into(),
+            },
+        }];
+        automation
+    }
+
+    #[test]
+    fn the_times_that_passed_while_a_due_one_waited_are_counted() {
+        let automation = every_minute();
+        let due = to_millis(
+            DateTime::parse_from_rfc3339("2026-01-01T09:00:00Z")
+                .unwrap()
+                .into(),
+        );
+        let minutes = |m| due + chrono::Duration::minutes(m);
+        assert_eq!(passed_meanwhile(&automation, due, due), 0);
+        assert_eq!(
+            passed_meanwhile(&automation, due, minutes(1) - chrono::Duration::seconds(1)),
+            0
+        );
+        assert_eq!(passed_meanwhile(&automation, due, minutes(1)), 1);
+        assert_eq!(
+            passed_meanwhile(&automation, due, minutes(5) + chrono::Duration::seconds(30)),
+            5
+        );
+        assert_eq!(
+            passed_meanwhile(&automation, due, minutes(100_000)),
+            PASSED_COUNTED
+        );
     }
 }

@@ -39,7 +39,7 @@ mod outcome;
 pub mod views;
 
 use std::collections::{BTreeSet, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use chrono::Utc;
@@ -56,6 +56,7 @@ use super::turns::{TurnSettings, Turns};
 use crate::domain::agent::TokenUsage;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::event::{AgentEvent, StoredEvent};
+use crate::domain::ids::AutomationId;
 use crate::domain::job::{Job, JobId, JobOutcome, JobRequest, JobStatus, JobTimeout, Webhook, WebhookUrl};
 use crate::domain::job_attachment::JobFile;
 use crate::domain::ports::{
@@ -63,6 +64,7 @@ use crate::domain::ports::{
 };
 use crate::domain::session::{preview, Network, SessionId, SessionStatus};
 use crate::domain::user::UserId;
+pub use notify::JobEnds;
 use outcome::EventsSeen;
 
 /// Events read from the log per query when a job's report is made.
@@ -143,6 +145,8 @@ pub struct NewJob {
     pub model: Option<String>,
     /// A session of the owner's to continue instead of making one.
     pub session: Option<SessionId>,
+    /// The automation the job is a run of.
+    pub automation: Option<AutomationId>,
 }
 
 /// A job with what its session tells about it.
@@ -170,6 +174,8 @@ pub struct JobService {
     following: Mutex<HashSet<JobId>>,
     /// Turns of job creation.
     creations: Turns,
+    /// Told of each job's end ([`JobService::on_end`]).
+    ends: OnceLock<Weak<dyn JobEnds>>,
 }
 
 /// This replica follows a job while it lives.
@@ -212,6 +218,7 @@ impl JobService {
             stopping,
             following: Mutex::default(),
             creations: Turns::new(CREATIONS, "making many jobs"),
+            ends: OnceLock::new(),
         }
     }
 
@@ -286,6 +293,7 @@ impl JobService {
             timeout,
             webhook,
             api_key,
+            automation: new.automation,
         };
         let mut job = Job::new(owner.clone(), session.id, request, Utc::now());
         job.continues_after = session.last_seq;
@@ -699,6 +707,7 @@ impl JobService {
                         self.forget_attachments(&job.id).await;
                     }
                     self.charge(&job).await;
+                    self.tell_ended(&job).await;
                 }
                 if to == JobStatus::Waiting || to.is_final() {
                     self.notify(&job).await;

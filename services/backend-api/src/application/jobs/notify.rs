@@ -1,6 +1,8 @@
 //! What an ended (or waiting) job tells the outside: its tokens added to its API key's,
-//! and the job sent to its webhook, signed with HMAC-SHA256 and retried with back-off.
+//! the job sent to its webhook, signed with HMAC-SHA256 and retried with back-off, and
+//! its end told to whoever listens for ends ([`JobEnds`]: the automations).
 
+use std::sync::Weak;
 use std::time::Duration;
 
 use hmac::{Hmac, KeyInit, Mac};
@@ -15,7 +17,26 @@ use crate::domain::job::Job;
 const WEBHOOK_ATTEMPTS: u32 = 5;
 const WEBHOOK_FIRST_RETRY: Duration = Duration::from_secs(1);
 
+/// Told of every job's end, once: by the replica whose update ended it, so a restart or
+/// a second replica neither loses nor repeats an end.
+#[async_trait::async_trait]
+pub trait JobEnds: Send + Sync {
+    async fn ended(&self, job: &Job);
+}
+
 impl JobService {
+    /// Tells `listener` of every job that ends from now on. There is one listener; a
+    /// second call changes nothing.
+    pub fn on_end(&self, listener: Weak<dyn JobEnds>) {
+        let _ = self.ends.set(listener);
+    }
+
+    pub(super) async fn tell_ended(&self, job: &Job) {
+        if let Some(listener) = self.ends.get().and_then(Weak::upgrade) {
+            listener.ended(job).await;
+        }
+    }
+
     /// Adds the ended job's session's tokens to its API key's, if it was made with one. A
     /// failure is logged: the job's own usage stays right, only the key's count lags.
     pub(super) async fn charge(&self, job: &Job) {

@@ -68,6 +68,7 @@ fn attachments_are_named_under_uploads_and_counted() {
         timeout: JobTimeout::parse(60, 60).unwrap(),
         webhook: None,
         api_key: None,
+        automation: None,
     };
     let job = Job::new(UserId::new(), SessionId::new(), request, Utc::now());
     assert!(!job.attachments_written);
@@ -84,6 +85,7 @@ fn final_moves_stamp_the_end_and_keep_the_start() {
         timeout: JobTimeout::parse(60, 60).unwrap(),
         webhook: None,
         api_key: None,
+        automation: None,
     };
     let start = Utc::now();
     let mut job = Job::new(UserId::new(), SessionId::new(), request, start);

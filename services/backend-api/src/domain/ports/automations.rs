@@ -3,8 +3,9 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::automation::{Automation, AutomationId, AutomationRun, RunId, TriggerId};
+use crate::domain::automation::{Automation, AutomationRun};
 use crate::domain::error::DomainResult;
+use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::user::UserId;
 
 /// Automations ([`Automation`]) and their history ([`AutomationRun`]).

@@ -7,7 +7,8 @@ use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable, Table, TableDefinition, WriteTransaction};
 
 use super::{decode, EmbeddedStore, ID_MAX};
-use crate::domain::automation::{Automation, AutomationId, AutomationRun, RunId, TriggerId};
+use crate::domain::automation::{Automation, AutomationRun};
+use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::ports::AutomationRepository;
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;

@@ -10,7 +10,8 @@ use mongodb::options::IndexOptions;
 use mongodb::{Collection, Database, IndexModel};
 
 use super::{all, failure, is_duplicate_key, MongoStore};
-use crate::domain::automation::{Automation, AutomationId, AutomationRun, RunId, TriggerId};
+use crate::domain::automation::{Automation, AutomationRun};
+use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::ports::AutomationRepository;
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
@@ -130,13 +131,17 @@ impl AutomationRepository for MongoStore {
     }
 
     async fn earliest_fire(&self) -> DomainResult<Option<DateTime<Utc>>> {
+        // Only the field, from the index: the scheduler asks at every wake.
         let first = self
-            .automations()
+            .db
+            .collection::<Document>("automations")
             .find_one(doc! { "next_fire": { "$ne": Bson::Null } })
             .sort(doc! { "next_fire": 1 })
+            .projection(doc! { "_id": 0, "next_fire": 1 })
             .await
             .map_err(failure)?;
-        Ok(first.and_then(|automation| automation.next_fire))
+        let millis = first.and_then(|fields| fields.get_i64("next_fire").ok());
+        Ok(millis.and_then(DateTime::from_timestamp_millis))
     }
 
     async fn claim(

@@ -145,6 +145,27 @@ fn within_scope(scope: ApiKeyScope, route: Option<&str>) -> Result<(), AppError>
     )))
 }
 
+/// A request's body, read up to `limit` bytes: a longer one is `413` (`too_large` says
+/// what is allowed), one that broke off before its end `400`.
+pub async fn read_body(
+    body: axum::body::Body,
+    limit: usize,
+    too_large: impl FnOnce() -> String,
+) -> Result<axum::body::Bytes, ApiError> {
+    match axum::body::to_bytes(body, limit).await {
+        Ok(bytes) => Ok(bytes),
+        Err(err) => {
+            let err = err.into_inner();
+            Err(if err.is::<http_body_util::LengthLimitError>() {
+                AppError::TooLarge(too_large())
+            } else {
+                AppError::Malformed(format!("the request body broke off: {err}"))
+            }
+            .into())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,5 +208,25 @@ mod tests {
             assert!(refused.to_string().contains("under /e2b"), "{route:?}: {refused}");
         }
         assert!(within_scope(ApiKeyScope::Full, None).is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_body_past_its_limit_is_413_and_one_that_broke_off_400() {
+        use axum::response::IntoResponse;
+        let status = |read: Result<axum::body::Bytes, ApiError>| read.unwrap_err().into_response().status();
+        let big = axum::body::Body::from(vec![b'x'; 11]);
+        let read = read_body(big, 10, || "at most 10 bytes".into()).await;
+        assert_eq!(status(read), StatusCode::PAYLOAD_TOO_LARGE);
+
+        let parts: Vec<Result<&'static str, std::io::Error>> = vec![
+            Ok("{\"half\": "),
+            Err(std::io::Error::other("the client went away")),
+        ];
+        let broken = axum::body::Body::from_stream(futures::stream::iter(parts));
+        let read = read_body(broken, 10_000, || "never said".into()).await;
+        assert_eq!(status(read), StatusCode::BAD_REQUEST);
+
+        let fits = read_body(axum::body::Body::from("{}"), 10, String::new).await;
+        assert_eq!(fits.unwrap(), "{}");
     }
 }

@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 
 use super::error::{ApiError, ApiResult, ErrorBody};
 use super::events::{session_stream, Resume};
-use super::extract::{CurrentUser, Json, Path, Query};
+use super::extract::{read_body, CurrentUser, Json, Path, Query};
 use super::files::{archive_of, PathQuery};
 use super::AppState;
 use crate::application::jobs::views::{JobDetail, JobView};
@@ -127,14 +127,10 @@ async fn create(
             return Err(refused.into());
         }
     };
-    let bytes = axum::body::to_bytes(request.into_body(), limit)
-        .await
-        .map_err(|_| {
-            AppError::TooLarge(format!(
-                "the request body is larger than {} KiB (or broke off)",
-                limit / 1024
-            ))
-        })?;
+    let bytes = read_body(request.into_body(), limit, || {
+        format!("the request body is larger than {} KiB", limit / 1024)
+    })
+    .await?;
     let axum::Json(body) = axum::Json::<NewJobBody>::from_bytes(&bytes).map_err(ApiError::from)?;
     let new = NewJob {
         prompt: body.prompt,
@@ -145,6 +141,7 @@ async fn create(
         webhook_url: body.webhook_url,
         model: body.model,
         session: None,
+        automation: None,
     };
     let key = principal.key.map(|used| used.id);
     let job = state.jobs.create(&principal.user_id, key, new).await?;

@@ -14,7 +14,8 @@ use super::extract::{CurrentUser, Json, Path};
 use super::views::{MemoryNoteView, MemoryView};
 use super::AppState;
 use crate::application::AppError;
-use crate::domain::memory::{NoteId, NoteText};
+use crate::domain::ids::NoteId;
+use crate::domain::memory::NoteText;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -44,6 +44,24 @@ async fn a_preview_lists_the_next_fire_times_and_names_a_bad_field() {
         )
         .await;
     assert_eq!(refused["error"]["field"], "cron", "{refused}");
+    // By default a schedule fires at most once a minute.
+    let too_often = app
+        .expect(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Method::POST,
+            &preview,
+            Some(&token),
+            Some(json!({ "triggers": [{ "type": "schedule", "cron": "*/10 * * * * *" }] })),
+        )
+        .await;
+    assert_eq!(too_often["error"]["field"], "cron", "{too_often}");
+    assert!(
+        too_often["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("once every 60 s"),
+        "{too_often}"
+    );
     app.expect(
         StatusCode::UNAUTHORIZED,
         Method::POST,

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::Run;
 use crate::application::agent::untrusted::ToolReply;
-use crate::application::automations::input::{save_new, AutomateArgs};
+use crate::application::automations::input::{save_new, AutomateArgs, Checks};
 use crate::domain::agent::ToolCallRequest;
 use crate::domain::tool::ToolView;
 
@@ -23,7 +23,10 @@ impl Run {
         let owner = &self.session.owner;
         let saved = save_new(
             &*self.deps.automations,
-            &self.deps.models,
+            Checks {
+                models: &self.deps.models,
+                rules: &self.deps.automation_rules,
+            },
             owner,
             None,
             args.into(),

@@ -8,10 +8,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::super::error::{ApiResult, ErrorBody};
-use super::super::extract::Path;
+use super::super::extract::{read_body, Path};
 use super::super::AppState;
 use crate::application::automations::hooks::{Delivered, Delivery};
-use crate::application::AppError;
 
 const SIGNATURE: &str = "x-sandpiper-signature";
 const GITHUB_SIGNATURE: &str = "x-hub-signature-256";
@@ -31,14 +30,15 @@ pub struct DeliveryAnswer {
 /// Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
 /// for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
 /// runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-/// signed: `401`, larger than allowed: `413`; nothing runs.
+/// signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+/// trigger is `404` before any of the body is read.
 #[utoipa::path(post, path = "/api/v1/hooks/{trigger_id}", tag = "automations",
     request_body(content = serde_json::Value, description = "the delivery (JSON is offered to the prompt and the filter as `body`; any other body as text)"),
     params(("trigger_id" = String, Path, description = "the webhook trigger's id"),
         ("X-Sandpiper-Signature" = Option<String>, Header, description = "sha256=<hex HMAC-SHA256 of the body with the trigger's secret> (or send it as X-Hub-Signature-256)"),
         ("Idempotency-Key" = Option<String>, Header, description = "the delivery's id: a repeat runs nothing")),
     responses((status = 202, body = DeliveryAnswer), (status = 200, body = DeliveryAnswer),
-        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 503, description = "no run could start (the queue full, a store failing); retry later", body = ErrorBody)),
     security(()))]
 pub(super) async fn deliver(
@@ -46,11 +46,13 @@ pub(super) async fn deliver(
     Path(trigger): Path<String>,
     request: Request,
 ) -> ApiResult<(StatusCode, axum::Json<DeliveryAnswer>)> {
+    let hook = state.automations.hook(&trigger).await?;
     let headers: HeaderMap = request.headers().clone();
     let limit = state.automations.max_webhook_bytes();
-    let body = axum::body::to_bytes(request.into_body(), limit)
-        .await
-        .map_err(|_| AppError::TooLarge(format!("a delivery may be at most {} KiB", limit / 1024)))?;
+    let body = read_body(request.into_body(), limit, || {
+        format!("a delivery may be at most {} KiB", limit / 1024)
+    })
+    .await?;
     let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     let delivery = Delivery {
         signature: header(SIGNATURE).or_else(|| header(GITHUB_SIGNATURE)),
@@ -62,7 +64,7 @@ pub(super) async fn deliver(
         repeated,
         note,
     };
-    Ok(match state.automations.deliver(&trigger, delivery).await? {
+    Ok(match state.automations.deliver(hook, delivery).await? {
         Delivered::Started(job) => (
             StatusCode::ACCEPTED,
             axum::Json(answer(Some(job.as_str().to_owned()), false, None)),

@@ -80,10 +80,11 @@ pub struct Preview {
     responses((status = 200, body = Preview), (status = 401, body = ErrorBody),
         (status = 422, body = ErrorBody, description = "a bad field, named in `field`: cron, timezone, at, triggers…")))]
 async fn preview(
+    State(state): State<AppState>,
     CurrentUser(_principal): CurrentUser,
     Json(body): Json<PreviewRequest>,
 ) -> ApiResult<axum::Json<Preview>> {
-    let next_runs = input::preview(body.triggers, NEXT_RUNS)?;
+    let next_runs = input::preview(body.triggers, NEXT_RUNS, state.automations.rules())?;
     Ok(axum::Json(Preview { next_runs }))
 }
 

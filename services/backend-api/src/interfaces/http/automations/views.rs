@@ -6,9 +6,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::application::automations::{Listed, RunReport, Saved};
-use crate::domain::automation::{
-    Automation, FiredBy, MissedRuns, SessionMode, Trigger, TriggerId, TriggerKind,
-};
+use crate::domain::automation::{Automation, FiredBy, MissedRuns, SessionMode, Trigger, TriggerKind};
+use crate::domain::ids::TriggerId;
 use crate::domain::session::Network;
 
 /// Fire times shown ahead.

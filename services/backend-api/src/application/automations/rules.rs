@@ -1,0 +1,110 @@
+//! What every saved automation is held to, from the operator's settings: how many one
+//! person may have, each run's time limit, and how often a schedule may fire. Checked
+//! wherever an automation is saved — the API and the agent's tool alike — so neither
+//! can make what the other would refuse.
+
+use std::time::Duration;
+
+use chrono::Utc;
+
+use crate::application::error::{AppError, AppResult};
+use crate::domain::automation_schedule::CronSchedule;
+use crate::domain::job::JobTimeout;
+use crate::domain::ports::AutomationRepository;
+use crate::domain::user::UserId;
+
+/// Fire times of a schedule looked at for the shortest gap between two.
+const SAMPLED_FIRES: usize = 100;
+
+#[derive(Debug, Clone, Copy)]
+pub struct AutomationRules {
+    /// The automations one person may have; more are refused (409).
+    pub max_per_person: usize,
+    /// A job's longest time limit, which a run's `timeout_secs` is held to.
+    pub max_timeout_secs: u64,
+    /// The shortest time a schedule may leave between two fires.
+    pub min_interval: Duration,
+}
+
+impl AutomationRules {
+    /// `InvalidField` naming `timeout_secs` when no job could have it: caught when saved,
+    /// not at every fire.
+    pub fn check_timeout(&self, secs: Option<u64>) -> AppResult<()> {
+        if let Some(secs) = secs {
+            JobTimeout::parse(secs, self.max_timeout_secs)?;
+        }
+        Ok(())
+    }
+
+    /// `Conflict` when the owner already has as many automations as one may.
+    pub async fn check_room(&self, store: &dyn AutomationRepository, owner: &UserId) -> AppResult<()> {
+        let max = self.max_per_person;
+        if store.list_for(owner).await?.len() >= max {
+            return Err(AppError::Conflict(format!(
+                "you have {max} automations, the most one person may have; delete one first"
+            )));
+        }
+        Ok(())
+    }
+
+    /// `InvalidField` naming `cron` when two of the schedule's next fires are closer
+    /// than [`AutomationRules::min_interval`].
+    pub fn check_interval(&self, schedule: &CronSchedule) -> AppResult<()> {
+        let min = self.min_interval.as_secs();
+        match schedule.shortest_gap(Utc::now(), SAMPLED_FIRES) {
+            Some(gap) if gap < self.min_interval => Err(AppError::InvalidField {
+                field: "cron",
+                message: format!(
+                    "this schedule fires {} s apart; a schedule may fire at most once every {min} s",
+                    gap.as_secs()
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(min_secs: u64) -> AutomationRules {
+        AutomationRules {
+            max_per_person: 10,
+            max_timeout_secs: 3600,
+            min_interval: Duration::from_secs(min_secs),
+        }
+    }
+
+    #[test]
+    fn a_schedule_firing_more_often_than_allowed_is_refused_naming_cron() {
+        let every_ten_seconds = CronSchedule::parse("*/10 * * * * *", "UTC").unwrap();
+        let err = rules(60).check_interval(&every_ten_seconds).unwrap_err();
+        assert!(
+            matches!(&err, AppError::InvalidField { field: "cron", message } if message.contains("10 s apart")),
+            "{err:?}"
+        );
+        assert!(rules(10).check_interval(&every_ten_seconds).is_ok());
+        // Two fires a minute apart once a day: the gap, not the daily rate, counts.
+        let twice_at_nine = CronSchedule::parse("0,1 9 * * *", "Europe/Berlin").unwrap();
+        assert!(rules(60).check_interval(&twice_at_nine).is_ok());
+        assert!(rules(61).check_interval(&twice_at_nine).is_err());
+    }
+
+    #[test]
+    fn a_time_limit_past_a_jobs_is_refused_naming_it() {
+        let err = rules(60).check_timeout(Some(3601)).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                AppError::InvalidField {
+                    field: "timeout_secs",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(rules(60).check_timeout(Some(3600)).is_ok());
+        assert!(rules(60).check_timeout(None).is_ok());
+    }
+}

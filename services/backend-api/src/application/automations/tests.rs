@@ -1,0 +1,143 @@
+//! What an edit changes beyond its fields: when the automation fires next, and whether
+//! a persistent one keeps its session.
+
+use std::time::Duration;
+
+use chrono::Utc;
+
+use super::input::{apply, AutomationEdit, Checks, NewTrigger};
+use super::rules::AutomationRules;
+use crate::domain::automation::{to_millis, Automation, SessionMode};
+use crate::domain::model::{ModelCatalog, ModelInfo, ModelName};
+use crate::domain::session::{Network, SessionId};
+use crate::domain::user::UserId;
+
+fn models() -> ModelCatalog {
+    let info = |name: &str| ModelInfo {
+        name: ModelName::parse(name).unwrap(),
+        context_tokens: 8192,
+        supports_tools: true,
+        supports_images: false,
+        prices: None,
+    };
+    ModelCatalog::new(
+        vec![info("small"), info("large")],
+        &ModelName::parse("small").unwrap(),
+    )
+    .unwrap()
+}
+
+const RULES: AutomationRules = AutomationRules {
+    max_per_person: 10,
+    max_timeout_secs: 3600,
+    min_interval: Duration::from_secs(60),
+};
+
+/// A persistent automation that fires every morning, whose fire time came due a
+/// moment ago and is not claimed yet.
+fn due_automation() -> Automation {
+    let new = AutomationEdit {
+        name: Some("Morning".into()),
+        prompt: Some("Report".into()),
+        model: Some("small".into()),
+        network: Some("offline".into()),
+        triggers: Some(vec![NewTrigger::Schedule {
+            cron: "0 9 * * *".into(),
+            timezone: None,
+        }]),
+        ..AutomationEdit::default()
+    };
+    let blank = Automation {
+        session: SessionMode::Persistent,
+        ..Automation::blank(UserId::new(), Utc::now())
+    };
+    let (mut automation, _) = apply(new, blank, checks(&models())).unwrap();
+    automation.session_id = Some(SessionId::new());
+    automation.next_fire = Some(to_millis(Utc::now() - chrono::Duration::seconds(1)));
+    automation
+}
+
+fn checks(models: &ModelCatalog) -> Checks<'_> {
+    Checks {
+        models,
+        rules: &RULES,
+    }
+}
+
+#[test]
+fn a_rename_keeps_a_due_time_and_a_change_of_schedule_moves_it() {
+    let models = models();
+    let due = due_automation();
+    let rename = AutomationEdit {
+        name: Some("Every morning".into()),
+        ..AutomationEdit::default()
+    };
+    let (renamed, _) = apply(rename, due.clone(), checks(&models)).unwrap();
+    assert_eq!(renamed.next_fire, due.next_fire, "the due time is still to fire");
+
+    let reschedule = AutomationEdit {
+        triggers: Some(vec![NewTrigger::Schedule {
+            cron: "0 10 * * *".into(),
+            timezone: None,
+        }]),
+        ..AutomationEdit::default()
+    };
+    let (moved, _) = apply(reschedule, due.clone(), checks(&models)).unwrap();
+    assert!(moved.next_fire > Some(Utc::now()), "{:?}", moved.next_fire);
+
+    let pause = AutomationEdit {
+        enabled: Some(false),
+        ..AutomationEdit::default()
+    };
+    let (paused, _) = apply(pause, due, checks(&models)).unwrap();
+    assert_eq!(paused.next_fire, None);
+}
+
+#[test]
+fn a_persistent_automation_given_another_model_or_network_starts_a_new_session() {
+    let models = models();
+    let due = due_automation();
+    let same = AutomationEdit {
+        model: Some("small".into()),
+        network: Some("offline".into()),
+        prompt: Some("Report briefly".into()),
+        ..AutomationEdit::default()
+    };
+    let (kept, _) = apply(same, due.clone(), checks(&models)).unwrap();
+    assert_eq!(
+        kept.session_id, due.session_id,
+        "nothing the session holds changed"
+    );
+
+    let larger = AutomationEdit {
+        model: Some("large".into()),
+        ..AutomationEdit::default()
+    };
+    let (moved, _) = apply(larger, due.clone(), checks(&models)).unwrap();
+    assert_eq!(moved.session_id, None);
+
+    let online = AutomationEdit {
+        network: Some("internet".into()),
+        ..AutomationEdit::default()
+    };
+    let (moved, _) = apply(online, due, checks(&models)).unwrap();
+    assert_eq!((moved.session_id, moved.network), (None, Some(Network::Internet)));
+}
+
+#[test]
+fn an_edit_is_held_to_the_rules() {
+    let models = models();
+    let too_long = AutomationEdit {
+        timeout_secs: Some(RULES.max_timeout_secs + 1),
+        ..AutomationEdit::default()
+    };
+    assert!(apply(too_long, due_automation(), checks(&models)).is_err());
+    let too_often = AutomationEdit {
+        triggers: Some(vec![NewTrigger::Schedule {
+            cron: "*/30 * * * * *".into(),
+            timezone: None,
+        }]),
+        ..AutomationEdit::default()
+    };
+    assert!(apply(too_often, due_automation(), checks(&models)).is_err());
+}
