@@ -220,6 +220,23 @@ describe('Sandpiper in a browser', () => {
       await snap(page, '09-tools-panel')
     }))
 
+  test('a tool the agent makes shows its command and tools, and its call runs', { timeout: 120_000 }, () =>
+    onPage('toolmaker', {}, async (page) => {
+      await signIn(page)
+      await page.fill('[data-test=composer]', 'Make yourself a greeter')
+      await page.keyboard.press('Enter')
+      const line = page.locator('[data-test=tool-line][data-tool=tool_register][data-state=done]')
+      await line.waitFor(SLOW)
+      await page.locator('[data-test=tool-line][data-tool=mcp__greeter__greet][data-state=done]').waitFor(SLOW)
+      await page.locator('[data-test=message-assistant]', { hasText: 'greeted Grace' }).waitFor(SLOW)
+      await line.click()
+      const view = page.locator('[data-test=tool-view][data-kind=tool_register]')
+      await view.locator('[data-test=register-tools]', { hasText: 'mcp__greeter__greet' }).waitFor()
+      assert.equal(await view.locator('[data-test=register-command]').innerText(), 'node tools/greeter.js')
+      assert.match(await view.innerText(), /Hello, Ada!/)
+      await snap(page, '23-tool-register')
+    }))
+
   test('the model picked in the composer answers the next message', { timeout: 60_000 }, () =>
     onPage('model', {}, async (page) => {
       await signIn(page)

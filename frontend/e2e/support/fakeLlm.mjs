@@ -73,6 +73,31 @@ const scenarios = {
   ],
 }
 
+// An MCP stdio server the agent writes itself (plain JSON-RPC lines, no package needed).
+const GREETER = `const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n')
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id, method, params } = JSON.parse(line)
+  if (id === undefined) return
+  if (method === 'initialize') {
+    send({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'greeter', version: '1.0.0' } } })
+  } else if (method === 'tools/list') {
+    const greet = { name: 'greet', description: 'Greets someone by name', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }
+    send({ id, result: { tools: [greet] } })
+  } else if (method === 'tools/call') {
+    send({ id, result: { content: [{ type: 'text', text: 'Hello, ' + params.arguments.name + '!' }] } })
+  } else {
+    send({ id, error: { code: -32601, message: 'unknown method' } })
+  }
+})
+`
+// The agent makes a tool (tool_register), then calls it in the same turn.
+scenarios.greeter = [
+  [['file_write', { path: 'tools/greeter.js', content: GREETER }]],
+  [['tool_register', { name: 'greeter', command: 'node', args: ['tools/greeter.js'], test: { tool: 'greet', arguments: { name: 'Ada' } } }]],
+  [['mcp__greeter__greet', { name: 'Grace' }]],
+  'I made a greeter tool and greeted Grace with it.',
+]
+
 let callCounter = 0
 
 function chunk(delta) {
