@@ -16,6 +16,16 @@ use super::user::UserId;
 
 /// Most triggers one automation has.
 pub const MAX_TRIGGERS: usize = 10;
+/// History entries kept per automation: each new one drops the oldest past this.
+pub const HISTORY_KEPT: usize = 1_000;
+/// How long a webhook delivery's key is remembered: the same key again within this
+/// runs nothing, after it runs again (senders retry for hours, not weeks).
+pub const DELIVERY_KEY_KEPT: chrono::Duration = chrono::Duration::days(7);
+
+/// Whether the delivery key taken by `run` is past [`DELIVERY_KEY_KEPT`] at `now`.
+pub fn delivery_key_expired(run: &RunId, now: DateTime<Utc>) -> bool {
+    run.made_at().is_none_or(|taken| now - taken > DELIVERY_KEY_KEPT)
+}
 /// Longest name, in characters.
 const MAX_NAME_CHARS: usize = 100;
 

@@ -2,6 +2,7 @@
 //! anything but an id of ours is simply not found), and shown. Leaf values: records of
 //! other kinds name them without importing each other.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::error::{DomainError, DomainResult};
@@ -60,6 +61,22 @@ uuid_id!(
     "run"
 );
 
+impl RunId {
+    /// The id of a run made at `at` (a replayed or imported history entry, a test's).
+    pub fn at(at: DateTime<Utc>) -> Self {
+        let millis = u64::try_from(at.timestamp_millis()).unwrap_or_default();
+        let time =
+            uuid::Timestamp::from_unix(uuid::NoContext, millis / 1000, (millis % 1000) as u32 * 1_000_000);
+        Self(uuid::Uuid::new_v7(time).to_string())
+    }
+
+    /// When it was made, to the millisecond (its UUID v7 says).
+    pub fn made_at(&self) -> Option<DateTime<Utc>> {
+        let (secs, nanos) = uuid::Uuid::parse_str(&self.0).ok()?.get_timestamp()?.to_unix();
+        DateTime::from_timestamp(i64::try_from(secs).ok()?, nanos)
+    }
+}
+
 uuid_id!(
     /// A memory note's id, time-ordered.
     NoteId,
@@ -77,6 +94,16 @@ mod tests {
         assert_eq!(TriggerId::parse(id.as_str()).unwrap(), id);
         let err = RunId::parse("../etc").unwrap_err();
         assert!(matches!(err, DomainError::NotFound("run")), "{err:?}");
+    }
+
+    #[test]
+    fn a_run_id_says_when_it_was_made() {
+        let at = DateTime::parse_from_rfc3339("2026-11-20T08:00:00.123Z")
+            .unwrap()
+            .to_utc();
+        assert_eq!(RunId::at(at).made_at(), Some(at));
+        let now = RunId::new().made_at().unwrap();
+        assert!((Utc::now() - now).num_seconds().abs() < 5, "{now}");
     }
 
     #[test]

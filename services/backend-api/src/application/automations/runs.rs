@@ -14,7 +14,7 @@ use super::template::{self, Payload};
 use super::AutomationService;
 use crate::application::error::{AppError, AppResult};
 use crate::application::jobs::{JobEnds, NewJob};
-use crate::domain::automation::{Automation, AutomationRun, FiredBy, SessionMode};
+use crate::domain::automation::{Automation, AutomationRun, FiredBy, SessionMode, HISTORY_KEPT};
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::job::{Job, JobStatus};
 use crate::domain::session::Network;
@@ -88,17 +88,24 @@ impl AutomationService {
         match self.start_job(automation, &fire).await {
             Ok(job) => {
                 run.job_id = Some(job.id.clone());
-                self.store.put_run(&run).await?;
+                self.record(&run).await?;
             }
             Err(not_run) => {
                 run.note = Some(not_run.note.clone());
-                self.store.put_run(&run).await?;
+                self.record(&run).await?;
                 if not_run.failure {
                     self.count(&automation.id, true, Some(not_run.note)).await;
                 }
             }
         }
         Ok(run)
+    }
+
+    /// Puts `entry` in its automation's history, which keeps its newest [`HISTORY_KEPT`].
+    pub(super) async fn record(&self, entry: &AutomationRun) -> AppResult<()> {
+        self.store.put_run(entry).await?;
+        self.store.trim_runs(&entry.automation, HISTORY_KEPT).await?;
+        Ok(())
     }
 
     /// The run's job, or why none was made.
@@ -228,7 +235,7 @@ impl AutomationService {
         if let Some(why) = paused {
             let mut pause = Fire::new(FiredBy::Paused, None, Utc::now());
             pause.note = Some(why);
-            if let Err(err) = self.store.put_run(&pause.entry(id)).await {
+            if let Err(err) = self.record(&pause.entry(id)).await {
                 tracing::error!(automation = id.as_str(), %err, "recording a pause");
             }
         }

@@ -96,7 +96,7 @@ impl AutomationService {
             let missed = format!("missed at {due} while no replica was running{passed}");
             if automation.missed == MissedRuns::Skip {
                 fire.note = Some(format!("skipped: {missed}"));
-                self.store.put_run(&fire.entry(&automation.id)).await?;
+                self.record(&fire.entry(&automation.id)).await?;
                 return Ok(());
             }
             fire.note = Some(format!("{missed}; run once on recovery"));

@@ -38,10 +38,14 @@ pub trait AutomationRepository: Send + Sync {
     ) -> DomainResult<bool>;
     /// Stores a history entry (a second put of one id replaces it).
     async fn put_run(&self, run: &AutomationRun) -> DomainResult<()>;
+    /// Drops the automation's history entries past its newest `keep`.
+    async fn trim_runs(&self, id: &AutomationId, keep: usize) -> DomainResult<()>;
     /// The automation's history, newest first.
     async fn runs(&self, id: &AutomationId, limit: usize) -> DomainResult<Vec<AutomationRun>>;
     /// Remembers that the delivery `key` of `trigger` is the run `run`, unless it was
-    /// remembered already: then the run it was first, and nothing is stored.
+    /// remembered already: then the run it was first, and nothing is stored. A key
+    /// remembered longer than [`DELIVERY_KEY_KEPT`](crate::domain::automation::DELIVERY_KEY_KEPT)
+    /// is forgotten (and the store drops such keys).
     async fn first_delivery(
         &self,
         trigger: &TriggerId,

@@ -1,13 +1,16 @@
 //! Automations in the embedded store by id, with indexes by owner, by trigger and by
 //! next fire time (`(millis, id)`, the scheduler's query), their history by
-//! `(automation, run)` and the webhook deliveries taken by `(trigger, key)`. A claim is a
-//! read-compare-write in one write transaction, which redb serialises.
+//! `(automation, run)` and the
+//! webhook deliveries taken by `(trigger, key)`, with their order by run id (time-ordered),
+//! from which keys past
+//! [`DELIVERY_KEY_KEPT`](crate::domain::automation::DELIVERY_KEY_KEPT) are dropped as deliveries come. A claim is
+//! a read-compare-write in one write transaction, which redb serialises.
 
 use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable, Table, TableDefinition, WriteTransaction};
 
 use super::{decode, EmbeddedStore, ID_MAX};
-use crate::domain::automation::{Automation, AutomationRun};
+use crate::domain::automation::{delivery_key_expired, Automation, AutomationRun};
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::ports::AutomationRepository;
 use crate::domain::user::UserId;
@@ -19,6 +22,10 @@ const TRIGGERS: TableDefinition<&str, &str> = TableDefinition::new("automation_t
 const DUE: TableDefinition<(i64, &str), ()> = TableDefinition::new("automation_due");
 const RUNS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("automation_runs");
 const DELIVERIES: TableDefinition<(&str, &str), &str> = TableDefinition::new("automation_deliveries");
+/// The deliveries taken, by their run's id, so the oldest come first.
+const DELIVERY_ORDER: TableDefinition<&str, (&str, &str)> = TableDefinition::new("automation_delivery_order");
+/// Expired delivery keys dropped per delivery at most, so one write stays short.
+const DROPPED_PER_DELIVERY: usize = 100;
 
 /// Creates the tables, so reads find them empty rather than missing.
 pub(super) fn create_tables(txn: &WriteTransaction) -> anyhow::Result<()> {
@@ -28,6 +35,33 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> anyhow::Result<()> {
     txn.open_table(DUE)?;
     txn.open_table(RUNS)?;
     txn.open_table(DELIVERIES)?;
+    txn.open_table(DELIVERY_ORDER)?;
+    Ok(())
+}
+
+/// Drops the oldest delivery keys that have expired by `now` (a few per call).
+fn drop_expired_deliveries(txn: &WriteTransaction, now: DateTime<Utc>) -> anyhow::Result<()> {
+    let mut order = txn.open_table(DELIVERY_ORDER)?;
+    let mut deliveries = txn.open_table(DELIVERIES)?;
+    for _ in 0..DROPPED_PER_DELIVERY {
+        let Some((run, trigger, key)) = order.first()?.map(|(run, taken)| {
+            let (trigger, key) = taken.value();
+            (run.value().to_owned(), trigger.to_owned(), key.to_owned())
+        }) else {
+            break;
+        };
+        let expired = RunId::parse(&run).map_or(true, |id| delivery_key_expired(&id, now));
+        if !expired {
+            break;
+        }
+        order.remove(run.as_str())?;
+        let still_that_run = deliveries
+            .get((trigger.as_str(), key.as_str()))?
+            .is_some_and(|value| value.value() == run);
+        if still_that_run {
+            deliveries.remove((trigger.as_str(), key.as_str()))?;
+        }
+    }
     Ok(())
 }
 
@@ -242,6 +276,29 @@ impl AutomationRepository for EmbeddedStore {
         .await
     }
 
+    async fn trim_runs(&self, id: &AutomationId, keep: usize) -> DomainResult<()> {
+        let id = id.clone();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            {
+                let mut runs = txn.open_table(RUNS)?;
+                let range = (id.as_str(), "")..(id.as_str(), ID_MAX);
+                // Oldest first (the ids are time-ordered): the first `past` go.
+                let mut past = runs.range(range.clone())?.count().saturating_sub(keep);
+                if past > 0 {
+                    runs.retain_in(range, |_, _| {
+                        let kept = past == 0;
+                        past = past.saturating_sub(1);
+                        kept
+                    })?;
+                }
+            }
+            txn.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
     async fn runs(&self, id: &AutomationId, limit: usize) -> DomainResult<Vec<AutomationRun>> {
         let id = id.clone();
         self.blocking(move |db| {
@@ -269,6 +326,7 @@ impl AutomationRepository for EmbeddedStore {
         let (trigger, key, run) = (trigger.clone(), key.to_owned(), run.clone());
         self.blocking(move |db| {
             let txn = db.begin_write()?;
+            drop_expired_deliveries(&txn, Utc::now())?;
             let earlier = {
                 let mut deliveries = txn.open_table(DELIVERIES)?;
                 let earlier = deliveries
@@ -276,6 +334,8 @@ impl AutomationRepository for EmbeddedStore {
                     .map(|value| value.value().to_owned());
                 if earlier.is_none() {
                     deliveries.insert((trigger.as_str(), key.as_str()), run.as_str())?;
+                    txn.open_table(DELIVERY_ORDER)?
+                        .insert(run.as_str(), (trigger.as_str(), key.as_str()))?;
                 }
                 earlier
             };
@@ -296,6 +356,7 @@ impl AutomationRepository for EmbeddedStore {
                     .is_some_and(|value| value.value() == run.as_str());
                 if ours {
                     deliveries.remove((trigger.as_str(), key.as_str()))?;
+                    txn.open_table(DELIVERY_ORDER)?.remove(run.as_str())?;
                 }
             }
             txn.commit()?;

@@ -1,8 +1,10 @@
 //! Automations in MongoDB: one document per automation (indexes on `id`, the owner's
 //! list, `triggers.id` and `next_fire`, the scheduler's query), one per history entry,
-//! and `{trigger, key, run}` per webhook delivery taken (unique on trigger and key). A
-//! claim is one conditional update on `(id, next_fire)`, so racing replicas cannot both
-//! win it.
+//! (trimmed to the newest after each), and `{trigger, key, run,
+//! taken_at}` per webhook delivery taken (unique on trigger and key; a TTL index drops
+//! it once past [`DELIVERY_KEY_KEPT`], and one found past it meanwhile is taken over).
+//! A claim is one conditional update on `(id, next_fire)`, so racing replicas cannot
+//! both win it.
 
 use chrono::{DateTime, Utc};
 use mongodb::bson::{doc, Bson, Document};
@@ -10,7 +12,7 @@ use mongodb::options::IndexOptions;
 use mongodb::{Collection, Database, IndexModel};
 
 use super::{all, failure, is_duplicate_key, MongoStore};
-use crate::domain::automation::{Automation, AutomationRun};
+use crate::domain::automation::{delivery_key_expired, Automation, AutomationRun, DELIVERY_KEY_KEPT};
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::ports::AutomationRepository;
 use crate::domain::user::UserId;
@@ -35,8 +37,17 @@ pub(super) async fn create_indexes(db: &Database) -> mongodb::error::Result<()> 
     db.collection::<Document>("automation_runs")
         .create_index(index(doc! { "automation": 1, "id": -1 }, true))
         .await?;
+    let expire = IndexOptions::builder()
+        .expire_after(DELIVERY_KEY_KEPT.to_std().ok())
+        .build();
     db.collection::<Document>("automation_deliveries")
-        .create_index(index(doc! { "trigger": 1, "key": 1 }, true))
+        .create_indexes([
+            index(doc! { "trigger": 1, "key": 1 }, true),
+            IndexModel::builder()
+                .keys(doc! { "taken_at": 1 })
+                .options(expire)
+                .build(),
+        ])
         .await?;
     Ok(())
 }
@@ -49,6 +60,21 @@ impl MongoStore {
     fn automation_runs(&self) -> Collection<AutomationRun> {
         self.db.collection("automation_runs")
     }
+}
+
+/// The run that took the delivery `key` of `trigger`, if one did.
+async fn delivery_run(
+    deliveries: &Collection<Document>,
+    trigger: &TriggerId,
+    key: &str,
+) -> DomainResult<Option<RunId>> {
+    let taken = deliveries
+        .find_one(doc! { "trigger": trigger.as_str(), "key": key })
+        .await
+        .map_err(failure)?;
+    taken
+        .and_then(|doc| doc.get_str("run").ok().map(RunId::parse))
+        .transpose()
 }
 
 fn millis(at: Option<DateTime<Utc>>) -> Bson {
@@ -173,6 +199,25 @@ impl AutomationRepository for MongoStore {
         Ok(())
     }
 
+    async fn trim_runs(&self, id: &AutomationId, keep: usize) -> DomainResult<()> {
+        // The newest entry past those kept, if there is one: it and older ones go.
+        let entries = self.db.collection::<Document>("automation_runs");
+        let past = entries
+            .find_one(doc! { "automation": id.as_str() })
+            .sort(doc! { "id": -1 })
+            .skip(u64::try_from(keep).unwrap_or(u64::MAX))
+            .projection(doc! { "_id": 0, "id": 1 })
+            .await
+            .map_err(failure)?;
+        if let Some(past) = past.as_ref().and_then(|entry| entry.get_str("id").ok()) {
+            entries
+                .delete_many(doc! { "automation": id.as_str(), "id": { "$lte": past } })
+                .await
+                .map_err(failure)?;
+        }
+        Ok(())
+    }
+
     async fn runs(&self, id: &AutomationId, limit: usize) -> DomainResult<Vec<AutomationRun>> {
         all(self
             .automation_runs()
@@ -189,17 +234,33 @@ impl AutomationRepository for MongoStore {
         run: &RunId,
     ) -> DomainResult<Option<RunId>> {
         let deliveries = self.db.collection::<Document>("automation_deliveries");
-        let delivery = doc! { "trigger": trigger.as_str(), "key": key, "run": run.as_str() };
-        match deliveries.insert_one(delivery).await {
+        let now = Utc::now();
+        let delivery = doc! {
+            "trigger": trigger.as_str(), "key": key, "run": run.as_str(),
+            "taken_at": mongodb::bson::DateTime::from_millis(now.timestamp_millis()),
+        };
+        match deliveries.insert_one(delivery.clone()).await {
             Ok(_) => Ok(None),
             Err(err) if is_duplicate_key(&err) => {
-                let earlier = deliveries
-                    .find_one(doc! { "trigger": trigger.as_str(), "key": key })
+                let Some(earlier) = delivery_run(&deliveries, trigger, key).await? else {
+                    return Ok(None);
+                };
+                if !delivery_key_expired(&earlier, now) {
+                    return Ok(Some(earlier));
+                }
+                // Expired, not yet dropped by the TTL monitor: taken over, unless
+                // another delivery took it over first.
+                let taken = deliveries
+                    .replace_one(
+                        doc! { "trigger": trigger.as_str(), "key": key, "run": earlier.as_str() },
+                        delivery,
+                    )
                     .await
                     .map_err(failure)?;
-                Ok(earlier
-                    .and_then(|doc| doc.get_str("run").ok().map(RunId::parse))
-                    .transpose()?)
+                if taken.modified_count == 1 {
+                    return Ok(None);
+                }
+                delivery_run(&deliveries, trigger, key).await
             }
             Err(err) => Err(failure(err)),
         }

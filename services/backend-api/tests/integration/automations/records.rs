@@ -1,9 +1,11 @@
 //! Automations' records in both stores, the embedded one and a real MongoDB: a change is
 //! stored only over the revision it was read at, so two changes made from the same
 //! reading (a webhook's rotation and a run's count, seen undoing the rotation) cannot
-//! undo each other; the scheduler's earliest fire time is the earliest of all.
+//! undo each other; the scheduler's earliest fire time is the earliest of all; the
+//! history and the delivery keys stay bounded.
 
-use backend_api::domain::automation::Automation;
+use backend_api::domain::automation::{Automation, AutomationRun, FiredBy, DELIVERY_KEY_KEPT};
+use backend_api::domain::ids::{AutomationId, RunId, TriggerId};
 use backend_api::domain::ports::AutomationRepository;
 use backend_api::domain::user::UserId;
 use backend_api::infrastructure::embedded::EmbeddedStore;
@@ -61,6 +63,84 @@ async fn the_earliest_fire_is_the_earliest_of_all(store: &dyn AutomationReposito
     assert_eq!(earliest, Some(now + chrono::Duration::minutes(5)));
 }
 
+async fn the_history_keeps_its_newest_entries(store: &dyn AutomationRepository) {
+    let automation = automation();
+    let start = chrono::Utc::now() - chrono::Duration::hours(2);
+    let entries: Vec<AutomationRun> = (0..8)
+        .map(|n| {
+            let fired_at = start + chrono::Duration::seconds(n as i64);
+            AutomationRun {
+                id: RunId::at(fired_at),
+                automation: automation.id.clone(),
+                fired_by: FiredBy::Schedule,
+                trigger: None,
+                fired_at,
+                job_id: None,
+                note: None,
+            }
+        })
+        .collect();
+    for entry in &entries {
+        store.put_run(entry).await.unwrap();
+    }
+    let other = automation_with_one_entry(store).await;
+    store.trim_runs(&automation.id, 5).await.unwrap();
+    let kept = store.runs(&automation.id, 100).await.unwrap();
+    let ids: Vec<&RunId> = kept.iter().map(|entry| &entry.id).collect();
+    let newest: Vec<&RunId> = entries[3..].iter().rev().map(|entry| &entry.id).collect();
+    assert_eq!(ids, newest, "the five newest, newest first");
+    store.trim_runs(&automation.id, 5).await.unwrap();
+    assert_eq!(store.runs(&automation.id, 100).await.unwrap().len(), 5);
+    assert_eq!(
+        store.runs(&other, 100).await.unwrap().len(),
+        1,
+        "another's untouched"
+    );
+}
+
+/// An automation with one history entry.
+async fn automation_with_one_entry(store: &dyn AutomationRepository) -> AutomationId {
+    let automation = automation();
+    let at = chrono::Utc::now();
+    let entry = AutomationRun {
+        id: RunId::at(at - chrono::Duration::days(1)),
+        automation: automation.id.clone(),
+        fired_by: FiredBy::Manual,
+        trigger: None,
+        fired_at: at,
+        job_id: None,
+        note: None,
+    };
+    store.put_run(&entry).await.unwrap();
+    automation.id
+}
+
+async fn a_delivery_key_is_remembered_for_a_while(store: &dyn AutomationRepository) {
+    let trigger = TriggerId::new();
+    let long_ago = RunId::at(chrono::Utc::now() - DELIVERY_KEY_KEPT - chrono::Duration::hours(1));
+    let (first, second) = (RunId::new(), RunId::new());
+    assert_eq!(
+        store.first_delivery(&trigger, "old", &long_ago).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        store.first_delivery(&trigger, "fresh", &first).await.unwrap(),
+        None
+    );
+    // A repeat within the time runs nothing; one after it runs again.
+    let repeat = store.first_delivery(&trigger, "fresh", &second).await.unwrap();
+    assert_eq!(repeat, Some(first));
+    assert_eq!(
+        store.first_delivery(&trigger, "old", &second).await.unwrap(),
+        None
+    );
+    let third = RunId::new();
+    assert_eq!(
+        store.first_delivery(&trigger, "old", &third).await.unwrap(),
+        Some(second)
+    );
+}
+
 /// The embedded store and a real MongoDB, each new, kept alive while held.
 struct BothStores {
     embedded: EmbeddedStore,
@@ -96,4 +176,13 @@ async fn a_change_lands_only_on_the_revision_it_was_read_at() {
     let stores = BothStores::open().await;
     a_change_lands_only_on_its_revision(&stores.embedded).await;
     a_change_lands_only_on_its_revision(&stores.mongo).await;
+}
+
+#[tokio::test]
+async fn history_and_delivery_keys_stay_bounded_in_either_store() {
+    let stores = BothStores::open().await;
+    for store in [&stores.embedded as &dyn AutomationRepository, &stores.mongo] {
+        the_history_keeps_its_newest_entries(store).await;
+        a_delivery_key_is_remembered_for_a_while(store).await;
+    }
 }
