@@ -106,6 +106,7 @@ export const strings = {
       code_restart: 'Restarted the kernel',
       memory: 'Memory',
       tool_register: 'Registered a tool',
+      automation_create: 'Made an automation',
     } as Record<string, string>,
   },
   panels: {

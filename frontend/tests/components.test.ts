@@ -128,6 +128,14 @@ describe('ToolLine', () => {
     await wrapper.trigger('click')
     expect(wrapper.emitted('open')).toHaveLength(1)
   })
+
+  it('names the automation the agent made, not its prompt', () => {
+    const args = { name: 'Standup reminder', prompt: 'Remind me of the standup', cron: '0 9 * * MON' }
+    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'automation_create', args, running: false }
+    const wrapper = mount(ToolLine, { props: { item } })
+    expect(wrapper.text()).toContain('Made an automation')
+    expect(wrapper.text()).toContain('Standup reminder')
+  })
 })
 
 describe('FileView', () => {

@@ -38,7 +38,7 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
     return ''
   }
   if (name === 'browser_click' || name === 'browser_input') return pick('index', 'text')
-  if (name === 'tool_register') return pick('name')
+  if (name === 'tool_register' || name === 'automation_create') return pick('name')
   if (name === 'code_run') return pick('code').split('\n').find((line) => line.trim()) ?? ''
   if (mcpParts(name)) {
     const all = Object.keys(args).length ? JSON.stringify(args) : ''
