@@ -31,6 +31,10 @@ use crate::domain::agent_server::{checked_tools, command_refusal, AgentServer, M
 use crate::domain::mcp::{qualified_name, McpServerName};
 use crate::domain::tool::{RegisteredTool, ToolRegistration, ToolView};
 
+/// The most characters of the test call's result the person's view keeps (the model's
+/// copy is cut to the turn's tool output budget).
+const SHOWN_TEST_CHARS: usize = 10_000;
+
 /// Why a server was not registered.
 enum Refusal {
     /// The backend's own words (a bad name, too many servers).
@@ -124,7 +128,8 @@ impl Run {
                     None => ToolReply::own(about),
                 };
                 self.offer_agent_server(server);
-                (view(offered, test, None), reply)
+                let shown = test.map(|text| text.chars().take(SHOWN_TEST_CHARS).collect());
+                (view(offered, shown, None), reply)
             }
             Err(refusal) => {
                 let about = format!(
@@ -159,7 +164,13 @@ impl Run {
                 args.name
             )));
         }
-        let registered: Vec<&str> = self.agent_servers.iter().map(|s| s.name.as_str()).collect();
+        // The store's, not this turn's: one an admin's server hides still counts.
+        let kept = self.deps.agent_servers.agent_servers(&self.session.id).await;
+        let kept = kept.map_err(|err| {
+            tracing::error!(session = self.session.id.as_str(), %err, "reading the agent's MCP servers");
+            Refusal::Own("the chat's servers could not be read (a storage error); try again later".into())
+        })?;
+        let registered: Vec<&str> = kept.iter().map(|s| s.name.as_str()).collect();
         if registered.len() >= MAX_SERVERS && !registered.contains(&name.as_str()) {
             return Err(Refusal::Own(format!(
                 "a chat keeps at most {MAX_SERVERS} servers ({}); register one of those names again to replace it",
