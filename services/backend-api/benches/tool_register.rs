@@ -1,0 +1,134 @@
+//! Benchmark of `tool_register`, against the real sandbox-manager, Docker and the sandbox
+//! image, with a scripted model that answers at once: how long registering a server the
+//! agent wrote takes (the call's `calling` → `called` by the log's clock: the server
+//! started in the sandbox through tool-api's relay, its tools listed and checked, the
+//! registration stored), next to the server's own start-up (the same command answering
+//! `initialize` from a pipe inside the sandbox, timed there). The difference is what the
+//! backend adds before the tools are offered — from the very next model request.
+//!
+//! Run with `cargo bench -p backend-api --bench tool_register`. Target: register p50 ≤ 1 s
+//! after the server's own start-up.
+
+#[path = "../tests/integration/support/mod.rs"]
+mod support;
+
+use std::time::Duration;
+
+use chrono::{DateTime, FixedOffset};
+use serde_json::{json, Value};
+use support::fake_llm::{FakeLlm, Reply};
+use support::manager::Manager;
+use support::{borrowed, TestApp};
+use tool_api_client::contract::shell::ExecRequest;
+
+/// Registrations timed (one session, the same name registered again each time).
+const ROUNDS: usize = 20;
+
+/// The server the agent writes: plain JSON-RPC lines, one tool.
+const GREETER: &str = r#"const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\n");
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const { id, method, params } = JSON.parse(line);
+  if (id === undefined) return;
+  if (method === "initialize") {
+    send({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "greeter", version: "1" } } });
+  } else if (method === "tools/list") {
+    send({ id, result: { tools: [{ name: "greet", description: "Greets", inputSchema: { type: "object" } }] } });
+  } else {
+    send({ id, error: { code: -32601, message: "unknown method" } });
+  }
+});
+"#;
+
+/// The server's own start-up, `ROUNDS` times, in microseconds: `node` started on a pipe
+/// holding `initialize`, until its answer.
+const OWN_START: &str = r#"init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
+for i in $(seq ROUNDS); do s=$(date +%s%N); printf '%s\n' "$init" | node tools/greeter.js | head -n 1 >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000 )); done"#;
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn logged_at(event: &Value) -> DateTime<FixedOffset> {
+    DateTime::parse_from_rfc3339(event["at"].as_str().unwrap()).unwrap()
+}
+
+#[tokio::main]
+async fn main() {
+    let register = json!({ "name": "greeter", "command": "node", "args": ["tools/greeter.js"] });
+    let mut script = vec![Reply::tool(
+        "file_write",
+        json!({ "path": "tools/greeter.js", "content": GREETER }),
+    )];
+    script.extend((0..ROUNDS).map(|_| Reply::tool("tool_register", register.clone())));
+    script.push(Reply::Text("done"));
+    let llm = FakeLlm::start(script).await;
+    let manager = Manager::start();
+    let mut settings = llm.settings();
+    settings.extend(manager.settings());
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (token, _, _) = app.register("bench@example.org").await;
+    let session = app.new_session(&token).await;
+    let seq = app.post_message(&token, &session, "Make a tool").await;
+    let mut stream = app.events(&token, &session, Some(seq)).await;
+
+    let mut registers = Vec::new();
+    let mut calling = None;
+    while registers.len() < ROUNDS {
+        let event = tokio::time::timeout(Duration::from_secs(120), stream.next_or_end())
+            .await
+            .expect("an event within 120 s")
+            .expect("the stream is open");
+        let data: Value = serde_json::from_str(&event.data).unwrap();
+        let logged = &data["event"];
+        if logged["type"] != "tool" || logged["name"] != "tool_register" {
+            continue;
+        }
+        if logged["status"] == "calling" {
+            calling = Some(logged_at(&data));
+        } else {
+            assert_eq!(logged["view"]["error"], Value::Null, "refused: {logged}");
+            let took = logged_at(&data) - calling.take().expect("called after calling");
+            registers.push(took.to_std().unwrap_or_default());
+        }
+    }
+    let offered = llm
+        .requests()
+        .last()
+        .map(|request| request["tools"].to_string().contains("mcp__greeter__greet"));
+    assert_eq!(offered, Some(true), "the next request offers the tool");
+
+    let tool_api = manager.tool_api(&session).await;
+    let request = ExecRequest {
+        command: OWN_START.replace("ROUNDS", &ROUNDS.to_string()),
+        timeout_secs: Some(120.0),
+        ..Default::default()
+    };
+    let timed = tool_api.exec("bench-own-start", &request).await.unwrap();
+    let mut own: Vec<Duration> = timed
+        .output
+        .lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .map(Duration::from_micros)
+        .collect();
+    assert_eq!(own.len(), ROUNDS, "{}", timed.output);
+
+    let (register_p50, own_p50) = (percentile(&mut registers, 0.5), percentile(&mut own, 0.5));
+    println!(
+        "tool_register (start + list + store), {ROUNDS} rounds: p50 {:.1} ms, p95 {:.1} ms",
+        ms(register_p50),
+        ms(percentile(&mut registers, 0.95))
+    );
+    println!(
+        "the server's own start-up in the sandbox:          p50 {:.1} ms",
+        ms(own_p50)
+    );
+    println!(
+        "added by the backend (target p50 ≤ 1,000 ms):      p50 {:.1} ms",
+        ms(register_p50.saturating_sub(own_p50))
+    );
+}
