@@ -1,0 +1,143 @@
+//! Webhook triggers: a signed delivery runs once per key, and bad deliveries (unsigned,
+//! wrongly signed, filtered out, too large) run nothing.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use super::{backend, create, deliver, runs, sign, AUTOMATIONS};
+use crate::support::fake_llm::FakeLlm;
+
+#[tokio::test]
+async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
+    let llm = FakeLlm::start(vec![]).await;
+    let app = backend(&llm, &[("automations.max_webhook_bytes", "2048".into())]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let created = create(
+        &app,
+        &token,
+        json!({ "name": "PR review", "prompt": "Review {{ body.repository.name }}",
+                "triggers": [{ "type": "webhook", "filter": "body.action == \"opened\"" }] }),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let trigger = &created["triggers"][0];
+    let (url, secret) = (
+        trigger["url"].as_str().unwrap(),
+        trigger["secret"].as_str().unwrap(),
+    );
+    assert!(url.starts_with("/api/v1/hooks/"), "{trigger}");
+    // The secret is shown once.
+    let again = app
+        .expect(
+            StatusCode::OK,
+            Method::GET,
+            &format!("{AUTOMATIONS}/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(again["triggers"][0]["secret"], Value::Null);
+
+    let body = br#"{"action":"opened","repository":{"name":"sandpiper"}}"#;
+    let wrong = sign("not-the-secret", body);
+    for headers in [
+        vec![],
+        vec![("X-Sandpiper-Signature", wrong.clone())],
+        vec![("X-Hub-Signature-256", wrong)],
+    ] {
+        let (status, answer) = deliver(&app, url, body, &headers).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{answer}");
+    }
+    // Signed right, but another body than the one signed.
+    let signature = sign(secret, body);
+    let (status, _) = deliver(&app, url, b"{}", &[("X-Sandpiper-Signature", signature.clone())]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let big = vec![b' '; 4096];
+    let (status, _) = deliver(&app, url, &big, &[("X-Sandpiper-Signature", sign(secret, &big))]).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let closed = br#"{"action":"closed","repository":{"name":"sandpiper"}}"#;
+    let (status, answer) = deliver(
+        &app,
+        url,
+        closed,
+        &[("X-Hub-Signature-256", sign(secret, closed))],
+    )
+    .await;
+    assert_eq!(
+        (status, answer["job_id"].clone()),
+        (StatusCode::OK, Value::Null),
+        "{answer}"
+    );
+    assert!(runs(&app, &token, id).await.is_empty(), "nothing ran so far");
+
+    let headers = [
+        ("X-Sandpiper-Signature", signature.clone()),
+        ("Idempotency-Key", "delivery-1".to_owned()),
+    ];
+    let (status, first) = deliver(&app, url, body, &headers).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{first}");
+    let job = first["job_id"].as_str().unwrap();
+    let (status, replay) = deliver(&app, url, body, &headers).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    assert_eq!(
+        (replay["job_id"].as_str(), replay["repeated"].as_bool()),
+        (Some(job), Some(true))
+    );
+    app.until_job(&token, job, "succeeded").await;
+    let history = runs(&app, &token, id).await;
+    assert_eq!(history.len(), 1, "{history:#?}");
+    assert_eq!(history[0]["trigger"], "webhook");
+    let asked = llm
+        .requests()
+        .iter()
+        .map(|r| r.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(asked.contains("Review sandpiper"), "{asked}");
+
+    // A rotated secret replaces the old one.
+    let rotate = format!(
+        "{AUTOMATIONS}/{id}/triggers/{}/rotate",
+        trigger["id"].as_str().unwrap()
+    );
+    let rotated = app
+        .expect(StatusCode::OK, Method::POST, &rotate, Some(&token), None)
+        .await;
+    let (status, _) = deliver(&app, url, body, &[("X-Sandpiper-Signature", signature)]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let fresh = sign(rotated["secret"].as_str().unwrap(), body);
+    let (status, _) = deliver(&app, url, body, &[("X-Sandpiper-Signature", fresh)]).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    // A trigger's key expression names a delivery sent without the header.
+    let keyed = create(
+        &app,
+        &token,
+        json!({ "name": "Keyed", "prompt": "Once per id",
+                "triggers": [{ "type": "webhook", "key": "body.id" }] }),
+    )
+    .await;
+    let (url, secret) = (
+        keyed["triggers"][0]["url"].as_str().unwrap(),
+        keyed["triggers"][0]["secret"].as_str().unwrap(),
+    );
+    let delivery = br#"{"id":"d-7"}"#;
+    let signed_delivery = [("X-Hub-Signature-256", sign(secret, delivery))];
+    let (status, first) = deliver(&app, url, delivery, &signed_delivery).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{first}");
+    let (status, again) = deliver(&app, url, delivery, &signed_delivery).await;
+    assert_eq!(
+        (status, again["job_id"].clone()),
+        (StatusCode::OK, first["job_id"].clone()),
+        "{again}"
+    );
+    assert_eq!(runs(&app, &token, keyed["id"].as_str().unwrap()).await.len(), 1);
+    // An unknown hook is simply not found.
+    let (status, _) = deliver(
+        &app,
+        "/api/v1/hooks/7b0c5c4e-8a39-4d5e-9d7e-3d2f1a0b9c8d",
+        body,
+        &[],
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
