@@ -59,7 +59,7 @@ pub struct Desktop {
     vnc_greeted: Mutex<Option<u32>>,
     /// The processes' supervisors while the desktop is started; starts and stops take
     /// turns on it.
-    run: tokio::sync::Mutex<Option<Run>>,
+    run: Arc<tokio::sync::Mutex<Option<Run>>>,
     /// Mirrors `run.is_some()` for the readiness probe, which must not wait on a stop.
     running: AtomicBool,
     in_use: AtomicUsize,
@@ -117,7 +117,7 @@ impl Desktop {
             browser,
             vnc,
             vnc_greeted: Mutex::new(None),
-            run: tokio::sync::Mutex::new(None),
+            run: Arc::default(),
             running: AtomicBool::new(false),
             in_use: AtomicUsize::new(0),
             last_use: Mutex::new(Instant::now()),
@@ -240,18 +240,26 @@ impl Desktop {
     /// Stops every desktop process (the browser first) and waits until they are gone.
     /// The desktop reads as stopped from the start: a watcher whose stream ends must not
     /// take the processes still ending for a desktop starting, and reconnect.
+    /// The stop runs in a task of its own, holding the slot until the processes are
+    /// gone: a caller that goes away (a client hanging up) cannot leave them half
+    /// stopped, nor let a start begin before they are.
     pub async fn stop(&self) {
-        let mut run = self.run.lock().await;
-        if let Some(run) = run.take() {
-            self.running.store(false, Ordering::SeqCst);
+        let mut slot = self.run.clone().lock_owned().await;
+        let Some(run) = slot.take() else {
+            return;
+        };
+        self.running.store(false, Ordering::SeqCst);
+        let stopping = tokio::spawn(async move {
             run.stop_browser.cancel();
             let _ = run.browser.await;
             run.stop_rest.cancel();
             for task in run.rest {
                 let _ = task.await;
             }
+            drop(slot);
             tracing::info!("desktop stopped");
-        }
+        });
+        let _ = stopping.await;
     }
 
     /// Stops the desktop whenever nothing has held it for `idle_stop_secs`, until

@@ -48,3 +48,34 @@ async fn a_desktop_being_stopped_never_reads_as_starting() {
     let after = client.health().await.unwrap().desktop.unwrap().state;
     assert_eq!(after, DesktopState::Stopped);
 }
+
+/// A stop whose caller hangs up halfway (its request future dropped) still ends every
+/// process: none is left running with the desktop reading as stopped.
+#[tokio::test]
+async fn a_stop_whose_caller_hangs_up_still_ends_every_process() {
+    let desktop = spawn_desktop().await;
+    let client = desktop.app.client.clone();
+    client.start_desktop().await.unwrap();
+    // Chromium takes longer than this to write its profile and go.
+    let hung_up = client
+        .request(reqwest::Method::POST, "/v1/desktop/stop")
+        .timeout(std::time::Duration::from_millis(50))
+        .send()
+        .await;
+    assert!(hung_up.is_err(), "the stop answered within 50 ms: {hung_up:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let info = client.info().await.unwrap().desktop.unwrap();
+        let ended = |p: &tool_api_contract::info::ProcessInfo| p.pid.is_none();
+        if info.processes.iter().all(ended) {
+            assert_eq!(info.readiness.state, DesktopState::Stopped);
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "processes outlived a stop whose caller hung up: {:?}",
+            info.processes
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
