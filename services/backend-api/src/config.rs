@@ -423,7 +423,7 @@ pub struct AutomationsConfig {
     pub max_webhook_bytes: usize,
     /// The automations one person may have.
     pub max_per_person: usize,
-    /// The shortest time a schedule may leave between two fires.
+    /// The shortest time an automation's triggers together may leave between two fires.
     pub min_interval_secs: u64,
 }
 

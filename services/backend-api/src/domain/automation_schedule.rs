@@ -56,20 +56,6 @@ impl CronSchedule {
             .ok()
             .map(|next| next.with_timezone(&Utc))
     }
-
-    /// The shortest time between two of its next `fires` fire times after `from`
-    /// (`None` when it fires fewer than twice more).
-    pub fn shortest_gap(&self, from: DateTime<Utc>, fires: usize) -> Option<std::time::Duration> {
-        let mut shortest: Option<std::time::Duration> = None;
-        let mut last = self.next_after(from)?;
-        for _ in 1..fires {
-            let Some(next) = self.next_after(last) else { break };
-            let gap = (next - last).to_std().unwrap_or_default();
-            shortest = Some(shortest.map_or(gap, |shortest| shortest.min(gap)));
-            last = next;
-        }
-        shortest
-    }
 }
 
 /// A time trigger, parsed: the next time it fires after a given one.

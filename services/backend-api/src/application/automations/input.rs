@@ -245,7 +245,14 @@ pub fn apply(
     // Only a change of when it fires moves its next fire: a rename must not drop a
     // time that is due but not yet claimed.
     if schedule_changed {
-        automation.next_fire = automation.next_fire_after(Utc::now());
+        let now = Utc::now();
+        // A due time not claimed yet that the triggers still fire at (the editor sends
+        // them with every save) stays due.
+        let due = automation.next_fire.filter(|due| *due <= now);
+        automation.next_fire = match due {
+            Some(due) if automation.enabled && automation.trigger_due_at(due).is_some() => Some(due),
+            _ => automation.next_fire_after(now),
+        };
     }
     Ok((automation, secrets))
 }
@@ -273,12 +280,13 @@ fn triggers_of(
             message: format!("1 to {MAX_TRIGGERS} triggers (schedule, at or webhook)"),
         });
     }
-    new.into_iter()
+    let triggers = new
+        .into_iter()
         .map(|trigger| {
             let kind = match trigger {
                 NewTrigger::Schedule { cron, timezone } => {
                     let timezone = timezone.unwrap_or_else(|| "UTC".into());
-                    rules.check_interval(&CronSchedule::parse(&cron, &timezone)?)?;
+                    CronSchedule::parse(&cron, &timezone)?;
                     TriggerKind::Schedule { cron, timezone }
                 }
                 NewTrigger::At { at } => {
@@ -318,7 +326,9 @@ fn triggers_of(
                 kind,
             })
         })
-        .collect()
+        .collect::<AppResult<Vec<Trigger>>>()?;
+    rules.check_interval(&triggers)?;
+    Ok(triggers)
 }
 
 fn kept_webhook(

@@ -1,5 +1,5 @@
 //! What every saved automation is held to, from the operator's settings: how many one
-//! person may have, each run's time limit, and how often a schedule may fire. Checked
+//! person may have, each run's time limit, and how often an automation may fire. Checked
 //! wherever an automation is saved — the API and the agent's tool alike — so neither
 //! can make what the other would refuse.
 
@@ -8,7 +8,7 @@ use std::time::Duration;
 use chrono::Utc;
 
 use crate::application::error::{AppError, AppResult};
-use crate::domain::automation_schedule::CronSchedule;
+use crate::domain::automation::{next_runs_of, Trigger};
 use crate::domain::job::JobTimeout;
 use crate::domain::ports::AutomationRepository;
 use crate::domain::user::UserId;
@@ -22,7 +22,7 @@ pub struct AutomationRules {
     pub max_per_person: usize,
     /// A job's longest time limit, which a run's `timeout_secs` is held to.
     pub max_timeout_secs: u64,
-    /// The shortest time a schedule may leave between two fires.
+    /// The shortest time an automation's triggers together may leave between two fires.
     pub min_interval: Duration,
 }
 
@@ -47,16 +47,21 @@ impl AutomationRules {
         Ok(())
     }
 
-    /// `InvalidField` naming `cron` when two of the schedule's next fires are closer
-    /// than [`AutomationRules::min_interval`].
-    pub fn check_interval(&self, schedule: &CronSchedule) -> AppResult<()> {
-        let min = self.min_interval.as_secs();
-        match schedule.shortest_gap(Utc::now(), SAMPLED_FIRES) {
+    /// `InvalidField` naming `cron` when two of the automation's next fires, of all its
+    /// triggers together, are closer than [`AutomationRules::min_interval`].
+    pub fn check_interval(&self, triggers: &[Trigger]) -> AppResult<()> {
+        let fires = next_runs_of(triggers, Utc::now(), SAMPLED_FIRES);
+        let shortest = fires
+            .windows(2)
+            .map(|pair| (pair[1] - pair[0]).to_std().unwrap_or_default())
+            .min();
+        match shortest {
             Some(gap) if gap < self.min_interval => Err(AppError::InvalidField {
                 field: "cron",
                 message: format!(
-                    "this schedule fires {} s apart; a schedule may fire at most once every {min} s",
-                    gap.as_secs()
+                    "this automation would fire {} s apart; it may fire at most once every {} s",
+                    gap.as_secs(),
+                    self.min_interval.as_secs()
                 ),
             }),
             _ => Ok(()),
@@ -67,6 +72,7 @@ impl AutomationRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::automation::TriggerKind;
 
     fn rules(min_secs: u64) -> AutomationRules {
         AutomationRules {
@@ -76,9 +82,22 @@ mod tests {
         }
     }
 
+    fn schedules(crons: &[&str]) -> Vec<Trigger> {
+        crons
+            .iter()
+            .map(|cron| Trigger {
+                id: crate::domain::ids::TriggerId::new(),
+                kind: TriggerKind::Schedule {
+                    cron: (*cron).into(),
+                    timezone: "Europe/Berlin".into(),
+                },
+            })
+            .collect()
+    }
+
     #[test]
-    fn a_schedule_firing_more_often_than_allowed_is_refused_naming_cron() {
-        let every_ten_seconds = CronSchedule::parse("*/10 * * * * *", "UTC").unwrap();
+    fn an_automation_firing_more_often_than_allowed_is_refused_naming_cron() {
+        let every_ten_seconds = schedules(&["*/10 * * * * *"]);
         let err = rules(60).check_interval(&every_ten_seconds).unwrap_err();
         assert!(
             matches!(&err, AppError::InvalidField { field: "cron", message } if message.contains("10 s apart")),
@@ -86,9 +105,12 @@ mod tests {
         );
         assert!(rules(10).check_interval(&every_ten_seconds).is_ok());
         // Two fires a minute apart once a day: the gap, not the daily rate, counts.
-        let twice_at_nine = CronSchedule::parse("0,1 9 * * *", "Europe/Berlin").unwrap();
+        let twice_at_nine = schedules(&["0,1 9 * * *"]);
         assert!(rules(60).check_interval(&twice_at_nine).is_ok());
         assert!(rules(61).check_interval(&twice_at_nine).is_err());
+        // Each trigger once a minute, together every 6 s: the automation is held to it.
+        let staggered = schedules(&["0 * * * * *", "6 * * * * *", "12 * * * * *"]);
+        assert!(rules(60).check_interval(&staggered).is_err());
     }
 
     #[test]

@@ -88,7 +88,11 @@ impl AutomationService {
         match self.start_job(automation, &fire).await {
             Ok(job) => {
                 run.job_id = Some(job.id.clone());
-                self.record(&run).await?;
+                // The job runs whatever the history says: a started run is answered as
+                // started, so no sender sends it again.
+                if let Err(err) = self.record(&run).await {
+                    tracing::error!(automation = automation.id.as_str(), %err, "recording a run");
+                }
             }
             Err(not_run) => {
                 run.note = Some(not_run.note.clone());
@@ -102,9 +106,13 @@ impl AutomationService {
     }
 
     /// Puts `entry` in its automation's history, which keeps its newest [`HISTORY_KEPT`].
+    /// Trimming is best-effort: the entry stands, and a run that started is not made to
+    /// look failed (a webhook's sender would send it again).
     pub(super) async fn record(&self, entry: &AutomationRun) -> AppResult<()> {
         self.store.put_run(entry).await?;
-        self.store.trim_runs(&entry.automation, HISTORY_KEPT).await?;
+        if let Err(err) = self.store.trim_runs(&entry.automation, HISTORY_KEPT).await {
+            tracing::warn!(automation = entry.automation.as_str(), %err, "trimming the history");
+        }
         Ok(())
     }
 
@@ -167,16 +175,29 @@ impl AutomationService {
                 // new one, which the next runs continue.
                 Err(AppError::NotFound("session")) if session.is_some() => session = None,
                 Err(AppError::Internal(err)) => return Err(internal(&err, "making a run's job")),
-                Err(err) => {
+                // What the automation asks for that no job may have: its fault.
+                Err(
+                    err @ (AppError::Invalid(_)
+                    | AppError::InvalidField { .. }
+                    | AppError::NotFound(_)
+                    | AppError::TooLarge(_)),
+                ) => {
                     return Err(NotRun {
                         note: format!("the run's job could not be made: {err}"),
                         failure: true,
                     })
                 }
+                // A store or the server busy or away: not the automation's fault.
+                Err(err) => {
+                    return Err(NotRun {
+                        note: format!("the run could not start: {err}"),
+                        failure: false,
+                    })
+                }
             }
         };
         if automation.session == SessionMode::Persistent && session.is_none() {
-            self.keep_session(&automation.id, &job).await;
+            self.keep_session(automation, &job).await;
         }
         Ok(job)
     }
@@ -197,9 +218,15 @@ impl AutomationService {
     }
 
     /// Remembers the session a persistent automation's run made.
-    async fn keep_session(&self, id: &AutomationId, job: &Job) {
-        let session = job.session_id.clone();
-        let kept = self.update(id, |automation| automation.session_id = Some(session.clone()));
+    /// Not when it was edited meanwhile to another model or network (which the session,
+    /// made with the ones fired, does not have): the next run makes a new session then.
+    async fn keep_session(&self, fired: &Automation, job: &Job) {
+        let (id, session) = (&fired.id, job.session_id.clone());
+        let kept = self.update(id, |now| {
+            if now.session_id.is_none() && now.model == fired.model && now.network == fired.network {
+                now.session_id = Some(session.clone());
+            }
+        });
         if let Err(err) = kept.await {
             tracing::error!(automation = id.as_str(), %err, "keeping a persistent session");
         }

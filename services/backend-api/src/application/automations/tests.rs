@@ -7,7 +7,7 @@ use chrono::Utc;
 
 use super::input::{apply, AutomationEdit, Checks, NewTrigger};
 use super::rules::AutomationRules;
-use crate::domain::automation::{to_millis, Automation, SessionMode};
+use crate::domain::automation::{Automation, SessionMode};
 use crate::domain::model::{ModelCatalog, ModelInfo, ModelName};
 use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
@@ -33,8 +33,8 @@ const RULES: AutomationRules = AutomationRules {
     min_interval: Duration::from_secs(60),
 };
 
-/// A persistent automation that fires every morning, whose fire time came due a
-/// moment ago and is not claimed yet.
+/// A persistent automation that fires every minute, whose fire time came due at the
+/// start of this minute and is not claimed yet.
 fn due_automation() -> Automation {
     let new = AutomationEdit {
         name: Some("Morning".into()),
@@ -42,7 +42,7 @@ fn due_automation() -> Automation {
         model: Some("small".into()),
         network: Some("offline".into()),
         triggers: Some(vec![NewTrigger::Schedule {
-            cron: "0 9 * * *".into(),
+            cron: "* * * * *".into(),
             timezone: None,
         }]),
         ..AutomationEdit::default()
@@ -53,7 +53,8 @@ fn due_automation() -> Automation {
     };
     let (mut automation, _) = apply(new, blank, checks(&models())).unwrap();
     automation.session_id = Some(SessionId::new());
-    automation.next_fire = Some(to_millis(Utc::now() - chrono::Duration::seconds(1)));
+    let minute = Utc::now().timestamp() / 60 * 60;
+    automation.next_fire = chrono::DateTime::from_timestamp(minute, 0);
     automation
 }
 
@@ -74,6 +75,20 @@ fn a_rename_keeps_a_due_time_and_a_change_of_schedule_moves_it() {
     };
     let (renamed, _) = apply(rename, due.clone(), checks(&models)).unwrap();
     assert_eq!(renamed.next_fire, due.next_fire, "the due time is still to fire");
+    // The editor sends the triggers with every save: the same ones keep it too.
+    let resent = AutomationEdit {
+        name: Some("Every morning".into()),
+        triggers: Some(vec![NewTrigger::Schedule {
+            cron: "* * * * *".into(),
+            timezone: None,
+        }]),
+        ..AutomationEdit::default()
+    };
+    let (saved, _) = apply(resent, due.clone(), checks(&models)).unwrap();
+    assert_eq!(
+        saved.next_fire, due.next_fire,
+        "the same triggers still fire at it"
+    );
 
     let reschedule = AutomationEdit {
         triggers: Some(vec![NewTrigger::Schedule {

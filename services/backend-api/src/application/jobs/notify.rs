@@ -18,7 +18,8 @@ const WEBHOOK_ATTEMPTS: u32 = 5;
 const WEBHOOK_FIRST_RETRY: Duration = Duration::from_secs(1);
 
 /// Told of every job's end, once: by the replica whose update ended it, so a restart or
-/// a second replica neither loses nor repeats an end.
+/// a second replica never repeats an end (a replica killed between the update and the
+/// telling loses that one).
 #[async_trait::async_trait]
 pub trait JobEnds: Send + Sync {
     async fn ended(&self, job: &Job);

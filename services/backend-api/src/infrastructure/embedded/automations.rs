@@ -326,12 +326,17 @@ impl AutomationRepository for EmbeddedStore {
         let (trigger, key, run) = (trigger.clone(), key.to_owned(), run.clone());
         self.blocking(move |db| {
             let txn = db.begin_write()?;
-            drop_expired_deliveries(&txn, Utc::now())?;
+            let now = Utc::now();
+            drop_expired_deliveries(&txn, now)?;
             let earlier = {
                 let mut deliveries = txn.open_table(DELIVERIES)?;
                 let earlier = deliveries
                     .get((trigger.as_str(), key.as_str()))?
-                    .map(|value| value.value().to_owned());
+                    .map(|value| RunId::parse(value.value()))
+                    .transpose()?
+                    // One the drop has not reached yet (or kept from before keys
+                    // expired) is taken over as well.
+                    .filter(|earlier| !delivery_key_expired(earlier, now));
                 if earlier.is_none() {
                     deliveries.insert((trigger.as_str(), key.as_str()), run.as_str())?;
                     txn.open_table(DELIVERY_ORDER)?
@@ -340,7 +345,7 @@ impl AutomationRepository for EmbeddedStore {
                 earlier
             };
             txn.commit()?;
-            Ok(earlier.map(|id| RunId::parse(&id)).transpose()?)
+            Ok(earlier)
         })
         .await
     }
