@@ -27,6 +27,9 @@ pub const MAX_TOOLS: usize = 20;
 pub const MAX_COMMAND: usize = 1024;
 /// The most arguments a command takes.
 pub const MAX_ARGS: usize = 32;
+/// The most bytes of tool definitions (names, descriptions, schemas) a session's
+/// servers offer together: they go with every later model request of the chat.
+pub const MAX_SESSION_TOOL_BYTES: usize = 64 * 1024;
 
 /// A server the agent registered in a session: what starts it in the session's sandbox
 /// and the tools it listed when registered.
@@ -126,6 +129,33 @@ pub fn checked_tools(server: &McpServerName, listed: Vec<McpTool>) -> Result<Vec
         .collect())
 }
 
+/// Why `tools`, registered as `name` beside the session's `kept` servers (one of that
+/// name is replaced), would offer too much with every model request; `None` when not.
+pub fn session_size_refusal(
+    kept: &[AgentServer],
+    name: &McpServerName,
+    tools: &[AgentTool],
+) -> Option<String> {
+    let size = |tools: &[AgentTool]| -> usize {
+        tools
+            .iter()
+            .map(|tool| tool.name.len() + tool.description.len() + tool.input_schema.to_string().len())
+            .sum()
+    };
+    let others: usize = kept
+        .iter()
+        .filter(|server| server.name != *name)
+        .map(|server| size(&server.tools))
+        .sum();
+    let total = others + size(tools);
+    (total > MAX_SESSION_TOOL_BYTES).then(|| {
+        format!(
+            "the chat's registered tools would take {total} bytes of definitions with every request; \
+             at most {MAX_SESSION_TOOL_BYTES}: shorten descriptions and schemas, or register fewer"
+        )
+    })
+}
+
 /// A JSON value stored as its text.
 mod json_text {
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
@@ -183,6 +213,37 @@ mod tests {
         let mut huge = tool("huge");
         huge.input_schema = json!({ "description": "x".repeat(MAX_TOOL_SCHEMA) });
         assert!(refused(vec![huge]).contains("input schema of \"huge\""));
+    }
+
+    #[test]
+    fn the_sessions_tools_together_are_held_to_a_size() {
+        let wordy = |name: &str| {
+            let mut tool = tool(name);
+            tool.description = "w".repeat(MAX_TOOL_DESCRIPTION);
+            tool
+        };
+        let tools = |prefix: &str| {
+            let listed = (0..MAX_TOOLS).map(|i| wordy(&format!("{prefix}{i}"))).collect();
+            checked_tools(&server(), listed).unwrap()
+        };
+        let kept = AgentServer {
+            session_id: SessionId::new(),
+            owner: UserId::new(),
+            name: McpServerName::parse("first").unwrap(),
+            command: "node".into(),
+            args: vec![],
+            tools: tools("a"),
+            registered_at: Utc::now(),
+        };
+        let second = McpServerName::parse("second").unwrap();
+        assert_eq!(session_size_refusal(&[], &second, &tools("b")), None);
+        let refused = session_size_refusal(std::slice::from_ref(&kept), &second, &tools("b"));
+        assert!(refused.unwrap().contains("at most 65536"));
+        // Replacing the server of that name does not count it twice.
+        assert_eq!(
+            session_size_refusal(std::slice::from_ref(&kept), &kept.name, &tools("b")),
+            None
+        );
     }
 
     #[test]

@@ -27,7 +27,9 @@ use super::Run;
 use crate::application::agent::mcp::present;
 use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::ToolCallRequest;
-use crate::domain::agent_server::{checked_tools, command_refusal, AgentServer, MAX_SERVERS, REGISTER_TOOL};
+use crate::domain::agent_server::{
+    checked_tools, command_refusal, session_size_refusal, AgentServer, MAX_SERVERS, REGISTER_TOOL,
+};
 use crate::domain::mcp::{qualified_name, McpServerName};
 use crate::domain::tool::{RegisteredTool, ToolRegistration, ToolView};
 
@@ -187,16 +189,22 @@ impl Run {
             reason,
         };
         let listed = started.map_err(|reason| outside("it did not start:", reason))?;
+        let tools = checked_tools(&name, listed)
+            .and_then(|tools| match session_size_refusal(&kept, &name, &tools) {
+                Some(why) => Err(why),
+                None => Ok(tools),
+            })
+            .map_err(|why| {
+                mcp.stop_agent_server(&site, &name);
+                Refusal::Own(format!("its tools cannot be offered: {why}"))
+            })?;
         let server = AgentServer {
             session_id: self.session.id.clone(),
             owner: self.session.owner.clone(),
             name: name.clone(),
             command: args.command.clone(),
             args: args.args.clone(),
-            tools: checked_tools(&name, listed).map_err(|why| {
-                mcp.stop_agent_server(&site, &name);
-                Refusal::Own(format!("its tools cannot be offered: {why}"))
-            })?,
+            tools,
             registered_at: Utc::now(),
         };
         let test = match &args.test {
