@@ -15,7 +15,7 @@ use std::time::Duration;
 use tool_api_client::contract::mcp::StdioStart;
 
 use super::http_client::Refusals;
-use super::stdio::{self, Sites};
+use super::stdio::{self, Connected, Sites};
 use super::McpHub;
 use crate::domain::agent_server::AgentServer;
 use crate::domain::mcp::{McpResult, McpServerName, McpSite, McpTool};
@@ -25,8 +25,12 @@ use crate::domain::mcp::{McpResult, McpServerName, McpSite, McpTool};
 pub(super) struct AgentSites(Mutex<HashMap<String, Arc<Sites>>>);
 
 impl AgentSites {
+    /// The sessions' servers of `name`. Every name's idle servers are stopped on the
+    /// way, and names left with none forgotten: a server registered and then not used
+    /// does not hold its sandbox's process (and a relay slot) for good.
     fn of(&self, name: &McpServerName) -> Arc<Sites> {
         let mut names = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        names.retain(|_, sites| !(sites.sweep() && Arc::strong_count(sites) == 1));
         names.entry(name.as_str().to_owned()).or_default().clone()
     }
 }
@@ -39,13 +43,7 @@ impl McpHub {
         command: &str,
         args: &[String],
     ) -> Result<Vec<McpTool>, String> {
-        let start = StdioStart {
-            command: command.to_owned(),
-            args: args.to_vec(),
-            env: BTreeMap::new(),
-        };
-        let within = Duration::from_secs(self.settings.connect_timeout_secs);
-        let connected = stdio::connect(&self.http, site, &start, within).await?;
+        let connected = self.connect_agent(site, command, args).await?;
         let sites = self.agent_sites.of(name);
         let peer = sites.insert(site, connected);
         match self.list_all(peer, &Refusals::default()).await {
@@ -65,13 +63,8 @@ impl McpHub {
         let peer = match sites.running(site) {
             Some((peer, _)) => peer,
             None => {
-                let start = StdioStart {
-                    command: server.command.clone(),
-                    args: server.args.clone(),
-                    env: BTreeMap::new(),
-                };
-                let within = Duration::from_secs(self.settings.connect_timeout_secs);
-                let connected = stdio::connect(&self.http, site, &start, within)
+                let connected = self
+                    .connect_agent(site, &server.command, &server.args)
                     .await
                     .map_err(|reason| {
                         format!("it was not running and could not be started again: {reason}")
@@ -89,6 +82,22 @@ impl McpHub {
                 })
             }
         }
+    }
+
+    /// Starts `command` in the site's sandbox with no environment of the deployment's.
+    async fn connect_agent(
+        &self,
+        site: &McpSite,
+        command: &str,
+        args: &[String],
+    ) -> Result<Connected, String> {
+        let start = StdioStart {
+            command: command.to_owned(),
+            args: args.to_vec(),
+            env: BTreeMap::new(),
+        };
+        let within = Duration::from_secs(self.settings.connect_timeout_secs);
+        stdio::connect(&self.http, site, &start, within).await
     }
 
     pub(super) fn stop_agent(&self, site: &McpSite, name: &McpServerName) {

@@ -46,7 +46,7 @@ impl Sites {
     /// The session's server running in `site`'s sandbox, with the tools it listed.
     pub fn running(&self, site: &McpSite) -> Option<(Peer<RoleClient>, Option<Vec<McpTool>>)> {
         let mut sites = self.lock();
-        sites.retain(|_, running| running.used.elapsed() < IDLE && !running.client.is_closed());
+        sweep(&mut sites);
         let running = sites
             .get_mut(&site.session)
             .filter(|running| running.tool_api_url == site.sandbox.tool_api_url)?;
@@ -81,9 +81,20 @@ impl Sites {
         gone.ended.get().map(|close| format!("it {close}"))
     }
 
+    /// Stops the servers idle too long (or gone); whether none is left.
+    pub fn sweep(&self) -> bool {
+        let mut sites = self.lock();
+        sweep(&mut sites);
+        sites.is_empty()
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Site>> {
         self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+fn sweep(sites: &mut HashMap<SessionId, Site>) {
+    sites.retain(|_, running| running.used.elapsed() < IDLE && !running.client.is_closed());
 }
 
 /// What to start for a stdio server: its command and arguments, never an environment. A
