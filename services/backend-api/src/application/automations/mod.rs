@@ -17,6 +17,7 @@ pub mod rules;
 mod runs;
 mod scheduler;
 mod template;
+pub mod triggers;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -184,7 +185,7 @@ impl AutomationService {
         if automation.webhook(&trigger).is_none() {
             return Err(AppError::NotFound("webhook trigger"));
         }
-        let secret = input::new_secret();
+        let secret = triggers::new_secret();
         self.update(&automation.id, |automation| {
             for stored in &mut automation.triggers {
                 if let (true, TriggerKind::Webhook { secret: old, .. }) =

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use chrono::Utc;
 
-use super::input::{apply, AutomationEdit, Checks, NewTrigger};
+use super::input::{apply, AutomationEdit, Checks};
 use super::rules::AutomationRules;
+use super::triggers::NewTrigger;
 use crate::domain::automation::{Automation, SessionMode};
 use crate::domain::model::{ModelCatalog, ModelInfo, ModelName};
 use crate::domain::session::{Network, SessionId};

@@ -1,16 +1,14 @@
 //! Automations in the embedded store by id, with indexes by owner, by trigger and by
-//! next fire time (`(millis, id)`, the scheduler's query), their history by
-//! `(automation, run)` and the
-//! webhook deliveries taken by `(trigger, key)`, with their order by run id (time-ordered),
-//! from which keys past
-//! [`DELIVERY_KEY_KEPT`](crate::domain::automation::DELIVERY_KEY_KEPT) are dropped as deliveries come. A claim is
-//! a read-compare-write in one write transaction, which redb serialises.
+//! next fire time (`(millis, id)`, the scheduler's query), and their history by
+//! `(automation, run)`; the webhook deliveries taken are [`super::automation_deliveries`].
+//! A claim is a read-compare-write in one write transaction, which redb serialises.
 
 use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable, Table, TableDefinition, WriteTransaction};
 
+use super::automation_deliveries as deliveries;
 use super::{decode, EmbeddedStore, ID_MAX};
-use crate::domain::automation::{delivery_key_expired, Automation, AutomationRun};
+use crate::domain::automation::{Automation, AutomationRun};
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::ports::AutomationRepository;
 use crate::domain::user::UserId;
@@ -21,11 +19,6 @@ const OWNER_AUTOMATIONS: TableDefinition<(&str, &str), ()> = TableDefinition::ne
 const TRIGGERS: TableDefinition<&str, &str> = TableDefinition::new("automation_triggers");
 const DUE: TableDefinition<(i64, &str), ()> = TableDefinition::new("automation_due");
 const RUNS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("automation_runs");
-const DELIVERIES: TableDefinition<(&str, &str), &str> = TableDefinition::new("automation_deliveries");
-/// The deliveries taken, by their run's id, so the oldest come first.
-const DELIVERY_ORDER: TableDefinition<&str, (&str, &str)> = TableDefinition::new("automation_delivery_order");
-/// Expired delivery keys dropped per delivery at most, so one write stays short.
-const DROPPED_PER_DELIVERY: usize = 100;
 
 /// Creates the tables, so reads find them empty rather than missing.
 pub(super) fn create_tables(txn: &WriteTransaction) -> anyhow::Result<()> {
@@ -34,34 +27,7 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> anyhow::Result<()> {
     txn.open_table(TRIGGERS)?;
     txn.open_table(DUE)?;
     txn.open_table(RUNS)?;
-    txn.open_table(DELIVERIES)?;
-    txn.open_table(DELIVERY_ORDER)?;
-    Ok(())
-}
-
-/// Drops the oldest delivery keys that have expired by `now` (a few per call).
-fn drop_expired_deliveries(txn: &WriteTransaction, now: DateTime<Utc>) -> anyhow::Result<()> {
-    let mut order = txn.open_table(DELIVERY_ORDER)?;
-    let mut deliveries = txn.open_table(DELIVERIES)?;
-    for _ in 0..DROPPED_PER_DELIVERY {
-        let Some((run, trigger, key)) = order.first()?.map(|(run, taken)| {
-            let (trigger, key) = taken.value();
-            (run.value().to_owned(), trigger.to_owned(), key.to_owned())
-        }) else {
-            break;
-        };
-        let expired = RunId::parse(&run).map_or(true, |id| delivery_key_expired(&id, now));
-        if !expired {
-            break;
-        }
-        order.remove(run.as_str())?;
-        let still_that_run = deliveries
-            .get((trigger.as_str(), key.as_str()))?
-            .is_some_and(|value| value.value() == run);
-        if still_that_run {
-            deliveries.remove((trigger.as_str(), key.as_str()))?;
-        }
-    }
+    deliveries::create_tables(txn)?;
     Ok(())
 }
 
@@ -157,11 +123,7 @@ impl AutomationRepository for EmbeddedStore {
                 txn.open_table(AUTOMATIONS)?.remove(id.as_str())?;
                 let mut runs = txn.open_table(RUNS)?;
                 runs.retain_in((id.as_str(), "")..(id.as_str(), ID_MAX), |_, _| false)?;
-                let mut deliveries = txn.open_table(DELIVERIES)?;
-                for trigger in &old.triggers {
-                    let t = trigger.id.as_str();
-                    deliveries.retain_in((t, "")..(t, ID_MAX), |_, _| false)?;
-                }
+                deliveries::forget_triggers(&txn, &old.triggers)?;
             }
             txn.commit()?;
             Ok(old.is_some())
@@ -326,24 +288,7 @@ impl AutomationRepository for EmbeddedStore {
         let (trigger, key, run) = (trigger.clone(), key.to_owned(), run.clone());
         self.blocking(move |db| {
             let txn = db.begin_write()?;
-            let now = Utc::now();
-            drop_expired_deliveries(&txn, now)?;
-            let earlier = {
-                let mut deliveries = txn.open_table(DELIVERIES)?;
-                let earlier = deliveries
-                    .get((trigger.as_str(), key.as_str()))?
-                    .map(|value| RunId::parse(value.value()))
-                    .transpose()?
-                    // One the drop has not reached yet (or kept from before keys
-                    // expired) is taken over as well.
-                    .filter(|earlier| !delivery_key_expired(earlier, now));
-                if earlier.is_none() {
-                    deliveries.insert((trigger.as_str(), key.as_str()), run.as_str())?;
-                    txn.open_table(DELIVERY_ORDER)?
-                        .insert(run.as_str(), (trigger.as_str(), key.as_str()))?;
-                }
-                earlier
-            };
+            let earlier = deliveries::take(&txn, &trigger, &key, &run, Utc::now())?;
             txn.commit()?;
             Ok(earlier)
         })
@@ -354,16 +299,7 @@ impl AutomationRepository for EmbeddedStore {
         let (trigger, key, run) = (trigger.clone(), key.to_owned(), run.clone());
         self.blocking(move |db| {
             let txn = db.begin_write()?;
-            {
-                let mut deliveries = txn.open_table(DELIVERIES)?;
-                let ours = deliveries
-                    .get((trigger.as_str(), key.as_str()))?
-                    .is_some_and(|value| value.value() == run.as_str());
-                if ours {
-                    deliveries.remove((trigger.as_str(), key.as_str()))?;
-                    txn.open_table(DELIVERY_ORDER)?.remove(run.as_str())?;
-                }
-            }
+            deliveries::release(&txn, &trigger, &key, &run)?;
             txn.commit()?;
             Ok(())
         })

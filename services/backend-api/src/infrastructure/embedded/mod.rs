@@ -8,6 +8,7 @@
 
 mod agent_servers;
 mod api_keys;
+mod automation_deliveries;
 mod automations;
 mod e2b_sandboxes;
 mod images;

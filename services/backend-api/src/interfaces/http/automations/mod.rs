@@ -16,7 +16,8 @@ use utoipa_axum::routes;
 use super::error::{ApiResult, ErrorBody};
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::AppState;
-use crate::application::automations::input::{self, AutomationEdit, NewAutomation, NewTrigger};
+use crate::application::automations::input::{AutomationEdit, NewAutomation};
+use crate::application::automations::triggers::{self, NewTrigger};
 use crate::application::automations::MAX_RUNS_LISTED;
 use views::{hook_url, AutomationView, RunView, NEXT_RUNS};
 
@@ -84,7 +85,7 @@ async fn preview(
     CurrentUser(_principal): CurrentUser,
     Json(body): Json<PreviewRequest>,
 ) -> ApiResult<axum::Json<Preview>> {
-    let next_runs = input::preview(body.triggers, NEXT_RUNS, state.automations.rules())?;
+    let next_runs = triggers::preview(body.triggers, NEXT_RUNS, state.automations.rules())?;
     Ok(axum::Json(Preview { next_runs }))
 }
 
