@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use support::fake_llm::{FakeLlm, Reply};
+use support::fake_llm::{tool_names, FakeLlm, Reply};
 use support::manager::Manager;
 use support::mcp_servers::{
     config_file, packed_everything, EVERYTHING_IN_SANDBOX, PLANTED_DESCRIPTION, PLANTED_SERVER,
@@ -24,18 +24,6 @@ use support::mcp_servers::{
 use support::{borrowed, TestApp};
 
 const WAIT: Duration = Duration::from_secs(120);
-
-fn tool_names(request: &Value) -> Vec<String> {
-    request["tools"]
-        .as_array()
-        .map(|tools| {
-            tools
-                .iter()
-                .filter_map(|t| t["function"]["name"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// Plants `node` in the sandbox user's `~/.local/bin` (first on their shells' `PATH`),
 /// running the planted server, uploaded as `planted.js`.

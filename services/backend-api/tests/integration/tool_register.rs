@@ -16,7 +16,7 @@
 use crate::support;
 
 use serde_json::{json, Value};
-use support::fake_llm::{FakeLlm, Reply};
+use support::fake_llm::{tool_names, FakeLlm, Reply};
 use support::manager::Manager;
 use support::mcp_servers::{config_file, packed_everything, UNPACK_EVERYTHING};
 use support::{borrowed, TestApp};
@@ -41,18 +41,6 @@ const BROKEN: &str = r#"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 throw new Error("calc is broken: no transport yet");
 "#;
-
-fn tool_names(request: &Value) -> Vec<String> {
-    request["tools"]
-        .as_array()
-        .map(|tools| {
-            tools
-                .iter()
-                .filter_map(|t| t["function"]["name"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// The tool results the model was sent in `request`, in order.
 fn tool_results(request: &Value) -> Vec<String> {

@@ -86,6 +86,19 @@ impl Provider {
 
 /// What the untrusted block ending `text` (a tool result the model read) wraps; panics
 /// when `text` does not end with one block, opened and closed with the same id.
+/// The names of the tools a model request offered.
+pub fn tool_names(request: &Value) -> Vec<String> {
+    request["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["function"]["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 pub fn untrusted(text: &str) -> &str {
     let (_, rest) = text
         .split_once("<untrusted-output id=\"")
