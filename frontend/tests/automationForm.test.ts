@@ -17,7 +17,7 @@ const stored: Automation = {
   missed_runs: 'run_once',
   triggers: [
     { id: 't1', type: 'schedule', cron: '0 2 * * *', timezone: 'Asia/Tokyo' },
-    { id: 't2', type: 'at', at: '2026-12-01T09:30:00Z' },
+    { id: 't2', type: 'at', at: '2020-12-01T09:30:15.250Z' },
     { id: 't3', type: 'webhook', url: '/api/v1/hooks/t3', filter: 'body.action == "opened"' },
   ],
   next_runs: [],
@@ -41,14 +41,19 @@ describe('the automation form', () => {
     })
   })
 
-  it('edits a stored automation: the webhook keeps its id, the time round-trips', () => {
-    const input = inputOf(formOf(stored))
+  it('edits a stored automation: each trigger keeps its id, a past time goes back as it was', () => {
+    const form = formOf(stored)
+    const input = inputOf(form)
     expect(input).toMatchObject({ name: 'Nightly', model: 'coder', session: 'persistent', enabled: false })
     expect(input.triggers).toEqual([
-      { type: 'schedule', cron: '0 2 * * *', timezone: 'Asia/Tokyo' },
-      { type: 'at', at: '2026-12-01T09:30:00.000Z' },
+      { type: 'schedule', id: 't1', cron: '0 2 * * *', timezone: 'Asia/Tokyo' },
+      { type: 'at', id: 't2', at: '2020-12-01T09:30:15.250Z' },
       { type: 'webhook', id: 't3', filter: 'body.action == "opened"' },
     ])
+    // A time changed in the field is sent as typed (to the minute), for the API to hold
+    // to the future.
+    form.triggers[1] = { ...form.triggers[1], at: '2030-01-02T03:04' }
+    expect(inputOf(form).triggers[1]).toEqual({ type: 'at', id: 't2', at: new Date('2030-01-02T03:04').toISOString() })
   })
 })
 

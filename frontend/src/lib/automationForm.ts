@@ -6,11 +6,14 @@ import { strings } from '../strings'
 
 export type TriggerType = 'schedule' | 'at' | 'webhook'
 
-/** One trigger row. `id`: a stored webhook's, kept (with its URL and secret) on save. */
+/** One trigger row. `id`: a stored trigger's, kept on save (a webhook with its URL and
+ * secret). `savedAt`: a stored one-shot's time, sent back as it was while the field still
+ * shows it (the field has no seconds), so a one-shot that fired saves unchanged. */
 export interface TriggerRow {
   key: number
   type: TriggerType
   id?: string
+  savedAt?: string
   cron: string
   timezone: string
   /** A `datetime-local` value, in the browser's time zone. */
@@ -62,10 +65,10 @@ export function formOf(automation: Automation): AutomationForm {
     session: automation.session,
     enabled: automation.enabled,
     triggers: automation.triggers.map((trigger) => {
-      const row = newTrigger(trigger.type as TriggerType)
+      const row = { ...newTrigger(trigger.type as TriggerType), id: trigger.id }
       if (trigger.type === 'schedule') return { ...row, cron: trigger.cron ?? '', timezone: trigger.timezone ?? '' }
-      if (trigger.type === 'at') return { ...row, at: trigger.at ? localInput(trigger.at) : '' }
-      return { ...row, id: trigger.id, filter: trigger.filter ?? '', url: trigger.url ? absoluteUrl(trigger.url) : undefined }
+      if (trigger.type === 'at') return { ...row, at: trigger.at ? localInput(trigger.at) : '', savedAt: trigger.at ?? undefined }
+      return { ...row, filter: trigger.filter ?? '', url: trigger.url ? absoluteUrl(trigger.url) : undefined }
     }),
   }
 }
@@ -78,10 +81,13 @@ function instant(local: string): string {
 }
 
 function triggerOf(row: TriggerRow): NewTrigger {
-  if (row.type === 'schedule') return { type: 'schedule', cron: row.cron.trim(), timezone: row.timezone.trim() }
-  if (row.type === 'at') return { type: 'at', at: instant(row.at) }
-  const filter = row.filter.trim() || null
-  return row.id ? { type: 'webhook', id: row.id, filter } : { type: 'webhook', filter }
+  const id = row.id ? { id: row.id } : {}
+  if (row.type === 'schedule') return { type: 'schedule', ...id, cron: row.cron.trim(), timezone: row.timezone.trim() }
+  if (row.type === 'at') {
+    const unchanged = row.savedAt !== undefined && row.at === localInput(row.savedAt)
+    return { type: 'at', ...id, at: unchanged ? (row.savedAt as string) : instant(row.at) }
+  }
+  return { type: 'webhook', ...id, filter: row.filter.trim() || null }
 }
 
 export function inputOf(form: AutomationForm): NewAutomation {

@@ -22,8 +22,8 @@ T = TypeVar("T", bound="AutomationEdit")
 
 @_attrs_define
 class AutomationEdit:
-    """Changes to an automation; what is left out stays. `triggers` replaces them all
-    (a webhook trigger given with its `id` keeps its URL and secret).
+    """Changes to an automation; what is left out stays. `triggers` replaces them all (one
+    given with its `id` stays that trigger: a webhook keeps its URL and secret).
 
         Attributes:
             enabled (bool | None | Unset): Enabling clears a pause after failures, and the failure count.

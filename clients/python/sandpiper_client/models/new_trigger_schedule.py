@@ -21,11 +21,13 @@ class NewTriggerSchedule:
         Attributes:
             cron (str):
             type_ (NewTriggerScheduleType):
+            id (None | str | Unset):
             timezone (None | str | Unset):
     """
 
     cron: str
     type_: NewTriggerScheduleType
+    id: None | str | Unset = UNSET
     timezone: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -33,6 +35,12 @@ class NewTriggerSchedule:
         cron = self.cron
 
         type_ = self.type_.value
+
+        id: None | str | Unset
+        if isinstance(self.id, Unset):
+            id = UNSET
+        else:
+            id = self.id
 
         timezone: None | str | Unset
         if isinstance(self.timezone, Unset):
@@ -48,6 +56,8 @@ class NewTriggerSchedule:
                 "type": type_,
             }
         )
+        if id is not UNSET:
+            field_dict["id"] = id
         if timezone is not UNSET:
             field_dict["timezone"] = timezone
 
@@ -59,6 +69,15 @@ class NewTriggerSchedule:
         cron = d.pop("cron")
 
         type_ = NewTriggerScheduleType(d.pop("type"))
+
+        def _parse_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        id = _parse_id(d.pop("id", UNSET))
 
         def _parse_timezone(data: object) -> None | str | Unset:
             if data is None:
@@ -72,6 +91,7 @@ class NewTriggerSchedule:
         new_trigger_schedule = cls(
             cron=cron,
             type_=type_,
+            id=id,
             timezone=timezone,
         )
 

@@ -15,8 +15,7 @@ T = TypeVar("T", bound="NewTriggerWebhook")
 
 @_attrs_define
 class NewTriggerWebhook:
-    """A secret URL, `POST /api/v1/hooks/{id}`, for signed deliveries. `id`: an
-    existing webhook trigger to keep (with its URL and secret) in an edit.
+    """A secret URL, `POST /api/v1/hooks/{id}`, for signed deliveries.
     `filter`: an expression over the delivery (`body.action == "opened"`) that must
     hold for it to run. `key`: an expression over the delivery giving its
     idempotency key when it has no `Idempotency-Key` header (`body.delivery_id`).

@@ -156,8 +156,8 @@ export type AuthModeView = {
 };
 
 /**
- * Changes to an automation; what is left out stays. `triggers` replaces them all
- * (a webhook trigger given with its `id` keeps its URL and secret).
+ * Changes to an automation; what is left out stays. `triggers` replaces them all (one
+ * given with its `id` stays that trigger: a webhook keeps its URL and secret).
  */
 export type AutomationEdit = {
     /**
@@ -843,14 +843,18 @@ export type NewSession = {
 };
 
 /**
- * A trigger as a client sends it.
+ * A trigger as a client sends it. `id`: one of the automation's triggers (of the same
+ * type) that this one is, in an edit; it keeps its id (and a webhook its URL and
+ * secret), and an `at` sent unchanged is taken even once its time has passed.
  */
 export type NewTrigger = {
     cron: string;
+    id?: string | null;
     timezone?: string | null;
     type: 'schedule';
 } | {
     at: string;
+    id?: string | null;
     type: 'at';
 } | {
     filter?: string | null;

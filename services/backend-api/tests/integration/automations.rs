@@ -5,7 +5,8 @@
 //! asserts a duration.
 //!
 //! # Layout
-//! `scheduling.rs` (fires on time, missed times, two replicas), `webhooks.rs` (signed
+//! `scheduling.rs` (fires on time, missed times, two replicas), `edits.rs` (saved again
+//! unchanged, as the editor saves), `webhooks.rs` (signed
 //! deliveries), `failures.rs` (fires that make no job), `limits.rs` (queue, cap, owner,
 //! one run at a time), `preview.rs` (the editor's next runs), `records.rs` (both stores
 //! directly).
@@ -21,6 +22,7 @@ use crate::support::fake_llm::{FakeLlm, Reply};
 use crate::support::manager::Manager;
 use crate::support::{borrowed, TestApp};
 
+mod edits;
 mod failures;
 mod limits;
 mod preview;

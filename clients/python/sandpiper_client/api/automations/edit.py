@@ -88,8 +88,8 @@ def sync_detailed(
     Args:
         id (str):
         body (AutomationEdit): Changes to an automation; what is left out stays. `triggers`
-            replaces them all
-            (a webhook trigger given with its `id` keeps its URL and secret).
+            replaces them all (one
+            given with its `id` stays that trigger: a webhook keeps its URL and secret).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,8 +124,8 @@ def sync(
     Args:
         id (str):
         body (AutomationEdit): Changes to an automation; what is left out stays. `triggers`
-            replaces them all
-            (a webhook trigger given with its `id` keeps its URL and secret).
+            replaces them all (one
+            given with its `id` stays that trigger: a webhook keeps its URL and secret).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,8 +155,8 @@ async def asyncio_detailed(
     Args:
         id (str):
         body (AutomationEdit): Changes to an automation; what is left out stays. `triggers`
-            replaces them all
-            (a webhook trigger given with its `id` keeps its URL and secret).
+            replaces them all (one
+            given with its `id` stays that trigger: a webhook keeps its URL and secret).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,8 +189,8 @@ async def asyncio(
     Args:
         id (str):
         body (AutomationEdit): Changes to an automation; what is left out stays. `triggers`
-            replaces them all
-            (a webhook trigger given with its `id` keeps its URL and secret).
+            replaces them all (one
+            given with its `id` stays that trigger: a webhook keeps its URL and secret).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -40,8 +40,8 @@ pub struct NewAutomation {
     pub triggers: Vec<NewTrigger>,
 }
 
-/// Changes to an automation; what is left out stays. `triggers` replaces them all
-/// (a webhook trigger given with its `id` keeps its URL and secret).
+/// Changes to an automation; what is left out stays. `triggers` replaces them all (one
+/// given with its `id` stays that trigger: a webhook keeps its URL and secret).
 #[derive(Deserialize, ToSchema, Default)]
 pub struct AutomationEdit {
     pub name: Option<String>,
@@ -106,12 +106,13 @@ impl From<AutomateArgs> for NewAutomation {
         let mut triggers = Vec::new();
         if let Some(cron) = args.cron {
             triggers.push(NewTrigger::Schedule {
+                id: None,
                 cron,
                 timezone: args.timezone,
             });
         }
         if let Some(at) = args.at {
-            triggers.push(NewTrigger::At { at });
+            triggers.push(NewTrigger::At { id: None, at });
         }
         Self {
             name: args.name,
@@ -203,7 +204,7 @@ pub fn apply(
     }
     let mut secrets = Vec::new();
     if let Some(triggers) = edit.triggers {
-        automation.triggers = triggers_of(triggers, &automation.triggers, &mut secrets, checks.rules)?;
+        automation.triggers = triggers_of(triggers, Some(&automation.triggers), &mut secrets, checks.rules)?;
     }
     // Only a change of when it fires moves its next fire: a rename must not drop a
     // time that is due but not yet claimed.

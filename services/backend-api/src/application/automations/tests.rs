@@ -43,6 +43,7 @@ fn due_automation() -> Automation {
         model: Some("small".into()),
         network: Some("offline".into()),
         triggers: Some(vec![NewTrigger::Schedule {
+            id: None,
             cron: "* * * * *".into(),
             timezone: None,
         }]),
@@ -80,6 +81,7 @@ fn a_rename_keeps_a_due_time_and_a_change_of_schedule_moves_it() {
     let resent = AutomationEdit {
         name: Some("Every morning".into()),
         triggers: Some(vec![NewTrigger::Schedule {
+            id: None,
             cron: "* * * * *".into(),
             timezone: None,
         }]),
@@ -93,6 +95,7 @@ fn a_rename_keeps_a_due_time_and_a_change_of_schedule_moves_it() {
 
     let reschedule = AutomationEdit {
         triggers: Some(vec![NewTrigger::Schedule {
+            id: None,
             cron: "0 10 * * *".into(),
             timezone: None,
         }]),
@@ -150,10 +153,81 @@ fn an_edit_is_held_to_the_rules() {
     assert!(apply(too_long, due_automation(), checks(&models)).is_err());
     let too_often = AutomationEdit {
         triggers: Some(vec![NewTrigger::Schedule {
+            id: None,
             cron: "*/30 * * * * *".into(),
             timezone: None,
         }]),
         ..AutomationEdit::default()
     };
     assert!(apply(too_often, due_automation(), checks(&models)).is_err());
+}
+
+#[test]
+fn a_fired_one_shot_and_a_schedule_older_than_the_gap_rule_save_again_unchanged() {
+    use crate::application::error::AppError;
+    use crate::domain::automation::{to_millis, Trigger, TriggerKind};
+    use crate::domain::ids::TriggerId;
+
+    let models = models();
+    let fired_at = to_millis(Utc::now() - chrono::Duration::hours(1));
+    let (at_id, cron_id) = (TriggerId::new(), TriggerId::new());
+    // Saved when the shortest gap was 10 s; the rules now say 60 s.
+    let mut fired = due_automation();
+    fired.triggers = vec![
+        Trigger {
+            id: at_id.clone(),
+            kind: TriggerKind::At { at: fired_at },
+        },
+        Trigger {
+            id: cron_id.clone(),
+            kind: TriggerKind::Schedule {
+                cron: "*/10 * * * * *".into(),
+                timezone: "UTC".into(),
+            },
+        },
+    ];
+    let resent = |at: chrono::DateTime<Utc>, cron: &str| AutomationEdit {
+        name: Some("Renamed".into()),
+        triggers: Some(vec![
+            NewTrigger::At {
+                id: Some(at_id.as_str().into()),
+                at: at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            },
+            NewTrigger::Schedule {
+                id: Some(cron_id.as_str().into()),
+                cron: cron.into(),
+                timezone: Some("UTC".into()),
+            },
+        ]),
+        ..AutomationEdit::default()
+    };
+    let (saved, _) = apply(resent(fired_at, "*/10 * * * * *"), fired.clone(), checks(&models)).unwrap();
+    assert_eq!(saved.name, "Renamed");
+    let ids: Vec<&TriggerId> = saved.triggers.iter().map(|t| &t.id).collect();
+    assert_eq!(ids, [&at_id, &cron_id], "each trigger keeps its id");
+
+    let field = |edit| match apply(edit, fired.clone(), checks(&models)) {
+        Err(AppError::InvalidField { field, .. }) => field,
+        other => panic!("{:?}", other.map(|(a, _)| a.triggers)),
+    };
+    let earlier = fired_at - chrono::Duration::minutes(1);
+    assert_eq!(
+        field(resent(earlier, "*/10 * * * * *")),
+        "at",
+        "a changed time must be ahead"
+    );
+    assert_eq!(
+        field(resent(fired_at, "*/20 * * * * *")),
+        "cron",
+        "a changed schedule meets the gap"
+    );
+    let mut unknown = resent(fired_at, "*/10 * * * * *");
+    if let Some(NewTrigger::At { id, .. }) = unknown.triggers.as_mut().and_then(|t| t.first_mut()) {
+        *id = Some(cron_id.as_str().into());
+    }
+    assert_eq!(
+        field(unknown),
+        "triggers",
+        "an id names a stored trigger of its type"
+    );
 }

@@ -16,17 +16,22 @@ use crate::domain::automation::{next_runs_of, to_millis, Trigger, TriggerKind, M
 use crate::domain::automation_schedule::{parse_instant, CronSchedule};
 use crate::domain::ids::TriggerId;
 
-/// A trigger as a client sends it.
+/// A trigger as a client sends it. `id`: one of the automation's triggers (of the same
+/// type) that this one is, in an edit; it keeps its id (and a webhook its URL and
+/// secret), and an `at` sent unchanged is taken even once its time has passed.
 #[derive(Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum NewTrigger {
     /// A cron expression: 5 fields (minute hour day month weekday) or 6 (seconds
     /// first), read in `timezone` (IANA, default `UTC`).
-    Schedule { cron: String, timezone: Option<String> },
-    /// Once, at this RFC 3339 time.
-    At { at: String },
-    /// A secret URL, `POST /api/v1/hooks/{id}`, for signed deliveries. `id`: an
-    /// existing webhook trigger to keep (with its URL and secret) in an edit.
+    Schedule {
+        id: Option<String>,
+        cron: String,
+        timezone: Option<String>,
+    },
+    /// Once, at this RFC 3339 time; a new or changed time must be in the future.
+    At { id: Option<String>, at: String },
+    /// A secret URL, `POST /api/v1/hooks/{id}`, for signed deliveries.
     /// `filter`: an expression over the delivery (`body.action == "opened"`) that must
     /// hold for it to run. `key`: an expression over the delivery giving its
     /// idempotency key when it has no `Idempotency-Key` header (`body.delivery_id`).
@@ -48,19 +53,22 @@ pub fn new_secret() -> String {
 }
 
 /// The next `count` fire times of triggers not saved yet (the editor's preview),
-/// checked as when saved.
+/// checked as when saved, except that ids name nothing stored.
 pub fn preview(
     triggers: Vec<NewTrigger>,
     count: usize,
     rules: &AutomationRules,
 ) -> AppResult<Vec<DateTime<Utc>>> {
-    let triggers = triggers_of(triggers, &[], &mut Vec::new(), rules)?;
+    let triggers = triggers_of(triggers, None, &mut Vec::new(), rules)?;
     Ok(next_runs_of(&triggers, Utc::now(), count))
 }
 
+/// The checked triggers of `new`; `current`: the automation's stored ones (`None` for
+/// a preview). The shortest gap between fires is checked only when the fire times
+/// change, so an automation saved before the operator raised it can be saved unchanged.
 pub(super) fn triggers_of(
     new: Vec<NewTrigger>,
-    current: &[Trigger],
+    current: Option<&[Trigger]>,
     secrets: &mut Secrets,
     rules: &AutomationRules,
 ) -> AppResult<Vec<Trigger>> {
@@ -72,79 +80,106 @@ pub(super) fn triggers_of(
     }
     let triggers = new
         .into_iter()
-        .map(|trigger| {
-            let kind = match trigger {
-                NewTrigger::Schedule { cron, timezone } => {
-                    let timezone = timezone.unwrap_or_else(|| "UTC".into());
-                    CronSchedule::parse(&cron, &timezone)?;
-                    TriggerKind::Schedule { cron, timezone }
-                }
-                NewTrigger::At { at } => {
-                    let at = to_millis(parse_instant(&at)?);
-                    if at <= Utc::now() {
-                        return Err(AppError::InvalidField {
-                            field: "at",
-                            message: "the time is in the past; it would never fire".into(),
-                        });
-                    }
-                    TriggerKind::At { at }
-                }
-                NewTrigger::Webhook {
-                    id: Some(id),
-                    filter,
-                    key,
-                } => {
-                    return kept_webhook(&id, filter, key, current);
-                }
-                NewTrigger::Webhook {
-                    id: None,
-                    filter,
-                    key,
-                } => {
-                    let (filter, key) = (checked(filter, "filter")?, checked(key, "key")?);
-                    let secret = new_secret();
-                    let id = TriggerId::new();
-                    secrets.push((id.clone(), secret.clone()));
-                    return Ok(Trigger {
-                        id,
-                        kind: TriggerKind::Webhook { secret, filter, key },
-                    });
-                }
-            };
-            Ok(Trigger {
-                id: TriggerId::new(),
-                kind,
-            })
-        })
+        .map(|trigger| one_trigger(trigger, current, secrets))
         .collect::<AppResult<Vec<Trigger>>>()?;
-    rules.check_interval(&triggers)?;
+    let mut ids: Vec<&str> = triggers.iter().map(|t| t.id.as_str()).collect();
+    ids.sort_unstable();
+    if ids.windows(2).any(|pair| pair[0] == pair[1]) {
+        return Err(AppError::InvalidField {
+            field: "triggers",
+            message: "each trigger's `id` at most once".into(),
+        });
+    }
+    if current.is_none_or(|current| fire_times(current) != fire_times(&triggers)) {
+        rules.check_interval(&triggers)?;
+    }
     Ok(triggers)
 }
 
-fn kept_webhook(
-    id: &str,
-    filter: Option<String>,
-    key: Option<String>,
-    current: &[Trigger],
+fn one_trigger(
+    trigger: NewTrigger,
+    current: Option<&[Trigger]>,
+    secrets: &mut Secrets,
 ) -> AppResult<Trigger> {
-    let id = TriggerId::parse(id).map_err(|_| unknown_trigger())?;
-    match current.iter().find(|t| t.id == id).map(|t| &t.kind) {
-        Some(TriggerKind::Webhook { secret, .. }) => Ok(Trigger {
-            id,
-            kind: TriggerKind::Webhook {
-                secret: secret.clone(),
-                filter: checked(filter, "filter")?,
-                key: checked(key, "key")?,
-            },
-        }),
-        _ => Err(unknown_trigger()),
+    let (id, kind) = match trigger {
+        NewTrigger::Schedule { id, cron, timezone } => {
+            let timezone = timezone.unwrap_or_else(|| "UTC".into());
+            CronSchedule::parse(&cron, &timezone)?;
+            let (id, _) = kept(id, current, "schedule")?;
+            (id, TriggerKind::Schedule { cron, timezone })
+        }
+        NewTrigger::At { id, at } => {
+            let at = to_millis(parse_instant(&at)?);
+            let sent_with_id = id.is_some();
+            let (id, stored) = kept(id, current, "at")?;
+            let unchanged =
+                matches!(stored.map(|t| &t.kind), Some(TriggerKind::At { at: was }) if *was == at);
+            // A preview cannot tell a fired one-shot sent again from a new one: it
+            // takes it (it fires no more).
+            let taken_as_is = unchanged || (current.is_none() && sent_with_id);
+            if at <= Utc::now() && !taken_as_is {
+                return Err(AppError::InvalidField {
+                    field: "at",
+                    message: "the time is in the past; it would never fire".into(),
+                });
+            }
+            (id, TriggerKind::At { at })
+        }
+        NewTrigger::Webhook { id, filter, key } => {
+            let (filter, key) = (checked(filter, "filter")?, checked(key, "key")?);
+            let (id, stored) = kept(id, current, "webhook")?;
+            let secret = match stored.map(|t| &t.kind) {
+                Some(TriggerKind::Webhook { secret, .. }) => secret.clone(),
+                _ => {
+                    let secret = new_secret();
+                    secrets.push((id.clone(), secret.clone()));
+                    secret
+                }
+            };
+            (id, TriggerKind::Webhook { secret, filter, key })
+        }
+    };
+    Ok(Trigger { id, kind })
+}
+
+/// The id a sent trigger gets: a new one, or the stored trigger of `kind` its `id`
+/// names (any id in a preview, where `current` is `None`).
+fn kept<'a>(
+    id: Option<String>,
+    current: Option<&'a [Trigger]>,
+    kind: &str,
+) -> AppResult<(TriggerId, Option<&'a Trigger>)> {
+    let Some(raw) = id else {
+        return Ok((TriggerId::new(), None));
+    };
+    let id = TriggerId::parse(&raw).map_err(|_| unknown_trigger())?;
+    let Some(current) = current else {
+        return Ok((id, None));
+    };
+    match current.iter().find(|t| t.id == id && t.kind_name() == kind) {
+        Some(stored) => Ok((id, Some(stored))),
+        None => Err(unknown_trigger()),
     }
+}
+
+/// What the triggers' fire times depend on, in a comparable order.
+fn fire_times(triggers: &[Trigger]) -> Vec<String> {
+    let mut times: Vec<String> = triggers
+        .iter()
+        .filter_map(|trigger| match &trigger.kind {
+            TriggerKind::Schedule { cron, timezone } => Some(format!("cron {cron} in {timezone}")),
+            TriggerKind::At { at } => Some(format!("at {}", at.timestamp_millis())),
+            TriggerKind::Webhook { .. } => None,
+        })
+        .collect();
+    times.sort_unstable();
+    times
 }
 
 fn unknown_trigger() -> AppError {
     AppError::InvalidField {
         field: "triggers",
-        message: "a webhook trigger's `id` must name one of this automation's".into(),
+        message: "a trigger's `id` must name one of this automation's triggers of its type".into(),
     }
 }
 
