@@ -74,9 +74,8 @@ pub async fn save_new(
     new: NewAutomation,
 ) -> AppResult<(Automation, Secrets)> {
     checks.rules.check_timeout(new.timeout_secs)?;
-    checks.rules.check_room(store, owner).await?;
     let (automation, secrets) = build(new, owner, api_key, checks)?;
-    store.insert(&automation).await?;
+    checks.rules.insert_within_cap(store, &automation).await?;
     Ok((automation, secrets))
 }
 

@@ -8,10 +8,9 @@ use std::time::Duration;
 use chrono::Utc;
 
 use crate::application::error::{AppError, AppResult};
-use crate::domain::automation::{next_runs_of, Trigger};
+use crate::domain::automation::{next_runs_of, Automation, Trigger};
 use crate::domain::job::JobTimeout;
 use crate::domain::ports::AutomationRepository;
-use crate::domain::user::UserId;
 
 /// Fire times of a schedule looked at for the shortest gap between two.
 const SAMPLED_FIRES: usize = 100;
@@ -36,10 +35,15 @@ impl AutomationRules {
         Ok(())
     }
 
-    /// `Conflict` when the owner already has as many automations as one may.
-    pub async fn check_room(&self, store: &dyn AutomationRepository, owner: &UserId) -> AppResult<()> {
+    /// Stores the new automation; `Conflict` when its owner already has as many as one
+    /// may (the store counts and inserts in one step, so racing creations cannot pass).
+    pub async fn insert_within_cap(
+        &self,
+        store: &dyn AutomationRepository,
+        new: &Automation,
+    ) -> AppResult<()> {
         let max = self.max_per_person;
-        if store.list_for(owner).await?.len() >= max {
+        if !store.insert(new, max).await? {
             return Err(AppError::Conflict(format!(
                 "you have {max} automations, the most one person may have; delete one first"
             )));

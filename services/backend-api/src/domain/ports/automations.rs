@@ -11,7 +11,10 @@ use crate::domain::user::UserId;
 /// Automations ([`Automation`]) and their history ([`AutomationRun`]).
 #[async_trait::async_trait]
 pub trait AutomationRepository: Send + Sync {
-    async fn insert(&self, automation: &Automation) -> DomainResult<()>;
+    /// Stores a new automation unless its owner has `max_per_owner` already, counted
+    /// in one step with the insert so creations racing cannot pass the cap together;
+    /// whether it did.
+    async fn insert(&self, automation: &Automation, max_per_owner: usize) -> DomainResult<bool>;
     async fn get(&self, id: &AutomationId) -> DomainResult<Option<Automation>>;
     /// Stores the automation over the stored one only if that one's `next_fire` is still
     /// `expected` (so a claim made meanwhile is not undone) and its revision is the one

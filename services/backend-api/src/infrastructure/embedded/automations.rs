@@ -1,7 +1,8 @@
 //! Automations in the embedded store by id, with indexes by owner, by trigger and by
 //! next fire time (`(millis, id)`, the scheduler's query), and their history by
 //! `(automation, run)`; the webhook deliveries taken are [`super::automation_deliveries`].
-//! A claim is a read-compare-write in one write transaction, which redb serialises.
+//! A claim, and an insert's count of the owner's automations, is a read-compare-write in
+//! one write transaction, which redb serialises.
 
 use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable, Table, TableDefinition, WriteTransaction};
@@ -72,13 +73,21 @@ fn unindex(txn: &WriteTransaction, old: Option<&Automation>) -> anyhow::Result<(
 
 #[async_trait::async_trait]
 impl AutomationRepository for EmbeddedStore {
-    async fn insert(&self, automation: &Automation) -> DomainResult<()> {
+    async fn insert(&self, automation: &Automation, max_per_owner: usize) -> DomainResult<bool> {
         let automation = automation.clone();
         self.blocking(move |db| {
             let txn = db.begin_write()?;
-            write(&txn, &automation, None)?;
+            let owner = automation.owner.as_str();
+            let held = txn
+                .open_table(OWNER_AUTOMATIONS)?
+                .range((owner, "")..(owner, ID_MAX))?
+                .count();
+            let room = held < max_per_owner;
+            if room {
+                write(&txn, &automation, None)?;
+            }
             txn.commit()?;
-            Ok(())
+            Ok(room)
         })
         .await
     }

@@ -4,7 +4,9 @@
 //! taken_at}` per webhook delivery taken (unique on trigger and key; a TTL index drops
 //! it once past [`DELIVERY_KEY_KEPT`], and one found past it meanwhile is taken over).
 //! A claim is one conditional update on `(id, next_fire)`, so racing replicas cannot
-//! both win it.
+//! both win it. A new automation is inserted, then its owner's are counted and it is
+//! removed again when past the cap, so creations racing for the last place cannot both
+//! keep one.
 
 use chrono::{DateTime, Utc};
 use mongodb::bson::{doc, Bson, Document};
@@ -83,9 +85,24 @@ fn millis(at: Option<DateTime<Utc>>) -> Bson {
 
 #[async_trait::async_trait]
 impl AutomationRepository for MongoStore {
-    async fn insert(&self, automation: &Automation) -> DomainResult<()> {
+    async fn insert(&self, automation: &Automation, max_per_owner: usize) -> DomainResult<bool> {
         self.automations().insert_one(automation).await.map_err(failure)?;
-        Ok(())
+        // Inserted, then counted: one that finds its owner past the cap goes again. The
+        // last of any kept ones counted them all, so no more than the cap stay (creations
+        // racing for the last place may all be refused; each may try again).
+        let held = self
+            .automations()
+            .count_documents(doc! { "owner": automation.owner.as_str() })
+            .await
+            .map_err(failure)?;
+        let kept = usize::try_from(held).is_ok_and(|held| held <= max_per_owner);
+        if !kept {
+            self.automations()
+                .delete_one(doc! { "id": automation.id.as_str() })
+                .await
+                .map_err(failure)?;
+        }
+        Ok(kept)
     }
 
     async fn get(&self, id: &AutomationId) -> DomainResult<Option<Automation>> {

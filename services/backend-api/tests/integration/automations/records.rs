@@ -2,7 +2,8 @@
 //! stored only over the revision it was read at, so two changes made from the same
 //! reading (a webhook's rotation and a run's count, seen undoing the rotation) cannot
 //! undo each other; the scheduler's earliest fire time is the earliest of all; the
-//! history and the delivery keys stay bounded.
+//! history and the delivery keys stay bounded; creations racing for a person's last
+//! places never pass the cap.
 
 use backend_api::domain::automation::{Automation, AutomationRun, FiredBy, DELIVERY_KEY_KEPT};
 use backend_api::domain::ids::{AutomationId, RunId, TriggerId};
@@ -23,7 +24,7 @@ fn automation() -> Automation {
 
 async fn a_change_lands_only_on_its_revision(store: &dyn AutomationRepository) {
     let stored = automation();
-    store.insert(&stored).await.unwrap();
+    assert!(store.insert(&stored, usize::MAX).await.unwrap());
     let (mut first, mut second) = (stored.clone(), stored.clone());
 
     first.name = "Renamed".into();
@@ -57,7 +58,7 @@ async fn the_earliest_fire_is_the_earliest_of_all(store: &dyn AutomationReposito
         let mut scheduled = automation();
         scheduled.enabled = enabled;
         scheduled.next_fire = enabled.then(|| now + chrono::Duration::minutes(minutes));
-        store.insert(&scheduled).await.unwrap();
+        assert!(store.insert(&scheduled, usize::MAX).await.unwrap());
     }
     let earliest = store.earliest_fire().await.unwrap();
     assert_eq!(earliest, Some(now + chrono::Duration::minutes(5)));
@@ -141,6 +142,24 @@ async fn a_delivery_key_is_remembered_for_a_while(store: &dyn AutomationReposito
     );
 }
 
+async fn racing_creations_stay_within_the_cap(store: &dyn AutomationRepository) {
+    const CAP: usize = 3;
+    let owner = UserId::new();
+    let of_owner = || Automation {
+        owner: owner.clone(),
+        ..automation()
+    };
+    let racing: Vec<Automation> = (0..16).map(|_| of_owner()).collect();
+    let answers = futures::future::join_all(racing.iter().map(|new| store.insert(new, CAP))).await;
+    let kept = answers.into_iter().filter(|kept| *kept.as_ref().unwrap()).count();
+    let stored = store.list_for(&owner).await.unwrap().len();
+    assert_eq!(kept, stored, "each insert says whether it stayed");
+    assert!(stored <= CAP, "{stored} stored past a cap of {CAP}");
+    // What room is left goes one at a time, to the cap exactly.
+    while store.insert(&of_owner(), CAP).await.unwrap() {}
+    assert_eq!(store.list_for(&owner).await.unwrap().len(), CAP);
+}
+
 /// The embedded store and a real MongoDB, each new, kept alive while held.
 struct BothStores {
     embedded: EmbeddedStore,
@@ -185,4 +204,11 @@ async fn history_and_delivery_keys_stay_bounded_in_either_store() {
         the_history_keeps_its_newest_entries(store).await;
         a_delivery_key_is_remembered_for_a_while(store).await;
     }
+}
+
+#[tokio::test]
+async fn creations_at_once_never_pass_a_persons_cap_in_either_store() {
+    let stores = BothStores::open().await;
+    racing_creations_stay_within_the_cap(&stores.embedded).await;
+    racing_creations_stay_within_the_cap(&stores.mongo).await;
 }
