@@ -27,11 +27,11 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BACKEND = os.path.join(ROOT, "services", "backend-api")
-# Libraries of plain data, time, encoding, hashing, randomness, async plumbing and
-# logging: what a domain type or a use case may lean on.
+# Libraries of plain data, time, encoding, hashing and constant-time comparison,
+# randomness, async plumbing and logging: what a domain type or a use case may lean on.
 PLAIN = set(
     "anyhow async-stream async-trait base64 bytes chrono chrono-tz croner futures hmac metrics rand serde "
-    "minijinja serde_json sha2 thiserror tokio tokio-stream tokio-util tool-api-contract tracing url "
+    "minijinja serde_json sha2 subtle thiserror tokio tokio-stream tokio-util tool-api-contract tracing url "
     "utoipa uuid".split()
 )
 # `service-kit` is the services' HTTP kit; of it, the inner layers may use only these.

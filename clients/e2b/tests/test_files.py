@@ -4,9 +4,12 @@ stat'ed, renamed, removed, folders made, and a folder watched."""
 
 import time
 
+import httpx
 import pytest
 from e2b import FileType, Sandbox
 from e2b.exceptions import NotFoundException
+
+from conftest import TIMEOUT
 
 
 def test_files_are_written_read_listed_moved_and_removed(sandbox: Sandbox) -> None:
@@ -56,3 +59,28 @@ def test_a_watched_folder_reports_what_happens_in_it(sandbox: Sandbox) -> None:
         assert ("create", "new.txt") in seen or ("write", "new.txt") in seen, seen
     finally:
         handle.stop()
+
+
+def test_signed_links_open_one_file_without_headers_and_nothing_else(sandbox: Sandbox) -> None:
+    """`download_url`/`upload_url` carry no sandbox id through the one host: the link's
+    signature finds its sandbox. Anyone holding the link may use it, for that file and
+    operation only, until it expires."""
+    sandbox.files.write("shared/report.txt", "quarterly figures\n")
+    link = sandbox.download_url("shared/report.txt")
+    fetched = httpx.get(link, timeout=TIMEOUT)
+    assert fetched.status_code == 200, fetched.text
+    assert fetched.text == "quarterly figures\n"
+
+    upload = sandbox.upload_url("shared/incoming.txt", use_signature_expiration=120)
+    sent = httpx.post(upload, files={"file": ("incoming.txt", b"from a browser\n")}, timeout=TIMEOUT)
+    assert sent.status_code == 200, sent.text
+    assert sandbox.files.read("shared/incoming.txt") == "from a browser\n"
+
+    # The same signature does not open another file, nor write where it reads.
+    other = link.replace("report.txt", "incoming.txt")
+    assert httpx.get(other, timeout=TIMEOUT).status_code == 401
+    assert httpx.post(link, files={"file": ("x", b"x")}, timeout=TIMEOUT).status_code == 401
+    expired = sandbox.download_url("shared/report.txt", use_signature_expiration=-60)
+    refused = httpx.get(expired, timeout=TIMEOUT)
+    assert refused.status_code == 401 and "expired" in refused.json()["message"], refused.text
+    assert sandbox.files.read("shared/report.txt") == "quarterly figures\n"

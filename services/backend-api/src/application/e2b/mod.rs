@@ -10,6 +10,7 @@
 //! - `tokens.rs` — the sandbox's access and traffic tokens, HMACs of its id.
 //! - `found.rs` — where each running sandbox's tool-api was found, for a moment.
 //! - `reach.rs` — reaching a running sandbox: a data-plane request admitted, its metrics.
+//! - `signed.rs` — a signed file URL admitted by the running sandbox whose token signed it.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 mod changes;
 mod found;
 mod reach;
+mod signed;
 mod tokens;
 
 use super::{AppError, AppResult};
@@ -31,6 +33,7 @@ use changes::{changed_too_often, CHANGE_ATTEMPTS};
 use found::Found;
 use tokens::TokenKeys;
 
+pub use signed::{FileOperation, SignedFile};
 pub use tokens::SandboxTokens;
 
 /// What a caller asks for, parsed.

@@ -56,7 +56,7 @@ impl E2bService {
     }
 
     /// Where the sandbox's tool-api runs; `410` with why when it does not.
-    async fn locate(&self, id: &E2bSandboxId) -> AppResult<SandboxAccess> {
+    pub(super) async fn locate(&self, id: &E2bSandboxId) -> AppResult<SandboxAccess> {
         if let Some(access) = self.found.get(id) {
             return Ok(access);
         }

@@ -254,6 +254,9 @@ impl E2bSandboxRepository for ConnectedFirst {
     async fn ended_by(&self, now: chrono::DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>> {
         self.0.ended_by(now).await
     }
+    async fn running(&self) -> DomainResult<Vec<E2bSandboxId>> {
+        self.0.running().await
+    }
 }
 
 /// The sweep does not pause a sandbox a connect extended after the sweep read it.

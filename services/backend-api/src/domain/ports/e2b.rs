@@ -29,6 +29,8 @@ pub trait E2bSandboxRepository: Send + Sync {
     async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool>;
     /// Everyone's sandboxes whose end time is at or before `now`.
     async fn ended_by(&self, now: DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>>;
+    /// Everyone's running (not paused) sandboxes.
+    async fn running(&self) -> DomainResult<Vec<E2bSandboxId>>;
 }
 
 /// What a conditional [`E2bSandboxRepository::update`] found.

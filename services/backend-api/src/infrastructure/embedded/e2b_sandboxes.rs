@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable};
 
 use super::{decode, EmbeddedStore, E2B_SANDBOXES, OWNER_E2B_SANDBOXES};
-use crate::domain::e2b::{E2bSandbox, E2bSandboxId};
+use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bState};
 use crate::domain::ports::{E2bSandboxRepository, Updated};
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
@@ -111,6 +111,21 @@ impl E2bSandboxRepository for EmbeddedStore {
                 }
             }
             Ok(ended)
+        })
+        .await
+    }
+
+    async fn running(&self) -> DomainResult<Vec<E2bSandboxId>> {
+        self.blocking(move |db| {
+            let table = db.begin_read()?.open_table(E2B_SANDBOXES)?;
+            let mut running = Vec::new();
+            for entry in table.iter()? {
+                let sandbox: E2bSandbox = decode(entry?.1.value())?;
+                if sandbox.state == E2bState::Running {
+                    running.push(sandbox.id);
+                }
+            }
+            Ok(running)
         })
         .await
     }

@@ -78,4 +78,11 @@ impl E2bSandboxRepository for MongoStore {
             .find(doc! { "end_at": { "$lte": bson(&now)? } }))
         .await
     }
+
+    async fn running(&self) -> DomainResult<Vec<E2bSandboxId>> {
+        // A record stored before sandboxes could pause has no `state`: it runs.
+        let running = bson(&[Some(E2bState::Running), None])?;
+        let sandboxes = all(self.e2b_sandboxes.find(doc! { "state": { "$in": running } })).await?;
+        Ok(sandboxes.into_iter().map(|sandbox| sandbox.id).collect())
+    }
 }

@@ -5,6 +5,8 @@
 //! request is relayed as it comes, streaming both ways, to the sandbox's tool-api: envd's
 //! port (49983) to `/e2b/envd…`, the code interpreter's (49999) to `/e2b/code…`. A client
 //! that hangs up drops the relay, so the sandbox sees the hang-up (a running cell stops).
+//! A signed file link (`/files?path=…&signature=…`, at the root, where the SDKs build it)
+//! carries no header: it goes to the running sandbox whose token signed it.
 //!
 //! No wildcard DNS, no TLS of its own, no affinity: any replica finds the sandbox by its
 //! id. The SDK's `Authorization: Basic <user>:` (envd's user) travels as `E2b-User`,
@@ -12,17 +14,22 @@
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use tool_api_client::ToolApiClient;
 
 use super::error::E2bError;
+use crate::application::e2b::{FileOperation, SignedFile};
 use crate::application::AppError;
+use crate::domain::agent::SandboxAccess;
+use crate::interfaces::http::error::ApiError;
 use crate::interfaces::http::AppState;
 
 /// Where the data plane is mounted; the rest of the path goes to the sandbox.
 pub const MOUNT: &str = "/e2b/sandbox";
+/// Where signed file links arrive: the SDKs build them as `<E2B_SANDBOX_URL's origin>/files`.
+pub const SIGNED_FILES: &str = "/files";
 const ENVD_PORT: &str = "49983";
 const CODE_INTERPRETER_PORT: &str = "49999";
 
@@ -46,15 +53,9 @@ const NOT_RELAYED: [&str; 13] = [
 pub async fn relay(State(state): State<AppState>, request: Request) -> Response {
     match forward(&state, request).await {
         Ok(response) => response,
-        // E2B's proxy answers 502 for a sandbox that is not running, and its SDKs tell a
-        // sandbox that "was not found" from a port that "is not open" by these words.
-        Err(E2bError::Api(err))
-            if matches!(
-                &err,
-                crate::interfaces::http::error::ApiError::App(AppError::Gone(_))
-            ) =>
-        {
-            unavailable(err.public_message())
+        // E2B's proxy answers 502 for a sandbox that is not running.
+        Err(E2bError::Api(ApiError::App(AppError::Gone(message)))) => {
+            E2bError::Unavailable(message).into_response()
         }
         Err(err) => err.into_response(),
     }
@@ -64,25 +65,19 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
     let (parts, body) = request.into_parts();
     let headers = &parts.headers;
     let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
-    let id = text("e2b-sandbox-id")
-        .ok_or_else(|| E2bError::Malformed("name the sandbox with the E2b-Sandbox-Id header".into()))?;
-    let prefix = match text("e2b-sandbox-port") {
-        Some(ENVD_PORT) => "/e2b/envd",
-        Some(CODE_INTERPRETER_PORT) => "/e2b/code",
-        other => {
-            return Ok(unavailable(format!(
-                "the sandbox's port {} is not open here: ports {ENVD_PORT} (envd) and \
-                 {CODE_INTERPRETER_PORT} (code interpreter) are served",
-                other.unwrap_or("(none given in E2b-Sandbox-Port)")
-            )))
+    let path = parts.uri.path();
+    let rest = path.strip_prefix(MOUNT).unwrap_or(path);
+    let (id, prefix, access) = match signed_link(&parts.method, rest, parts.uri.query()) {
+        // A signed link is opened with no header at all, by whoever holds it.
+        Some(link) if text("x-access-token").is_none() => {
+            let link = link?;
+            let signed = link.as_signed(&parts.method);
+            let (id, access) = state.e2b.admit_signed(text("e2b-sandbox-id"), &signed).await?;
+            (id.as_str().to_owned(), "/e2b/envd", access)
         }
+        _ => admitted(state, headers).await?,
     };
-    // The traffic token opens the code interpreter only, as on E2B.
-    let traffic = (prefix == "/e2b/code")
-        .then(|| text("e2b-traffic-access-token"))
-        .flatten();
-    let access = state.e2b.admit(id, text("x-access-token"), traffic).await?;
-    let rest = parts.uri.path().strip_prefix(MOUNT).unwrap_or_default();
+    let id = id.as_str();
     let target = match parts.uri.query() {
         Some(query) => format!("{prefix}{rest}?{query}"),
         None => format!("{prefix}{rest}"),
@@ -124,6 +119,92 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
         .map_err(|err| AppError::Internal(err.into()).into())
 }
 
+/// The sandbox (its id) and the tool-api prefix a request names by its headers, admitted by its
+/// token; a port that is not served is answered as E2B's proxy does.
+async fn admitted(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<(String, &'static str, SandboxAccess), E2bError> {
+    let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    let id = text("e2b-sandbox-id")
+        .ok_or_else(|| E2bError::Malformed("name the sandbox with the E2b-Sandbox-Id header".into()))?;
+    let prefix = match text("e2b-sandbox-port") {
+        Some(ENVD_PORT) => "/e2b/envd",
+        Some(CODE_INTERPRETER_PORT) => "/e2b/code",
+        other => {
+            return Err(E2bError::Unavailable(format!(
+                "the sandbox's port {} is not open here: ports {ENVD_PORT} (envd) and \
+                 {CODE_INTERPRETER_PORT} (code interpreter) are served",
+                other.unwrap_or("(none given in E2b-Sandbox-Port)")
+            )))
+        }
+    };
+    // The traffic token opens the code interpreter only, as on E2B.
+    let traffic = (prefix == "/e2b/code")
+        .then(|| text("e2b-traffic-access-token"))
+        .flatten();
+    let access = state.e2b.admit(id, text("x-access-token"), traffic).await?;
+    Ok((id.to_owned(), prefix, access))
+}
+
+/// The query of a signed file link (`/files?path=…&signature=…`), when the request is one.
+struct SignedLink {
+    path: String,
+    user: String,
+    signature: String,
+    expiration: Option<i64>,
+}
+
+impl SignedLink {
+    fn as_signed(&self, method: &Method) -> SignedFile<'_> {
+        SignedFile {
+            path: &self.path,
+            operation: if method == Method::POST {
+                FileOperation::Write
+            } else {
+                FileOperation::Read
+            },
+            user: &self.user,
+            signature: &self.signature,
+            expiration: self.expiration,
+        }
+    }
+}
+
+/// `None` unless the request is a `GET` or `POST` of `/files` with a `signature`.
+fn signed_link(method: &Method, rest: &str, query: Option<&str>) -> Option<Result<SignedLink, E2bError>> {
+    if rest != SIGNED_FILES || !(method == Method::GET || method == Method::POST) {
+        return None;
+    }
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query?.as_bytes())
+        .into_owned()
+        .collect();
+    let value = |name: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.clone())
+    };
+    let signature = value("signature")?;
+    let expiration = match value("signature_expiration") {
+        None => None,
+        Some(text) => match text.parse() {
+            Ok(seconds) => Some(seconds),
+            Err(_) => {
+                return Some(Err(E2bError::Malformed(
+                    "signature_expiration must be a Unix time in seconds".into(),
+                )))
+            }
+        },
+    };
+    Some(Ok(SignedLink {
+        path: value("path").unwrap_or_default(),
+        user: value("username").unwrap_or_default(),
+        signature,
+        expiration,
+    }))
+}
+
 /// The user of `Authorization: Basic base64(<user>:)`.
 fn basic_user(value: &str) -> Option<String> {
     let encoded = value.strip_prefix("Basic ")?;
@@ -133,15 +214,6 @@ fn basic_user(value: &str) -> Option<String> {
     let text = String::from_utf8(decoded).ok()?;
     let user = text.split(':').next()?;
     (!user.is_empty()).then(|| user.to_owned())
-}
-
-fn unavailable(message: String) -> Response {
-    let body = serde_json::json!({ "code": 502, "message": message });
-    let mut response = (StatusCode::BAD_GATEWAY, axum::Json(body)).into_response();
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
 }
 
 #[cfg(test)]

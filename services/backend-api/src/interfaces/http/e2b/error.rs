@@ -2,7 +2,7 @@
 //! which its SDKs read into their exceptions. The status of each is Sandpiper's own
 //! (see [`ApiError`]); internal errors are logged, never sent.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -17,6 +17,11 @@ pub enum E2bError {
     /// 400: the body or query is not what the route takes.
     #[error("{0}")]
     Malformed(String),
+    /// 502, not to be cached: the data plane cannot reach the sandbox or the port named,
+    /// as E2B's proxy answers (its SDKs tell a sandbox that "was not found" from a port
+    /// that "is not open" by the message's words).
+    #[error("{0}")]
+    Unavailable(String),
     /// 501: E2B has this and Sandpiper does not (yet); the message says what to do.
     #[error("{0}")]
     Unsupported(&'static str),
@@ -45,6 +50,7 @@ impl IntoResponse for E2bError {
         let (status, message) = match &self {
             Self::Api(err) => (err.status().0, err.public_message()),
             Self::Malformed(message) => (StatusCode::BAD_REQUEST, message.clone()),
+            Self::Unavailable(message) => (StatusCode::BAD_GATEWAY, message.clone()),
             Self::Unsupported(message) => (StatusCode::NOT_IMPLEMENTED, (*message).to_owned()),
         };
         let mut response = (
@@ -55,8 +61,13 @@ impl IntoResponse for E2bError {
             }),
         )
             .into_response();
-        if let Self::Api(err) = &self {
-            err.add_headers(&mut response);
+        match &self {
+            Self::Api(err) => err.add_headers(&mut response),
+            Self::Unavailable(_) => {
+                let no_store = HeaderValue::from_static("no-store");
+                response.headers_mut().insert(header::CACHE_CONTROL, no_store);
+            }
+            Self::Malformed(_) | Self::Unsupported(_) => {}
         }
         response
     }

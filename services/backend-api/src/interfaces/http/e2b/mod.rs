@@ -37,6 +37,12 @@ pub fn router() -> Router<AppState> {
         // What SDKs before `connect` called to resume a paused sandbox.
         .route("/e2b/sandboxes/{id}/resume", post(sandboxes::connect))
         .route(data_plane::MOUNT, any(data_plane::relay))
+        // The SDKs join their signed file links' `/files` onto E2B_SANDBOX_URL as an
+        // absolute path, so those links arrive at the root.
+        .route(
+            data_plane::SIGNED_FILES,
+            get(data_plane::relay).post(data_plane::relay),
+        )
         .route(&data_plane, any(data_plane::relay))
         .route("/e2b", any(no_route))
         .route("/e2b/{*rest}", any(no_route))
