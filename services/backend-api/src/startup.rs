@@ -29,6 +29,7 @@ use crate::application::memory::MemoryService;
 use crate::application::password_checks::PasswordCheckSettings;
 use crate::application::sessions::SessionService;
 use crate::application::tickets::TicketBook;
+use crate::application::toolbox::ToolboxService;
 use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
@@ -179,6 +180,13 @@ impl Application {
         let mcp: Arc<dyn McpServers> =
             Arc::new(McpHub::new(stores.mcp_servers.clone(), settings.mcp.clone()));
         let memory = Arc::new(MemoryService::new(stores.memory.clone()));
+        let toolbox = Arc::new(ToolboxService::new(
+            stores.toolbox.clone(),
+            sessions.clone(),
+            stores.agent_servers.clone(),
+            sandboxes.clone(),
+            sandbox_files.clone(),
+        ));
         let automation_rules = AutomationRules {
             max_per_person: settings.automations.max_per_person,
             max_timeout_secs: settings.jobs.max_timeout_secs,
@@ -208,6 +216,7 @@ impl Application {
                 images: stores.images.clone(),
                 mcp: mcp.clone(),
                 agent_servers: stores.agent_servers.clone(),
+                toolbox: toolbox.clone(),
                 daily_tokens: DailyTokens::new(
                     stores.kv.clone(),
                     Some(settings.agent.daily_token_budget).filter(|&budget| budget > 0),
@@ -342,6 +351,7 @@ impl Application {
             mcp,
             mcp_admin,
             memory,
+            toolbox,
             stopping: stopping.clone(),
             sse_heartbeat_secs: settings.http.sse_heartbeat_secs.max(1),
             trusted_proxies: settings.http.trusted_proxies.clone(),

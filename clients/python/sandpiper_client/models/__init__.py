@@ -66,6 +66,11 @@ from .job_detail import JobDetail
 from .job_page import JobPage
 from .job_status import JobStatus
 from .job_view import JobView
+from .keep_tool import KeepTool
+from .kept_file_view import KeptFileView
+from .kept_tool_settings import KeptToolSettings
+from .kept_tool_tool_view import KeptToolToolView
+from .kept_tool_view import KeptToolView
 from .listing import Listing
 from .mcp_item_image import McpItemImage
 from .mcp_item_image_type import McpItemImageType
@@ -229,6 +234,11 @@ __all__ = (
     "JobPage",
     "JobStatus",
     "JobView",
+    "KeepTool",
+    "KeptFileView",
+    "KeptToolSettings",
+    "KeptToolToolView",
+    "KeptToolView",
     "Listing",
     "McpItemImage",
     "McpItemImageType",

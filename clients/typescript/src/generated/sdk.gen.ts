@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, ServerSentEventsResult, TDataShape } from './client/index.js';
-import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, Create4Data, Create4Errors, Create4Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, Delete3Data, Delete3Errors, Delete3Responses, DeleteData, DeleteErrors, DeleteMemoryNoteData, DeleteMemoryNoteErrors, DeleteMemoryNoteResponses, DeleteResponses, DeliverData, DeliverErrors, DeliverResponses, DesktopStateData, DesktopStateErrors, DesktopStateResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, Edit3Data, Edit3Errors, Edit3Responses, EditData, EditErrors, EditMemoryNoteData, EditMemoryNoteErrors, EditMemoryNoteResponses, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, Get3Data, Get3Errors, Get3Responses, GetData, GetErrors, GetMemoryData, GetMemoryResponses, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, List7Data, List7Errors, List7Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, PreviewData, PreviewErrors, PreviewResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, RotateData, RotateErrors, RotateResponses, RunNowData, RunNowErrors, RunNowResponses, RunsData, RunsErrors, RunsResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, SetMemoryData, SetMemoryErrors, SetMemoryResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses, WipeMemoryData, WipeMemoryResponses } from './types.gen.js';
+import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, Create4Data, Create4Errors, Create4Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, Delete3Data, Delete3Errors, Delete3Responses, DeleteData, DeleteErrors, DeleteKeptToolData, DeleteKeptToolErrors, DeleteKeptToolResponses, DeleteMemoryNoteData, DeleteMemoryNoteErrors, DeleteMemoryNoteResponses, DeleteResponses, DeliverData, DeliverErrors, DeliverResponses, DesktopStateData, DesktopStateErrors, DesktopStateResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, Edit3Data, Edit3Errors, Edit3Responses, EditData, EditErrors, EditMemoryNoteData, EditMemoryNoteErrors, EditMemoryNoteResponses, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, Get3Data, Get3Errors, Get3Responses, GetData, GetErrors, GetKeptToolData, GetKeptToolErrors, GetKeptToolResponses, GetMemoryData, GetMemoryResponses, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, KeepToolData, KeepToolErrors, KeepToolResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, List7Data, List7Errors, List7Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, ListToolboxData, ListToolboxErrors, ListToolboxResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, PreviewData, PreviewErrors, PreviewResponses, PublishKeptToolData, PublishKeptToolErrors, PublishKeptToolResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, RotateData, RotateErrors, RotateResponses, RunNowData, RunNowErrors, RunNowResponses, RunsData, RunsErrors, RunsResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, SetKeptToolData, SetKeptToolErrors, SetKeptToolResponses, SetMemoryData, SetMemoryErrors, SetMemoryResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnpublishKeptToolData, UnpublishKeptToolErrors, UnpublishKeptToolResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses, WipeMemoryData, WipeMemoryResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -1565,6 +1565,155 @@ export class Shared {
      */
     public static sharedImage<ThrowOnError extends boolean = false>(options: Options<SharedImageData, ThrowOnError>): RequestResult<SharedImageResponses, SharedImageErrors, ThrowOnError> {
         return (options.client ?? client).get<SharedImageResponses, SharedImageErrors, ThrowOnError>({ url: '/api/v1/shared/{token}/screenshots/{image}', ...options });
+    }
+}
+
+export class Toolbox {
+    /**
+     * Your kept tools, by name (file names and sizes, not their text); with
+     * `everyone=true`, every person's (admins only).
+     */
+    public static listToolbox<ThrowOnError extends boolean = false>(options?: Options<ListToolboxData, ThrowOnError>): RequestResult<ListToolboxResponses, ListToolboxErrors, ThrowOnError> {
+        return (options?.client ?? client).get<ListToolboxResponses, ListToolboxErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/toolbox',
+            ...options
+        });
+    }
+    
+    /**
+     * Keeps a tool the agent registered in one of your chats: its command, its tools and
+     * its files (the folder holding the script the command names, inside the sandbox's
+     * home; the script alone when that is the home or the workspace). Keeping one of a
+     * name you keep already replaces it (and withdraws its publication).
+     */
+    public static keepTool<ThrowOnError extends boolean = false>(options: Options<KeepToolData, ThrowOnError>): RequestResult<KeepToolResponses, KeepToolErrors, ThrowOnError> {
+        return (options.client ?? client).post<KeepToolResponses, KeepToolErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/toolbox',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Deletes one of your kept tools (a chat it was registered in keeps it).
+     */
+    public static deleteKeptTool<ThrowOnError extends boolean = false>(options: Options<DeleteKeptToolData, ThrowOnError>): RequestResult<DeleteKeptToolResponses, DeleteKeptToolErrors, ThrowOnError> {
+        return (options.client ?? client).delete<DeleteKeptToolResponses, DeleteKeptToolErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/toolbox/{id}',
+            ...options
+        });
+    }
+    
+    /**
+     * One of your kept tools, with the text of its files (an admin may read anyone's).
+     */
+    public static getKeptTool<ThrowOnError extends boolean = false>(options: Options<GetKeptToolData, ThrowOnError>): RequestResult<GetKeptToolResponses, GetKeptToolErrors, ThrowOnError> {
+        return (options.client ?? client).get<GetKeptToolResponses, GetKeptToolErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/toolbox/{id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Enables or disables one of your kept tools for your later chats (a chat it was
+     * registered in keeps it).
+     */
+    public static setKeptTool<ThrowOnError extends boolean = false>(options: Options<SetKeptToolData, ThrowOnError>): RequestResult<SetKeptToolResponses, SetKeptToolErrors, ThrowOnError> {
+        return (options.client ?? client).patch<SetKeptToolResponses, SetKeptToolErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/toolbox/{id}',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Withdraws a publication (admins only); chats it was registered in keep it.
+     */
+    public static unpublishKeptTool<ThrowOnError extends boolean = false>(options: Options<UnpublishKeptToolData, ThrowOnError>): RequestResult<UnpublishKeptToolResponses, UnpublishKeptToolErrors, ThrowOnError> {
+        return (options.client ?? client).delete<UnpublishKeptToolResponses, UnpublishKeptToolErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/toolbox/{id}/publish',
+            ...options
+        });
+    }
+    
+    /**
+     * Publishes a kept tool (admins only, having read its code with `GET`): every person's
+     * chats get it from their next turn, but for a person keeping one of that name.
+     */
+    public static publishKeptTool<ThrowOnError extends boolean = false>(options: Options<PublishKeptToolData, ThrowOnError>): RequestResult<PublishKeptToolResponses, PublishKeptToolErrors, ThrowOnError> {
+        return (options.client ?? client).post<PublishKeptToolResponses, PublishKeptToolErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/toolbox/{id}/publish',
+            ...options
+        });
     }
 }
 

@@ -480,6 +480,86 @@ export type JobView = {
     webhook_url?: string | null;
 };
 
+export type KeepTool = {
+    /**
+     * The name it was registered under (`tool_register`'s `name`).
+     */
+    name: string;
+    /**
+     * The chat the agent registered the tool in.
+     */
+    session_id: string;
+};
+
+/**
+ * One file of a kept tool.
+ */
+export type KeptFileView = {
+    /**
+     * The file's text (only when one kept tool is asked for).
+     */
+    content?: string | null;
+    /**
+     * Absolute, inside the sandbox's home.
+     */
+    path: string;
+    size: number;
+};
+
+export type KeptToolSettings = {
+    /**
+     * Whether your later chats get it.
+     */
+    enabled: boolean;
+};
+
+/**
+ * One tool a kept server offers.
+ */
+export type KeptToolToolView = {
+    description: string;
+    /**
+     * As the model is offered it: `mcp__<server>__<tool>`.
+     */
+    name: string;
+};
+
+/**
+ * A kept tool: what starts it, the tools it offers, its files.
+ */
+export type KeptToolView = {
+    args: Array<string>;
+    command: string;
+    /**
+     * Whether the owner's later chats get it.
+     */
+    enabled: boolean;
+    /**
+     * Its files, where they were in the sandbox (and are written again in each chat
+     * that gets it); with their text when one kept tool is asked for.
+     */
+    files: Array<KeptFileView>;
+    /**
+     * The chat it was kept from.
+     */
+    from_session: string;
+    id: string;
+    kept_at: string;
+    /**
+     * The server's name: its tools are `mcp__<name>__<tool>`.
+     */
+    name: string;
+    /**
+     * The user who kept it.
+     */
+    owner: string;
+    /**
+     * Whether an admin published it: every person's chats get it.
+     */
+    published: boolean;
+    tools: Array<KeptToolToolView>;
+};
+
 /**
  * A folder's entries: folders first, then by name.
  */
@@ -3115,6 +3195,195 @@ export type SharedImageResponses = {
 };
 
 export type SharedImageResponse = SharedImageResponses[keyof SharedImageResponses];
+
+export type ListToolboxData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Every person's kept tools (admins only), to read and publish.
+         */
+        everyone?: boolean;
+    };
+    url: '/api/v1/toolbox';
+};
+
+export type ListToolboxErrors = {
+    /**
+     * `everyone` asked for by someone not an admin
+     */
+    403: ErrorBody;
+};
+
+export type ListToolboxError = ListToolboxErrors[keyof ListToolboxErrors];
+
+export type ListToolboxResponses = {
+    200: Array<KeptToolView>;
+};
+
+export type ListToolboxResponse = ListToolboxResponses[keyof ListToolboxResponses];
+
+export type KeepToolData = {
+    body: KeepTool;
+    path?: never;
+    query?: never;
+    url: '/api/v1/toolbox';
+};
+
+export type KeepToolErrors = {
+    /**
+     * no such chat of yours, or no tool of that name registered in it
+     */
+    404: ErrorBody;
+    /**
+     * its files are more than a kept tool may hold
+     */
+    413: ErrorBody;
+    /**
+     * a bad name, a command naming no file in the sandbox's home, a file that is not text, or a full tool box
+     */
+    422: ErrorBody;
+};
+
+export type KeepToolError = KeepToolErrors[keyof KeepToolErrors];
+
+export type KeepToolResponses = {
+    201: KeptToolView;
+};
+
+export type KeepToolResponse = KeepToolResponses[keyof KeepToolResponses];
+
+export type DeleteKeptToolData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/toolbox/{id}';
+};
+
+export type DeleteKeptToolErrors = {
+    /**
+     * none of your kept tools has this id
+     */
+    404: ErrorBody;
+};
+
+export type DeleteKeptToolError = DeleteKeptToolErrors[keyof DeleteKeptToolErrors];
+
+export type DeleteKeptToolResponses = {
+    204: void;
+};
+
+export type DeleteKeptToolResponse = DeleteKeptToolResponses[keyof DeleteKeptToolResponses];
+
+export type GetKeptToolData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/toolbox/{id}';
+};
+
+export type GetKeptToolErrors = {
+    /**
+     * none of your kept tools has this id
+     */
+    404: ErrorBody;
+};
+
+export type GetKeptToolError = GetKeptToolErrors[keyof GetKeptToolErrors];
+
+export type GetKeptToolResponses = {
+    200: KeptToolView;
+};
+
+export type GetKeptToolResponse = GetKeptToolResponses[keyof GetKeptToolResponses];
+
+export type SetKeptToolData = {
+    body: KeptToolSettings;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/toolbox/{id}';
+};
+
+export type SetKeptToolErrors = {
+    /**
+     * none of your kept tools has this id
+     */
+    404: ErrorBody;
+    /**
+     * `enabled` is missing or not a boolean
+     */
+    422: ErrorBody;
+};
+
+export type SetKeptToolError = SetKeptToolErrors[keyof SetKeptToolErrors];
+
+export type SetKeptToolResponses = {
+    200: KeptToolView;
+};
+
+export type SetKeptToolResponse = SetKeptToolResponses[keyof SetKeptToolResponses];
+
+export type UnpublishKeptToolData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/toolbox/{id}/publish';
+};
+
+export type UnpublishKeptToolErrors = {
+    /**
+     * not an admin
+     */
+    403: ErrorBody;
+    /**
+     * no kept tool has this id
+     */
+    404: ErrorBody;
+};
+
+export type UnpublishKeptToolError = UnpublishKeptToolErrors[keyof UnpublishKeptToolErrors];
+
+export type UnpublishKeptToolResponses = {
+    200: KeptToolView;
+};
+
+export type UnpublishKeptToolResponse = UnpublishKeptToolResponses[keyof UnpublishKeptToolResponses];
+
+export type PublishKeptToolData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/toolbox/{id}/publish';
+};
+
+export type PublishKeptToolErrors = {
+    /**
+     * not an admin
+     */
+    403: ErrorBody;
+    /**
+     * no kept tool has this id
+     */
+    404: ErrorBody;
+};
+
+export type PublishKeptToolError = PublishKeptToolErrors[keyof PublishKeptToolErrors];
+
+export type PublishKeptToolResponses = {
+    200: KeptToolView;
+};
+
+export type PublishKeptToolResponse = PublishKeptToolResponses[keyof PublishKeptToolResponses];
 
 export type List7Data = {
     body?: never;

@@ -22,6 +22,7 @@ pub mod principal;
 pub mod sessions;
 mod sharing;
 pub mod tickets;
+pub mod toolbox;
 pub mod turns;
 
 pub use error::{AppError, AppResult};

@@ -84,6 +84,13 @@ uuid_id!(
     "memory note"
 );
 
+uuid_id!(
+    /// A tool kept in a person's tool box, time-ordered.
+    KeptToolId,
+    uuid::Uuid::now_v7,
+    "kept tool"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,6 +33,7 @@ pub mod share;
 pub mod terminal;
 pub mod ticket;
 pub mod tool;
+pub mod toolbox;
 pub mod user;
 pub mod vnc;
 pub mod web_search;

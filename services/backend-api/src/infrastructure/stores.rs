@@ -1,6 +1,6 @@
 //! Chooses the adapters from the configuration: MongoDB when `MONGODB_URI` is set (else
 //! the embedded store) for users, sessions, events, refresh tokens, images (screenshots, charts), MCP
-//! servers, API keys, jobs and their attachments, rented sandboxes, people's memory, the agent's own MCP servers; Redis when `REDIS_URL` is set for the key-value store, the run
+//! servers, API keys, jobs and their attachments, rented sandboxes, people's memory, the agent's own MCP servers, people's tool boxes; Redis when `REDIS_URL` is set for the key-value store, the run
 //! leases and the fan-out between replicas (else the embedded store, leases and fan-out in
 //! this process, which serve one replica).
 
@@ -10,7 +10,7 @@ use crate::config::Settings;
 use crate::domain::ports::{
     AgentServerRepository, ApiKeyRepository, AutomationRepository, E2bSandboxRepository, EventBus, EventLog,
     ImageStore, JobAttachmentStore, JobRepository, KeyValueStore, McpServerRepository, MemoryRepository,
-    RefreshTokenStore, RunLeases, SessionRepository, UserRepository,
+    RefreshTokenStore, RunLeases, SessionRepository, ToolboxRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -33,6 +33,7 @@ pub struct StoragePorts {
     pub automations: Arc<dyn AutomationRepository>,
     pub memory: Arc<dyn MemoryRepository>,
     pub agent_servers: Arc<dyn AgentServerRepository>,
+    pub toolbox: Arc<dyn ToolboxRepository>,
     pub kv: Arc<dyn KeyValueStore>,
     pub leases: Arc<dyn RunLeases>,
     pub bus: Arc<dyn EventBus>,
@@ -56,6 +57,7 @@ struct Database {
     automations: Arc<dyn AutomationRepository>,
     memory: Arc<dyn MemoryRepository>,
     agent_servers: Arc<dyn AgentServerRepository>,
+    toolbox: Arc<dyn ToolboxRepository>,
     name: &'static str,
 }
 
@@ -75,6 +77,7 @@ impl Database {
             + AutomationRepository
             + MemoryRepository
             + AgentServerRepository
+            + ToolboxRepository
             + 'static,
     {
         Self {
@@ -90,7 +93,8 @@ impl Database {
             e2b_sandboxes: store.clone(),
             automations: store.clone(),
             memory: store.clone(),
-            agent_servers: store,
+            agent_servers: store.clone(),
+            toolbox: store,
             name,
         }
     }
@@ -145,6 +149,7 @@ impl StoragePorts {
             automations: database.automations,
             memory: database.memory,
             agent_servers: database.agent_servers,
+            toolbox: database.toolbox,
             kv,
             leases,
             bus,

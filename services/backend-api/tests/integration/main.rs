@@ -35,4 +35,5 @@ mod sharing;
 mod support;
 mod terminal;
 mod tool_register;
+mod toolbox;
 mod vnc;

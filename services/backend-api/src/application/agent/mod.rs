@@ -56,6 +56,7 @@ use super::error::AppResult;
 use super::events::EventService;
 use super::memory::MemoryService;
 use super::sessions::SessionService;
+use super::toolbox::ToolboxService;
 use crate::domain::event::StoredEvent;
 use crate::domain::image::ImageId;
 use crate::domain::model::ModelCatalog;
@@ -105,6 +106,8 @@ pub struct Dependencies {
     pub mcp: Arc<dyn McpServers>,
     /// The MCP servers the agent registered (`tool_register`), kept with their session.
     pub agent_servers: Arc<dyn AgentServerRepository>,
+    /// Each person's kept tools, which their chats get (and the published ones).
+    pub toolbox: Arc<ToolboxService>,
     /// Each person's model tokens per day.
     pub daily_tokens: DailyTokens,
     /// Each person's notes across chats: the `memory` tool writes them, a new chat's

@@ -12,6 +12,7 @@ use super::{AgentService, Budgets, Cluster, DailyTokens, Dependencies, TakeOver}
 use crate::application::events::EventService;
 use crate::application::memory::MemoryService;
 use crate::application::sessions::SessionService;
+use crate::application::toolbox::ToolboxService;
 use crate::domain::agent::{ChatMessage, ChatRole, Completion};
 use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
 use crate::domain::model::{ModelCatalog, ModelInfo, ModelName};
@@ -94,6 +95,13 @@ impl Harness {
             images: store.clone(),
             mcp: Arc::new(NoMcp),
             agent_servers: store.clone(),
+            toolbox: Arc::new(ToolboxService::new(
+                store.clone(),
+                sessions.clone(),
+                store.clone(),
+                Arc::new(OneSandbox),
+                Arc::new(ToolApiFiles::default()),
+            )),
             daily_tokens: DailyTokens::new(store.clone(), None),
             memory: Arc::new(MemoryService::new(store.clone())),
             automations: store.clone(),

@@ -19,7 +19,8 @@
 //! - `live.rs`: a sandbox's desktop and terminal, for the person taking over;
 //! - `mcp.rs`: the admin's MCP servers and the servers themselves;
 //! - `agent_servers.rs`: the MCP servers the agent registered in a session;
-//! - `memory.rs`: each person's notes across chats, and what each chat's prompt got.
+//! - `memory.rs`: each person's notes across chats, and what each chat's prompt got;
+//! - `toolbox.rs`: each person's kept tools, and the published ones.
 
 mod accounts;
 mod agent_servers;
@@ -33,6 +34,7 @@ mod mcp;
 mod memory;
 mod sandbox;
 mod sessions;
+mod toolbox;
 mod tools;
 
 pub use accounts::{
@@ -50,4 +52,5 @@ pub use mcp::{McpServerRepository, McpServers};
 pub use memory::MemoryRepository;
 pub use sandbox::{SandboxFiles, SandboxGateway};
 pub use sessions::{EventBus, EventLog, ImageStore, RunLeases, SessionChange, SessionRepository};
+pub use toolbox::ToolboxRepository;
 pub use tools::{SandboxTools, WebSearch};

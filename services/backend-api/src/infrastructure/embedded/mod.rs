@@ -19,6 +19,7 @@ mod mcp_servers;
 mod memory;
 mod sessions;
 mod tokens;
+mod toolbox;
 mod users;
 
 use std::path::Path;
@@ -107,6 +108,7 @@ impl EmbeddedStore {
         txn.open_table(MEMORY_PROMPTS)?;
         txn.open_table(AGENT_SERVERS)?;
         automations::create_tables(&txn)?;
+        toolbox::create_tables(&txn)?;
         txn.commit()?;
         let store = Self { db: Arc::new(db) };
         store.spawn_expiry();

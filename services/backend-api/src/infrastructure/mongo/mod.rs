@@ -21,6 +21,7 @@ mod mcp_servers;
 mod memory;
 mod sessions;
 mod tokens;
+mod toolbox;
 mod users;
 
 use std::time::Duration;
@@ -185,6 +186,7 @@ impl MongoStore {
             .create_index(unique(doc! { "session_id": 1, "name": 1 }))
             .await?;
         automations::create_indexes(&self.db).await?;
+        toolbox::create_indexes(&self.db).await?;
         Ok(())
     }
 

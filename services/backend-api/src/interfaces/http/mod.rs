@@ -33,6 +33,7 @@ mod sessions;
 mod sharing;
 mod system;
 mod terminal;
+mod toolbox;
 mod users;
 mod views;
 mod vnc;
@@ -65,6 +66,7 @@ use crate::application::live::LiveService;
 use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::memory::MemoryService;
 use crate::application::sessions::SessionService;
+use crate::application::toolbox::ToolboxService;
 use crate::domain::ports::{KeyValueStore, McpServers, UserRepository};
 
 use api_keys::ApiKeyBearer;
@@ -104,6 +106,8 @@ pub struct AppState {
     pub mcp_admin: Arc<McpServerAdmin>,
     /// Each person's memory across chats.
     pub memory: Arc<MemoryService>,
+    /// Each person's tool box, and publishing kept tools.
+    pub toolbox: Arc<ToolboxService>,
     /// Cancelled on shutdown; SSE streams end when it is.
     pub stopping: CancellationToken,
     pub sse_heartbeat_secs: u64,
@@ -156,6 +160,7 @@ fn split() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(api_keys::router())
         .merge(jobs::router())
         .merge(memory::router())
+        .merge(toolbox::router())
         .merge(automations::router())
         .split_for_parts()
 }

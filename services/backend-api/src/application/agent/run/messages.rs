@@ -71,6 +71,11 @@ pub(super) fn mcp_unavailable(server: &str, error: &str) -> String {
     format!("The MCP server {server:?} is unavailable ({error}); the agent works without its tools.")
 }
 
+/// A kept tool of the person's tool box could not be registered in the chat.
+pub(super) fn kept_tool_unavailable(name: &str, why: &str) -> String {
+    format!("The kept tool {name:?} is not offered in this chat: {why}")
+}
+
 /// No sandbox could be had.
 pub(super) fn no_sandbox(err: &DomainError) -> String {
     format!("Could not get a sandbox to work in: {err}")

@@ -45,6 +45,7 @@ mod calls;
 mod delegation;
 mod hand_back;
 mod history;
+mod kept_tools;
 mod mcp;
 mod memory_tool;
 mod messages;

@@ -26,19 +26,21 @@ use super::own_calls::RegisterArgs;
 use super::Run;
 use crate::application::agent::mcp::present;
 use crate::application::agent::untrusted::ToolReply;
+use crate::application::toolbox::write_files;
 use crate::domain::agent::ToolCallRequest;
 use crate::domain::agent_server::{
     checked_tools, command_refusal, session_size_refusal, AgentServer, MAX_SERVERS, REGISTER_TOOL,
 };
-use crate::domain::mcp::{qualified_name, McpServerName};
+use crate::domain::mcp::{qualified_name, McpServerName, McpSite};
 use crate::domain::tool::{RegisteredTool, ToolRegistration, ToolView};
+use crate::domain::toolbox::KeptTool;
 
 /// The most characters of the test call's result the person's view keeps (the model's
 /// copy is cut to the turn's tool output budget).
 const SHOWN_TEST_CHARS: usize = 10_000;
 
 /// Why a server was not registered.
-enum Refusal {
+pub(super) enum Refusal {
     /// The backend's own words (a bad name, too many servers).
     Own(String),
     /// What the server or its sandbox said (how it ended, its error), after the
@@ -46,9 +48,19 @@ enum Refusal {
     Outside { about: String, reason: String },
 }
 
+impl Refusal {
+    /// The whole of it, for the person.
+    pub(super) fn text(self) -> String {
+        match self {
+            Self::Own(why) => why,
+            Self::Outside { about, reason } => format!("{about} {reason}"),
+        }
+    }
+}
+
 impl Run {
     /// Whether this run registers servers (see the module's notes).
-    fn registers(&self) -> bool {
+    pub(super) fn registers(&self) -> bool {
         self.role.is_lead() && !self.session.headless
     }
 
@@ -64,11 +76,14 @@ impl Run {
         }
         match self.deps.agent_servers.agent_servers(&self.session.id).await {
             Ok(servers) => {
+                let names: HashSet<String> = servers.iter().map(|s| s.name.as_str().to_owned()).collect();
                 for server in servers {
                     if !taken.contains(server.name.as_str()) {
                         self.offer_agent_server(server);
                     }
                 }
+                self.offer_kept_tools(&taken.union(&names).cloned().collect())
+                    .await;
             }
             Err(err) => {
                 tracing::warn!(session = self.session.id.as_str(), %err, "reading the agent's MCP servers");
@@ -76,7 +91,7 @@ impl Run {
         }
     }
 
-    fn offer_agent_server(&mut self, server: AgentServer) {
+    pub(super) fn offer_agent_server(&mut self, server: AgentServer) {
         let name = server.name.as_str().to_owned();
         self.catalogue.withdraw_mcp(&name);
         let tools = server.tools.iter().cloned().map(Into::into).collect();
@@ -157,22 +172,45 @@ impl Run {
     /// call gave, or why not.
     async fn register(&mut self, args: &RegisterArgs) -> Result<(AgentServer, Option<String>), Refusal> {
         let name = McpServerName::parse(&args.name).map_err(|err| Refusal::Own(err.to_string()))?;
-        if let Some(why) = command_refusal(&args.command, &args.args) {
+        let (server, site) = self.start_server(&name, &args.command, &args.args, None).await?;
+        let test = match &args.test {
+            None => None,
+            Some(test) => Some(
+                self.test_call(&server, &test.tool, test.arguments.clone(), &site)
+                    .await
+                    .inspect_err(|_| self.deps.mcp.stop_agent_server(&site, &name))?,
+            ),
+        };
+        self.keep_server(&server, &site).await?;
+        Ok((server, test))
+    }
+
+    /// Checks the command and the chat's number of servers, writes `kept`'s files (a
+    /// kept tool's), starts the server in the run's sandbox and checks the tools it lists;
+    /// its registration (not yet kept) and where it runs, or why not.
+    pub(super) async fn start_server(
+        &mut self,
+        name: &McpServerName,
+        command: &str,
+        args: &[String],
+        kept: Option<&KeptTool>,
+    ) -> Result<(AgentServer, McpSite), Refusal> {
+        if let Some(why) = command_refusal(command, args) {
             return Err(Refusal::Own(why));
         }
-        if self.deps.mcp.configured(&name).await {
+        if self.deps.mcp.configured(name).await {
             return Err(Refusal::Own(format!(
                 "{:?} is the name of a server the deployment configured; pick another",
-                args.name
+                name.as_str()
             )));
         }
         // The store's, not this turn's: one an admin's server hides still counts.
-        let kept = self.deps.agent_servers.agent_servers(&self.session.id).await;
-        let kept = kept.map_err(|err| {
+        let stored = self.deps.agent_servers.agent_servers(&self.session.id).await;
+        let stored = stored.map_err(|err| {
             tracing::error!(session = self.session.id.as_str(), %err, "reading the agent's MCP servers");
             Refusal::Own("the chat's servers could not be read (a storage error); try again later".into())
         })?;
-        let registered: Vec<&str> = kept.iter().map(|s| s.name.as_str()).collect();
+        let registered: Vec<&str> = stored.iter().map(|s| s.name.as_str()).collect();
         if registered.len() >= MAX_SERVERS && !registered.contains(&name.as_str()) {
             return Err(Refusal::Own(format!(
                 "a chat keeps at most {MAX_SERVERS} servers ({}); register one of those names again to replace it",
@@ -180,49 +218,48 @@ impl Run {
             )));
         }
         let site = self.mcp_site().await.map_err(Refusal::Own)?;
+        if let Some(kept) = kept {
+            write_files(self.deps.files.as_ref(), &site.sandbox, kept)
+                .await
+                .map_err(|err| Refusal::Own(format!("its files could not be written: {err}")))?;
+        }
         let mcp = self.deps.mcp.clone();
-        let started = mcp
-            .start_agent_server(&site, &name, &args.command, &args.args)
-            .await;
-        let outside = |about: &str, reason: String| Refusal::Outside {
-            about: about.to_owned(),
+        let started = mcp.start_agent_server(&site, name, command, args).await;
+        let listed = started.map_err(|reason| Refusal::Outside {
+            about: "it did not start:".to_owned(),
             reason,
-        };
-        let listed = started.map_err(|reason| outside("it did not start:", reason))?;
-        let tools = checked_tools(&name, listed)
-            .and_then(|tools| match session_size_refusal(&kept, &name, &tools) {
+        })?;
+        let tools = checked_tools(name, listed)
+            .and_then(|tools| match session_size_refusal(&stored, name, &tools) {
                 Some(why) => Err(why),
                 None => Ok(tools),
             })
             .map_err(|why| {
-                mcp.stop_agent_server(&site, &name);
+                mcp.stop_agent_server(&site, name);
                 Refusal::Own(format!("its tools cannot be offered: {why}"))
             })?;
         let server = AgentServer {
             session_id: self.session.id.clone(),
             owner: self.session.owner.clone(),
             name: name.clone(),
-            command: args.command.clone(),
-            args: args.args.clone(),
+            command: command.to_owned(),
+            args: args.to_vec(),
             tools,
             registered_at: Utc::now(),
         };
-        let test = match &args.test {
-            None => None,
-            Some(test) => Some(
-                self.test_call(&server, &test.tool, test.arguments.clone(), &site)
-                    .await
-                    .inspect_err(|_| mcp.stop_agent_server(&site, &name))?,
-            ),
-        };
-        if let Err(err) = self.deps.agent_servers.put_agent_server(&server).await {
+        Ok((server, site))
+    }
+
+    /// Stores the registration of the server started at `site` (stopped if it cannot be).
+    pub(super) async fn keep_server(&self, server: &AgentServer, site: &McpSite) -> Result<(), Refusal> {
+        if let Err(err) = self.deps.agent_servers.put_agent_server(server).await {
             tracing::error!(session = self.session.id.as_str(), %err, "keeping the agent's MCP server");
-            mcp.stop_agent_server(&site, &name);
+            self.deps.mcp.stop_agent_server(site, &server.name);
             return Err(Refusal::Own(
                 "it could not be kept (a storage error); try again later".into(),
             ));
         }
-        Ok((server, test))
+        Ok(())
     }
 
     /// The test call's text, if the tool ran without reporting an error.
@@ -231,7 +268,7 @@ impl Run {
         server: &AgentServer,
         tool: &str,
         arguments: Map<String, Value>,
-        site: &crate::domain::mcp::McpSite,
+        site: &McpSite,
     ) -> Result<String, Refusal> {
         if !server.tools.iter().any(|listed| listed.name == tool) {
             let names: Vec<&str> = server.tools.iter().map(|t| t.name.as_str()).collect();

@@ -1,0 +1,51 @@
+//! The person's tool box in a chat: as a turn starts, each kept tool the chat gets (the
+//! person's enabled ones, and the published ones — see
+//! [`crate::application::toolbox::ToolboxService::offered`]) that is not registered in
+//! it yet has its files written into the run's sandbox and is registered as
+//! `tool_register` would (the same checks and limits), so that its tools are offered as
+//! `mcp__<name>__<tool>` from this turn on. A name the chat already has (the agent's
+//! own server, an admin's) keeps its server. One that cannot be registered is told to
+//! the person once per run, and the turn goes on without it.
+
+use std::collections::HashSet;
+
+use super::{messages, Run};
+use crate::domain::event::AgentEvent;
+use crate::domain::toolbox::KeptTool;
+
+impl Run {
+    /// Registers the kept tools the chat gets and has none of the `taken` names.
+    pub(super) async fn offer_kept_tools(&mut self, taken: &HashSet<String>) {
+        let kept = match self.deps.toolbox.offered(&self.session.owner).await {
+            Ok(kept) => kept,
+            Err(err) => {
+                tracing::warn!(session = self.session.id.as_str(), %err, "reading the tool box");
+                return;
+            }
+        };
+        for tool in kept {
+            if taken.contains(tool.name.as_str()) {
+                continue;
+            }
+            if let Err(why) = self.register_kept(&tool).await {
+                let name = tool.name.as_str();
+                if self.mcp_reported.insert(format!("kept:{name}")) {
+                    let message = messages::kept_tool_unavailable(name, &why);
+                    self.emit(AgentEvent::Error { message }).await;
+                }
+            }
+        }
+    }
+
+    async fn register_kept(&mut self, tool: &KeptTool) -> Result<(), String> {
+        let (server, site) = self
+            .start_server(&tool.name, &tool.command, &tool.args, Some(tool))
+            .await
+            .map_err(|refusal| refusal.text())?;
+        self.keep_server(&server, &site)
+            .await
+            .map_err(|refusal| refusal.text())?;
+        self.offer_agent_server(server);
+        Ok(())
+    }
+}

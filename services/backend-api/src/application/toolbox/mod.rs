@@ -1,0 +1,164 @@
+//! Each person's tool box (see [`crate::domain::toolbox`]): what the Settings page and
+//! its API do — keep a tool the agent registered in one of the person's chats (its files
+//! copied from that chat's sandbox), list, read, enable or disable and delete kept
+//! tools — what an admin does — read anyone's and publish one for everyone — and what a
+//! chat's run asks: the tools it gets.
+//!
+//! A kept tool is its owner's: every use case takes the caller, and another person's id
+//! is not found (404) on every route, but for an admin reading or publishing it.
+
+mod copy;
+
+use std::sync::Arc;
+
+use chrono::Utc;
+
+pub use copy::write_files;
+
+use super::error::{AppError, AppResult};
+use super::principal::{require_admin, Principal};
+use super::sessions::SessionService;
+use crate::domain::ids::KeptToolId;
+use crate::domain::mcp::McpServerName;
+use crate::domain::ports::{AgentServerRepository, SandboxFiles, SandboxGateway, ToolboxRepository};
+use crate::domain::toolbox::{KeptTool, MAX_KEPT_TOOLS};
+use crate::domain::user::{Role, UserId};
+
+pub struct ToolboxService {
+    store: Arc<dyn ToolboxRepository>,
+    sessions: Arc<SessionService>,
+    agent_servers: Arc<dyn AgentServerRepository>,
+    sandboxes: Arc<dyn SandboxGateway>,
+    files: Arc<dyn SandboxFiles>,
+}
+
+impl ToolboxService {
+    pub fn new(
+        store: Arc<dyn ToolboxRepository>,
+        sessions: Arc<SessionService>,
+        agent_servers: Arc<dyn AgentServerRepository>,
+        sandboxes: Arc<dyn SandboxGateway>,
+        files: Arc<dyn SandboxFiles>,
+    ) -> Self {
+        Self {
+            store,
+            sessions,
+            agent_servers,
+            sandboxes,
+            files,
+        }
+    }
+
+    /// Keeps the server registered as `name` in the person's chat `session`: its command,
+    /// tools and files. One the person already keeps under that name is replaced (and
+    /// unpublished: its code is new to the admin).
+    pub async fn keep(&self, owner: &UserId, session: &str, name: &str) -> AppResult<KeptTool> {
+        let session = self.sessions.get(owner, session).await?;
+        let name = McpServerName::parse(name)?;
+        let registered = self.agent_servers.agent_servers(&session.id).await?;
+        let server = registered
+            .into_iter()
+            .find(|server| server.name == name)
+            .ok_or(AppError::NotFound("tool registered in this chat"))?;
+        let mine = self.store.kept_tools(Some(owner)).await?;
+        let replaced = mine.iter().find(|tool| tool.name == name);
+        if replaced.is_none() && mine.len() >= MAX_KEPT_TOOLS {
+            return Err(AppError::Invalid(format!(
+                "a tool box holds at most {MAX_KEPT_TOOLS} tools; delete one first"
+            )));
+        }
+        let sandbox = self
+            .sandboxes
+            .acquire(&session.id, owner, session.network)
+            .await?;
+        let files = copy::read_files(self.files.as_ref(), &sandbox, &server.command, &server.args).await?;
+        let tool = KeptTool {
+            id: replaced.map(|tool| tool.id.clone()).unwrap_or_default(),
+            owner: owner.clone(),
+            name,
+            command: server.command,
+            args: server.args,
+            tools: server.tools,
+            files,
+            enabled: true,
+            published: false,
+            from_session: session.id,
+            kept_at: Utc::now(),
+        };
+        self.store.put_kept_tool(&tool).await?;
+        Ok(tool)
+    }
+
+    /// The caller's kept tools, by name; every person's for an admin asking for all.
+    pub async fn list(&self, caller: &Principal, everyone: bool) -> AppResult<Vec<KeptTool>> {
+        if everyone {
+            require_admin(caller)?;
+            return Ok(self.store.kept_tools(None).await?);
+        }
+        Ok(self.store.kept_tools(Some(&caller.user_id)).await?)
+    }
+
+    /// One kept tool with its files: the caller's, or anyone's for an admin.
+    pub async fn get(&self, caller: &Principal, id: &str) -> AppResult<KeptTool> {
+        let tool = self.find(id).await?;
+        if tool.owner == caller.user_id || caller.role == Role::Admin {
+            Ok(tool)
+        } else {
+            Err(AppError::NotFound("kept tool"))
+        }
+    }
+
+    /// Whether the owner's later chats get it.
+    pub async fn set_enabled(&self, owner: &UserId, id: &str, enabled: bool) -> AppResult<KeptTool> {
+        let mut tool = self.owned(owner, id).await?;
+        tool.enabled = enabled;
+        self.store.put_kept_tool(&tool).await?;
+        Ok(tool)
+    }
+
+    /// Deletes it; chats it was registered in keep that registration.
+    pub async fn delete(&self, owner: &UserId, id: &str) -> AppResult<()> {
+        let tool = self.owned(owner, id).await?;
+        Ok(self.store.remove_kept_tool(&tool.id).await?)
+    }
+
+    /// Publishes it for every person's chats, or withdraws that (admins only).
+    pub async fn publish(&self, caller: &Principal, id: &str, published: bool) -> AppResult<KeptTool> {
+        require_admin(caller)?;
+        let mut tool = self.find(id).await?;
+        tool.published = published;
+        self.store.put_kept_tool(&tool).await?;
+        Ok(tool)
+    }
+
+    /// The kept tools a chat of `owner` gets, by name: their own enabled ones, then the
+    /// published ones of others whose names are not taken by those.
+    pub async fn offered(&self, owner: &UserId) -> AppResult<Vec<KeptTool>> {
+        let mut offered: Vec<KeptTool> = self
+            .store
+            .kept_tools(Some(owner))
+            .await?
+            .into_iter()
+            .filter(|tool| tool.enabled)
+            .collect();
+        for tool in self.store.published_tools().await? {
+            if tool.owner != *owner && !offered.iter().any(|mine| mine.name == tool.name) {
+                offered.push(tool);
+            }
+        }
+        Ok(offered)
+    }
+
+    async fn find(&self, id: &str) -> AppResult<KeptTool> {
+        let id = KeptToolId::parse(id)?;
+        let tool = self.store.kept_tool(&id).await?;
+        tool.ok_or(AppError::NotFound("kept tool"))
+    }
+
+    async fn owned(&self, owner: &UserId, id: &str) -> AppResult<KeptTool> {
+        match self.find(id).await? {
+            tool if tool.owner == *owner => Ok(tool),
+            _ => Err(AppError::NotFound("kept tool")),
+        }
+    }
+}
