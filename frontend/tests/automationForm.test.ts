@@ -38,13 +38,14 @@ describe('the automation form', () => {
         { type: 'schedule', cron: '0 9 * * 1-5', timezone: 'Europe/Berlin' },
         { type: 'webhook', filter: null },
       ],
+      webhook_url: '',
     })
   })
 
   it('edits a stored automation: each trigger keeps its id, a past time goes back as it was', () => {
-    const form = formOf(stored)
+    const form = formOf({ ...stored, webhook_url: 'https://ci.example.org/done' })
     const input = inputOf(form)
-    expect(input).toMatchObject({ name: 'Nightly', model: 'coder', session: 'persistent', enabled: false })
+    expect(input).toMatchObject({ name: 'Nightly', model: 'coder', session: 'persistent', enabled: false, webhook_url: 'https://ci.example.org/done' })
     expect(input.triggers).toEqual([
       { type: 'schedule', id: 't1', cron: '0 2 * * *', timezone: 'Asia/Tokyo' },
       { type: 'at', id: 't2', at: '2020-12-01T09:30:15.250Z' },

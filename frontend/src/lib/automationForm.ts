@@ -29,6 +29,8 @@ export interface AutomationForm {
   session: SessionMode
   enabled: boolean
   triggers: TriggerRow[]
+  /** Where each run's end is sent; empty for none. */
+  webhookUrl: string
 }
 
 let keys = 0
@@ -47,7 +49,7 @@ export function newTrigger(type: TriggerType): TriggerRow {
 }
 
 export function newForm(): AutomationForm {
-  return { name: '', prompt: '', model: '', session: 'fresh', enabled: true, triggers: [newTrigger('schedule')] }
+  return { name: '', prompt: '', model: '', session: 'fresh', enabled: true, triggers: [newTrigger('schedule')], webhookUrl: '' }
 }
 
 /** `2026-12-01T09:00` in the browser's zone, as a `datetime-local` field shows it. */
@@ -64,6 +66,7 @@ export function formOf(automation: Automation): AutomationForm {
     model: automation.model ?? '',
     session: automation.session,
     enabled: automation.enabled,
+    webhookUrl: automation.webhook_url ?? '',
     triggers: automation.triggers.map((trigger) => {
       const row = { ...newTrigger(trigger.type as TriggerType), id: trigger.id }
       if (trigger.type === 'schedule') return { ...row, cron: trigger.cron ?? '', timezone: trigger.timezone ?? '' }
@@ -98,6 +101,8 @@ export function inputOf(form: AutomationForm): NewAutomation {
     session: form.session,
     enabled: form.enabled,
     triggers: form.triggers.map(triggerOf),
+    // Empty removes it; the same URL keeps its secret.
+    webhook_url: form.webhookUrl.trim(),
   }
 }
 

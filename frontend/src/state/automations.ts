@@ -10,12 +10,16 @@ import type { Automation, AutomationList, AutomationPreview, AutomationRun, NewA
 const BASE = '/api/v1/automations'
 const one = (id: string) => `${BASE}/${encodeURIComponent(id)}`
 
-/** A webhook's address and secret, as shown once. */
+/** A webhook's address and secret, as shown once: a trigger's (`trigger`: its id), or
+ * the automation's own that runs' ends go to (`trigger`: `outgoing`). */
 export interface Revealed {
   trigger: string
   url: string
   secret: string
 }
+
+/** The `trigger` of the automation's own webhook in [[Revealed]]. */
+export const OUTGOING = 'outgoing'
 
 export const automations = reactive({
   list: [] as Automation[],
@@ -26,6 +30,7 @@ export const automations = reactive({
 
 function keep(automation: Automation): void {
   const secrets = automation.triggers.flatMap((t) => (t.url && t.secret ? [{ trigger: t.id, url: absoluteUrl(t.url), secret: t.secret }] : []))
+  if (automation.webhook_url && automation.webhook_secret) secrets.push({ trigger: OUTGOING, url: automation.webhook_url, secret: automation.webhook_secret })
   if (secrets.length) automations.revealed[automation.id] = secrets
   const at = automations.list.findIndex((a) => a.id === automation.id)
   if (at === -1) automations.list.push(automation)

@@ -48,6 +48,8 @@ export const automations = {
     filterHint: 'Runs only when this holds for the delivery, e.g. body.action == "opened".',
     webhookNew: 'Its URL and secret are shown once, after saving.',
     webhookUrl: 'URL',
+    notify: 'Webhook on each run’s end (optional)',
+    notifyHint: 'Each run’s job is posted here when it waits for you and when it ends, signed with a secret shown once after saving (X-Sandpiper-Signature).',
     removeTrigger: 'Remove trigger',
     nextRuns: 'Next runs',
     preview: 'Show next runs',
@@ -64,6 +66,7 @@ export const automations = {
     curl: 'Send a signed test delivery (the signature is the HMAC-SHA256 of the body, in X-Sandpiper-Signature):',
     rotate: 'Rotate secret',
     confirmRotate: 'Make a new secret? The current one stops working at once.',
+    outgoing: 'Each run’s job is posted to this URL when it waits and when it ends; check X-Sandpiper-Signature (HMAC-SHA256 of the body) with this secret.',
     done: 'Done',
   },
   runs: {

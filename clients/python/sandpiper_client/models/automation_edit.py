@@ -35,6 +35,8 @@ class AutomationEdit:
             session (None | SessionMode | Unset):
             timeout_secs (int | None | Unset):
             triggers (list[NewTriggerAt | NewTriggerSchedule | NewTriggerWebhook] | None | Unset):
+            webhook_url (None | str | Unset): As when made; the same URL keeps its secret, another gets a new one, `""`
+                removes it.
     """
 
     enabled: bool | None | Unset = UNSET
@@ -46,6 +48,7 @@ class AutomationEdit:
     session: None | SessionMode | Unset = UNSET
     timeout_secs: int | None | Unset = UNSET
     triggers: list[NewTriggerAt | NewTriggerSchedule | NewTriggerWebhook] | None | Unset = UNSET
+    webhook_url: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -123,6 +126,12 @@ class AutomationEdit:
         else:
             triggers = self.triggers
 
+        webhook_url: None | str | Unset
+        if isinstance(self.webhook_url, Unset):
+            webhook_url = UNSET
+        else:
+            webhook_url = self.webhook_url
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
@@ -144,6 +153,8 @@ class AutomationEdit:
             field_dict["timeout_secs"] = timeout_secs
         if triggers is not UNSET:
             field_dict["triggers"] = triggers
+        if webhook_url is not UNSET:
+            field_dict["webhook_url"] = webhook_url
 
         return field_dict
 
@@ -291,6 +302,15 @@ class AutomationEdit:
 
         triggers = _parse_triggers(d.pop("triggers", UNSET))
 
+        def _parse_webhook_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_url = _parse_webhook_url(d.pop("webhook_url", UNSET))
+
         automation_edit = cls(
             enabled=enabled,
             missed_runs=missed_runs,
@@ -301,6 +321,7 @@ class AutomationEdit:
             session=session,
             timeout_secs=timeout_secs,
             triggers=triggers,
+            webhook_url=webhook_url,
         )
 
         automation_edit.additional_properties = d

@@ -44,6 +44,8 @@ class AutomationView:
         paused_reason (None | str | Unset): Why it paused itself, until enabled again.
         session_id (None | str | Unset): The session a persistent automation's runs continue, once the first made it.
         timeout_secs (int | None | Unset):
+        webhook_secret (None | str | Unset): The key those bodies are signed with: only in the answer that set the URL.
+        webhook_url (None | str | Unset): Where each run's job is sent when it waits and when it ends.
     """
 
     created_at: datetime.datetime
@@ -63,6 +65,8 @@ class AutomationView:
     paused_reason: None | str | Unset = UNSET
     session_id: None | str | Unset = UNSET
     timeout_secs: int | None | Unset = UNSET
+    webhook_secret: None | str | Unset = UNSET
+    webhook_url: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -142,6 +146,18 @@ class AutomationView:
         else:
             timeout_secs = self.timeout_secs
 
+        webhook_secret: None | str | Unset
+        if isinstance(self.webhook_secret, Unset):
+            webhook_secret = UNSET
+        else:
+            webhook_secret = self.webhook_secret
+
+        webhook_url: None | str | Unset
+        if isinstance(self.webhook_url, Unset):
+            webhook_url = UNSET
+        else:
+            webhook_url = self.webhook_url
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -172,6 +188,10 @@ class AutomationView:
             field_dict["session_id"] = session_id
         if timeout_secs is not UNSET:
             field_dict["timeout_secs"] = timeout_secs
+        if webhook_secret is not UNSET:
+            field_dict["webhook_secret"] = webhook_secret
+        if webhook_url is not UNSET:
+            field_dict["webhook_url"] = webhook_url
 
         return field_dict
 
@@ -298,6 +318,24 @@ class AutomationView:
 
         timeout_secs = _parse_timeout_secs(d.pop("timeout_secs", UNSET))
 
+        def _parse_webhook_secret(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_secret = _parse_webhook_secret(d.pop("webhook_secret", UNSET))
+
+        def _parse_webhook_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_url = _parse_webhook_url(d.pop("webhook_url", UNSET))
+
         automation_view = cls(
             created_at=created_at,
             enabled=enabled,
@@ -316,6 +354,8 @@ class AutomationView:
             paused_reason=paused_reason,
             session_id=session_id,
             timeout_secs=timeout_secs,
+            webhook_secret=webhook_secret,
+            webhook_url=webhook_url,
         )
 
         automation_view.additional_properties = d

@@ -35,6 +35,10 @@ class NewAutomation:
         network (None | str | Unset): `internet` or `offline`; default: the sandbox-manager's.
         session (None | SessionMode | Unset):
         timeout_secs (int | None | Unset): Each run's time limit, as a job's (default: a job's).
+        webhook_url (None | str | Unset): Gets each run's job, as `GET /api/v1/jobs/{id}` shows it, when the run starts
+            waiting and when it ends, signed as a job's webhook is with the automation's one
+            secret (`webhook_secret`, shown only in the answer that set the URL); a public
+            address unless the operator allows private ones.
     """
 
     name: str
@@ -46,6 +50,7 @@ class NewAutomation:
     network: None | str | Unset = UNSET
     session: None | SessionMode | Unset = UNSET
     timeout_secs: int | None | Unset = UNSET
+    webhook_url: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,6 +113,12 @@ class NewAutomation:
         else:
             timeout_secs = self.timeout_secs
 
+        webhook_url: None | str | Unset
+        if isinstance(self.webhook_url, Unset):
+            webhook_url = UNSET
+        else:
+            webhook_url = self.webhook_url
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -129,6 +140,8 @@ class NewAutomation:
             field_dict["session"] = session
         if timeout_secs is not UNSET:
             field_dict["timeout_secs"] = timeout_secs
+        if webhook_url is not UNSET:
+            field_dict["webhook_url"] = webhook_url
 
         return field_dict
 
@@ -244,6 +257,15 @@ class NewAutomation:
 
         timeout_secs = _parse_timeout_secs(d.pop("timeout_secs", UNSET))
 
+        def _parse_webhook_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_url = _parse_webhook_url(d.pop("webhook_url", UNSET))
+
         new_automation = cls(
             name=name,
             prompt=prompt,
@@ -254,6 +276,7 @@ class NewAutomation:
             network=network,
             session=session,
             timeout_secs=timeout_secs,
+            webhook_url=webhook_url,
         )
 
         new_automation.additional_properties = d

@@ -172,6 +172,10 @@ export type AutomationEdit = {
     session?: null | SessionMode;
     timeout_secs?: number | null;
     triggers?: Array<NewTrigger> | null;
+    /**
+     * As when made; the same URL keeps its secret, another gets a new one, `""` removes it.
+     */
+    webhook_url?: string | null;
 };
 
 export type AutomationList = {
@@ -211,6 +215,14 @@ export type AutomationView = {
     session_id?: string | null;
     timeout_secs?: number | null;
     triggers: Array<TriggerView>;
+    /**
+     * The key those bodies are signed with: only in the answer that set the URL.
+     */
+    webhook_secret?: string | null;
+    /**
+     * Where each run's job is sent when it waits and when it ends.
+     */
+    webhook_url?: string | null;
 };
 
 /**
@@ -854,6 +866,13 @@ export type NewAutomation = {
      */
     timeout_secs?: number | null;
     triggers: Array<NewTrigger>;
+    /**
+     * Gets each run's job, as `GET /api/v1/jobs/{id}` shows it, when the run starts
+     * waiting and when it ends, signed as a job's webhook is with the automation's one
+     * secret (`webhook_secret`, shown only in the answer that set the URL); a public
+     * address unless the operator allows private ones.
+     */
+    webhook_url?: string | null;
 };
 
 /**

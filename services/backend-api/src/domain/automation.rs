@@ -10,7 +10,7 @@ use super::api_key::ApiKeyId;
 use super::automation_schedule::{CronSchedule, FireTimes};
 use super::error::{DomainError, DomainResult};
 use super::ids::{AutomationId, RunId, TriggerId};
-use super::job::JobId;
+use super::job::{JobId, Webhook};
 use super::session::{Network, SessionId};
 use super::user::UserId;
 
@@ -118,6 +118,11 @@ pub struct Automation {
     /// Why it disabled itself, until it is enabled again.
     pub paused_reason: Option<String>,
     pub triggers: Vec<Trigger>,
+    /// Where each run's job is sent when it starts waiting and when it ends, signed with
+    /// this one secret (shown once, when the URL was set), so a receiver checks every run
+    /// alike.
+    #[serde(default)]
+    pub webhook: Option<Webhook>,
     /// The earliest time one of its time triggers fires next, while enabled: what the
     /// scheduler queries (by index) and claims. Milliseconds, so it compares exactly.
     #[serde(with = "chrono::serde::ts_milliseconds_option")]
@@ -151,6 +156,7 @@ impl Automation {
             failures: 0,
             paused_reason: None,
             triggers: Vec::new(),
+            webhook: None,
             next_fire: None,
             api_key: None,
             created_at: now,

@@ -471,11 +471,11 @@ async fn a_job_past_its_time_limit_fails_and_its_run_stops() {
 }
 
 /// What a webhook receiver got: each call's signature header and body.
-type Calls = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+pub(crate) type Calls = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
 
 /// A webhook receiver on 127.0.0.1 that fails its first call (500) and takes the rest;
 /// its URL and what it got.
-async fn receiver() -> (String, Calls) {
+pub(crate) async fn receiver() -> (String, Calls) {
     let calls = Calls::default();
     let kept = calls.clone();
     let app = axum::Router::new().route(
@@ -505,7 +505,7 @@ async fn receiver() -> (String, Calls) {
 }
 
 /// Waits until the receiver has had `n` calls.
-async fn calls(got: &Calls, n: usize) -> Vec<(String, Vec<u8>)> {
+pub(crate) async fn calls(got: &Calls, n: usize) -> Vec<(String, Vec<u8>)> {
     let start = Instant::now();
     loop {
         let calls = got.lock().unwrap().clone();

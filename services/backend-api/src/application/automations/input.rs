@@ -12,6 +12,7 @@ use super::triggers::{triggers_of, NewTrigger, Secrets};
 use crate::application::error::AppResult;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{check_name, Automation, MissedRuns, SessionMode};
+use crate::domain::job::{Webhook, WebhookUrl};
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::AutomationRepository;
 use crate::domain::session::Network;
@@ -38,6 +39,11 @@ pub struct NewAutomation {
     /// A fire time missed while no replica ran: `run_once` (default) or `skip`.
     pub missed_runs: Option<MissedRuns>,
     pub triggers: Vec<NewTrigger>,
+    /// Gets each run's job, as `GET /api/v1/jobs/{id}` shows it, when the run starts
+    /// waiting and when it ends, signed as a job's webhook is with the automation's one
+    /// secret (`webhook_secret`, shown only in the answer that set the URL); a public
+    /// address unless the operator allows private ones.
+    pub webhook_url: Option<String>,
 }
 
 /// Changes to an automation; what is left out stays. `triggers` replaces them all (one
@@ -54,6 +60,8 @@ pub struct AutomationEdit {
     pub enabled: Option<bool>,
     pub missed_runs: Option<MissedRuns>,
     pub triggers: Option<Vec<NewTrigger>>,
+    /// As when made; the same URL keeps its secret, another gets a new one, `""` removes it.
+    pub webhook_url: Option<String>,
 }
 
 /// What an automation is checked against when saved: the models offered and the
@@ -123,6 +131,7 @@ impl From<AutomateArgs> for NewAutomation {
             enabled: None,
             missed_runs: None,
             triggers,
+            webhook_url: None,
         }
     }
 }
@@ -147,9 +156,24 @@ fn build(
         model: new.model,
         network: new.network,
         triggers: Some(new.triggers),
+        webhook_url: new.webhook_url,
         ..AutomationEdit::default()
     };
     apply(edit, automation, checks)
+}
+
+/// The webhook `raw` sets: none for `""`, the kept one for its URL, else a new one (with
+/// a new secret). Whether the backend may call its host is the caller's to check, since
+/// that needs the host's addresses.
+fn webhook_of(raw: &str, kept: Option<Webhook>) -> AppResult<Option<Webhook>> {
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    let url = WebhookUrl::parse(raw)?;
+    Ok(Some(match kept {
+        Some(kept) if kept.url == url => kept,
+        _ => Webhook::new(url),
+    }))
 }
 
 pub fn apply(
@@ -192,6 +216,9 @@ pub fn apply(
     }
     if let Some(missed) = edit.missed_runs {
         automation.missed = missed;
+    }
+    if let Some(raw) = edit.webhook_url {
+        automation.webhook = webhook_of(raw.trim(), automation.webhook.take())?;
     }
     let schedule_changed = edit.triggers.is_some() || edit.enabled.is_some_and(|on| on != automation.enabled);
     if let Some(enabled) = edit.enabled {

@@ -32,7 +32,7 @@ use super::sessions::SessionService;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{Automation, AutomationRun, FiredBy, TriggerKind};
 use crate::domain::ids::{AutomationId, TriggerId};
-use crate::domain::job::{Job, JobId};
+use crate::domain::job::{Job, JobId, WebhookUrl};
 use crate::domain::ports::{AutomationRepository, UserRepository};
 use crate::domain::user::UserId;
 use input::{AutomationEdit, Checks, NewAutomation};
@@ -76,6 +76,25 @@ pub struct Saved {
     pub automation: Automation,
     /// `(trigger, secret)`: shown once.
     pub secrets: Vec<(TriggerId, String)>,
+    /// The secret of its outgoing webhook when this save set a new one: shown once.
+    pub webhook_secret: Option<String>,
+}
+
+impl Saved {
+    /// `automation` as saved over `before` (`None` when new).
+    fn over(before: Option<&Automation>, automation: Automation, secrets: Vec<(TriggerId, String)>) -> Self {
+        let was = before.and_then(|before| before.webhook.as_ref());
+        let webhook_secret = automation
+            .webhook
+            .as_ref()
+            .filter(|now| was.is_none_or(|was| was.secret != now.secret))
+            .map(|now| now.secret.clone());
+        Self {
+            automation,
+            secrets,
+            webhook_secret,
+        }
+    }
 }
 
 /// An automation with what its history says last.
@@ -136,9 +155,24 @@ impl AutomationService {
         api_key: Option<ApiKeyId>,
         new: NewAutomation,
     ) -> AppResult<Saved> {
+        self.check_webhook(None, new.webhook_url.as_deref()).await?;
         let (automation, secrets) = input::save_new(&*self.store, self.checks(), owner, api_key, new).await?;
         self.wake.notify_one();
-        Ok(Saved { automation, secrets })
+        Ok(Saved::over(None, automation, secrets))
+    }
+
+    /// Whether the backend may call the host of `raw`, a webhook URL being set (not
+    /// asked again of the one `current` already has).
+    async fn check_webhook(&self, current: Option<&Automation>, raw: Option<&str>) -> AppResult<()> {
+        let Some(raw) = raw.map(str::trim).filter(|raw| !raw.is_empty()) else {
+            return Ok(());
+        };
+        let url = WebhookUrl::parse(raw)?;
+        let kept = current.and_then(|current| current.webhook.as_ref());
+        if kept.is_none_or(|kept| kept.url != url) {
+            self.jobs.check_webhook(&url).await?;
+        }
+        Ok(())
     }
 
     /// The owner's automation; `NotFound` for anyone else's.
@@ -161,6 +195,8 @@ impl AutomationService {
 
     pub async fn edit(&self, owner: &UserId, id: &str, edit: AutomationEdit) -> AppResult<Saved> {
         let current = self.get(owner, id).await?;
+        self.check_webhook(Some(&current), edit.webhook_url.as_deref())
+            .await?;
         let (mut automation, secrets) = input::apply(edit, current.clone(), self.checks())?;
         automation.revision = current.revision + 1;
         if !self.store.replace(&automation, current.next_fire).await? {
@@ -169,7 +205,7 @@ impl AutomationService {
             ));
         }
         self.wake.notify_one();
-        Ok(Saved { automation, secrets })
+        Ok(Saved::over(Some(&current), automation, secrets))
     }
 
     pub async fn delete(&self, owner: &UserId, id: &str) -> AppResult<()> {

@@ -160,7 +160,11 @@ impl AutomationService {
                 title: Some(automation.name.clone()),
                 network: automation.network.map(network_name),
                 timeout_secs: automation.timeout_secs,
-                webhook_url: None,
+                webhook_url: automation
+                    .webhook
+                    .as_ref()
+                    .map(|hook| hook.url.as_str().to_owned()),
+                webhook_secret: automation.webhook.as_ref().map(|hook| hook.secret.clone()),
                 model: automation.model.clone(),
                 session: session.clone(),
                 automation: Some(automation.id.clone()),

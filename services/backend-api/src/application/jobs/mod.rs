@@ -142,6 +142,9 @@ pub struct NewJob {
     pub network: Option<String>,
     pub timeout_secs: Option<u64>,
     pub webhook_url: Option<String>,
+    /// The key the webhook's bodies are signed with: an automation's, the same for all
+    /// its runs; a new one when left out.
+    pub webhook_secret: Option<String>,
     pub model: Option<String>,
     /// A session of the owner's to continue instead of making one.
     pub session: Option<SessionId>,
@@ -271,8 +274,11 @@ impl JobService {
         let webhook = match new.webhook_url.as_deref() {
             Some(raw) => {
                 let url = WebhookUrl::parse(raw)?;
-                self.webhooks.check(&url).await?;
-                Some(Webhook::new(url))
+                self.check_webhook(&url).await?;
+                Some(match new.webhook_secret {
+                    Some(secret) => Webhook { url, secret },
+                    None => Webhook::new(url),
+                })
             }
             None => None,
         };
@@ -304,6 +310,11 @@ impl JobService {
         }
         self.start_queued(owner).await;
         Ok(self.jobs.get(&job.id).await?.unwrap_or(job))
+    }
+
+    /// `InvalidField` naming `webhook_url` when its host is one the backend may not call.
+    pub async fn check_webhook(&self, url: &WebhookUrl) -> AppResult<()> {
+        Ok(self.webhooks.check(url).await?)
     }
 
     /// The decoded size a job's attachments may have together.

@@ -139,6 +139,7 @@ async fn create(
         network: body.network,
         timeout_secs: body.timeout_secs,
         webhook_url: body.webhook_url,
+        webhook_secret: None,
         model: body.model,
         session: None,
         automation: None,

@@ -132,6 +132,10 @@ pub struct AutomationView {
     pub next_fire: Option<DateTime<Utc>>,
     /// Its time triggers' next 5 fire times, enabled or not.
     pub next_runs: Vec<DateTime<Utc>>,
+    /// Where each run's job is sent when it waits and when it ends.
+    pub webhook_url: Option<String>,
+    /// The key those bodies are signed with: only in the answer that set the URL.
+    pub webhook_secret: Option<String>,
     /// The newest history entry (in listings).
     pub last_run: Option<RunView>,
     pub created_at: DateTime<Utc>,
@@ -159,6 +163,11 @@ impl AutomationView {
                 .collect(),
             next_fire: automation.next_fire,
             next_runs: automation.next_runs(Utc::now(), NEXT_RUNS),
+            webhook_url: automation
+                .webhook
+                .as_ref()
+                .map(|hook| hook.url.as_str().to_owned()),
+            webhook_secret: None,
             last_run: None,
             created_at: automation.created_at,
         }
@@ -167,7 +176,9 @@ impl AutomationView {
 
 impl From<&Saved> for AutomationView {
     fn from(saved: &Saved) -> Self {
-        Self::of(&saved.automation, &saved.secrets)
+        let mut view = Self::of(&saved.automation, &saved.secrets);
+        view.webhook_secret.clone_from(&saved.webhook_secret);
+        view
     }
 }
 
