@@ -131,6 +131,7 @@ export function toolFailed(item: Extract<Item, { kind: 'tool' }>): boolean {
   if (item.running || !view) return false
   if (view.kind === 'code') return Boolean(view.error || view.timed_out || view.kernel_restarted)
   if (view.kind === 'tool_register') return Boolean(view.error)
+  if (view.kind === 'evaluated') return Boolean(view.exception)
   return view.kind === 'error'
 }
 

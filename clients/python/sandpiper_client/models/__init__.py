@@ -47,6 +47,8 @@ from .code_output_image_type import CodeOutputImageType
 from .code_output_text import CodeOutputText
 from .code_output_text_type import CodeOutputTextType
 from .command_state import CommandState
+from .console_log import ConsoleLog
+from .console_message import ConsoleMessage
 from .cookie_request import CookieRequest
 from .created_job import CreatedJob
 from .credentials import Credentials
@@ -56,8 +58,11 @@ from .desktop_view import DesktopView
 from .edit_session import EditSession
 from .error_body import ErrorBody
 from .error_detail import ErrorDetail
+from .evaluate_response import EvaluateResponse
+from .fetch_response import FetchResponse
 from .file_entry import FileEntry
 from .file_kind import FileKind
+from .find_response import FindResponse
 from .fired_by import FiredBy
 from .health import Health
 from .image_ref import ImageRef
@@ -71,6 +76,7 @@ from .kept_file_view import KeptFileView
 from .kept_tool_settings import KeptToolSettings
 from .kept_tool_tool_view import KeptToolToolView
 from .kept_tool_view import KeptToolView
+from .kernel_restarted import KernelRestarted
 from .listing import Listing
 from .mcp_item_image import McpItemImage
 from .mcp_item_image_type import McpItemImageType
@@ -125,6 +131,8 @@ from .rotated_secret import RotatedSecret
 from .run_list import RunList
 from .run_started import RunStarted
 from .run_view import RunView
+from .search_match import SearchMatch
+from .search_response import SearchResponse
 from .session_mode import SessionMode
 from .session_page import SessionPage
 from .session_status import SessionStatus
@@ -146,12 +154,26 @@ from .tool_view_browser import ToolViewBrowser
 from .tool_view_browser_kind import ToolViewBrowserKind
 from .tool_view_code import ToolViewCode
 from .tool_view_code_kind import ToolViewCodeKind
+from .tool_view_console import ToolViewConsole
+from .tool_view_console_kind import ToolViewConsoleKind
 from .tool_view_delegation import ToolViewDelegation
 from .tool_view_delegation_kind import ToolViewDelegationKind
 from .tool_view_error import ToolViewError
 from .tool_view_error_kind import ToolViewErrorKind
+from .tool_view_evaluated import ToolViewEvaluated
+from .tool_view_evaluated_kind import ToolViewEvaluatedKind
+from .tool_view_fetched import ToolViewFetched
+from .tool_view_fetched_kind import ToolViewFetchedKind
 from .tool_view_file import ToolViewFile
 from .tool_view_file_kind import ToolViewFileKind
+from .tool_view_found import ToolViewFound
+from .tool_view_found_kind import ToolViewFoundKind
+from .tool_view_kernel_restart import ToolViewKernelRestart
+from .tool_view_kernel_restart_kind import ToolViewKernelRestartKind
+from .tool_view_listing import ToolViewListing
+from .tool_view_listing_kind import ToolViewListingKind
+from .tool_view_matches import ToolViewMatches
+from .tool_view_matches_kind import ToolViewMatchesKind
 from .tool_view_mcp import ToolViewMcp
 from .tool_view_mcp_kind import ToolViewMcpKind
 from .tool_view_result import ToolViewResult
@@ -215,6 +237,8 @@ __all__ = (
     "CodeOutputText",
     "CodeOutputTextType",
     "CommandState",
+    "ConsoleLog",
+    "ConsoleMessage",
     "CookieRequest",
     "CreatedJob",
     "Credentials",
@@ -224,8 +248,11 @@ __all__ = (
     "EditSession",
     "ErrorBody",
     "ErrorDetail",
+    "EvaluateResponse",
+    "FetchResponse",
     "FileEntry",
     "FileKind",
+    "FindResponse",
     "FiredBy",
     "Health",
     "ImageRef",
@@ -239,6 +266,7 @@ __all__ = (
     "KeptToolSettings",
     "KeptToolToolView",
     "KeptToolView",
+    "KernelRestarted",
     "Listing",
     "McpItemImage",
     "McpItemImageType",
@@ -293,6 +321,8 @@ __all__ = (
     "RunList",
     "RunStarted",
     "RunView",
+    "SearchMatch",
+    "SearchResponse",
     "SessionMode",
     "SessionPage",
     "SessionStatus",
@@ -314,12 +344,26 @@ __all__ = (
     "ToolViewBrowserKind",
     "ToolViewCode",
     "ToolViewCodeKind",
+    "ToolViewConsole",
+    "ToolViewConsoleKind",
     "ToolViewDelegation",
     "ToolViewDelegationKind",
     "ToolViewError",
     "ToolViewErrorKind",
+    "ToolViewEvaluated",
+    "ToolViewEvaluatedKind",
+    "ToolViewFetched",
+    "ToolViewFetchedKind",
     "ToolViewFile",
     "ToolViewFileKind",
+    "ToolViewFound",
+    "ToolViewFoundKind",
+    "ToolViewKernelRestart",
+    "ToolViewKernelRestartKind",
+    "ToolViewListing",
+    "ToolViewListingKind",
+    "ToolViewMatches",
+    "ToolViewMatchesKind",
     "ToolViewMcp",
     "ToolViewMcpKind",
     "ToolViewResult",

@@ -15,9 +15,16 @@ if TYPE_CHECKING:
     from ..models.agent_event_tool_args import AgentEventToolArgs
     from ..models.tool_view_browser import ToolViewBrowser
     from ..models.tool_view_code import ToolViewCode
+    from ..models.tool_view_console import ToolViewConsole
     from ..models.tool_view_delegation import ToolViewDelegation
     from ..models.tool_view_error import ToolViewError
+    from ..models.tool_view_evaluated import ToolViewEvaluated
+    from ..models.tool_view_fetched import ToolViewFetched
     from ..models.tool_view_file import ToolViewFile
+    from ..models.tool_view_found import ToolViewFound
+    from ..models.tool_view_kernel_restart import ToolViewKernelRestart
+    from ..models.tool_view_listing import ToolViewListing
+    from ..models.tool_view_matches import ToolViewMatches
     from ..models.tool_view_mcp import ToolViewMcp
     from ..models.tool_view_result import ToolViewResult
     from ..models.tool_view_search import ToolViewSearch
@@ -38,8 +45,9 @@ class AgentEventTool:
         status (ToolStatus):
         type_ (AgentEventToolType):
         args (AgentEventToolArgs | Unset): The arguments as the model wrote them (`{}` when they were not JSON).
-        view (None | ToolViewBrowser | ToolViewCode | ToolViewDelegation | ToolViewError | ToolViewFile | ToolViewMcp |
-            ToolViewResult | ToolViewSearch | ToolViewShell | ToolViewToolRegister | Unset):
+        view (None | ToolViewBrowser | ToolViewCode | ToolViewConsole | ToolViewDelegation | ToolViewError |
+            ToolViewEvaluated | ToolViewFetched | ToolViewFile | ToolViewFound | ToolViewKernelRestart | ToolViewListing |
+            ToolViewMatches | ToolViewMcp | ToolViewResult | ToolViewSearch | ToolViewShell | ToolViewToolRegister | Unset):
     """
 
     call_id: str
@@ -51,9 +59,16 @@ class AgentEventTool:
         None
         | ToolViewBrowser
         | ToolViewCode
+        | ToolViewConsole
         | ToolViewDelegation
         | ToolViewError
+        | ToolViewEvaluated
+        | ToolViewFetched
         | ToolViewFile
+        | ToolViewFound
+        | ToolViewKernelRestart
+        | ToolViewListing
+        | ToolViewMatches
         | ToolViewMcp
         | ToolViewResult
         | ToolViewSearch
@@ -66,9 +81,16 @@ class AgentEventTool:
     def to_dict(self) -> dict[str, Any]:
         from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
         from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
+        from ..models.tool_view_console import ToolViewConsole  # noqa: PLC0415
         from ..models.tool_view_delegation import ToolViewDelegation  # noqa: PLC0415
         from ..models.tool_view_error import ToolViewError  # noqa: PLC0415
+        from ..models.tool_view_evaluated import ToolViewEvaluated  # noqa: PLC0415
+        from ..models.tool_view_fetched import ToolViewFetched  # noqa: PLC0415
         from ..models.tool_view_file import ToolViewFile  # noqa: PLC0415
+        from ..models.tool_view_found import ToolViewFound  # noqa: PLC0415
+        from ..models.tool_view_kernel_restart import ToolViewKernelRestart  # noqa: PLC0415
+        from ..models.tool_view_listing import ToolViewListing  # noqa: PLC0415
+        from ..models.tool_view_matches import ToolViewMatches  # noqa: PLC0415
         from ..models.tool_view_mcp import ToolViewMcp  # noqa: PLC0415
         from ..models.tool_view_result import ToolViewResult  # noqa: PLC0415
         from ..models.tool_view_search import ToolViewSearch  # noqa: PLC0415
@@ -97,6 +119,20 @@ class AgentEventTool:
         elif isinstance(self.view, ToolViewBrowser):
             view = self.view.to_dict()
         elif isinstance(self.view, ToolViewSearch):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewListing):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewFound):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewMatches):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewEvaluated):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewConsole):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewKernelRestart):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewFetched):
             view = self.view.to_dict()
         elif isinstance(self.view, ToolViewResult):
             view = self.view.to_dict()
@@ -135,9 +171,16 @@ class AgentEventTool:
         from ..models.agent_event_tool_args import AgentEventToolArgs  # noqa: PLC0415
         from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
         from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
+        from ..models.tool_view_console import ToolViewConsole  # noqa: PLC0415
         from ..models.tool_view_delegation import ToolViewDelegation  # noqa: PLC0415
         from ..models.tool_view_error import ToolViewError  # noqa: PLC0415
+        from ..models.tool_view_evaluated import ToolViewEvaluated  # noqa: PLC0415
+        from ..models.tool_view_fetched import ToolViewFetched  # noqa: PLC0415
         from ..models.tool_view_file import ToolViewFile  # noqa: PLC0415
+        from ..models.tool_view_found import ToolViewFound  # noqa: PLC0415
+        from ..models.tool_view_kernel_restart import ToolViewKernelRestart  # noqa: PLC0415
+        from ..models.tool_view_listing import ToolViewListing  # noqa: PLC0415
+        from ..models.tool_view_matches import ToolViewMatches  # noqa: PLC0415
         from ..models.tool_view_mcp import ToolViewMcp  # noqa: PLC0415
         from ..models.tool_view_result import ToolViewResult  # noqa: PLC0415
         from ..models.tool_view_search import ToolViewSearch  # noqa: PLC0415
@@ -166,9 +209,16 @@ class AgentEventTool:
             None
             | ToolViewBrowser
             | ToolViewCode
+            | ToolViewConsole
             | ToolViewDelegation
             | ToolViewError
+            | ToolViewEvaluated
+            | ToolViewFetched
             | ToolViewFile
+            | ToolViewFound
+            | ToolViewKernelRestart
+            | ToolViewListing
+            | ToolViewMatches
             | ToolViewMcp
             | ToolViewResult
             | ToolViewSearch
@@ -215,7 +265,7 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_4 = ToolViewResult.from_dict(data)
+                componentsschemas_tool_view_type_4 = ToolViewListing.from_dict(data)
 
                 return componentsschemas_tool_view_type_4
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -223,7 +273,7 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_5 = ToolViewMcp.from_dict(data)
+                componentsschemas_tool_view_type_5 = ToolViewFound.from_dict(data)
 
                 return componentsschemas_tool_view_type_5
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -231,7 +281,7 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_6 = ToolViewCode.from_dict(data)
+                componentsschemas_tool_view_type_6 = ToolViewMatches.from_dict(data)
 
                 return componentsschemas_tool_view_type_6
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -239,7 +289,7 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_7 = ToolViewDelegation.from_dict(data)
+                componentsschemas_tool_view_type_7 = ToolViewEvaluated.from_dict(data)
 
                 return componentsschemas_tool_view_type_7
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -247,7 +297,7 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_8 = ToolViewToolRegister.from_dict(data)
+                componentsschemas_tool_view_type_8 = ToolViewConsole.from_dict(data)
 
                 return componentsschemas_tool_view_type_8
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -255,18 +305,81 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_9 = ToolViewError.from_dict(data)
+                componentsschemas_tool_view_type_9 = ToolViewKernelRestart.from_dict(data)
 
                 return componentsschemas_tool_view_type_9
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_10 = ToolViewFetched.from_dict(data)
+
+                return componentsschemas_tool_view_type_10
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_11 = ToolViewResult.from_dict(data)
+
+                return componentsschemas_tool_view_type_11
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_12 = ToolViewMcp.from_dict(data)
+
+                return componentsschemas_tool_view_type_12
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_13 = ToolViewCode.from_dict(data)
+
+                return componentsschemas_tool_view_type_13
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_14 = ToolViewDelegation.from_dict(data)
+
+                return componentsschemas_tool_view_type_14
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_15 = ToolViewToolRegister.from_dict(data)
+
+                return componentsschemas_tool_view_type_15
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_16 = ToolViewError.from_dict(data)
+
+                return componentsschemas_tool_view_type_16
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(
                 None
                 | ToolViewBrowser
                 | ToolViewCode
+                | ToolViewConsole
                 | ToolViewDelegation
                 | ToolViewError
+                | ToolViewEvaluated
+                | ToolViewFetched
                 | ToolViewFile
+                | ToolViewFound
+                | ToolViewKernelRestart
+                | ToolViewListing
+                | ToolViewMatches
                 | ToolViewMcp
                 | ToolViewResult
                 | ToolViewSearch

@@ -18,11 +18,13 @@ T = TypeVar("T", bound="ToolViewResult")
 
 @_attrs_define
 class ToolViewResult:
-    """An answer shown as it came (listings, matches, console messages, fetched pages).
+    """An answer shown as it came: a tool whose answer has no view of its own, and views
+    stored before their tool's answer was typed (or in a shape this version does not
+    know).
 
-    Attributes:
-        kind (ToolViewResultKind):
-        result (ToolViewResultResult):
+        Attributes:
+            kind (ToolViewResultKind):
+            result (ToolViewResultResult):
     """
 
     kind: ToolViewResultKind

@@ -298,6 +298,22 @@ export type CodeOutput = {
 
 export type CommandState = 'running' | 'exited' | 'killed';
 
+export type ConsoleLog = {
+    /**
+     * Oldest first; the most recent 500 of the active tab.
+     */
+    messages: Array<ConsoleMessage>;
+};
+
+export type ConsoleMessage = {
+    /**
+     * `log`, `info`, `warning`, `error`, `debug` or `exception`.
+     */
+    level: string;
+    text: string;
+    timestamp_ms: number;
+};
+
 /**
  * The body the cookie routes take: an empty JSON object (they read the cookie; the
  * JSON content type is what a cross-site form cannot send).
@@ -382,6 +398,32 @@ export type ErrorDetail = {
     message: string;
 };
 
+export type EvaluateResponse = {
+    /**
+     * The exception text when the script threw.
+     */
+    exception?: string | null;
+    /**
+     * The value, as JSON (`null` when it has no JSON form).
+     */
+    result: unknown;
+};
+
+export type FetchResponse = {
+    content_type?: string | null;
+    status: number;
+    /**
+     * The page as markdown-like text (HTML converted; plain text and JSON as they are).
+     */
+    text: string;
+    title?: string | null;
+    truncated: boolean;
+    /**
+     * The URL after redirects.
+     */
+    url: string;
+};
+
 /**
  * One file or folder.
  */
@@ -400,6 +442,14 @@ export type FileEntry = {
 };
 
 export type FileKind = 'file' | 'dir' | 'symlink' | 'other';
+
+export type FindResponse = {
+    matches: Array<string>;
+    /**
+     * True when `max_results` or the scan limit stopped the search.
+     */
+    truncated: boolean;
+};
 
 /**
  * What fired a run.
@@ -570,6 +620,16 @@ export type KeptToolView = {
      */
     published: boolean;
     tools: Array<KeptToolToolView>;
+};
+
+/**
+ * The answer of `POST /v1/code/restart`.
+ */
+export type KernelRestarted = {
+    /**
+     * How long the new kernel took to be ready.
+     */
+    ready_ms: number;
 };
 
 /**
@@ -1097,6 +1157,21 @@ export type RunView = {
     trigger_id?: string | null;
 };
 
+export type SearchMatch = {
+    line: number;
+    path: string;
+    /**
+     * The matching line, cut to a sane length.
+     */
+    text: string;
+};
+
+export type SearchResponse = {
+    files_scanned: number;
+    matches: Array<SearchMatch>;
+    truncated: boolean;
+};
+
 /**
  * Where the runs work: a new session each, or one session every run continues.
  */
@@ -1291,7 +1366,21 @@ export type ToolView = {
 } | {
     kind: 'search';
     results: Array<WebSearchResult>;
-} | {
+} | (Listing & {
+    kind: 'listing';
+}) | (FindResponse & {
+    kind: 'found';
+}) | (SearchResponse & {
+    kind: 'matches';
+}) | (EvaluateResponse & {
+    kind: 'evaluated';
+}) | (ConsoleLog & {
+    kind: 'console';
+}) | (KernelRestarted & {
+    kind: 'kernel_restart';
+}) | (FetchResponse & {
+    kind: 'fetched';
+}) | {
     kind: 'result';
     result: {
         [key: string]: unknown;

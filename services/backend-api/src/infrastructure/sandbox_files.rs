@@ -13,10 +13,10 @@ use tool_api_client::contract::files::{self as wire, ArchiveFormat, DeleteReques
 use tool_api_client::contract::ErrorCode;
 use tool_api_client::ClientError;
 
-use super::sandbox_tools::{tool_api, unreachable_sandbox};
+use super::sandbox_tools::{entry, listing, tool_api, unreachable_sandbox};
 use crate::domain::agent::SandboxAccess;
 use crate::domain::files::{
-    ByteStream, ChangedFiles, Download, FileChange, FileChangeKind, FileEntry, FileKind, Listing,
+    ByteStream, ChangedFiles, Download, FileChange, FileChangeKind, FileEntry, Listing,
 };
 use crate::domain::ports::SandboxFiles;
 use crate::domain::{DomainError, DomainResult};
@@ -44,21 +44,6 @@ fn failure(err: ClientError) -> DomainError {
     }
 }
 
-fn entry(wire: wire::FileEntry) -> FileEntry {
-    FileEntry {
-        name: wire.name,
-        path: wire.path,
-        kind: match wire.kind {
-            wire::FileKind::File => FileKind::File,
-            wire::FileKind::Dir => FileKind::Dir,
-            wire::FileKind::Symlink => FileKind::Symlink,
-            wire::FileKind::Other => FileKind::Other,
-        },
-        size: wire.size,
-        mtime_ms: wire.mtime_ms,
-    }
-}
-
 fn streamed(response: reqwest::Response) -> Download {
     let header = |name| {
         response
@@ -81,11 +66,8 @@ fn streamed(response: reqwest::Response) -> Download {
 #[async_trait::async_trait]
 impl SandboxFiles for ToolApiFiles {
     async fn list(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<Listing> {
-        let listing = tool_api(&self.http, sandbox).list(path).await.map_err(failure)?;
-        Ok(Listing {
-            path: listing.path,
-            entries: listing.entries.into_iter().map(entry).collect(),
-        })
+        let answer = tool_api(&self.http, sandbox).list(path).await.map_err(failure)?;
+        Ok(listing(answer))
     }
 
     async fn stat(&self, sandbox: &SandboxAccess, path: &str) -> DomainResult<FileEntry> {

@@ -10,11 +10,13 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use serde::Serialize;
 use tool_api_client::contract::browser::{self, PageSummary, PageView};
+use tool_api_client::contract::files as wire;
 use tool_api_client::contract::shell::ShellSnapshot;
 use tool_api_client::{ClientError, ClientResult, ToolApiClient};
 
 use super::code_cells;
 use crate::domain::agent::{SandboxAccess, ToolOutcome};
+use crate::domain::files::{FileEntry, FileKind, Listing};
 use crate::domain::image::{ImageFormat, Picture};
 use crate::domain::ports::SandboxTools;
 use crate::domain::sandbox_call::SandboxCall;
@@ -55,16 +57,40 @@ pub(super) fn unreachable_sandbox(err: impl std::fmt::Display) -> DomainError {
     }
 }
 
+/// A directory entry as the person sees it.
+pub(super) fn entry(wire: wire::FileEntry) -> FileEntry {
+    FileEntry {
+        name: wire.name,
+        path: wire.path,
+        kind: match wire.kind {
+            wire::FileKind::File => FileKind::File,
+            wire::FileKind::Dir => FileKind::Dir,
+            wire::FileKind::Symlink => FileKind::Symlink,
+            wire::FileKind::Other => FileKind::Other,
+        },
+        size: wire.size,
+        mtime_ms: wire.mtime_ms,
+    }
+}
+
+/// A folder's entries as the person browses them (also `file_list`'s view).
+pub(super) fn listing(wire: wire::ListResponse) -> Listing {
+    Listing {
+        path: wire.path,
+        entries: wire.entries.into_iter().map(entry).collect(),
+    }
+}
+
 /// The outcome of a typed answer: the model reads the answer as JSON, the person the
 /// view `show` makes of it. An error answer is the tool's own failure.
 fn outcome<T: Serialize>(
     name: &str,
     answer: ClientResult<T>,
-    show: impl FnOnce(&T) -> ToolView,
+    show: impl FnOnce(T) -> ToolView,
 ) -> DomainResult<ToolOutcome> {
     outcome_with(name, answer, |answer| ToolOutcome {
         text: serde_json::to_string_pretty(&answer).unwrap_or_default(),
-        view: show(&answer),
+        view: show(answer),
         images: Vec::new(),
     })
 }
@@ -90,34 +116,27 @@ fn outcome_with<T>(
     }
 }
 
-fn shell_view(snapshot: &ShellSnapshot) -> ToolView {
+fn shell_view(snapshot: ShellSnapshot) -> ToolView {
     ToolView::Shell {
-        command: snapshot.command.clone(),
-        output: snapshot.output.clone(),
+        command: snapshot.command,
+        output: snapshot.output,
         state: snapshot.state,
         exit_code: snapshot.exit_code,
     }
 }
 
-fn page_view(page: &PageSummary) -> ToolView {
+fn page_view(page: PageSummary) -> ToolView {
     ToolView::Browser {
-        url: page.url.clone(),
-        title: page.title.clone(),
+        url: page.url,
+        title: page.title,
         screenshot: None,
     }
 }
 
-/// Shown as the answer came.
-fn as_result<T: Serialize>(answer: &T) -> ToolView {
-    ToolView::Result {
-        result: serde_json::to_value(answer).unwrap_or_default(),
-    }
-}
-
-fn file_view(path: &str, content: Option<&str>) -> ToolView {
+fn file_view(path: String, content: String) -> ToolView {
     ToolView::File {
-        path: path.to_owned(),
-        content: content.map(str::to_owned),
+        path,
+        content: Some(content),
         old: None,
         new: None,
     }
@@ -160,9 +179,9 @@ impl ToolApiTools {
             Ok(page) => page.screenshot.take(),
             Err(_) => None,
         };
-        let mut outcome = outcome(name, answer, |page: &PageView| ToolView::Browser {
-            url: page.url.clone(),
-            title: page.title.clone(),
+        let mut outcome = outcome(name, answer, |page: PageView| ToolView::Browser {
+            url: page.url,
+            title: page.title,
             screenshot: None,
         })?;
         outcome.images.extend(picture.as_deref().and_then(screenshot));
@@ -206,22 +225,24 @@ impl SandboxTools for ToolApiTools {
             ),
             C::ShellKill => outcome(name, client.kill(&sandbox.shell).await, shell_view),
             C::FileRead(request) => outcome(name, client.read_file(request).await, |read| {
-                file_view(&read.path, Some(&read.content))
+                file_view(read.path, read.content)
             }),
             C::FileWrite(request) => outcome(name, client.write_file(request).await, |written| {
-                file_view(&written.path, Some(&request.content))
+                file_view(written.path, request.content.clone())
             }),
             C::FileReplace(request) => {
                 outcome(name, client.replace(request).await, |replaced| ToolView::File {
-                    path: replaced.path.clone(),
+                    path: replaced.path,
                     content: None,
                     old: Some(request.old.clone()),
                     new: Some(request.new.clone()),
                 })
             }
-            C::FileFind(request) => outcome(name, client.find(request).await, as_result),
-            C::FileSearch(request) => outcome(name, client.search(request).await, as_result),
-            C::FileList(request) => outcome(name, client.list(&request.path).await, as_result),
+            C::FileFind(request) => outcome(name, client.find(request).await, ToolView::Found),
+            C::FileSearch(request) => outcome(name, client.search(request).await, ToolView::Matches),
+            C::FileList(request) => outcome(name, client.list(&request.path).await, |list| {
+                ToolView::Listing(listing(list))
+            }),
             C::BrowserNavigate(request) => {
                 let answer = client.navigate(request).await;
                 self.after_action(&client, name, answer).await
@@ -251,15 +272,17 @@ impl SandboxTools for ToolApiTools {
                 let answer = client.scroll(request).await;
                 self.after_action(&client, name, answer).await
             }
-            C::BrowserConsoleExec(request) => {
-                outcome(name, client.evaluate(&request.javascript).await, as_result)
-            }
-            C::BrowserConsoleView => outcome(name, client.console_log().await, as_result),
+            C::BrowserConsoleExec(request) => outcome(
+                name,
+                client.evaluate(&request.javascript).await,
+                ToolView::Evaluated,
+            ),
+            C::BrowserConsoleView => outcome(name, client.console_log().await, ToolView::Console),
             C::CodeRun(request) => outcome_with(name, client.code_run(request).await, |result| {
                 code_cells::present(request, result)
             }),
-            C::CodeRestart => outcome(name, client.code_restart().await, as_result),
-            C::WebFetch(request) => outcome(name, client.fetch(request).await, as_result),
+            C::CodeRestart => outcome(name, client.code_restart().await, ToolView::KernelRestart),
+            C::WebFetch(request) => outcome(name, client.fetch(request).await, ToolView::Fetched),
         }
     }
 

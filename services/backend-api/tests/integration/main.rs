@@ -7,6 +7,7 @@
 mod agent;
 mod agent_code;
 mod agent_sandbox;
+mod agent_tool_views;
 mod api_keys;
 mod auth;
 mod automations;

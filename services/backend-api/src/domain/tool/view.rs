@@ -2,10 +2,15 @@
 //! the event log and drawn by the front end's `ToolView.vue`.
 
 use serde::{Deserialize, Deserializer, Serialize};
+use tool_api_contract::browser::{ConsoleLog, EvaluateResponse};
+use tool_api_contract::code::KernelRestarted;
+use tool_api_contract::files::{FindResponse, SearchResponse};
 use tool_api_contract::shell::CommandState;
+use tool_api_contract::web::FetchResponse;
 use utoipa::ToSchema;
 
 use super::view_parts::{CodeCell, CodeOutput, ImageRef, McpItem, ToolRegistration};
+use crate::domain::files::Listing;
 use crate::domain::web_search::WebSearchResult;
 
 /// What the person sees of a finished tool call.
@@ -39,7 +44,24 @@ pub enum ToolView {
     },
     /// Web search results.
     Search { results: Vec<WebSearchResult> },
-    /// An answer shown as it came (listings, matches, console messages, fetched pages).
+    /// A folder's entries, folders first (`file_list`).
+    Listing(Listing),
+    /// The paths whose names matched a pattern (`file_find`).
+    Found(FindResponse),
+    /// The lines that matched a pattern, each with its file and line (`file_search`).
+    Matches(SearchResponse),
+    /// What a script run in the page gave back, or what it threw
+    /// (`browser_console_exec`).
+    Evaluated(EvaluateResponse),
+    /// The page's console messages, oldest first (`browser_console_view`).
+    Console(ConsoleLog),
+    /// The code kernel, started afresh (`code_restart`).
+    KernelRestart(KernelRestarted),
+    /// A web page fetched as text (`web_fetch`).
+    Fetched(FetchResponse),
+    /// An answer shown as it came: a tool whose answer has no view of its own, and views
+    /// stored before their tool's answer was typed (or in a shape this version does not
+    /// know).
     Result {
         #[schema(value_type = Object)]
         result: serde_json::Value,
@@ -148,5 +170,45 @@ mod tests {
                 result: json!({ "kind": "hologram", "depth": 3 })
             })
         );
+    }
+
+    #[test]
+    fn a_stored_result_still_reads_and_typed_views_read_as_written() {
+        // A `file_list` call stored while its answer was shown as it came.
+        let stored = json!({ "view": { "kind": "result", "result": { "path": "/w", "entries": [] } } });
+        let Holder { view } = serde_json::from_value(stored).unwrap();
+        assert_eq!(
+            view,
+            Some(ToolView::Result {
+                result: json!({ "path": "/w", "entries": [] })
+            })
+        );
+        let matches = json!({ "view": {
+            "kind": "matches",
+            "matches": [{ "path": "/w/a.rs", "line": 3, "text": "fn main() {}" }],
+            "files_scanned": 2,
+            "truncated": false,
+        } });
+        let Holder { view } = serde_json::from_value(matches.clone()).unwrap();
+        let Some(ToolView::Matches(found)) = &view else {
+            panic!("{view:?}");
+        };
+        assert_eq!((found.matches[0].line, found.files_scanned), (3, 2));
+        assert_eq!(serde_json::to_value(&view).unwrap(), matches["view"]);
+        let listing = json!({ "view": { "kind": "listing", "path": "/w", "entries": [
+            { "name": "src", "path": "/w/src", "kind": "dir", "size": 0, "mtime_ms": 1 },
+        ] } });
+        let Holder { view } = serde_json::from_value(listing).unwrap();
+        assert!(matches!(view, Some(ToolView::Listing(l)) if l.entries[0].name == "src"));
+        let evaluated = json!({ "view": { "kind": "evaluated", "result": { "n": [1, 2] } } });
+        let Holder { view } = serde_json::from_value(evaluated).unwrap();
+        assert!(
+            matches!(&view, Some(ToolView::Evaluated(e)) if e.result == json!({ "n": [1, 2] }) && e.exception.is_none()),
+            "{view:?}"
+        );
+        // A typed view that lost a field reads as it came rather than not at all.
+        let broken = json!({ "view": { "kind": "fetched", "url": "https://example.org" } });
+        let Holder { view } = serde_json::from_value(broken).unwrap();
+        assert!(matches!(view, Some(ToolView::Result { .. })), "{view:?}");
     }
 }

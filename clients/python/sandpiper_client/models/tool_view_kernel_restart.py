@@ -1,0 +1,73 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.tool_view_kernel_restart_kind import ToolViewKernelRestartKind
+
+T = TypeVar("T", bound="ToolViewKernelRestart")
+
+
+@_attrs_define
+class ToolViewKernelRestart:
+    """The code kernel, started afresh (`code_restart`).
+
+    Attributes:
+        kind (ToolViewKernelRestartKind):
+        ready_ms (int): How long the new kernel took to be ready.
+    """
+
+    kind: ToolViewKernelRestartKind
+    ready_ms: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        kind = self.kind.value
+
+        ready_ms = self.ready_ms
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "kind": kind,
+                "ready_ms": ready_ms,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        kind = ToolViewKernelRestartKind(d.pop("kind"))
+
+        ready_ms = d.pop("ready_ms")
+
+        tool_view_kernel_restart = cls(
+            kind=kind,
+            ready_ms=ready_ms,
+        )
+
+        tool_view_kernel_restart.additional_properties = d
+        return tool_view_kernel_restart
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
