@@ -8,6 +8,7 @@
 // token once and every tab shares the cookie, so two refreshes racing would present a
 // spent one and end the sign-in everywhere.
 import type { AccessToken } from './types'
+import { auth } from './routes'
 
 const SIGNED_IN = 'sandpiper.signedIn'
 /** Where earlier versions kept both tokens. */
@@ -42,7 +43,7 @@ export function forgetSignIn(): void {
  * false when the sign-in is over, or the backend is out of reach for now. */
 export function refresh(): Promise<boolean> {
   refreshing ??= oneTabAtATime(async () => {
-    const response = await fetch('/api/v1/auth/refresh', {
+    const response = await fetch(auth.refresh, {
       method: 'POST',
       // JSON is what the route takes: a form on another site cannot send it.
       headers: { 'Content-Type': 'application/json' },

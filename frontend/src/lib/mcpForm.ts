@@ -76,7 +76,7 @@ export type Health =
  * any, it is not started. */
 export const storedEnv = (server: McpServerConfig): string[] => (server.transport === 'stdio' ? (server.env_names ?? []) : [])
 
-/** How `server` is doing, from what `/api/v1/mcp/servers` said (`null`: not yet asked).
+/** How `server` is doing, from what the MCP servers' state said (`null`: not yet asked).
  * A stdio server lists its tools in each chat's sandbox, for that chat only (`per-chat`). */
 export function healthOf(server: McpServerConfig, statuses: McpServer[] | null): Health {
   const names = storedEnv(server)

@@ -4,6 +4,7 @@
 // through the refresh cookie; `/auth/me` is asked only with a token (or in `none` mode).
 import { reactive } from 'vue'
 import { api, ApiFailure, whenSignedOut } from '../api/http'
+import * as routes from '../api/routes'
 import { accessToken, forgetSignIn, keepAccessToken, refresh, signedInHere } from '../api/tokens'
 import type { AuthModeView, SignedIn, User } from '../api/types'
 import { forgetDrafts } from '../lib/drafts'
@@ -29,11 +30,11 @@ whenSignedOut(() => {
 /** Finds out who is signed in (on start). */
 export async function checkSignIn(): Promise<void> {
   try {
-    const mode = await api<AuthModeView>('GET', '/api/v1/auth/mode')
+    const mode = await api<AuthModeView>('GET', routes.auth.mode)
     auth.open = mode.mode === 'none'
     auth.registration = mode.registration
     if (!auth.open && !accessToken() && signedInHere()) await refresh()
-    auth.user = auth.open || accessToken() ? await api<User>('GET', '/api/v1/auth/me') : null
+    auth.user = auth.open || accessToken() ? await api<User>('GET', routes.auth.me) : null
   } catch (err) {
     if (!(err instanceof ApiFailure) || err.status !== 401) throw err
     auth.user = null
@@ -45,7 +46,7 @@ export async function checkSignIn(): Promise<void> {
 /** Signs in, or with `register` creates the account (with the invite's code when the
  * deployment's registration asks for one). */
 export async function signIn(email: string, password: string, register: boolean, invite = ''): Promise<void> {
-  const path = register ? '/api/v1/auth/register' : '/api/v1/auth/login'
+  const path = register ? routes.auth.register : routes.auth.login
   const body = register && invite ? { email, password, invite } : { email, password }
   const signedIn = await api<SignedIn>('POST', path, body)
   keepAccessToken(signedIn.tokens)
@@ -60,7 +61,7 @@ export async function signIn(email: string, password: string, register: boolean,
 export async function signOut(): Promise<void> {
   try {
     // The browser sends the refresh cookie; the backend revokes it and clears it.
-    await api('POST', '/api/v1/auth/logout', {})
+    await api('POST', routes.auth.logout, {})
   } catch {
     // Forgotten here all the same; the cookie's sign-in expires on its own.
   } finally {

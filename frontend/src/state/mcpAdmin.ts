@@ -4,13 +4,14 @@
 // the health fills in when the answer comes; every change asks again.
 import { reactive } from 'vue'
 import { api } from '../api/http'
+import { mcp } from '../api/routes'
 import type { McpServer, McpServerConfig, McpServerInput } from '../api/types'
 
-const ADMIN = '/api/v1/admin/mcp/servers'
+const ADMIN = mcp.admin
 
 export const mcpAdmin = reactive({
   servers: [] as McpServerConfig[],
-  /** What `/api/v1/mcp/servers` said last; `null` while it is being asked. */
+  /** What the MCP servers' state said last; `null` while it is being asked. */
   statuses: null as McpServer[] | null,
   loaded: false,
   /** Why the health could not be asked. */
@@ -25,7 +26,7 @@ async function askStatuses(): Promise<void> {
   mcpAdmin.statuses = null
   mcpAdmin.statusError = ''
   try {
-    const statuses = await api<McpServer[]>('GET', '/api/v1/mcp/servers')
+    const statuses = await api<McpServer[]>('GET', mcp.servers)
     if (mine === asked) mcpAdmin.statuses = statuses
   } catch (err) {
     if (mine === asked) mcpAdmin.statusError = (err as Error).message

@@ -3,6 +3,7 @@
 // the next call.
 import { reactive } from 'vue'
 import { api } from '../api/http'
+import * as routes from '../api/routes'
 import type { Model, ModelList } from '../api/types'
 
 export const models = reactive({ list: [] as Model[] })
@@ -10,7 +11,7 @@ export const models = reactive({ list: [] as Model[] })
 let loading: Promise<void> | null = null
 
 export function loadModels(): Promise<void> {
-  loading ??= api<ModelList>('GET', '/api/v1/models').then(
+  loading ??= api<ModelList>('GET', routes.models).then(
     (answer) => {
       models.list = answer.models
     },

@@ -2,6 +2,7 @@
 // `/sessions/stream` SSE (titles, statuses, unread counts, deletions from any tab).
 import { reactive } from 'vue'
 import { api } from '../api/http'
+import * as routes from '../api/routes'
 import { openEventStream } from '../api/sse'
 import type { Session, SessionPage } from '../api/types'
 
@@ -42,8 +43,7 @@ async function fetchAll(): Promise<void> {
   const all: Session[] = []
   let before: string | null | undefined
   for (let pages = 0; pages < MAX_PAGES; pages++) {
-    const query = before ? `&before=${encodeURIComponent(before)}` : ''
-    const page = await api<SessionPage>('GET', `/api/v1/sessions?limit=100${query}`)
+    const page = await api<SessionPage>('GET', routes.sessions.page(100, before))
     all.push(...page.sessions)
     before = page.next_before
     if (!before) break
@@ -61,7 +61,7 @@ export async function loadSessions(): Promise<void> {
   closeStream?.()
   let opened = 0
   // Subscribe first so nothing changing in between is missed; upserts are idempotent.
-  closeStream = openEventStream('/api/v1/sessions/stream', {
+  closeStream = openEventStream(routes.sessions.stream, {
     onEvent(name, data) {
       const body = JSON.parse(data) as Session | { id: string }
       if (name === 'deleted') forget(body.id)
@@ -85,22 +85,22 @@ export function stopSessions(): void {
 
 /** A new chat with `model` (the default one when `null`). */
 export async function createSession(model: string | null = null): Promise<Session> {
-  const session = await api<Session>('POST', '/api/v1/sessions', model ? { model } : {})
+  const session = await api<Session>('POST', routes.sessions.all, model ? { model } : {})
   upsert(session)
   return session
 }
 
 /** The chat's next turn asks `model`. */
 export async function setSessionModel(id: string, model: string): Promise<void> {
-  upsert(await api<Session>('PATCH', `/api/v1/sessions/${id}`, { model }))
+  upsert(await api<Session>('PATCH', routes.sessions.one(id), { model }))
 }
 
 export async function renameSession(id: string, title: string): Promise<void> {
-  upsert(await api<Session>('PATCH', `/api/v1/sessions/${id}`, { title }))
+  upsert(await api<Session>('PATCH', routes.sessions.one(id), { title }))
 }
 
 export async function deleteSession(id: string): Promise<void> {
-  await api('DELETE', `/api/v1/sessions/${id}`)
+  await api('DELETE', routes.sessions.one(id))
   forget(id)
 }
 
