@@ -90,6 +90,17 @@ require('readline').createInterface({ input: process.stdin }).on('line', (line) 
   }
 })
 `
+// The workspace looked over: a folder's listing, found files and matched lines, each
+// shown in a view of its own.
+scenarios.inventory = [
+  [['file_write', { path: 'notes/birds.txt', content: 'heron\nsandpiper\nplover\n' }]],
+  [['file_write', { path: 'notes/coast.md', content: '# Coast\n\nThe sandpiper runs along the tide line.\n' }]],
+  [['file_list', { path: 'notes' }]],
+  [['file_find', { path: '.', glob: '**/*.md' }]],
+  [['file_search', { path: '.', regex: 'sandpiper' }]],
+  'Two notes mention the sandpiper.',
+]
+
 // The agent makes a tool (tool_register), then calls it in the same turn.
 scenarios.greeter = [
   [['file_write', { path: 'tools/greeter.js', content: GREETER }]],

@@ -1,0 +1,62 @@
+// End to end, on a stack of its own: the views of the sandbox tools that answer with a
+// listing, found files or matched lines, opened from a real run in a real sandbox.
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { startStack } from './support/stack.mjs'
+import { launch, snap } from './support/browser.mjs'
+import { onPage as runOnPage } from './support/pages.mjs'
+
+const EMAIL = 'ines@example.com'
+const PASSWORD = 'correct horse battery'
+const SLOW = { timeout: 120_000 }
+const WORKSPACE = '/home/sandbox/workspace'
+
+let stack
+let browser
+
+before(async () => {
+  stack = await startStack()
+  browser = await launch()
+})
+
+after(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+const onPage = (name, options, body) => runOnPage(browser, stack, name, options, body)
+
+describe('Tool views', () => {
+  test('a listing, found files and matched lines each show as what they are', { timeout: 240_000 }, () =>
+    onPage('tool-views', {}, async (page) => {
+      await page.goto(`${stack.url}/signin`)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await page.fill('input[name=email]', EMAIL)
+      await page.fill('input[name=password]', PASSWORD)
+      await page.click('button[type=submit]')
+      await page.getByText('What should Sandpiper do?').waitFor()
+      await page.fill('[data-test=composer]', 'Take an inventory of the notes')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=message-assistant]').getByText('Two notes mention the sandpiper.').waitFor(SLOW)
+
+      await page.locator('[data-test=tool-line][data-tool=file_list]').click()
+      const listing = page.locator('[data-test=tool-view][data-kind=listing]')
+      await listing.waitFor()
+      assert.deepEqual(await listing.locator('[data-test=listing] .name').allInnerTexts(), ['birds.txt', 'coast.md'])
+      assert.equal(await listing.locator('pre').count(), 0, 'no JSON dump')
+      await snap(page, '24-tool-listing')
+
+      await page.locator('[data-test=tool-line][data-tool=file_find]').click()
+      const found = page.locator('[data-test=tool-view][data-kind=found]')
+      assert.deepEqual(await found.locator('[data-test=found] li').allInnerTexts(), [`${WORKSPACE}/notes/coast.md`])
+
+      await page.locator('[data-test=tool-line][data-tool=file_search]').click()
+      const matches = page.locator('[data-test=tool-view][data-kind=matches]')
+      await matches.waitFor()
+      const where = await matches.locator('.where').allInnerTexts()
+      assert.deepEqual(where.sort(), [`${WORKSPACE}/notes/birds.txt:2`, `${WORKSPACE}/notes/coast.md:3`])
+      assert.match(await matches.innerText(), /The sandpiper runs along the tide line\./)
+      await snap(page, '25-tool-matches')
+    }),
+  )
+})
