@@ -2,6 +2,7 @@
 // pages' in src/strings/, gathered here).
 import { automations } from './strings/automations'
 import { memory } from './strings/memory'
+import { toolbox } from './strings/toolbox'
 
 export const strings = {
   app: 'Sandpiper',
@@ -310,6 +311,7 @@ export const strings = {
   },
   automations,
   memory,
+  toolbox,
   theme: {
     toggle: 'Switch light/dark theme',
   },

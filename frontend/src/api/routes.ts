@@ -82,6 +82,16 @@ export const memory = {
   note: (id: string) => `${V1}/memory/notes/${part(id)}`,
 }
 
+/** The person's tool box (`everyone`: every person's, for an admin), one kept tool, its
+ * publication, and the tools registered in one of their chats. */
+export const toolbox = {
+  list: (everyone: boolean) => withQuery(`${V1}/toolbox`, { everyone: everyone || undefined }),
+  keep: `${V1}/toolbox`,
+  one: (id: string) => `${V1}/toolbox/${part(id)}`,
+  publish: (id: string) => `${V1}/toolbox/${part(id)}/publish`,
+  registered: (session: string) => `${V1}/sessions/${session}/registered-tools`,
+}
+
 export const automations = {
   all: `${V1}/automations`,
   preview: `${V1}/automations/preview`,

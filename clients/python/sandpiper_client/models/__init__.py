@@ -122,6 +122,7 @@ from .preview import Preview
 from .preview_request import PreviewRequest
 from .prices import Prices
 from .readiness import Readiness
+from .registered_server_view import RegisteredServerView
 from .registered_tool import RegisteredTool
 from .registration import Registration
 from .registration_mode import RegistrationMode
@@ -312,6 +313,7 @@ __all__ = (
     "PreviewRequest",
     "Prices",
     "Readiness",
+    "RegisteredServerView",
     "RegisteredTool",
     "Registration",
     "RegistrationMode",

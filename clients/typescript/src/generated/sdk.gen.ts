@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, ServerSentEventsResult, TDataShape } from './client/index.js';
-import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, Create4Data, Create4Errors, Create4Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, Delete3Data, Delete3Errors, Delete3Responses, DeleteData, DeleteErrors, DeleteKeptToolData, DeleteKeptToolErrors, DeleteKeptToolResponses, DeleteMemoryNoteData, DeleteMemoryNoteErrors, DeleteMemoryNoteResponses, DeleteResponses, DeliverData, DeliverErrors, DeliverResponses, DesktopStateData, DesktopStateErrors, DesktopStateResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, Edit3Data, Edit3Errors, Edit3Responses, EditData, EditErrors, EditMemoryNoteData, EditMemoryNoteErrors, EditMemoryNoteResponses, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, Get3Data, Get3Errors, Get3Responses, GetData, GetErrors, GetKeptToolData, GetKeptToolErrors, GetKeptToolResponses, GetMemoryData, GetMemoryResponses, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, KeepToolData, KeepToolErrors, KeepToolResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, List7Data, List7Errors, List7Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, ListToolboxData, ListToolboxErrors, ListToolboxResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, PreviewData, PreviewErrors, PreviewResponses, PublishKeptToolData, PublishKeptToolErrors, PublishKeptToolResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, RotateData, RotateErrors, RotateResponses, RunNowData, RunNowErrors, RunNowResponses, RunsData, RunsErrors, RunsResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, SetKeptToolData, SetKeptToolErrors, SetKeptToolResponses, SetMemoryData, SetMemoryErrors, SetMemoryResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnpublishKeptToolData, UnpublishKeptToolErrors, UnpublishKeptToolResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses, WipeMemoryData, WipeMemoryResponses } from './types.gen.js';
+import type { ActivateData, ActivateErrors, ActivateResponses, AddData, AddErrors, AddResponses, ArchiveData, ArchiveErrors, ArchiveResponses, AttachData, AttachErrors, AttachmentsData, AttachmentsErrors, AttachmentsResponses, AttachResponses, CancelData, CancelErrors, CancelResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, Connect2Data, Connect2Errors, ConnectData, ConnectErrors, Create2Data, Create2Errors, Create2Responses, Create3Data, Create3Errors, Create3Responses, Create4Data, Create4Errors, Create4Responses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateData, CreateErrors, CreateResponses, DeactivateData, DeactivateErrors, DeactivateResponses, Delete2Data, Delete2Errors, Delete2Responses, Delete3Data, Delete3Errors, Delete3Responses, DeleteData, DeleteErrors, DeleteKeptToolData, DeleteKeptToolErrors, DeleteKeptToolResponses, DeleteMemoryNoteData, DeleteMemoryNoteErrors, DeleteMemoryNoteResponses, DeleteResponses, DeliverData, DeliverErrors, DeliverResponses, DesktopStateData, DesktopStateErrors, DesktopStateResponses, DownloadData, DownloadErrors, DownloadResponses, Edit2Data, Edit2Errors, Edit2Responses, Edit3Data, Edit3Errors, Edit3Responses, EditData, EditErrors, EditMemoryNoteData, EditMemoryNoteErrors, EditMemoryNoteResponses, EditResponses, EventsData, EventsErrors, EventsResponse, EventsResponses, Get2Data, Get2Errors, Get2Responses, Get3Data, Get3Errors, Get3Responses, GetData, GetErrors, GetKeptToolData, GetKeptToolErrors, GetKeptToolResponses, GetMemoryData, GetMemoryResponses, GetResponses, HealthData, HealthResponses, ImageData, ImageErrors, ImageResponses, IssueTicket2Data, IssueTicket2Errors, IssueTicket2Responses, IssueTicketData, IssueTicketErrors, IssueTicketResponses, KeepToolData, KeepToolErrors, KeepToolResponses, List2Data, List2Errors, List2Responses, List3Data, List3Errors, List3Responses, List4Data, List4Errors, List4Responses, List5Data, List5Errors, List5Responses, List6Data, List6Errors, List6Responses, List7Data, List7Errors, List7Responses, ListAllApiKeysData, ListAllApiKeysErrors, ListAllApiKeysResponses, ListApiKeysData, ListApiKeysResponses, ListData, ListErrors, ListResponses, ListToolboxData, ListToolboxErrors, ListToolboxResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, MarkReadData, MarkReadErrors, MarkReadResponses, MeData, MeErrors, MeResponses, MetricsTextData, MetricsTextResponses, ModeData, ModeResponses, NotebookData, NotebookErrors, NotebookResponses, PostMessageData, PostMessageErrors, PostMessageResponses, PreviewData, PreviewErrors, PreviewResponses, PublishKeptToolData, PublishKeptToolErrors, PublishKeptToolResponses, ReadyData, ReadyErrors, ReadyResponses, RefreshData, RefreshErrors, RefreshResponses, RegisterData, RegisteredToolsData, RegisteredToolsErrors, RegisteredToolsResponses, RegisterErrors, RegisterResponses, RemoveData, RemoveErrors, RemoveResponses, ReplyData, ReplyErrors, ReplyResponses, ResultData, ResultErrors, ResultResponses, RevokeAnyApiKeyData, RevokeAnyApiKeyErrors, RevokeAnyApiKeyResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeData, RevokeErrors, RevokeResponses, RotateData, RotateErrors, RotateResponses, RunNowData, RunNowErrors, RunNowResponses, RunsData, RunsErrors, RunsResponses, ServersData, ServersErrors, ServersResponses, SessionEventsData, SessionEventsErrors, SessionEventsResponse, SessionEventsResponses, SessionListStreamData, SessionListStreamErrors, SessionListStreamResponse, SessionListStreamResponses, SetKeptToolData, SetKeptToolErrors, SetKeptToolResponses, SetMemoryData, SetMemoryErrors, SetMemoryResponses, ShareData, SharedData, SharedErrors, SharedEventsData, SharedEventsErrors, SharedEventsResponses, SharedImageData, SharedImageErrors, SharedImageResponses, SharedResponses, ShareErrors, ShareResponses, StatData, StatErrors, StatResponses, StopData, StopErrors, StopResponses, UnpublishKeptToolData, UnpublishKeptToolErrors, UnpublishKeptToolResponses, UnshareData, UnshareErrors, UnshareResponses, UploadData, UploadErrors, UploadResponses, WatchData, WatchErrors, WatchResponse, WatchResponses, WipeMemoryData, WipeMemoryResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -1510,23 +1510,13 @@ export class Vnc {
     }
 }
 
-export class Terminal {
+export class Toolbox {
     /**
-     * A new bash on a PTY in the sandbox, over a WebSocket: binary messages are raw bytes
-     * (keyboard in, screen out); text messages are JSON control messages —
-     * `{"type":"resize","cols":…,"rows":…}` and `{"type":"input","data":…}` in,
-     * `{"type":"exit","code":…}` and `{"type":"error","message":…}` out.
+     * The servers the agent registered in one of your chats, by name, with the id of your
+     * kept tool of each name.
      */
-    public static connect<ThrowOnError extends boolean = false>(options: Options<ConnectData, ThrowOnError>): RequestResult<unknown, ConnectErrors, ThrowOnError> {
-        return (options.client ?? client).get<unknown, ConnectErrors, ThrowOnError>({ url: '/api/v1/sessions/{id}/terminal', ...options });
-    }
-    
-    /**
-     * A single-use ticket (valid 30 s unless configured otherwise) to open a terminal in the
-     * session's sandbox. The agent pauses while a terminal is open.
-     */
-    public static issueTicket<ThrowOnError extends boolean = false>(options: Options<IssueTicketData, ThrowOnError>): RequestResult<IssueTicketResponses, IssueTicketErrors, ThrowOnError> {
-        return (options.client ?? client).post<IssueTicketResponses, IssueTicketErrors, ThrowOnError>({
+    public static registeredTools<ThrowOnError extends boolean = false>(options: Options<RegisteredToolsData, ThrowOnError>): RequestResult<RegisteredToolsResponses, RegisteredToolsErrors, ThrowOnError> {
+        return (options.client ?? client).get<RegisteredToolsResponses, RegisteredToolsErrors, ThrowOnError>({
             security: [{
                     key: 'bearer',
                     scheme: 'bearer',
@@ -1536,39 +1526,11 @@ export class Terminal {
                     scheme: 'bearer',
                     type: 'http'
                 }],
-            url: '/api/v1/sessions/{id}/terminal/tickets',
+            url: '/api/v1/sessions/{id}/registered-tools',
             ...options
         });
     }
-}
-
-export class Shared {
-    /**
-     * A shared session (no sign-in needed).
-     */
-    public static shared<ThrowOnError extends boolean = false>(options: Options<SharedData, ThrowOnError>): RequestResult<SharedResponses, SharedErrors, ThrowOnError> {
-        return (options.client ?? client).get<SharedResponses, SharedErrors, ThrowOnError>({ url: '/api/v1/shared/{token}', ...options });
-    }
     
-    /**
-     * What the replay of a shared session shows, a page at a time (no sign-in needed):
-     * messages, the plan, tool calls with their views, questions and errors — never the
-     * model's working memory, token counts or status changes. A page shorter than `limit`
-     * is the last.
-     */
-    public static sharedEvents<ThrowOnError extends boolean = false>(options: Options<SharedEventsData, ThrowOnError>): RequestResult<SharedEventsResponses, SharedEventsErrors, ThrowOnError> {
-        return (options.client ?? client).get<SharedEventsResponses, SharedEventsErrors, ThrowOnError>({ url: '/api/v1/shared/{token}/events', ...options });
-    }
-    
-    /**
-     * An image from a shared session (no sign-in needed).
-     */
-    public static sharedImage<ThrowOnError extends boolean = false>(options: Options<SharedImageData, ThrowOnError>): RequestResult<SharedImageResponses, SharedImageErrors, ThrowOnError> {
-        return (options.client ?? client).get<SharedImageResponses, SharedImageErrors, ThrowOnError>({ url: '/api/v1/shared/{token}/screenshots/{image}', ...options });
-    }
-}
-
-export class Toolbox {
     /**
      * Your kept tools, by name (file names and sizes, not their text); with
      * `everyone=true`, every person's (admins only).
@@ -1714,6 +1676,64 @@ export class Toolbox {
             url: '/api/v1/toolbox/{id}/publish',
             ...options
         });
+    }
+}
+
+export class Terminal {
+    /**
+     * A new bash on a PTY in the sandbox, over a WebSocket: binary messages are raw bytes
+     * (keyboard in, screen out); text messages are JSON control messages —
+     * `{"type":"resize","cols":…,"rows":…}` and `{"type":"input","data":…}` in,
+     * `{"type":"exit","code":…}` and `{"type":"error","message":…}` out.
+     */
+    public static connect<ThrowOnError extends boolean = false>(options: Options<ConnectData, ThrowOnError>): RequestResult<unknown, ConnectErrors, ThrowOnError> {
+        return (options.client ?? client).get<unknown, ConnectErrors, ThrowOnError>({ url: '/api/v1/sessions/{id}/terminal', ...options });
+    }
+    
+    /**
+     * A single-use ticket (valid 30 s unless configured otherwise) to open a terminal in the
+     * session's sandbox. The agent pauses while a terminal is open.
+     */
+    public static issueTicket<ThrowOnError extends boolean = false>(options: Options<IssueTicketData, ThrowOnError>): RequestResult<IssueTicketResponses, IssueTicketErrors, ThrowOnError> {
+        return (options.client ?? client).post<IssueTicketResponses, IssueTicketErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearer',
+                    scheme: 'bearer',
+                    type: 'http'
+                }, {
+                    key: 'api_key',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/v1/sessions/{id}/terminal/tickets',
+            ...options
+        });
+    }
+}
+
+export class Shared {
+    /**
+     * A shared session (no sign-in needed).
+     */
+    public static shared<ThrowOnError extends boolean = false>(options: Options<SharedData, ThrowOnError>): RequestResult<SharedResponses, SharedErrors, ThrowOnError> {
+        return (options.client ?? client).get<SharedResponses, SharedErrors, ThrowOnError>({ url: '/api/v1/shared/{token}', ...options });
+    }
+    
+    /**
+     * What the replay of a shared session shows, a page at a time (no sign-in needed):
+     * messages, the plan, tool calls with their views, questions and errors — never the
+     * model's working memory, token counts or status changes. A page shorter than `limit`
+     * is the last.
+     */
+    public static sharedEvents<ThrowOnError extends boolean = false>(options: Options<SharedEventsData, ThrowOnError>): RequestResult<SharedEventsResponses, SharedEventsErrors, ThrowOnError> {
+        return (options.client ?? client).get<SharedEventsResponses, SharedEventsErrors, ThrowOnError>({ url: '/api/v1/shared/{token}/events', ...options });
+    }
+    
+    /**
+     * An image from a shared session (no sign-in needed).
+     */
+    public static sharedImage<ThrowOnError extends boolean = false>(options: Options<SharedImageData, ThrowOnError>): RequestResult<SharedImageResponses, SharedImageErrors, ThrowOnError> {
+        return (options.client ?? client).get<SharedImageResponses, SharedImageErrors, ThrowOnError>({ url: '/api/v1/shared/{token}/screenshots/{image}', ...options });
     }
 }
 

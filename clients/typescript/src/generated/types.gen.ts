@@ -1072,6 +1072,26 @@ export type Readiness = {
 };
 
 /**
+ * A server the agent registered in a chat, for its Tools tab.
+ */
+export type RegisteredServerView = {
+    args: Array<string>;
+    command: string;
+    /**
+     * Your kept tool of this name, if you keep one.
+     */
+    kept_id?: string | null;
+    name: string;
+    registered_at: string;
+    /**
+     * The words of the command that may name its source files, as written (relative
+     * ones start at the workspace).
+     */
+    sources: Array<string>;
+    tools: Array<KeptToolToolView>;
+};
+
+/**
  * A tool a registered server offers, as the person sees it.
  */
 export type RegisteredTool = {
@@ -3014,6 +3034,30 @@ export type MarkReadResponses = {
 };
 
 export type MarkReadResponse = MarkReadResponses[keyof MarkReadResponses];
+
+export type RegisteredToolsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/sessions/{id}/registered-tools';
+};
+
+export type RegisteredToolsErrors = {
+    /**
+     * no such chat of yours
+     */
+    404: ErrorBody;
+};
+
+export type RegisteredToolsError = RegisteredToolsErrors[keyof RegisteredToolsErrors];
+
+export type RegisteredToolsResponses = {
+    200: Array<RegisteredServerView>;
+};
+
+export type RegisteredToolsResponse = RegisteredToolsResponses[keyof RegisteredToolsResponses];
 
 export type ImageData = {
     body?: never;

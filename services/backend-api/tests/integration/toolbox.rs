@@ -4,7 +4,8 @@
 //! chat (its files written into that chat's sandbox, registered, called there), never
 //! another person's chat, where its id is not found on any route; only an admin
 //! publishes it, and then it reaches the other person's chat too; disabled, it reaches
-//! no new chat of its person; deleted, it is gone. `input` checks bad keeps, and
+//! no new chat of its person; deleted, it is gone. A chat's registered servers are
+//! listed for its person only. `input` checks bad keeps, and
 //! `sessions` that deleting a chat removes its registrations.
 //!
 //! The server is plain Node.js (no SDK), so a later chat's sandbox runs it without
@@ -147,6 +148,21 @@ async fn a_kept_tool_reaches_its_person_s_next_chats_and_only_theirs_until_publi
     );
     let id = kept["id"].as_str().unwrap().to_owned();
     let one = format!("{TOOLBOX}/{id}");
+    // The chat's Tools tab: its server, where its source is, and that Bob keeps it.
+    let registered = format!("/api/v1/sessions/{first}/registered-tools");
+    let listed = app
+        .expect(StatusCode::OK, Method::GET, &registered, Some(&bob), None)
+        .await;
+    assert_eq!(listed[0]["sources"], json!([GREET_PATH]), "{listed}");
+    assert_eq!(listed[0]["kept_id"], id.as_str(), "{listed}");
+    app.expect(
+        StatusCode::NOT_FOUND,
+        Method::GET,
+        &registered,
+        Some(&carol),
+        None,
+    )
+    .await;
 
     // Bob's next chat: offered from its first request, and called in its sandbox.
     let second = app.new_session(&bob).await;

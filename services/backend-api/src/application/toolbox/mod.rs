@@ -18,6 +18,7 @@ pub use copy::write_files;
 use super::error::{AppError, AppResult};
 use super::principal::{require_admin, Principal};
 use super::sessions::SessionService;
+use crate::domain::agent_server::AgentServer;
 use crate::domain::ids::KeptToolId;
 use crate::domain::mcp::McpServerName;
 use crate::domain::ports::{AgentServerRepository, SandboxFiles, SandboxGateway, ToolboxRepository};
@@ -87,6 +88,28 @@ impl ToolboxService {
         };
         self.store.put_kept_tool(&tool).await?;
         Ok(tool)
+    }
+
+    /// The servers registered in the person's chat `session`, by name, each with the
+    /// id of the person's kept tool of its name, if they keep one.
+    pub async fn registered(
+        &self,
+        owner: &UserId,
+        session: &str,
+    ) -> AppResult<Vec<(AgentServer, Option<KeptToolId>)>> {
+        let session = self.sessions.get(owner, session).await?;
+        let kept = self.store.kept_tools(Some(owner)).await?;
+        let servers = self.agent_servers.agent_servers(&session.id).await?;
+        Ok(servers
+            .into_iter()
+            .map(|server| {
+                let id = kept
+                    .iter()
+                    .find(|tool| tool.name == server.name)
+                    .map(|tool| tool.id.clone());
+                (server, id)
+            })
+            .collect())
     }
 
     /// The caller's kept tools, by name; every person's for an admin asking for all.

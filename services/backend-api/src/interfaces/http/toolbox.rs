@@ -1,8 +1,9 @@
 //! `/api/v1/toolbox`: a person's tool box, for its Settings page — keep a tool the agent
 //! registered in one of your chats (its files copied from that chat's sandbox), list,
 //! read (with the code), enable or disable, delete — and publishing one for everyone's
-//! chats (admins only, having read its code). Another person's id is not found (404)
-//! on every route, but for an admin reading or publishing it.
+//! chats (admins only, having read its code) — and the servers registered in one of
+//! your chats, for its Tools tab. Another person's id is not found (404) on every
+//! route, but for an admin reading or publishing it.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -15,14 +16,16 @@ use utoipa_axum::routes;
 use super::error::{ApiResult, ErrorBody};
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::AppState;
-use crate::domain::mcp::qualified_name;
-use crate::domain::toolbox::KeptTool;
+use crate::domain::agent_server::AgentTool;
+use crate::domain::mcp::{qualified_name, McpServerName};
+use crate::domain::toolbox::{script_candidates, KeptTool};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, keep))
         .routes(routes!(get_one, set_enabled, delete_one))
         .routes(routes!(publish, unpublish))
+        .routes(routes!(registered))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -90,6 +93,31 @@ pub struct KeptFileView {
     pub content: Option<String>,
 }
 
+/// A server the agent registered in a chat, for its Tools tab.
+#[derive(Serialize, ToSchema)]
+pub struct RegisteredServerView {
+    pub name: String,
+    pub command: String,
+    pub args: Vec<String>,
+    pub tools: Vec<KeptToolToolView>,
+    /// The words of the command that may name its source files, as written (relative
+    /// ones start at the workspace).
+    pub sources: Vec<String>,
+    /// Your kept tool of this name, if you keep one.
+    pub kept_id: Option<String>,
+    pub registered_at: DateTime<Utc>,
+}
+
+fn offered(server: &McpServerName, tools: &[AgentTool]) -> Vec<KeptToolToolView> {
+    tools
+        .iter()
+        .map(|tool| KeptToolToolView {
+            name: qualified_name(server.as_str(), &tool.name).unwrap_or_default(),
+            description: tool.description.clone(),
+        })
+        .collect()
+}
+
 impl KeptToolView {
     fn of(tool: &KeptTool, with_code: bool) -> Self {
         Self {
@@ -98,14 +126,7 @@ impl KeptToolView {
             name: tool.name.as_str().to_owned(),
             command: tool.command.clone(),
             args: tool.args.clone(),
-            tools: tool
-                .tools
-                .iter()
-                .map(|offered| KeptToolToolView {
-                    name: qualified_name(tool.name.as_str(), &offered.name).unwrap_or_default(),
-                    description: offered.description.clone(),
-                })
-                .collect(),
+            tools: offered(&tool.name, &tool.tools),
             files: tool
                 .files
                 .iter()
@@ -232,4 +253,30 @@ async fn unpublish(
 ) -> ApiResult<axum::Json<KeptToolView>> {
     let tool = state.toolbox.publish(&principal, &id, false).await?;
     Ok(axum::Json(KeptToolView::of(&tool, false)))
+}
+
+/// The servers the agent registered in one of your chats, by name, with the id of your
+/// kept tool of each name.
+#[utoipa::path(get, path = "/api/v1/sessions/{id}/registered-tools", tag = "toolbox", operation_id = "registered_tools",
+    responses((status = 200, body = Vec<RegisteredServerView>),
+        (status = 404, body = ErrorBody, description = "no such chat of yours")))]
+async fn registered(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<Vec<RegisteredServerView>>> {
+    let servers = state.toolbox.registered(&principal.user_id, &id).await?;
+    let views = servers
+        .into_iter()
+        .map(|(server, kept)| RegisteredServerView {
+            tools: offered(&server.name, &server.tools),
+            sources: script_candidates(&server.command, &server.args),
+            kept_id: kept.map(|id| id.as_str().to_owned()),
+            name: server.name.as_str().to_owned(),
+            command: server.command,
+            args: server.args,
+            registered_at: server.registered_at,
+        })
+        .collect();
+    Ok(axum::Json(views))
 }
