@@ -10,7 +10,12 @@ export default defineConfig({
   plugins: [vue()],
   server: {
     port: 5173,
-    proxy: { '/api': { target: backend, ws: true, changeOrigin: false } },
+    proxy: {
+      '/api': { target: backend, ws: true, changeOrigin: false },
+      // E2B's SDKs: the E2B-compatible API, and the signed file links they build.
+      '/e2b': { target: backend, changeOrigin: false },
+      '^/files(\?|$)': { target: backend, changeOrigin: false },
+    },
   },
   build: {
     target: 'es2022',

@@ -10,7 +10,8 @@
 #  3. walk.mjs goes through the frontend's published port only: the app, the hardening
 #     headers of the app, /docs and the API (each policy once), registration, the
 #     sign-in limits counting the client the proxy in front names (nginx's real_ip,
-#     then backend-api's trusted proxies), a file through the session's sandbox (reached by container name on the sandboxes
+#     then backend-api's trusted proxies), the E2B-compatible API and a signed file link
+#     (E2B's SDKs' paths, /e2b and /files), a file through the session's sandbox (reached by container name on the sandboxes
 #     network), the event stream through nginx, and a terminal over WebSocket;
 #  4. nothing but the frontend publishes a port; the walk's sandbox runs and publishes none;
 #  5. red team: from inside the walk's sandbox, as its user, connections to backend-api,

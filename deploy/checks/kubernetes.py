@@ -202,6 +202,8 @@ paths = {
     for p in rule["http"]["paths"]
 }
 check(paths.get("/api") == "backend-api" and paths.get("/") == "frontend", f"ingress paths {paths}")
+# E2B's SDKs: the E2B-compatible API, and the signed file links they build at the root.
+check(paths.get("/e2b") == "backend-api" and paths.get("/files") == "backend-api", f"E2B's paths {paths}")
 
 for failure in failures:
     print(f"deploy/kubernetes: {failure}", file=sys.stderr)

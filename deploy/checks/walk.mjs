@@ -144,6 +144,16 @@ if (process.argv.includes('--client-addresses')) {
   if (other !== 200) throw new Error(`another client was refused with the right password (${other})`)
 }
 
+step("E2B's SDKs: the E2B-compatible API and a signed file link, through the one port")
+const e2bKey = await call('POST', '/api/v1/api-keys', { name: 'walk e2b', scope: 'sandboxes' })
+const listed = await fetch(base + '/e2b/v2/sandboxes', { headers: { 'x-api-key': e2bKey.key } })
+const sandboxes = await listed.text()
+if (listed.status !== 200 || sandboxes !== '[]') throw new Error(`E2B listing: ${listed.status} ${sandboxes}`)
+// backend-api's answer in E2B's shape, not the app's page: no running sandbox signed it.
+const link = await fetch(base + '/files?path=walk.txt&signature=v1_AAAA')
+const refused = await link.text()
+if (link.status !== 401 || JSON.parse(refused).code !== 401) throw new Error(`signed link: ${link.status} ${refused}`)
+
 step('session')
 const session = await call('POST', '/api/v1/sessions', { title: 'deployment walk' })
 
