@@ -109,6 +109,13 @@ scenarios.greeter = [
   'I made a greeter tool and greeted Grace with it.',
 ]
 
+// A later chat uses the greeter its person kept in their tool box: offered from the
+// chat's first request, run in its own sandbox.
+scenarios.kept = [
+  [['mcp__greeter__greet', { name: 'Lin' }]],
+  'The kept greeter said hello to Lin.',
+]
+
 let callCounter = 0
 
 function chunk(delta) {
