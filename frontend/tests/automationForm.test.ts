@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import AutomationEditor from '../src/components/automations/AutomationEditor.vue'
 import type { Automation } from '../src/api/types'
-import { formOf, inputOf, newForm, newTrigger, signedCurl } from '../src/lib/automationForm'
+import { addFile, formFile, formOf, inputOf, newForm, newTrigger, removeFile, signedCurl } from '../src/lib/automationForm'
 
 const stored: Automation = {
   id: 'a1',
@@ -21,6 +21,7 @@ const stored: Automation = {
     { id: 't3', type: 'webhook', url: '/api/v1/hooks/t3', filter: 'body.action == "opened"' },
   ],
   next_runs: [],
+  attachments: [],
   created_at: '2026-11-01T00:00:00Z',
 }
 
@@ -55,6 +56,24 @@ describe('the automation form', () => {
     // to the future.
     form.triggers[1] = { ...form.triggers[1], at: '2030-01-02T03:04' }
     expect(inputOf(form).triggers[1]).toEqual({ type: 'at', id: 't2', at: new Date('2030-01-02T03:04').toISOString() })
+  })
+})
+
+describe('the files of the form', () => {
+  it('sends the added ones in base64 and the stored ones removed by name', async () => {
+    const form = formOf({ ...stored, attachments: [{ name: 'old.csv', size: 3 }, { name: 'keep.txt', size: 1 }] })
+    expect(inputOf(form)).not.toHaveProperty('attachments')
+    removeFile(form, 'old.csv')
+    addFile(form, await formFile(new File(['x,1\n'], 'new.csv')))
+    addFile(form, await formFile(new File(['ab'], 'keep.txt')))
+    const input = inputOf(form)
+    expect(input.attachments).toEqual([
+      { name: 'new.csv', content_base64: 'eCwxCg==' },
+      { name: 'keep.txt', content_base64: 'YWI=' },
+    ])
+    // A stored file sent again is replaced, not removed.
+    expect(input.remove_attachments).toEqual(['old.csv'])
+    expect(form.files.map((f) => [f.name, f.size])).toEqual([['new.csv', 4], ['keep.txt', 2]])
   })
 })
 

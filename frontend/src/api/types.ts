@@ -8,6 +8,7 @@ export type {
   ApiKeyScope,
   ApiKeyView as ApiKey,
   AuthModeView,
+  AutomationEdit,
   AutomationList,
   AutomationView as Automation,
   Preview as AutomationPreview,

@@ -1,7 +1,7 @@
 // The automation editor's form: what a person types, turned into what the API takes,
 // and back; how a trigger reads in the list; and the `curl` line that signs a webhook
 // delivery as the API checks it (HMAC-SHA256 of the body with the trigger's secret).
-import type { Automation, NewAutomation, NewTrigger, SessionMode, Trigger } from '../api/types'
+import type { Automation, AutomationEdit, NewAutomation, NewTrigger, SessionMode, Trigger } from '../api/types'
 import { strings } from '../strings'
 
 export type TriggerType = 'schedule' | 'at' | 'webhook'
@@ -31,6 +31,40 @@ export interface AutomationForm {
   triggers: TriggerRow[]
   /** Where each run's end is sent; empty for none. */
   webhookUrl: string
+  /** Its files: stored ones (no content) and ones added in this form (base64). */
+  files: FormFile[]
+  /** Stored files removed in this form, by name. */
+  removed: string[]
+}
+
+/** A file each run gets as `uploads/<name>`. */
+export interface FormFile {
+  name: string
+  size: number
+  /** Only for a file added in the form, not saved yet. */
+  contentBase64?: string
+}
+
+/** A browser file as the form holds it, its content in base64. */
+export async function formFile(file: File): Promise<FormFile> {
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  let binary = ''
+  for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
+  return { name: file.name, size: bytes.length, contentBase64: btoa(binary) }
+}
+
+/** Adds `file` to the form, replacing one of the same name. */
+export function addFile(form: AutomationForm, file: FormFile): void {
+  removeFile(form, file.name)
+  form.files.push(file)
+}
+
+/** Removes a file from the form; a stored one is removed on save. */
+export function removeFile(form: AutomationForm, name: string): void {
+  const at = form.files.findIndex((f) => f.name === name)
+  if (at === -1) return
+  if (form.files[at]?.contentBase64 === undefined) form.removed.push(name)
+  form.files.splice(at, 1)
 }
 
 let keys = 0
@@ -49,7 +83,7 @@ export function newTrigger(type: TriggerType): TriggerRow {
 }
 
 export function newForm(): AutomationForm {
-  return { name: '', prompt: '', model: '', session: 'fresh', enabled: true, triggers: [newTrigger('schedule')], webhookUrl: '' }
+  return { name: '', prompt: '', model: '', session: 'fresh', enabled: true, triggers: [newTrigger('schedule')], webhookUrl: '', files: [], removed: [] }
 }
 
 /** `2026-12-01T09:00` in the browser's zone, as a `datetime-local` field shows it. */
@@ -67,6 +101,8 @@ export function formOf(automation: Automation): AutomationForm {
     session: automation.session,
     enabled: automation.enabled,
     webhookUrl: automation.webhook_url ?? '',
+    files: (automation.attachments ?? []).map((file) => ({ name: file.name, size: file.size })),
+    removed: [],
     triggers: automation.triggers.map((trigger) => {
       const row = { ...newTrigger(trigger.type as TriggerType), id: trigger.id }
       if (trigger.type === 'schedule') return { ...row, cron: trigger.cron ?? '', timezone: trigger.timezone ?? '' }
@@ -93,7 +129,13 @@ function triggerOf(row: TriggerRow): NewTrigger {
   return { type: 'webhook', ...id, filter: row.filter.trim() || null }
 }
 
-export function inputOf(form: AutomationForm): NewAutomation {
+/** What a save sends: a new automation, or a change (`remove_attachments` only then). */
+export type AutomationInput = NewAutomation & Pick<AutomationEdit, 'remove_attachments'>
+
+export function inputOf(form: AutomationForm): AutomationInput {
+  const added = form.files.flatMap((file) => (file.contentBase64 === undefined ? [] : [{ name: file.name, content_base64: file.contentBase64 }]))
+  // A stored file removed and added again under its name is simply replaced.
+  const removed = form.removed.filter((name) => !added.some((file) => file.name === name))
   return {
     name: form.name.trim(),
     prompt: form.prompt,
@@ -103,6 +145,8 @@ export function inputOf(form: AutomationForm): NewAutomation {
     triggers: form.triggers.map(triggerOf),
     // Empty removes it; the same URL keeps its secret.
     webhook_url: form.webhookUrl.trim(),
+    ...(added.length ? { attachments: added } : {}),
+    ...(removed.length ? { remove_attachments: removed } : {}),
   }
 }
 

@@ -4,7 +4,7 @@
 // carries, which the API shows once and the page keeps only until dismissed.
 import { reactive } from 'vue'
 import { api } from '../api/http'
-import { absoluteUrl } from '../lib/automationForm'
+import { absoluteUrl, type AutomationInput } from '../lib/automationForm'
 import type { Automation, AutomationList, AutomationPreview, AutomationRun, NewAutomation, RotatedSecret, RunList, RunStarted } from '../api/types'
 
 const BASE = '/api/v1/automations'
@@ -43,7 +43,7 @@ export async function loadAutomations(): Promise<void> {
 }
 
 /** Saves a new automation (`id` null) or changes one; the answer has its next runs. */
-export async function saveAutomation(id: string | null, body: NewAutomation): Promise<Automation> {
+export async function saveAutomation(id: string | null, body: AutomationInput): Promise<Automation> {
   const saved = await api<Automation>(id ? 'PATCH' : 'POST', id ? one(id) : BASE, body)
   keep(saved)
   return saved

@@ -34,6 +34,7 @@ use crate::config::{
     AuthConfig, AuthModeName, Environment, JwtAlgorithm, Settings, DEVELOPMENT_JWT_SECRET,
     MIN_PRODUCTION_SECRET_BYTES,
 };
+use crate::domain::automation::MAX_FILES_BYTES;
 use crate::domain::ports::{McpServers, PausableSandboxes, SandboxFiles, SandboxGateway, WebSearch};
 use crate::domain::replica::ReplicaId;
 use crate::infrastructure::llm::OpenAiModels;
@@ -191,6 +192,7 @@ impl Application {
             max_per_person: settings.automations.max_per_person,
             max_timeout_secs: settings.jobs.max_timeout_secs,
             min_interval: Duration::from_secs(settings.automations.min_interval_secs),
+            max_file_bytes: settings.jobs.max_attachment_bytes.min(MAX_FILES_BYTES),
         };
         let lease = lease_time(settings.agent.lease_secs)?;
         let agent = Arc::new(AgentService::new(

@@ -62,6 +62,7 @@ from .evaluate_response import EvaluateResponse
 from .fetch_response import FetchResponse
 from .file_entry import FileEntry
 from .file_kind import FileKind
+from .file_view import FileView
 from .find_response import FindResponse
 from .fired_by import FiredBy
 from .health import Health
@@ -253,6 +254,7 @@ __all__ = (
     "FetchResponse",
     "FileEntry",
     "FileKind",
+    "FileView",
     "FindResponse",
     "FiredBy",
     "Health",

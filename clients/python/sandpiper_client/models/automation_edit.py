@@ -12,6 +12,7 @@ from ..models.session_mode import SessionMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.new_attachment import NewAttachment
     from ..models.new_trigger_at import NewTriggerAt
     from ..models.new_trigger_schedule import NewTriggerSchedule
     from ..models.new_trigger_webhook import NewTriggerWebhook
@@ -26,12 +27,14 @@ class AutomationEdit:
     given with its `id` stays that trigger: a webhook keeps its URL and secret).
 
         Attributes:
+            attachments (list[NewAttachment] | None | Unset): Files added to those it has (one of the same name replaced).
             enabled (bool | None | Unset): Enabling clears a pause after failures, and the failure count.
             missed_runs (MissedRuns | None | Unset):
             model (None | str | Unset):
             name (None | str | Unset):
             network (None | str | Unset):
             prompt (None | str | Unset):
+            remove_attachments (list[str] | None | Unset): Names of its files to remove.
             session (None | SessionMode | Unset):
             timeout_secs (int | None | Unset):
             triggers (list[NewTriggerAt | NewTriggerSchedule | NewTriggerWebhook] | None | Unset):
@@ -39,12 +42,14 @@ class AutomationEdit:
                 removes it.
     """
 
+    attachments: list[NewAttachment] | None | Unset = UNSET
     enabled: bool | None | Unset = UNSET
     missed_runs: MissedRuns | None | Unset = UNSET
     model: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
     network: None | str | Unset = UNSET
     prompt: None | str | Unset = UNSET
+    remove_attachments: list[str] | None | Unset = UNSET
     session: None | SessionMode | Unset = UNSET
     timeout_secs: int | None | Unset = UNSET
     triggers: list[NewTriggerAt | NewTriggerSchedule | NewTriggerWebhook] | None | Unset = UNSET
@@ -54,6 +59,18 @@ class AutomationEdit:
     def to_dict(self) -> dict[str, Any]:
         from ..models.new_trigger_at import NewTriggerAt  # noqa: PLC0415
         from ..models.new_trigger_schedule import NewTriggerSchedule  # noqa: PLC0415
+
+        attachments: list[dict[str, Any]] | None | Unset
+        if isinstance(self.attachments, Unset):
+            attachments = UNSET
+        elif isinstance(self.attachments, list):
+            attachments = []
+            for attachments_type_0_item_data in self.attachments:
+                attachments_type_0_item = attachments_type_0_item_data.to_dict()
+                attachments.append(attachments_type_0_item)
+
+        else:
+            attachments = self.attachments
 
         enabled: bool | None | Unset
         if isinstance(self.enabled, Unset):
@@ -92,6 +109,15 @@ class AutomationEdit:
             prompt = UNSET
         else:
             prompt = self.prompt
+
+        remove_attachments: list[str] | None | Unset
+        if isinstance(self.remove_attachments, Unset):
+            remove_attachments = UNSET
+        elif isinstance(self.remove_attachments, list):
+            remove_attachments = self.remove_attachments
+
+        else:
+            remove_attachments = self.remove_attachments
 
         session: None | str | Unset
         if isinstance(self.session, Unset):
@@ -135,6 +161,8 @@ class AutomationEdit:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
+        if attachments is not UNSET:
+            field_dict["attachments"] = attachments
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
         if missed_runs is not UNSET:
@@ -147,6 +175,8 @@ class AutomationEdit:
             field_dict["network"] = network
         if prompt is not UNSET:
             field_dict["prompt"] = prompt
+        if remove_attachments is not UNSET:
+            field_dict["remove_attachments"] = remove_attachments
         if session is not UNSET:
             field_dict["session"] = session
         if timeout_secs is not UNSET:
@@ -160,11 +190,34 @@ class AutomationEdit:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.new_attachment import NewAttachment  # noqa: PLC0415
         from ..models.new_trigger_at import NewTriggerAt  # noqa: PLC0415
         from ..models.new_trigger_schedule import NewTriggerSchedule  # noqa: PLC0415
         from ..models.new_trigger_webhook import NewTriggerWebhook  # noqa: PLC0415
 
         d = dict(src_dict)
+
+        def _parse_attachments(data: object) -> list[NewAttachment] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                attachments_type_0 = []
+                _attachments_type_0 = data
+                for attachments_type_0_item_data in _attachments_type_0:
+                    attachments_type_0_item = NewAttachment.from_dict(attachments_type_0_item_data)
+
+                    attachments_type_0.append(attachments_type_0_item)
+
+                return attachments_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[NewAttachment] | None | Unset, data)
+
+        attachments = _parse_attachments(d.pop("attachments", UNSET))
 
         def _parse_enabled(data: object) -> bool | None | Unset:
             if data is None:
@@ -227,6 +280,23 @@ class AutomationEdit:
             return cast(None | str | Unset, data)
 
         prompt = _parse_prompt(d.pop("prompt", UNSET))
+
+        def _parse_remove_attachments(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                remove_attachments_type_0 = cast(list[str], data)
+
+                return remove_attachments_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        remove_attachments = _parse_remove_attachments(d.pop("remove_attachments", UNSET))
 
         def _parse_session(data: object) -> None | SessionMode | Unset:
             if data is None:
@@ -312,12 +382,14 @@ class AutomationEdit:
         webhook_url = _parse_webhook_url(d.pop("webhook_url", UNSET))
 
         automation_edit = cls(
+            attachments=attachments,
             enabled=enabled,
             missed_runs=missed_runs,
             model=model,
             name=name,
             network=network,
             prompt=prompt,
+            remove_attachments=remove_attachments,
             session=session,
             timeout_secs=timeout_secs,
             triggers=triggers,

@@ -14,6 +14,7 @@ from ..models.session_mode import SessionMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.file_view import FileView
     from ..models.run_view import RunView
     from ..models.trigger_view import TriggerView
 
@@ -25,6 +26,7 @@ T = TypeVar("T", bound="AutomationView")
 class AutomationView:
     """
     Attributes:
+        attachments (list[FileView]): The files each run gets in its workspace's `uploads/`.
         created_at (datetime.datetime):
         enabled (bool):
         failures (int): Runs failed in a row.
@@ -48,6 +50,7 @@ class AutomationView:
         webhook_url (None | str | Unset): Where each run's job is sent when it waits and when it ends.
     """
 
+    attachments: list[FileView]
     created_at: datetime.datetime
     enabled: bool
     failures: int
@@ -71,6 +74,11 @@ class AutomationView:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.run_view import RunView  # noqa: PLC0415
+
+        attachments = []
+        for attachments_item_data in self.attachments:
+            attachments_item = attachments_item_data.to_dict()
+            attachments.append(attachments_item)
 
         created_at = self.created_at.isoformat()
 
@@ -162,6 +170,7 @@ class AutomationView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "attachments": attachments,
                 "created_at": created_at,
                 "enabled": enabled,
                 "failures": failures,
@@ -197,10 +206,18 @@ class AutomationView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.file_view import FileView  # noqa: PLC0415
         from ..models.run_view import RunView  # noqa: PLC0415
         from ..models.trigger_view import TriggerView  # noqa: PLC0415
 
         d = dict(src_dict)
+        attachments = []
+        _attachments = d.pop("attachments")
+        for attachments_item_data in _attachments:
+            attachments_item = FileView.from_dict(attachments_item_data)
+
+            attachments.append(attachments_item)
+
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         enabled = d.pop("enabled")
@@ -337,6 +354,7 @@ class AutomationView:
         webhook_url = _parse_webhook_url(d.pop("webhook_url", UNSET))
 
         automation_view = cls(
+            attachments=attachments,
             created_at=created_at,
             enabled=enabled,
             failures=failures,

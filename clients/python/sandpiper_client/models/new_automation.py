@@ -12,6 +12,7 @@ from ..models.session_mode import SessionMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.new_attachment import NewAttachment
     from ..models.new_trigger_at import NewTriggerAt
     from ..models.new_trigger_schedule import NewTriggerSchedule
     from ..models.new_trigger_webhook import NewTriggerWebhook
@@ -29,6 +30,10 @@ class NewAutomation:
         prompt (str): What to do, as a chat message; a template that may name the fire's payload:
             `{{ body.repository.name }}`, `{{ fired_at }}`, `{{ trigger }}`.
         triggers (list[NewTriggerAt | NewTriggerSchedule | NewTriggerWebhook]):
+        attachments (list[NewAttachment] | Unset): Files each run gets in its workspace as `uploads/<name>`, as a job's
+            attachments
+            are: at most 20, together at most the operator's cap (the lesser of a job's and
+            8 MiB; 413 past it, saying it).
         enabled (bool | None | Unset): Default true.
         missed_runs (MissedRuns | None | Unset):
         model (None | str | Unset): One of `GET /api/v1/models`' names (default: the default model).
@@ -44,6 +49,7 @@ class NewAutomation:
     name: str
     prompt: str
     triggers: list[NewTriggerAt | NewTriggerSchedule | NewTriggerWebhook]
+    attachments: list[NewAttachment] | Unset = UNSET
     enabled: bool | None | Unset = UNSET
     missed_runs: MissedRuns | None | Unset = UNSET
     model: None | str | Unset = UNSET
@@ -72,6 +78,13 @@ class NewAutomation:
                 triggers_item = triggers_item_data.to_dict()
 
             triggers.append(triggers_item)
+
+        attachments: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.attachments, Unset):
+            attachments = []
+            for attachments_item_data in self.attachments:
+                attachments_item = attachments_item_data.to_dict()
+                attachments.append(attachments_item)
 
         enabled: bool | None | Unset
         if isinstance(self.enabled, Unset):
@@ -128,6 +141,8 @@ class NewAutomation:
                 "triggers": triggers,
             }
         )
+        if attachments is not UNSET:
+            field_dict["attachments"] = attachments
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
         if missed_runs is not UNSET:
@@ -147,6 +162,7 @@ class NewAutomation:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.new_attachment import NewAttachment  # noqa: PLC0415
         from ..models.new_trigger_at import NewTriggerAt  # noqa: PLC0415
         from ..models.new_trigger_schedule import NewTriggerSchedule  # noqa: PLC0415
         from ..models.new_trigger_webhook import NewTriggerWebhook  # noqa: PLC0415
@@ -186,6 +202,15 @@ class NewAutomation:
             triggers_item = _parse_triggers_item(triggers_item_data)
 
             triggers.append(triggers_item)
+
+        _attachments = d.pop("attachments", UNSET)
+        attachments: list[NewAttachment] | Unset = UNSET
+        if _attachments is not UNSET:
+            attachments = []
+            for attachments_item_data in _attachments:
+                attachments_item = NewAttachment.from_dict(attachments_item_data)
+
+                attachments.append(attachments_item)
 
         def _parse_enabled(data: object) -> bool | None | Unset:
             if data is None:
@@ -270,6 +295,7 @@ class NewAutomation:
             name=name,
             prompt=prompt,
             triggers=triggers,
+            attachments=attachments,
             enabled=enabled,
             missed_runs=missed_runs,
             model=model,

@@ -606,9 +606,10 @@ export class Automations {
     }
     
     /**
-     * Changes an automation (what is left out stays; `triggers` replaces them all, a
-     * webhook given with its `id` keeping its URL and secret). Enabling one that paused
-     * itself clears its failures.
+     * Changes an automation (what is left out stays; `triggers` replaces them all, one
+     * given with its `id` staying that trigger; `attachments` adds files,
+     * `remove_attachments` removes them). Enabling one that paused itself clears its
+     * failures.
      */
     public static edit<ThrowOnError extends boolean = false>(options: Options<Edit2Data, ThrowOnError>): RequestResult<Edit2Responses, Edit2Errors, ThrowOnError> {
         return (options.client ?? client).patch<Edit2Responses, Edit2Errors, ThrowOnError>({

@@ -161,6 +161,10 @@ export type AuthModeView = {
  */
 export type AutomationEdit = {
     /**
+     * Files added to those it has (one of the same name replaced).
+     */
+    attachments?: Array<NewAttachment> | null;
+    /**
      * Enabling clears a pause after failures, and the failure count.
      */
     enabled?: boolean | null;
@@ -169,6 +173,10 @@ export type AutomationEdit = {
     name?: string | null;
     network?: string | null;
     prompt?: string | null;
+    /**
+     * Names of its files to remove.
+     */
+    remove_attachments?: Array<string> | null;
     session?: null | SessionMode;
     timeout_secs?: number | null;
     triggers?: Array<NewTrigger> | null;
@@ -183,6 +191,10 @@ export type AutomationList = {
 };
 
 export type AutomationView = {
+    /**
+     * The files each run gets in its workspace's `uploads/`.
+     */
+    attachments: Array<FileView>;
     created_at: string;
     enabled: boolean;
     /**
@@ -442,6 +454,17 @@ export type FileEntry = {
 };
 
 export type FileKind = 'file' | 'dir' | 'symlink' | 'other';
+
+/**
+ * A file each run gets as `uploads/<name>`.
+ */
+export type FileView = {
+    name: string;
+    /**
+     * Bytes.
+     */
+    size: number;
+};
 
 export type FindResponse = {
     matches: Array<string>;
@@ -901,6 +924,12 @@ export type NewAttachment = {
  * An automation as a client sends it.
  */
 export type NewAutomation = {
+    /**
+     * Files each run gets in its workspace as `uploads/<name>`, as a job's attachments
+     * are: at most 20, together at most the operator's cap (the lesser of a job's and
+     * 8 MiB; 413 past it, saying it).
+     */
+    attachments?: Array<NewAttachment>;
     /**
      * Default true.
      */
@@ -1942,6 +1971,10 @@ export type Create2Data = {
 export type Create2Errors = {
     401: ErrorBody;
     /**
+     * its files hold more than the cap, which the message says
+     */
+    413: ErrorBody;
+    /**
      * a bad field, named in `field`: cron, timezone, at, filter, prompt…
      */
     422: ErrorBody;
@@ -2035,6 +2068,10 @@ export type Edit2Errors = {
      * it fired meanwhile; send the change again
      */
     409: ErrorBody;
+    /**
+     * its files would hold more than the cap, which the message says
+     */
+    413: ErrorBody;
     422: ErrorBody;
 };
 

@@ -11,6 +11,7 @@ use super::automation_schedule::{CronSchedule, FireTimes};
 use super::error::{DomainError, DomainResult};
 use super::ids::{AutomationId, RunId, TriggerId};
 use super::job::{JobId, Webhook};
+use super::job_attachment::JobAttachment;
 use super::session::{Network, SessionId};
 use super::user::UserId;
 
@@ -26,6 +27,9 @@ pub const DELIVERY_KEY_KEPT: chrono::Duration = chrono::Duration::days(7);
 pub fn delivery_key_expired(run: &RunId, now: DateTime<Utc>) -> bool {
     run.made_at().is_none_or(|taken| now - taken > DELIVERY_KEY_KEPT)
 }
+/// The most an automation's files may hold together, whatever a job may: each is kept
+/// whole in one stored record (MongoDB's documents end at 16 MiB).
+pub const MAX_FILES_BYTES: u64 = 8 * 1024 * 1024;
 /// Longest name, in characters.
 const MAX_NAME_CHARS: usize = 100;
 
@@ -123,6 +127,10 @@ pub struct Automation {
     /// alike.
     #[serde(default)]
     pub webhook: Option<Webhook>,
+    /// The files each run gets in its workspace's `uploads/`, as a job's attachments;
+    /// their contents are kept apart ([`AutomationFiles`](super::ports::AutomationFiles)).
+    #[serde(default)]
+    pub attachments: Vec<JobAttachment>,
     /// The earliest time one of its time triggers fires next, while enabled: what the
     /// scheduler queries (by index) and claims. Milliseconds, so it compares exactly.
     #[serde(with = "chrono::serde::ts_milliseconds_option")]
@@ -157,6 +165,7 @@ impl Automation {
             paused_reason: None,
             triggers: Vec::new(),
             webhook: None,
+            attachments: Vec::new(),
             next_fire: None,
             api_key: None,
             created_at: now,

@@ -12,6 +12,15 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::error::{DomainError, DomainResult};
 use super::files::FileName;
 
+/// A file sent with a job, unchecked.
+#[derive(Clone, Deserialize, utoipa::ToSchema)]
+pub struct NewAttachment {
+    /// A plain file name (no `/`, `\\` or `..`); stored as `uploads/<name>`.
+    pub name: String,
+    /// The file's content, base64 (standard alphabet, padded).
+    pub content_base64: String,
+}
+
 /// A file sent with a job, as the job's record keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobAttachment {

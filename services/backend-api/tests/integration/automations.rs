@@ -7,7 +7,7 @@
 //! # Layout
 //! `scheduling.rs` (fires on time, missed times, two replicas), `edits.rs` (saved again
 //! unchanged, as the editor saves), `webhooks.rs` (signed
-//! deliveries), `failures.rs` (fires that make no job), `notify.rs` (the automation's own webhook), `limits.rs` (queue, cap, owner,
+//! deliveries), `failures.rs` (fires that make no job), `notify.rs` (the automation's own webhook), `files.rs` (the files each run gets), `limits.rs` (queue, cap, owner,
 //! one run at a time), `preview.rs` (the editor's next runs), `records.rs` (both stores
 //! directly).
 
@@ -24,6 +24,7 @@ use crate::support::{borrowed, TestApp};
 
 mod edits;
 mod failures;
+mod files;
 mod limits;
 mod notify;
 mod preview;

@@ -44,6 +44,11 @@ def _parse_response(
 
         return response_401
 
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
     if response.status_code == 422:
         response_422 = ErrorBody.from_dict(response.json())
 

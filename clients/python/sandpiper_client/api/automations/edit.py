@@ -53,6 +53,11 @@ def _parse_response(
 
         return response_409
 
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
     if response.status_code == 422:
         response_422 = ErrorBody.from_dict(response.json())
 
@@ -81,9 +86,10 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: AutomationEdit,
 ) -> Response[AutomationView | ErrorBody]:
-    """Changes an automation (what is left out stays; `triggers` replaces them all, a
-    webhook given with its `id` keeping its URL and secret). Enabling one that paused
-    itself clears its failures.
+    """Changes an automation (what is left out stays; `triggers` replaces them all, one
+    given with its `id` staying that trigger; `attachments` adds files,
+    `remove_attachments` removes them). Enabling one that paused itself clears its
+    failures.
 
     Args:
         id (str):
@@ -117,9 +123,10 @@ def sync(
     client: AuthenticatedClient | Client,
     body: AutomationEdit,
 ) -> AutomationView | ErrorBody | None:
-    """Changes an automation (what is left out stays; `triggers` replaces them all, a
-    webhook given with its `id` keeping its URL and secret). Enabling one that paused
-    itself clears its failures.
+    """Changes an automation (what is left out stays; `triggers` replaces them all, one
+    given with its `id` staying that trigger; `attachments` adds files,
+    `remove_attachments` removes them). Enabling one that paused itself clears its
+    failures.
 
     Args:
         id (str):
@@ -148,9 +155,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: AutomationEdit,
 ) -> Response[AutomationView | ErrorBody]:
-    """Changes an automation (what is left out stays; `triggers` replaces them all, a
-    webhook given with its `id` keeping its URL and secret). Enabling one that paused
-    itself clears its failures.
+    """Changes an automation (what is left out stays; `triggers` replaces them all, one
+    given with its `id` staying that trigger; `attachments` adds files,
+    `remove_attachments` removes them). Enabling one that paused itself clears its
+    failures.
 
     Args:
         id (str):
@@ -182,9 +190,10 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: AutomationEdit,
 ) -> AutomationView | ErrorBody | None:
-    """Changes an automation (what is left out stays; `triggers` replaces them all, a
-    webhook given with its `id` keeping its URL and secret). Enabling one that paused
-    itself clears its failures.
+    """Changes an automation (what is left out stays; `triggers` replaces them all, one
+    given with its `id` staying that trigger; `attachments` adds files,
+    `remove_attachments` removes them). Enabling one that paused itself clears its
+    failures.
 
     Args:
         id (str):

@@ -109,6 +109,7 @@ impl Harness {
                 max_per_person: 100,
                 max_timeout_secs: 3600,
                 min_interval: Duration::from_secs(60),
+                max_file_bytes: 1024 * 1024,
             },
             image_url: |session, image| format!("/images/{}/{}", session.as_str(), image.file_name()),
             no_model: "No model is configured.".into(),

@@ -1,11 +1,13 @@
 //! An automation as a client sends it, unchecked, and how it becomes a checked
-//! [`Automation`]: name, prompt template, model, network, time limit and triggers
-//! ([`super::triggers`]), held to the operator's rules ([`super::rules`]).
+//! [`Automation`]: name, prompt template, model, network, time limit, triggers
+//! ([`super::triggers`]), webhook and files, held to the operator's rules
+//! ([`super::rules`]).
 
 use chrono::Utc;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use super::files;
 use super::rules::AutomationRules;
 use super::template;
 use super::triggers::{triggers_of, NewTrigger, Secrets};
@@ -13,6 +15,7 @@ use crate::application::error::AppResult;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{check_name, Automation, MissedRuns, SessionMode};
 use crate::domain::job::{Webhook, WebhookUrl};
+use crate::domain::job_attachment::{JobFile, NewAttachment};
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::AutomationRepository;
 use crate::domain::session::Network;
@@ -44,6 +47,11 @@ pub struct NewAutomation {
     /// secret (`webhook_secret`, shown only in the answer that set the URL); a public
     /// address unless the operator allows private ones.
     pub webhook_url: Option<String>,
+    /// Files each run gets in its workspace as `uploads/<name>`, as a job's attachments
+    /// are: at most 20, together at most the operator's cap (the lesser of a job's and
+    /// 8 MiB; 413 past it, saying it).
+    #[serde(default)]
+    pub attachments: Vec<NewAttachment>,
 }
 
 /// Changes to an automation; what is left out stays. `triggers` replaces them all (one
@@ -62,6 +70,10 @@ pub struct AutomationEdit {
     pub triggers: Option<Vec<NewTrigger>>,
     /// As when made; the same URL keeps its secret, another gets a new one, `""` removes it.
     pub webhook_url: Option<String>,
+    /// Files added to those it has (one of the same name replaced).
+    pub attachments: Option<Vec<NewAttachment>>,
+    /// Names of its files to remove.
+    pub remove_attachments: Option<Vec<String>>,
 }
 
 /// What an automation is checked against when saved: the models offered and the
@@ -79,11 +91,19 @@ pub async fn save_new(
     checks: Checks<'_>,
     owner: &UserId,
     api_key: Option<ApiKeyId>,
-    new: NewAutomation,
+    mut new: NewAutomation,
 ) -> AppResult<(Automation, Secrets)> {
     checks.rules.check_timeout(new.timeout_secs)?;
-    let (automation, secrets) = build(new, owner, api_key, checks)?;
-    checks.rules.insert_within_cap(store, &automation).await?;
+    let files = checks
+        .rules
+        .check_files(std::mem::take(&mut new.attachments), &[])?;
+    let (mut automation, secrets) = build(new, owner, api_key, checks)?;
+    automation.attachments = files.iter().map(JobFile::attachment).collect();
+    files::store(store, &automation.id, files).await?;
+    if let Err(err) = checks.rules.insert_within_cap(store, &automation).await {
+        files::remove(store, &automation.id, &automation.attachments).await;
+        return Err(err);
+    }
     Ok((automation, secrets))
 }
 
@@ -132,6 +152,7 @@ impl From<AutomateArgs> for NewAutomation {
             missed_runs: None,
             triggers,
             webhook_url: None,
+            attachments: Vec::new(),
         }
     }
 }

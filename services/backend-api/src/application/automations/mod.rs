@@ -11,6 +11,7 @@
 //! conditional update, so exactly one replica fires each; a time missed while none ran
 //! is run once or skipped, as the automation says, and recorded.
 
+mod files;
 pub mod hooks;
 pub mod input;
 pub mod rules;
@@ -193,17 +194,24 @@ impl AutomationService {
         Ok(listed)
     }
 
-    pub async fn edit(&self, owner: &UserId, id: &str, edit: AutomationEdit) -> AppResult<Saved> {
+    pub async fn edit(&self, owner: &UserId, id: &str, mut edit: AutomationEdit) -> AppResult<Saved> {
         let current = self.get(owner, id).await?;
         self.check_webhook(Some(&current), edit.webhook_url.as_deref())
             .await?;
+        let (sent, removed) = (edit.attachments.take(), edit.remove_attachments.take());
+        let change = files::change(&current, sent, removed, &self.settings.rules)?;
         let (mut automation, secrets) = input::apply(edit, current.clone(), self.checks())?;
+        automation.attachments = change.attachments;
         automation.revision = current.revision + 1;
+        // Stored before the record names them; a file replaced by an edit that then
+        // finds the record changed keeps its new content.
+        files::store(&*self.store, &automation.id, change.store).await?;
         if !self.store.replace(&automation, current.next_fire).await? {
             return Err(AppError::Conflict(
                 "the automation changed meanwhile (it fired or was edited); try again".into(),
             ));
         }
+        files::remove(&*self.store, &automation.id, &change.gone).await;
         self.wake.notify_one();
         Ok(Saved::over(Some(&current), automation, secrets))
     }

@@ -1,5 +1,6 @@
 //! What every saved automation is held to, from the operator's settings: how many one
-//! person may have, each run's time limit, and how often an automation may fire. Checked
+//! person may have, each run's time limit, how often an automation may fire, and how
+//! much its files may hold. Checked
 //! wherever an automation is saved — the API and the agent's tool alike — so neither
 //! can make what the other would refuse.
 
@@ -8,8 +9,11 @@ use std::time::Duration;
 use chrono::Utc;
 
 use crate::application::error::{AppError, AppResult};
+use crate::application::sessions::MAX_ATTACHMENTS;
 use crate::domain::automation::{next_runs_of, Automation, Trigger};
+use crate::domain::error::DomainError;
 use crate::domain::job::JobTimeout;
+use crate::domain::job_attachment::{JobAttachment, JobFile, NewAttachment};
 use crate::domain::ports::AutomationRepository;
 
 /// Fire times of a schedule looked at for the shortest gap between two.
@@ -23,6 +27,9 @@ pub struct AutomationRules {
     pub max_timeout_secs: u64,
     /// The shortest time an automation's triggers together may leave between two fires.
     pub min_interval: Duration,
+    /// What an automation's files may hold together: at most what a job's may (each run's
+    /// job gets them all) and [`MAX_FILES_BYTES`](crate::domain::automation::MAX_FILES_BYTES).
+    pub max_file_bytes: u64,
 }
 
 impl AutomationRules {
@@ -33,6 +40,41 @@ impl AutomationRules {
             JobTimeout::parse(secs, self.max_timeout_secs)?;
         }
         Ok(())
+    }
+
+    /// The files `sent`, decoded and checked together with those `kept`: plain distinct
+    /// names, at most [`MAX_ATTACHMENTS`] files (`InvalidField` naming `attachments`), at
+    /// most [`AutomationRules::max_file_bytes`] (`TooLarge`, saying the cap). A file sent
+    /// under a kept one's name replaces it.
+    pub fn check_files(&self, sent: Vec<NewAttachment>, kept: &[JobAttachment]) -> AppResult<Vec<JobFile>> {
+        let too_large = || {
+            AppError::TooLarge(format!(
+                "an automation's files may hold at most {} KiB together",
+                self.max_file_bytes / 1024
+            ))
+        };
+        let sent = sent.into_iter().map(|file| (file.name, file.content_base64));
+        let files =
+            JobFile::parse_all(sent, MAX_ATTACHMENTS, self.max_file_bytes).map_err(|err| match err {
+                DomainError::TooLarge(_) => too_large(),
+                other => other.into(),
+            })?;
+        let still: Vec<&JobAttachment> = kept
+            .iter()
+            .filter(|old| files.iter().all(|file| file.name != old.name))
+            .collect();
+        if still.len() + files.len() > MAX_ATTACHMENTS {
+            return Err(AppError::InvalidField {
+                field: "attachments",
+                message: format!("at most {MAX_ATTACHMENTS} files"),
+            });
+        }
+        let bytes: u64 = still.iter().map(|old| old.size).sum::<u64>()
+            + files.iter().map(|file| file.content.len() as u64).sum::<u64>();
+        if bytes > self.max_file_bytes {
+            return Err(too_large());
+        }
+        Ok(files)
     }
 
     /// Stores the new automation; `Conflict` when its owner already has as many as one
@@ -83,6 +125,7 @@ mod tests {
             max_per_person: 10,
             max_timeout_secs: 3600,
             min_interval: Duration::from_secs(min_secs),
+            max_file_bytes: 4,
         }
     }
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use super::files;
 use super::template::{self, Payload};
 use super::AutomationService;
 use crate::application::error::{AppError, AppResult};
@@ -139,6 +140,16 @@ impl AutomationService {
             }
             _ => None,
         };
+        let attachments = match files::for_run(&*self.store, automation).await {
+            Ok(attachments) => attachments,
+            Err(AppError::Conflict(why)) => {
+                return Err(NotRun {
+                    note: format!("the run could not start: {why}"),
+                    failure: true,
+                })
+            }
+            Err(err) => return Err(internal(&err, "reading its files")),
+        };
         let prompt = render_off_workers(automation.prompt.clone(), fire.body.clone(), fire.by, fire.at)
             .await
             .map_err(|err| NotRun {
@@ -156,7 +167,7 @@ impl AutomationService {
         let job = loop {
             let new = NewJob {
                 prompt: prompt.clone(),
-                attachments: Vec::new(),
+                attachments: attachments.clone(),
                 title: Some(automation.name.clone()),
                 network: automation.network.map(network_name),
                 timeout_secs: automation.timeout_secs,

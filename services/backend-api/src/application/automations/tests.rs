@@ -32,6 +32,7 @@ const RULES: AutomationRules = AutomationRules {
     max_per_person: 10,
     max_timeout_secs: 3600,
     min_interval: Duration::from_secs(60),
+    max_file_bytes: 1024,
 };
 
 /// A persistent automation that fires every minute, whose fire time came due at the

@@ -59,6 +59,7 @@ use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::ids::AutomationId;
 use crate::domain::job::{Job, JobId, JobOutcome, JobRequest, JobStatus, JobTimeout, Webhook, WebhookUrl};
 use crate::domain::job_attachment::JobFile;
+pub use crate::domain::job_attachment::NewAttachment;
 use crate::domain::ports::{
     ApiKeyRepository, JobAttachmentStore, JobRepository, KeyValueStore, WebhookSender,
 };
@@ -123,15 +124,6 @@ pub struct JobPorts {
     pub webhooks: Arc<dyn WebhookSender>,
     /// Where a person's queue is taken, so replicas look at it one at a time.
     pub kv: Arc<dyn KeyValueStore>,
-}
-
-/// A file sent with a job, unchecked.
-#[derive(serde::Deserialize, utoipa::ToSchema)]
-pub struct NewAttachment {
-    /// A plain file name (no `/`, `\\` or `..`); stored as `uploads/<name>`.
-    pub name: String,
-    /// The file's content, base64 (standard alphabet, padded).
-    pub content_base64: String,
 }
 
 /// A job as a client asks for it, unchecked.

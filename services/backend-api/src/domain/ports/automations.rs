@@ -1,16 +1,29 @@
 //! The port of automations: their records, the scheduler's atomic claim of a fire time,
-//! their run history, and the webhook deliveries already taken.
+//! their run history, the webhook deliveries already taken, and the files they carry.
 
 use chrono::{DateTime, Utc};
 
 use crate::domain::automation::{Automation, AutomationRun};
 use crate::domain::error::DomainResult;
+use crate::domain::files::FileName;
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::user::UserId;
 
-/// Automations ([`Automation`]) and their history ([`AutomationRun`]).
+/// The contents of automations' files, apart from their records (which keep names and
+/// sizes, so listing and scheduling read small records). Removed with the automation.
 #[async_trait::async_trait]
-pub trait AutomationRepository: Send + Sync {
+pub trait AutomationFiles: Send + Sync {
+    /// Stores one file of the automation; a second put of the same name replaces it.
+    async fn put_file(&self, id: &AutomationId, name: &FileName, content: Vec<u8>) -> DomainResult<()>;
+    /// The file's content; `None` when it is not stored.
+    async fn file(&self, id: &AutomationId, name: &FileName) -> DomainResult<Option<Vec<u8>>>;
+    /// Removes one file (none stored is no error).
+    async fn remove_file(&self, id: &AutomationId, name: &FileName) -> DomainResult<()>;
+}
+
+/// Automations ([`Automation`]), their history ([`AutomationRun`]) and files.
+#[async_trait::async_trait]
+pub trait AutomationRepository: AutomationFiles {
     /// Stores a new automation unless its owner has `max_per_owner` already, counted
     /// in one step with the insert so creations racing cannot pass the cap together;
     /// whether it did.
@@ -20,7 +33,7 @@ pub trait AutomationRepository: Send + Sync {
     /// `expected` (so a claim made meanwhile is not undone) and its revision is the one
     /// before `automation.revision` (so no other change is); whether it did.
     async fn replace(&self, automation: &Automation, expected: Option<DateTime<Utc>>) -> DomainResult<bool>;
-    /// Removes it with its history; whether there was one.
+    /// Removes it with its history and files; whether there was one.
     async fn delete(&self, id: &AutomationId) -> DomainResult<bool>;
     /// The owner's automations, oldest first.
     async fn list_for(&self, owner: &UserId) -> DomainResult<Vec<Automation>>;

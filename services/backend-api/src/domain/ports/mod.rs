@@ -42,7 +42,7 @@ pub use accounts::{
     UserRepository,
 };
 pub use agent_servers::AgentServerRepository;
-pub use automations::AutomationRepository;
+pub use automations::{AutomationFiles, AutomationRepository};
 pub use e2b::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, Updated};
 pub use jobs::{JobAttachmentStore, JobRepository, WebhookSender};
 pub use key_value::KeyValueStore;

@@ -1,6 +1,7 @@
 //! Automations in the embedded store by id, with indexes by owner, by trigger and by
 //! next fire time (`(millis, id)`, the scheduler's query), and their history by
-//! `(automation, run)`; the webhook deliveries taken are [`super::automation_deliveries`].
+//! `(automation, run)`; the webhook deliveries taken are [`super::automation_deliveries`],
+//! the files [`super::automation_files`].
 //! A claim, and an insert's count of the owner's automations, is a read-compare-write in
 //! one write transaction, which redb serialises.
 
@@ -8,6 +9,7 @@ use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable, Table, TableDefinition, WriteTransaction};
 
 use super::automation_deliveries as deliveries;
+use super::automation_files as files;
 use super::{decode, EmbeddedStore, ID_MAX};
 use crate::domain::automation::{Automation, AutomationRun};
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
@@ -29,6 +31,7 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> anyhow::Result<()> {
     txn.open_table(DUE)?;
     txn.open_table(RUNS)?;
     deliveries::create_tables(txn)?;
+    files::create_tables(txn)?;
     Ok(())
 }
 
@@ -133,6 +136,7 @@ impl AutomationRepository for EmbeddedStore {
                 let mut runs = txn.open_table(RUNS)?;
                 runs.retain_in((id.as_str(), "")..(id.as_str(), ID_MAX), |_, _| false)?;
                 deliveries::forget_triggers(&txn, &old.triggers)?;
+                files::forget_all(&txn, id.as_str())?;
             }
             txn.commit()?;
             Ok(old.is_some())

@@ -9,6 +9,7 @@
 mod agent_servers;
 mod api_keys;
 mod automation_deliveries;
+mod automation_files;
 mod automations;
 mod e2b_sandboxes;
 mod images;

@@ -13,6 +13,7 @@ use mongodb::bson::{doc, Bson, Document};
 use mongodb::options::IndexOptions;
 use mongodb::{Collection, Database, IndexModel};
 
+use super::automation_files::{self, files};
 use super::{all, failure, is_duplicate_key, MongoStore};
 use crate::domain::automation::{delivery_key_expired, Automation, AutomationRun, DELIVERY_KEY_KEPT};
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
@@ -51,7 +52,7 @@ pub(super) async fn create_indexes(db: &Database) -> mongodb::error::Result<()> 
                 .build(),
         ])
         .await?;
-    Ok(())
+    automation_files::create_indexes(db).await
 }
 
 impl MongoStore {
@@ -144,6 +145,10 @@ impl AutomationRepository for MongoStore {
         self.db
             .collection::<Document>("automation_deliveries")
             .delete_many(doc! { "trigger": { "$in": triggers } })
+            .await
+            .map_err(failure)?;
+        files(&self.db)
+            .delete_many(doc! { "automation": id.as_str() })
             .await
             .map_err(failure)?;
         Ok(true)

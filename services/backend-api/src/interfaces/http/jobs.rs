@@ -179,7 +179,7 @@ async fn discard_body(request: Request, limit: usize) {
 
 /// Whether the body is declared JSON (`application/json` or a `+json` type), as axum's
 /// `Json` extractor asks; this route reads its body itself, for a larger limit.
-fn says_json(headers: &HeaderMap) -> bool {
+pub(super) fn says_json(headers: &HeaderMap) -> bool {
     let Some(value) = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
         return false;
     };

@@ -3,9 +3,10 @@
 //! reading (a webhook's rotation and a run's count, seen undoing the rotation) cannot
 //! undo each other; the scheduler's earliest fire time is the earliest of all; the
 //! history and the delivery keys stay bounded; creations racing for a person's last
-//! places never pass the cap.
+//! places never pass the cap; an automation's files go with it.
 
 use backend_api::domain::automation::{Automation, AutomationRun, FiredBy, DELIVERY_KEY_KEPT};
+use backend_api::domain::files::FileName;
 use backend_api::domain::ids::{AutomationId, RunId, TriggerId};
 use backend_api::domain::ports::AutomationRepository;
 use backend_api::domain::user::UserId;
@@ -160,6 +161,37 @@ async fn racing_creations_stay_within_the_cap(store: &dyn AutomationRepository) 
     assert_eq!(store.list_for(&owner).await.unwrap().len(), CAP);
 }
 
+async fn files_go_with_their_automation(store: &dyn AutomationRepository) {
+    let (kept, deleted) = (automation(), automation());
+    let name = FileName::parse("notes.txt").unwrap();
+    for automation in [&kept, &deleted] {
+        assert!(store.insert(automation, usize::MAX).await.unwrap());
+        store
+            .put_file(&automation.id, &name, b"first".to_vec())
+            .await
+            .unwrap();
+    }
+    store.put_file(&kept.id, &name, b"second".to_vec()).await.unwrap();
+    assert_eq!(
+        store.file(&kept.id, &name).await.unwrap(),
+        Some(b"second".to_vec()),
+        "a put replaces"
+    );
+    assert!(store.delete(&deleted.id).await.unwrap());
+    assert_eq!(
+        store.file(&deleted.id, &name).await.unwrap(),
+        None,
+        "gone with it"
+    );
+    assert_eq!(
+        store.file(&kept.id, &name).await.unwrap(),
+        Some(b"second".to_vec()),
+        "another's stays"
+    );
+    store.remove_file(&kept.id, &name).await.unwrap();
+    assert_eq!(store.file(&kept.id, &name).await.unwrap(), None);
+}
+
 /// The embedded store and a real MongoDB, each new, kept alive while held.
 struct BothStores {
     embedded: EmbeddedStore,
@@ -211,4 +243,11 @@ async fn creations_at_once_never_pass_a_persons_cap_in_either_store() {
     let stores = BothStores::open().await;
     racing_creations_stay_within_the_cap(&stores.embedded).await;
     racing_creations_stay_within_the_cap(&stores.mongo).await;
+}
+
+#[tokio::test]
+async fn an_automations_files_go_with_it_in_either_store() {
+    let stores = BothStores::open().await;
+    files_go_with_their_automation(&stores.embedded).await;
+    files_go_with_their_automation(&stores.mongo).await;
 }

@@ -6,20 +6,27 @@
 mod hooks;
 mod views;
 
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
-use super::extract::{CurrentUser, Json, Path, Query};
+use super::error::{ApiError, ApiResult, ErrorBody};
+use super::extract::{read_body, CurrentUser, Json, Path, Query};
+use super::jobs::says_json;
 use super::AppState;
 use crate::application::automations::input::{AutomationEdit, NewAutomation};
 use crate::application::automations::triggers::{self, NewTrigger};
 use crate::application::automations::MAX_RUNS_LISTED;
+use crate::application::sessions::MAX_MESSAGE_BYTES;
+use crate::application::AppError;
 use views::{hook_url, AutomationView, RunView, NEXT_RUNS};
+
+/// Room in a body for the JSON around its prompt and files.
+const JSON_ROOM: usize = 64 * 1024;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -89,16 +96,39 @@ async fn preview(
     Ok(axum::Json(Preview { next_runs }))
 }
 
+/// An automation's body, which may carry its files inline: read up to their cap in
+/// base64, the prompt and the JSON around them (a `Request` is not held to the
+/// server-wide limit).
+async fn body_of<T: DeserializeOwned>(state: &AppState, request: Request) -> ApiResult<T> {
+    if !says_json(request.headers()) {
+        return Err(AppError::Malformed(
+            "send the automation as JSON (`Content-Type: application/json`)".into(),
+        )
+        .into());
+    }
+    let files =
+        usize::try_from(state.automations.rules().max_file_bytes.div_ceil(3) * 4).unwrap_or(usize::MAX);
+    let limit = files.saturating_add(MAX_MESSAGE_BYTES + JSON_ROOM);
+    let bytes = read_body(request.into_body(), limit, || {
+        format!("the request body is larger than {} KiB", limit / 1024)
+    })
+    .await?;
+    let axum::Json(body) = axum::Json::<T>::from_bytes(&bytes).map_err(ApiError::from)?;
+    Ok(body)
+}
+
 /// Makes an automation. The answer has each trigger's `id`, a webhook's `url` and its
 /// `secret` (shown only here), and the next 5 fire times.
 #[utoipa::path(post, path = "/api/v1/automations", tag = "automations", request_body = NewAutomation,
     responses((status = 201, body = AutomationView), (status = 401, body = ErrorBody),
+        (status = 413, body = ErrorBody, description = "its files hold more than the cap, which the message says"),
         (status = 422, body = ErrorBody, description = "a bad field, named in `field`: cron, timezone, at, filter, prompt…")))]
 async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-    Json(body): Json<NewAutomation>,
+    request: Request,
 ) -> ApiResult<(StatusCode, axum::Json<AutomationView>)> {
+    let body: NewAutomation = body_of(&state, request).await?;
     let key = principal.key.map(|used| used.id);
     let saved = state.automations.create(&principal.user_id, key, body).await?;
     Ok((StatusCode::CREATED, axum::Json(AutomationView::from(&saved))))
@@ -129,19 +159,22 @@ async fn get(
     Ok(axum::Json(AutomationView::of(&automation, &[])))
 }
 
-/// Changes an automation (what is left out stays; `triggers` replaces them all, a
-/// webhook given with its `id` keeping its URL and secret). Enabling one that paused
-/// itself clears its failures.
+/// Changes an automation (what is left out stays; `triggers` replaces them all, one
+/// given with its `id` staying that trigger; `attachments` adds files,
+/// `remove_attachments` removes them). Enabling one that paused itself clears its
+/// failures.
 #[utoipa::path(patch, path = "/api/v1/automations/{id}", tag = "automations", request_body = AutomationEdit,
     responses((status = 200, body = AutomationView), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "it fired meanwhile; send the change again"),
+        (status = 413, body = ErrorBody, description = "its files would hold more than the cap, which the message says"),
         (status = 422, body = ErrorBody)))]
 async fn edit(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-    Json(body): Json<AutomationEdit>,
+    request: Request,
 ) -> ApiResult<axum::Json<AutomationView>> {
+    let body: AutomationEdit = body_of(&state, request).await?;
     let saved = state.automations.edit(&principal.user_id, &id, body).await?;
     Ok(axum::Json(AutomationView::from(&saved)))
 }

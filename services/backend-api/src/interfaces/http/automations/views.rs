@@ -69,6 +69,14 @@ pub fn hook_url(trigger: &TriggerId) -> String {
     format!("/api/v1/hooks/{}", trigger.as_str())
 }
 
+/// A file each run gets as `uploads/<name>`.
+#[derive(Serialize, ToSchema)]
+pub struct FileView {
+    pub name: String,
+    /// Bytes.
+    pub size: u64,
+}
+
 /// One entry of the history.
 #[derive(Serialize, ToSchema)]
 pub struct RunView {
@@ -136,6 +144,8 @@ pub struct AutomationView {
     pub webhook_url: Option<String>,
     /// The key those bodies are signed with: only in the answer that set the URL.
     pub webhook_secret: Option<String>,
+    /// The files each run gets in its workspace's `uploads/`.
+    pub attachments: Vec<FileView>,
     /// The newest history entry (in listings).
     pub last_run: Option<RunView>,
     pub created_at: DateTime<Utc>,
@@ -168,6 +178,14 @@ impl AutomationView {
                 .as_ref()
                 .map(|hook| hook.url.as_str().to_owned()),
             webhook_secret: None,
+            attachments: automation
+                .attachments
+                .iter()
+                .map(|file| FileView {
+                    name: file.name.as_str().to_owned(),
+                    size: file.size,
+                })
+                .collect(),
             last_run: None,
             created_at: automation.created_at,
         }
