@@ -70,6 +70,7 @@ def test_signed_links_open_one_file_without_headers_and_nothing_else(sandbox: Sa
     fetched = httpx.get(link, timeout=TIMEOUT)
     assert fetched.status_code == 200, fetched.text
     assert fetched.text == "quarterly figures\n"
+    assert fetched.headers["cache-control"] == "no-store", "no cache serves it once expired"
 
     upload = sandbox.upload_url("shared/incoming.txt", use_signature_expiration=120)
     sent = httpx.post(upload, files={"file": ("incoming.txt", b"from a browser\n")}, timeout=TIMEOUT)
@@ -84,3 +85,20 @@ def test_signed_links_open_one_file_without_headers_and_nothing_else(sandbox: Sa
     refused = httpx.get(expired, timeout=TIMEOUT)
     assert refused.status_code == 401 and "expired" in refused.json()["message"], refused.text
     assert sandbox.files.read("shared/report.txt") == "quarterly figures\n"
+
+
+def test_a_signed_link_opens_only_its_own_sandbox_while_it_runs(key: str, sandbox: Sandbox) -> None:
+    other = Sandbox.create(api_key=key, timeout=120)
+    try:
+        other.files.write("shared/report.txt", "the other's\n")
+        link = other.download_url("shared/report.txt")
+        assert httpx.get(link, timeout=TIMEOUT).text == "the other's\n"
+        # Pointed at another sandbox, the signature is not that sandbox's.
+        aimed = httpx.get(link, headers={"E2b-Sandbox-Id": sandbox.sandbox_id}, timeout=TIMEOUT)
+        assert aimed.status_code == 401, aimed.text
+    finally:
+        other.kill()
+    # Refused as a link no running sandbox signed (401), or as a sandbox that has ended
+    # (502, as E2B's proxy answers), by whichever list of running sandboxes it meets.
+    ended = httpx.get(link, timeout=TIMEOUT)
+    assert ended.status_code in (401, 502), ended.text

@@ -11,6 +11,7 @@
 //! - `found.rs` — where each running sandbox's tool-api was found, for a moment.
 //! - `reach.rs` — reaching a running sandbox: a data-plane request admitted, its metrics.
 //! - `signed.rs` — a signed file URL admitted by the running sandbox whose token signed it.
+//! - `running.rs` — everyone's running sandboxes, read at a bounded pace for those links.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -21,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 mod changes;
 mod found;
 mod reach;
+mod running;
 mod signed;
 mod tokens;
 
@@ -31,6 +33,7 @@ use crate::domain::session::Network;
 use crate::domain::user::UserId;
 use changes::{changed_too_often, CHANGE_ATTEMPTS};
 use found::Found;
+use running::Running;
 use tokens::TokenKeys;
 
 pub use signed::{FileOperation, SignedFile};
@@ -70,6 +73,7 @@ pub struct E2bService {
     environment: Arc<dyn SandboxEnvironment>,
     keys: TokenKeys,
     found: Found,
+    running: Running,
 }
 
 impl E2bService {
@@ -86,6 +90,7 @@ impl E2bService {
             environment,
             keys: TokenKeys::new(secret),
             found: Found::default(),
+            running: Running::default(),
         }
     }
 

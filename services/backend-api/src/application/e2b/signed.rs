@@ -3,12 +3,14 @@
 //! with the sandbox's access token as `v1_` + base64(SHA-256 of
 //! `path:operation:user:token[:expiration]`). Through the one host such a link names no
 //! sandbox (the SDK builds it on the fixed `E2B_SANDBOX_URL`), so the sandbox it is for is
-//! the running one whose token makes its signature: each is tried, a hash apiece.
+//! the running one whose token makes its signature: each is tried, a hash apiece, from a
+//! list of them read at a bounded pace (`running.rs`).
 
 use base64::Engine;
 use chrono::Utc;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+use tokio::time::Instant;
 
 use super::E2bService;
 use crate::application::{AppError, AppResult};
@@ -84,13 +86,15 @@ impl E2bService {
                 ));
             }
         }
-        let candidates = match named {
-            Some(id) => vec![E2bSandboxId::parse(id)?],
-            None => self.sandboxes.running().await?,
+        let signed_by = |id: &E2bSandboxId| signed.signed_with(&self.keys.tokens(id).access);
+        let signer = match named {
+            Some(id) => Some(E2bSandboxId::parse(id)?).filter(signed_by),
+            None => {
+                self.running
+                    .find(&self.sandboxes, Instant::now(), signed_by)
+                    .await?
+            }
         };
-        let signer = candidates
-            .into_iter()
-            .find(|id| signed.signed_with(&self.keys.tokens(id).access));
         match signer {
             Some(id) => Ok((id.clone(), self.locate(&id).await?)),
             None => Err(AppError::Unauthorized(

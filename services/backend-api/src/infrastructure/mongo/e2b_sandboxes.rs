@@ -1,10 +1,11 @@
-//! Rented sandboxes in MongoDB, one document per sandbox, with a unique index on `id`
-//! and one on `end_at` for the sweep that ends them. Ending one is a single delete, so
-//! of replicas racing to end the same sandbox only one is told it removed it; a change is
-//! one replace that matches only while the state and end time are as they were read.
+//! Rented sandboxes in MongoDB, one document per sandbox, with a unique index on `id`,
+//! one on `end_at` for the sweep that ends them and one on `state` for the running ones.
+//! Ending one is a single delete, so of replicas racing to end the same sandbox only one
+//! is told it removed it; a change is one replace that matches only while the state and
+//! end time are as they were read.
 
 use chrono::{DateTime, SubsecRound, Utc};
-use mongodb::bson::doc;
+use mongodb::bson::{doc, Document};
 
 use super::{all, bson, failure, MongoStore};
 use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bState};
@@ -82,7 +83,15 @@ impl E2bSandboxRepository for MongoStore {
     async fn running(&self) -> DomainResult<Vec<E2bSandboxId>> {
         // A record stored before sandboxes could pause has no `state`: it runs.
         let running = bson(&[Some(E2bState::Running), None])?;
-        let sandboxes = all(self.e2b_sandboxes.find(doc! { "state": { "$in": running } })).await?;
-        Ok(sandboxes.into_iter().map(|sandbox| sandbox.id).collect())
+        let ids: Vec<Document> = all(self
+            .e2b_sandboxes
+            .clone_with_type::<Document>()
+            .find(doc! { "state": { "$in": running } })
+            .projection(doc! { "_id": 0, "id": 1 }))
+        .await?;
+        Ok(ids
+            .iter()
+            .filter_map(|found| E2bSandboxId::parse(found.get_str("id").ok()?).ok())
+            .collect())
     }
 }

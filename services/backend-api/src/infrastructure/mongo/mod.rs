@@ -173,6 +173,8 @@ impl MongoStore {
                 plain(doc! { "owner": 1, "id": 1 }),
                 // The sweep that ends sandboxes whose time is up.
                 plain(doc! { "end_at": 1 }),
+                // The running ones, which signed file links are checked against.
+                plain(doc! { "state": 1 }),
             ])
             .await?;
         self.memories.create_index(unique(doc! { "owner": 1 })).await?;

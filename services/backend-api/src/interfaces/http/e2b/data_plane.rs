@@ -14,7 +14,7 @@
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use tool_api_client::ToolApiClient;
@@ -33,8 +33,9 @@ pub const SIGNED_FILES: &str = "/files";
 const ENVD_PORT: &str = "49983";
 const CODE_INTERPRETER_PORT: &str = "49999";
 
-/// Headers that belong to one hop, or to this relay, and are not passed on.
-const NOT_RELAYED: [&str; 13] = [
+/// Headers that belong to one hop, or to this relay, and are not passed on. A sandbox's
+/// own Content-Security-Policy is not: the API's (`hardening.rs`) holds for what it answers.
+const NOT_RELAYED: [&str; 14] = [
     "connection",
     "keep-alive",
     "proxy-connection",
@@ -48,6 +49,7 @@ const NOT_RELAYED: [&str; 13] = [
     "e2b-traffic-access-token",
     "e2b-sandbox-id",
     "e2b-sandbox-port",
+    "content-security-policy",
 ];
 
 pub async fn relay(State(state): State<AppState>, request: Request) -> Response {
@@ -67,12 +69,16 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
     let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     let path = parts.uri.path();
     let rest = path.strip_prefix(MOUNT).unwrap_or(path);
+    let mut signed = false;
     let (id, prefix, access) = match signed_link(&parts.method, rest, parts.uri.query()) {
         // A signed link is opened with no header at all, by whoever holds it.
         Some(link) if text("x-access-token").is_none() => {
             let link = link?;
-            let signed = link.as_signed(&parts.method);
-            let (id, access) = state.e2b.admit_signed(text("e2b-sandbox-id"), &signed).await?;
+            let (id, access) = state
+                .e2b
+                .admit_signed(text("e2b-sandbox-id"), &link.as_signed(&parts.method))
+                .await?;
+            signed = true;
             (id.as_str().to_owned(), "/e2b/envd", access)
         }
         _ => admitted(state, headers).await?,
@@ -114,9 +120,15 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
             response = response.header(name, value);
         }
     }
-    response
+    let mut response = response
         .body(Body::from_stream(upstream.bytes_stream()))
-        .map_err(|err| AppError::Internal(err.into()).into())
+        .map_err(|err| AppError::Internal(err.into()))?;
+    if signed {
+        // Kept by no cache, so what a link opened is not served once it has expired.
+        let no_store = HeaderValue::from_static("no-store");
+        response.headers_mut().insert(header::CACHE_CONTROL, no_store);
+    }
+    Ok(response)
 }
 
 /// The sandbox (its id) and the tool-api prefix a request names by its headers, admitted by its
