@@ -188,8 +188,12 @@ async fn a_kept_tool_reaches_its_person_s_next_chats_and_only_theirs_until_publi
     }
     let publish = format!("{one}/publish");
     for token in [&carol, &bob] {
-        app.expect(StatusCode::FORBIDDEN, Method::POST, &publish, Some(token), None)
-            .await;
+        for method in [Method::POST, Method::DELETE] {
+            let refused = app
+                .expect(StatusCode::FORBIDDEN, method, &publish, Some(token), None)
+                .await;
+            assert_eq!(refused["error"]["code"], "forbidden", "{refused}");
+        }
     }
     let theirs = app
         .expect(StatusCode::OK, Method::GET, TOOLBOX, Some(&carol), None)
@@ -211,6 +215,9 @@ async fn a_kept_tool_reaches_its_person_s_next_chats_and_only_theirs_until_publi
         .as_str()
         .unwrap()
         .contains("tools/list"));
+    let unknown = format!("{TOOLBOX}/{}/publish", uuid::Uuid::new_v4());
+    app.expect(StatusCode::NOT_FOUND, Method::POST, &unknown, Some(&ada), None)
+        .await;
     let published = app
         .expect(StatusCode::OK, Method::POST, &publish, Some(&ada), None)
         .await;
