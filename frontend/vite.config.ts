@@ -14,7 +14,7 @@ export default defineConfig({
       '/api': { target: backend, ws: true, changeOrigin: false },
       // E2B's SDKs: the E2B-compatible API, and the signed file links they build.
       '/e2b': { target: backend, changeOrigin: false },
-      '^/files(\?|$)': { target: backend, changeOrigin: false },
+      '^/files(\\?|$)': { target: backend, changeOrigin: false },
     },
   },
   build: {
