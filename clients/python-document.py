@@ -9,6 +9,9 @@ generator's limits (0.29): without them it drops `StoredEvent`, `AgentEvent` and
 - An `allOf` of objects (`ToolView`'s code variant: `CodeCell` plus its `kind`) becomes
   one object with the parts' properties: the generator cannot resolve a `$ref` inside an
   `allOf` that sits in a union.
+- A `oneOf` of objects inside such an `allOf` (the tool event's typed call: a variant per
+  tool) counts as the one object its variants share: their common properties, a string
+  where every variant has one and any value otherwise.
 - Each inline object variant of a component's `oneOf` becomes a component of its own,
   named after the component and its tag (`ToolView` + `kind: shell` → `ToolViewShell`):
   inline variants with nested objects are parsed twice and then refused as duplicates.
@@ -23,6 +26,19 @@ def pascal(word):
     return "".join(part[:1].upper() + part[1:] for part in word.replace("-", "_").split("_"))
 
 
+def shared_object(variants):
+    """The properties every variant has, each a string where every variant's is one."""
+    names = set.intersection(*(set(variant.get("properties", {})) for variant in variants))
+    required = set.intersection(*(set(variant.get("required", [])) for variant in variants))
+    properties = {
+        name: {"type": "string"}
+        if all(variant["properties"][name].get("type") == "string" for variant in variants)
+        else {}
+        for name in sorted(names)
+    }
+    return {"type": "object", "properties": properties, "required": sorted(required & names)}
+
+
 def merge_all_of(node, schemas):
     if isinstance(node, list):
         return [merge_all_of(item, schemas) for item in node]
@@ -35,6 +51,8 @@ def merge_all_of(node, schemas):
     for part in node.pop("allOf"):
         if "$ref" in part:
             part = schemas[part["$ref"].rsplit("/", 1)[1]]
+        if "oneOf" in part and all(variant.get("type") == "object" for variant in part["oneOf"]):
+            part = shared_object(part["oneOf"])
         if part.get("type") != "object" or any(key in part for key in ("allOf", "oneOf", "anyOf")):
             sys.exit(f"python-document.py: cannot merge this allOf part: {json.dumps(part)[:300]}")
         for name, schema in part.get("properties", {}).items():

@@ -119,7 +119,7 @@ describe('PlanCard', () => {
 
 describe('ToolLine', () => {
   it('says what the call did and how it ended', async () => {
-    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'shell_exec', args: { command: 'make test' }, running: true }
+    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'shell_exec', call: { name: 'shell_exec' as const, args: { command: 'make test' } }, running: true }
     const wrapper = mount(ToolLine, { props: { item } })
     expect(wrapper.text()).toContain('make test')
     expect(wrapper.attributes('data-state')).toBe('running')
@@ -131,7 +131,7 @@ describe('ToolLine', () => {
 
   it('names the automation the agent made, not its prompt', () => {
     const args = { name: 'Standup reminder', prompt: 'Remind me of the standup', cron: '0 9 * * MON' }
-    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'automation_create', args, running: false }
+    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'automation_create', call: { name: 'automation_create', args, written: true as const }, running: false }
     const wrapper = mount(ToolLine, { props: { item } })
     expect(wrapper.text()).toContain('Made an automation')
     expect(wrapper.text()).toContain('Standup reminder')
@@ -166,7 +166,7 @@ describe('ToolView of an MCP tool', () => {
         { type: 'resource', uri: 'test://static/1', text: null },
       ],
     }
-    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'mcp__everything__get-tiny-image', args: {}, running: false, view: view as ToolViewData }
+    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'mcp__everything__get-tiny-image', call: { name: 'mcp__everything__get-tiny-image', args: {}, written: true as const }, running: false, view: view as ToolViewData }
     const wrapper = mount(ToolView, { props: { item } })
     expect(wrapper.get('header strong').text()).toBe('get-tiny-image (everything)')
     expect(wrapper.get('pre').text()).toBe('Here it is:')
@@ -178,7 +178,7 @@ describe('ToolView of an MCP tool', () => {
 
 describe('ToolView of tool_register', () => {
   const item = (view: ToolViewData) =>
-    ({ kind: 'tool' as const, seq: 1, callId: 'c', name: 'tool_register', args: { name: 'calc' }, running: false, view })
+    ({ kind: 'tool' as const, seq: 1, callId: 'c', name: 'tool_register', call: { name: 'tool_register', args: { name: 'calc' }, written: true as const }, running: false, view })
   const base = { kind: 'tool_register' as const, server: 'calc', command: 'node', args: ['mcp/calc.mjs'] }
 
   it('shows the command, the tools offered and the test call, or why it was refused', () => {

@@ -12,17 +12,17 @@ describe('timeline', () => {
     applyEvent(t, at({ type: 'tool', call_id: 'c1', name: 'shell_exec', status: 'calling', args: { command: 'ls' } }))
     expect(t.items).toHaveLength(1)
     expect(t.items[0]).toMatchObject({ kind: 'tool', running: true })
-    applyEvent(t, at({ type: 'tool', call_id: 'c1', name: 'shell_exec', status: 'called', args: {}, view: { kind: 'shell', command: 'ls', state: 'exited', exit_code: 0, output: 'a\n' } }))
+    applyEvent(t, at({ type: 'tool', call_id: 'c1', name: 'shell_exec', status: 'called', args: { command: 'ls' }, view: { kind: 'shell', command: 'ls', state: 'exited', exit_code: 0, output: 'a\n' } }))
     expect(t.items).toHaveLength(1)
     const line = t.items[0]
-    expect(line).toMatchObject({ kind: 'tool', running: false, args: { command: 'ls' }, view: { output: 'a\n' } })
+    expect(line).toMatchObject({ kind: 'tool', running: false, call: { args: { command: 'ls' } }, view: { output: 'a\n' } })
     expect(line.kind === 'tool' && toolFailed(line)).toBe(false)
   })
 
   it('folds a sub-agent’s steps under the delegate call that started it', () => {
     seq = 0
     const t = emptyTimeline()
-    const delegate = { type: 'tool', call_id: 'd1', name: 'delegate', args: { task: 'Count' } } as const
+    const delegate = { type: 'tool', call_id: 'd1', name: 'delegate', args: { task: 'Count' }, written: true } as const
     applyEvent(t, at({ ...delegate, status: 'calling' }))
     const shell = { type: 'tool', call_id: 'c1', name: 'shell_exec', args: { command: 'wc -l a' } } as const
     applyEvent(t, at({ type: 'delegated', call_id: 'd1', event: { ...shell, status: 'calling' } }))
@@ -71,13 +71,13 @@ describe('timeline', () => {
   it('marks failed tools and the question still waiting for an answer', () => {
     seq = 0
     const t = emptyTimeline()
-    applyEvent(t, at({ type: 'tool', call_id: 'c', name: 'file_read', status: 'calling', args: {} }))
-    applyEvent(t, at({ type: 'tool', call_id: 'c', name: 'file_read', status: 'called', args: {}, view: { kind: 'error', message: 'no such file' } }))
+    applyEvent(t, at({ type: 'tool', call_id: 'c', name: 'file_read', status: 'calling', args: { path: 'a.txt' } }))
+    applyEvent(t, at({ type: 'tool', call_id: 'c', name: 'file_read', status: 'called', args: { path: 'a.txt' }, view: { kind: 'error', message: 'no such file' } }))
     const line = t.items[0]
     expect(line.kind === 'tool' && toolFailed(line)).toBe(true)
     const cell = { code: 'x', language: 'python' as const, stdout: '', stderr: '', outputs: [] }
-    applyEvent(t, at({ type: 'tool', call_id: 'd', name: 'code_run', status: 'called', args: {}, view: { kind: 'code', ...cell } }))
-    applyEvent(t, at({ type: 'tool', call_id: 'e', name: 'code_run', status: 'called', args: {}, view: { kind: 'code', ...cell, timed_out: true } }))
+    applyEvent(t, at({ type: 'tool', call_id: 'd', name: 'code_run', status: 'called', args: { code: 'x' }, view: { kind: 'code', ...cell } }))
+    applyEvent(t, at({ type: 'tool', call_id: 'e', name: 'code_run', status: 'called', args: { code: 'x' }, view: { kind: 'code', ...cell, timed_out: true } }))
     const [ran, timedOut] = t.items.slice(1)
     expect(ran.kind === 'tool' && toolFailed(ran)).toBe(false)
     expect(timedOut.kind === 'tool' && toolFailed(timedOut)).toBe(true)

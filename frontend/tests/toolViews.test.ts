@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { mount } from '@vue/test-utils'
 import ToolView from '../src/components/ToolView.vue'
-import type { ToolView as ToolViewData } from '../src/api/types'
+import type { LoggedCall, ToolView as ToolViewData } from '../src/api/types'
 import { toolFailed } from '../src/state/timeline'
 
 /** A finished call of `name` showing `view`, as the chat opens it. */
-function opened(name: string, view: ToolViewData, args: Record<string, unknown> = {}) {
-  const item = { kind: 'tool' as const, seq: 1, callId: 'c', name, args, running: false, view }
+function opened(name: string, view: ToolViewData, args: object = {}) {
+  const call = { name, args } as LoggedCall
+  const item = { kind: 'tool' as const, seq: 1, callId: 'c', name, call, running: false, view }
   return Object.assign(mount(ToolView, { props: { item } }), { item })
 }
 
@@ -19,14 +20,15 @@ describe('ToolView of the sandbox tools with views of their own', () => {
         { name: 'notes', path: '/home/sandbox/workspace/notes', kind: 'dir', size: 4096, mtime_ms: 1 },
         { name: 'page.html', path: '/home/sandbox/workspace/page.html', kind: 'file', size: 2048, mtime_ms: 2 },
       ],
-    })
+    }, { path: '.' })
+    expect(wrapper.get('header .summary').text()).toBe('.')
     expect(wrapper.get('[data-test=tool-view]').attributes('data-kind')).toBe('listing')
     const rows = wrapper.findAll('[data-test=listing] li')
     expect(rows.map((row) => row.get('.name').text())).toEqual(['notes/', 'page.html'])
     expect(rows[0].find('small').exists()).toBe(false)
     expect(rows[1].get('small').text()).toBe('2.0 KiB')
     expect(wrapper.find('pre').exists()).toBe(false)
-    expect(opened('file_list', { kind: 'listing', path: '/w', entries: [] }).text()).toContain('The folder is empty.')
+    expect(opened('file_list', { kind: 'listing', path: '/w', entries: [] }, { path: '/w' }).text()).toContain('The folder is empty.')
   })
 
   it('shows each matched line as path:line with its text, and says when more matched', () => {
@@ -43,6 +45,7 @@ describe('ToolView of the sandbox tools with views of their own', () => {
       },
       { path: '.', regex: 'sand|heron' },
     )
+    expect(wrapper.get('header .summary').text()).toBe('sand|heron')
     const rows = wrapper.findAll('[data-test=matches] li')
     expect(rows.map((row) => row.get('.where').text())).toEqual(['/w/notes/birds.txt:1', '/w/notes/birds.txt:2'])
     expect(rows[1].get('pre').text()).toBe('sandpiper')
@@ -54,7 +57,8 @@ describe('ToolView of the sandbox tools with views of their own', () => {
   })
 
   it('lists found files one a line', () => {
-    const wrapper = opened('file_find', { kind: 'found', matches: ['/w/a.txt', '/w/b/c.txt'], truncated: false })
+    const wrapper = opened('file_find', { kind: 'found', matches: ['/w/a.txt', '/w/b/c.txt'], truncated: false }, { path: '.', glob: '**/*.txt' })
+    expect(wrapper.get('header .summary').text()).toBe('**/*.txt')
     expect(wrapper.findAll('[data-test=found] li').map((li) => li.text())).toEqual(['/w/a.txt', '/w/b/c.txt'])
     expect(wrapper.text()).not.toContain('More matched')
   })
@@ -76,10 +80,12 @@ describe('ToolView of the sandbox tools with views of their own', () => {
   })
 
   it('shows a script’s value as JSON, or what it threw as a failure', () => {
-    const value = opened('browser_console_exec', { kind: 'evaluated', result: { title: 'Birds', n: 4 } })
+    const script = { javascript: '\n({ title: document.title, n: 2 + 2 })' }
+    const value = opened('browser_console_exec', { kind: 'evaluated', result: { title: 'Birds', n: 4 } }, script)
+    expect(value.get('header .summary').text()).toBe('({ title: document.title, n: 2 + 2 })')
     expect(JSON.parse(value.get('[data-test=evaluated]').text())).toEqual({ title: 'Birds', n: 4 })
     expect(toolFailed(value.item)).toBe(false)
-    const thrown = opened('browser_console_exec', { kind: 'evaluated', result: null, exception: 'ReferenceError: missing is not defined' })
+    const thrown = opened('browser_console_exec', { kind: 'evaluated', result: null, exception: 'ReferenceError: missing is not defined' }, script)
     expect(thrown.get('[role=alert]').text()).toContain('missing is not defined')
     expect(thrown.find('[data-test=evaluated]').exists()).toBe(false)
     expect(toolFailed(thrown.item)).toBe(true)
@@ -94,7 +100,7 @@ describe('ToolView of the sandbox tools with views of their own', () => {
       title: 'Birds',
       text: '# Birds\n\nThe heron waits.',
       truncated: false,
-    })
+    }, { url: 'https://example.org/birds' })
     expect(wrapper.get('h3').text()).toBe('Birds')
     expect(wrapper.get('a').attributes('href')).toBe('https://example.org/birds')
     expect(wrapper.get('[data-test=fetched-text]').text()).toBe('# Birds\n\nThe heron waits.')
@@ -108,7 +114,13 @@ describe('ToolView of the sandbox tools with views of their own', () => {
   })
 
   it('still shows a view stored before these were typed as the answer it was', () => {
-    const wrapper = opened('file_list', { kind: 'result', result: { path: '/w', entries: [] } })
+    const wrapper = opened('file_list', { kind: 'result', result: { path: '/w', entries: [] } }, { path: '/w' })
     expect(JSON.parse(wrapper.get('pre').text())).toEqual({ path: '/w', entries: [] })
+  })
+
+  it('reads a call without a type by its keys, a typed one by its fields', () => {
+    const mcp = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'mcp__calc__add', running: false,
+      call: { name: 'mcp__calc__add', args: { a: 1, b: 2 }, written: true as const }, view: { kind: 'error' as const, message: 'no' } }
+    expect(mount(ToolView, { props: { item: mcp } }).get('header .summary').text()).toBe('{"a":1,"b":2}')
   })
 })

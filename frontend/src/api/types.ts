@@ -17,6 +17,7 @@ export type {
   KeptFileView as KeptFile,
   KeptToolView as KeptTool,
   Listing,
+  LoggedCall,
   McpItem,
   McpServerInput,
   McpServerStatus as McpServer,

@@ -1,5 +1,6 @@
 // How a tool call reads in the chat: an icon, a verb and the one argument that says
 // what it did (the command, the file, the address, the query).
+import type { LoggedCall } from '../api/types'
 import { strings } from '../strings'
 
 /** The server and tool an MCP tool's name (`mcp__<server>__<tool>`) stands for. */
@@ -28,7 +29,56 @@ export function toolLabel(name: string): string {
   return name.replace(/_/g, ' ')
 }
 
-export function toolSummary(name: string, args: Record<string, unknown>): string {
+/** The one argument that says what a call did. A sandbox tool's call is typed (its
+ * arguments are its contract's request); any other is read by key, as written. */
+export function toolSummary(call: LoggedCall): string {
+  if ('written' in call) return writtenSummary(call.name, call.args as Record<string, unknown>)
+  const firstLine = (text: string) => text.split('\n').find((line) => line.trim()) ?? ''
+  const element = (index?: number | null) => (typeof index === 'number' ? `#${index}` : '')
+  switch (call.name) {
+    case 'shell_exec':
+      return call.args.command
+    case 'shell_write_input':
+      return call.args.input
+    case 'file_read':
+    case 'file_write':
+    case 'file_replace':
+    case 'file_list':
+      return call.args.path
+    case 'file_find':
+      return call.args.glob
+    case 'file_search':
+      return call.args.regex
+    case 'browser_navigate':
+    case 'web_fetch':
+      return call.args.url
+    case 'browser_click':
+      return element(call.args.index)
+    case 'browser_input':
+      return element(call.args.index) || call.args.text
+    case 'browser_select':
+      return element(call.args.index)
+    case 'browser_press_key':
+      return call.args.key
+    case 'browser_console_exec':
+      return firstLine(call.args.javascript)
+    case 'code_run':
+      return firstLine(call.args.code)
+    case 'shell_view':
+    case 'shell_wait':
+    case 'shell_kill':
+    case 'browser_view':
+    case 'browser_move_mouse':
+    case 'browser_scroll':
+    case 'browser_console_view':
+    case 'code_restart':
+      return ''
+  }
+}
+
+/** A call without a type here (the run's own tools, MCP tools, arguments that did not
+ * fit), by the keys its arguments usually have. */
+function writtenSummary(name: string, args: Record<string, unknown>): string {
   const pick = (...keys: string[]) => {
     for (const key of keys) {
       const value = args[key]
@@ -37,9 +87,7 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
     }
     return ''
   }
-  if (name === 'browser_click' || name === 'browser_input') return pick('index', 'text')
   if (name === 'tool_register' || name === 'automation_create') return pick('name')
-  if (name === 'code_run') return pick('code').split('\n').find((line) => line.trim()) ?? ''
   if (mcpParts(name)) {
     const all = Object.keys(args).length ? JSON.stringify(args) : ''
     return all.length > 80 ? `${all.slice(0, 79)}…` : all

@@ -3,7 +3,7 @@
 // states; title, status and usage. A sub-agent's steps (`delegated` events) go under
 // the `delegate` call that started it, as items of their own. Applying the same event twice (a replay after a
 // reconnect) changes nothing, because events are taken strictly in sequence order.
-import type { AgentEvent, PlanStep, SessionStatus, StoredEvent, ToolView } from '../api/types'
+import type { AgentEvent, LoggedCall, PlanStep, SessionStatus, StoredEvent, ToolView } from '../api/types'
 
 export type Item =
   | { kind: 'message'; seq: number; role: 'user' | 'assistant'; content: string; attachments: string[] }
@@ -12,7 +12,8 @@ export type Item =
       seq: number
       callId: string
       name: string
-      args: Record<string, unknown>
+      /** The tool and its arguments: typed for a sandbox tool, else as written. */
+      call: LoggedCall
       running: boolean
       view?: ToolView
       /** A `delegate` call's sub-agent steps: messages, tool calls, errors. */
@@ -105,7 +106,7 @@ function addItem(items: Item[], seq: number, event: AgentEvent) {
           seq,
           callId: event.call_id,
           name: event.name,
-          args: event.args ?? {},
+          call: event,
           running: event.status === 'calling',
           view: event.view ?? undefined,
         })

@@ -21,7 +21,6 @@ from .agent_event_step_type import AgentEventStepType
 from .agent_event_title import AgentEventTitle
 from .agent_event_title_type import AgentEventTitleType
 from .agent_event_tool import AgentEventTool
-from .agent_event_tool_args import AgentEventToolArgs
 from .agent_event_tool_type import AgentEventToolType
 from .agent_event_usage import AgentEventUsage
 from .agent_event_usage_type import AgentEventUsageType
@@ -79,6 +78,83 @@ from .kept_tool_tool_view import KeptToolToolView
 from .kept_tool_view import KeptToolView
 from .kernel_restarted import KernelRestarted
 from .listing import Listing
+from .logged_call_browser_click import LoggedCallBrowserClick
+from .logged_call_browser_click_args import LoggedCallBrowserClickArgs
+from .logged_call_browser_click_name import LoggedCallBrowserClickName
+from .logged_call_browser_console_exec import LoggedCallBrowserConsoleExec
+from .logged_call_browser_console_exec_args import LoggedCallBrowserConsoleExecArgs
+from .logged_call_browser_console_exec_name import LoggedCallBrowserConsoleExecName
+from .logged_call_browser_console_view import LoggedCallBrowserConsoleView
+from .logged_call_browser_console_view_args import LoggedCallBrowserConsoleViewArgs
+from .logged_call_browser_console_view_name import LoggedCallBrowserConsoleViewName
+from .logged_call_browser_input import LoggedCallBrowserInput
+from .logged_call_browser_input_args import LoggedCallBrowserInputArgs
+from .logged_call_browser_input_name import LoggedCallBrowserInputName
+from .logged_call_browser_move_mouse import LoggedCallBrowserMoveMouse
+from .logged_call_browser_move_mouse_args import LoggedCallBrowserMoveMouseArgs
+from .logged_call_browser_move_mouse_name import LoggedCallBrowserMoveMouseName
+from .logged_call_browser_navigate import LoggedCallBrowserNavigate
+from .logged_call_browser_navigate_args import LoggedCallBrowserNavigateArgs
+from .logged_call_browser_navigate_name import LoggedCallBrowserNavigateName
+from .logged_call_browser_press_key import LoggedCallBrowserPressKey
+from .logged_call_browser_press_key_args import LoggedCallBrowserPressKeyArgs
+from .logged_call_browser_press_key_name import LoggedCallBrowserPressKeyName
+from .logged_call_browser_scroll import LoggedCallBrowserScroll
+from .logged_call_browser_scroll_args import LoggedCallBrowserScrollArgs
+from .logged_call_browser_scroll_args_direction import LoggedCallBrowserScrollArgsDirection
+from .logged_call_browser_scroll_name import LoggedCallBrowserScrollName
+from .logged_call_browser_select import LoggedCallBrowserSelect
+from .logged_call_browser_select_args import LoggedCallBrowserSelectArgs
+from .logged_call_browser_select_name import LoggedCallBrowserSelectName
+from .logged_call_browser_view import LoggedCallBrowserView
+from .logged_call_browser_view_args import LoggedCallBrowserViewArgs
+from .logged_call_browser_view_name import LoggedCallBrowserViewName
+from .logged_call_code_restart import LoggedCallCodeRestart
+from .logged_call_code_restart_args import LoggedCallCodeRestartArgs
+from .logged_call_code_restart_name import LoggedCallCodeRestartName
+from .logged_call_code_run import LoggedCallCodeRun
+from .logged_call_code_run_args import LoggedCallCodeRunArgs
+from .logged_call_code_run_args_language import LoggedCallCodeRunArgsLanguage
+from .logged_call_code_run_name import LoggedCallCodeRunName
+from .logged_call_file_find import LoggedCallFileFind
+from .logged_call_file_find_args import LoggedCallFileFindArgs
+from .logged_call_file_find_name import LoggedCallFileFindName
+from .logged_call_file_list import LoggedCallFileList
+from .logged_call_file_list_args import LoggedCallFileListArgs
+from .logged_call_file_list_name import LoggedCallFileListName
+from .logged_call_file_read import LoggedCallFileRead
+from .logged_call_file_read_args import LoggedCallFileReadArgs
+from .logged_call_file_read_name import LoggedCallFileReadName
+from .logged_call_file_replace import LoggedCallFileReplace
+from .logged_call_file_replace_args import LoggedCallFileReplaceArgs
+from .logged_call_file_replace_name import LoggedCallFileReplaceName
+from .logged_call_file_search import LoggedCallFileSearch
+from .logged_call_file_search_args import LoggedCallFileSearchArgs
+from .logged_call_file_search_name import LoggedCallFileSearchName
+from .logged_call_file_write import LoggedCallFileWrite
+from .logged_call_file_write_args import LoggedCallFileWriteArgs
+from .logged_call_file_write_name import LoggedCallFileWriteName
+from .logged_call_shell_exec import LoggedCallShellExec
+from .logged_call_shell_exec_args import LoggedCallShellExecArgs
+from .logged_call_shell_exec_args_env import LoggedCallShellExecArgsEnv
+from .logged_call_shell_exec_name import LoggedCallShellExecName
+from .logged_call_shell_kill import LoggedCallShellKill
+from .logged_call_shell_kill_args import LoggedCallShellKillArgs
+from .logged_call_shell_kill_name import LoggedCallShellKillName
+from .logged_call_shell_view import LoggedCallShellView
+from .logged_call_shell_view_args import LoggedCallShellViewArgs
+from .logged_call_shell_view_name import LoggedCallShellViewName
+from .logged_call_shell_wait import LoggedCallShellWait
+from .logged_call_shell_wait_args import LoggedCallShellWaitArgs
+from .logged_call_shell_wait_name import LoggedCallShellWaitName
+from .logged_call_shell_write_input import LoggedCallShellWriteInput
+from .logged_call_shell_write_input_args import LoggedCallShellWriteInputArgs
+from .logged_call_shell_write_input_name import LoggedCallShellWriteInputName
+from .logged_call_true import LoggedCallTrue
+from .logged_call_true_args import LoggedCallTrueArgs
+from .logged_call_web_fetch import LoggedCallWebFetch
+from .logged_call_web_fetch_args import LoggedCallWebFetchArgs
+from .logged_call_web_fetch_name import LoggedCallWebFetchName
 from .mcp_item_image import McpItemImage
 from .mcp_item_image_type import McpItemImageType
 from .mcp_item_resource import McpItemResource
@@ -213,7 +289,6 @@ __all__ = (
     "AgentEventTitle",
     "AgentEventTitleType",
     "AgentEventTool",
-    "AgentEventToolArgs",
     "AgentEventToolType",
     "AgentEventUsage",
     "AgentEventUsageType",
@@ -271,6 +346,83 @@ __all__ = (
     "KeptToolView",
     "KernelRestarted",
     "Listing",
+    "LoggedCallBrowserClick",
+    "LoggedCallBrowserClickArgs",
+    "LoggedCallBrowserClickName",
+    "LoggedCallBrowserConsoleExec",
+    "LoggedCallBrowserConsoleExecArgs",
+    "LoggedCallBrowserConsoleExecName",
+    "LoggedCallBrowserConsoleView",
+    "LoggedCallBrowserConsoleViewArgs",
+    "LoggedCallBrowserConsoleViewName",
+    "LoggedCallBrowserInput",
+    "LoggedCallBrowserInputArgs",
+    "LoggedCallBrowserInputName",
+    "LoggedCallBrowserMoveMouse",
+    "LoggedCallBrowserMoveMouseArgs",
+    "LoggedCallBrowserMoveMouseName",
+    "LoggedCallBrowserNavigate",
+    "LoggedCallBrowserNavigateArgs",
+    "LoggedCallBrowserNavigateName",
+    "LoggedCallBrowserPressKey",
+    "LoggedCallBrowserPressKeyArgs",
+    "LoggedCallBrowserPressKeyName",
+    "LoggedCallBrowserScroll",
+    "LoggedCallBrowserScrollArgs",
+    "LoggedCallBrowserScrollArgsDirection",
+    "LoggedCallBrowserScrollName",
+    "LoggedCallBrowserSelect",
+    "LoggedCallBrowserSelectArgs",
+    "LoggedCallBrowserSelectName",
+    "LoggedCallBrowserView",
+    "LoggedCallBrowserViewArgs",
+    "LoggedCallBrowserViewName",
+    "LoggedCallCodeRestart",
+    "LoggedCallCodeRestartArgs",
+    "LoggedCallCodeRestartName",
+    "LoggedCallCodeRun",
+    "LoggedCallCodeRunArgs",
+    "LoggedCallCodeRunArgsLanguage",
+    "LoggedCallCodeRunName",
+    "LoggedCallFileFind",
+    "LoggedCallFileFindArgs",
+    "LoggedCallFileFindName",
+    "LoggedCallFileList",
+    "LoggedCallFileListArgs",
+    "LoggedCallFileListName",
+    "LoggedCallFileRead",
+    "LoggedCallFileReadArgs",
+    "LoggedCallFileReadName",
+    "LoggedCallFileReplace",
+    "LoggedCallFileReplaceArgs",
+    "LoggedCallFileReplaceName",
+    "LoggedCallFileSearch",
+    "LoggedCallFileSearchArgs",
+    "LoggedCallFileSearchName",
+    "LoggedCallFileWrite",
+    "LoggedCallFileWriteArgs",
+    "LoggedCallFileWriteName",
+    "LoggedCallShellExec",
+    "LoggedCallShellExecArgs",
+    "LoggedCallShellExecArgsEnv",
+    "LoggedCallShellExecName",
+    "LoggedCallShellKill",
+    "LoggedCallShellKillArgs",
+    "LoggedCallShellKillName",
+    "LoggedCallShellView",
+    "LoggedCallShellViewArgs",
+    "LoggedCallShellViewName",
+    "LoggedCallShellWait",
+    "LoggedCallShellWaitArgs",
+    "LoggedCallShellWaitName",
+    "LoggedCallShellWriteInput",
+    "LoggedCallShellWriteInputArgs",
+    "LoggedCallShellWriteInputName",
+    "LoggedCallTrue",
+    "LoggedCallTrueArgs",
+    "LoggedCallWebFetch",
+    "LoggedCallWebFetchArgs",
+    "LoggedCallWebFetchName",
     "McpItemImage",
     "McpItemImageType",
     "McpItemResource",

@@ -12,7 +12,6 @@ from ..models.tool_status import ToolStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.agent_event_tool_args import AgentEventToolArgs
     from ..models.tool_view_browser import ToolViewBrowser
     from ..models.tool_view_code import ToolViewCode
     from ..models.tool_view_console import ToolViewConsole
@@ -40,21 +39,21 @@ class AgentEventTool:
     """A tool call: `calling` when it starts, `called` with its view when it ends.
 
     Attributes:
+        args (Any):
         call_id (str):
         name (str):
         status (ToolStatus):
         type_ (AgentEventToolType):
-        args (AgentEventToolArgs | Unset): The arguments as the model wrote them (`{}` when they were not JSON).
         view (None | ToolViewBrowser | ToolViewCode | ToolViewConsole | ToolViewDelegation | ToolViewError |
             ToolViewEvaluated | ToolViewFetched | ToolViewFile | ToolViewFound | ToolViewKernelRestart | ToolViewListing |
             ToolViewMatches | ToolViewMcp | ToolViewResult | ToolViewSearch | ToolViewShell | ToolViewToolRegister | Unset):
     """
 
+    args: Any
     call_id: str
     name: str
     status: ToolStatus
     type_: AgentEventToolType
-    args: AgentEventToolArgs | Unset = UNSET
     view: (
         None
         | ToolViewBrowser
@@ -97,6 +96,8 @@ class AgentEventTool:
         from ..models.tool_view_shell import ToolViewShell  # noqa: PLC0415
         from ..models.tool_view_tool_register import ToolViewToolRegister  # noqa: PLC0415
 
+        args = self.args
+
         call_id = self.call_id
 
         name = self.name
@@ -104,10 +105,6 @@ class AgentEventTool:
         status = self.status.value
 
         type_ = self.type_.value
-
-        args: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.args, Unset):
-            args = self.args.to_dict()
 
         view: dict[str, Any] | None | Unset
         if isinstance(self.view, Unset):
@@ -153,14 +150,13 @@ class AgentEventTool:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "args": args,
                 "call_id": call_id,
                 "name": name,
                 "status": status,
                 "type": type_,
             }
         )
-        if args is not UNSET:
-            field_dict["args"] = args
         if view is not UNSET:
             field_dict["view"] = view
 
@@ -168,7 +164,6 @@ class AgentEventTool:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.agent_event_tool_args import AgentEventToolArgs  # noqa: PLC0415
         from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
         from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
         from ..models.tool_view_console import ToolViewConsole  # noqa: PLC0415
@@ -188,6 +183,8 @@ class AgentEventTool:
         from ..models.tool_view_tool_register import ToolViewToolRegister  # noqa: PLC0415
 
         d = dict(src_dict)
+        args = d.pop("args")
+
         call_id = d.pop("call_id")
 
         name = d.pop("name")
@@ -195,13 +192,6 @@ class AgentEventTool:
         status = ToolStatus(d.pop("status"))
 
         type_ = AgentEventToolType(d.pop("type"))
-
-        _args = d.pop("args", UNSET)
-        args: AgentEventToolArgs | Unset
-        if isinstance(_args, Unset):
-            args = UNSET
-        else:
-            args = AgentEventToolArgs.from_dict(_args)
 
         def _parse_view(
             data: object,
@@ -392,11 +382,11 @@ class AgentEventTool:
         view = _parse_view(d.pop("view", UNSET))
 
         agent_event_tool = cls(
+            args=args,
             call_id=call_id,
             name=name,
             status=status,
             type_=type_,
-            args=args,
             view=view,
         )
 

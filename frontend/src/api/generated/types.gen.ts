@@ -30,19 +30,13 @@ export type AgentEvent = {
     status: StepStatus;
     step_id: string;
     type: 'step';
-} | {
-    /**
-     * The arguments as the model wrote them (`{}` when they were not JSON).
-     */
-    args?: {
-        [key: string]: unknown;
-    };
+} | (LoggedCall & {
     call_id: string;
-    name: string;
     status: ToolStatus;
-    type: 'tool';
     view?: null | ToolView;
-} | {
+} & {
+    type: 'tool';
+}) | {
     title: string;
     type: 'title';
 } | {
@@ -661,6 +655,275 @@ export type KernelRestarted = {
 export type Listing = {
     entries: Array<FileEntry>;
     path: string;
+};
+
+export type LoggedCall = {
+    args: {
+        command: string;
+        /**
+         * Working directory; relative to the workspace when not absolute. Defaults to it.
+         */
+        cwd?: string | null;
+        /**
+         * Extra environment variables for this command.
+         */
+        env?: {
+            [key: string]: string;
+        };
+        /**
+         * How long to wait for the command before answering "still running" (default 30 s,
+         * capped by the server).
+         */
+        timeout_secs?: number | null;
+    };
+    name: 'shell_exec';
+} | {
+    /**
+     * The arguments of a tool that takes none.
+     */
+    args: {
+        [key: string]: never;
+    };
+    name: 'shell_view';
+} | {
+    args: {
+        /**
+         * Default 30 s, capped by the server.
+         */
+        timeout_secs?: number | null;
+    };
+    name: 'shell_wait';
+} | {
+    args: {
+        /**
+         * Send a newline after the input (default true).
+         */
+        enter?: boolean;
+        input: string;
+    };
+    name: 'shell_write_input';
+} | {
+    /**
+     * The arguments of a tool that takes none.
+     */
+    args: {
+        [key: string]: never;
+    };
+    name: 'shell_kill';
+} | {
+    /**
+     * Read a text file, whole or a 1-based inclusive line range, up to `max_bytes`.
+     */
+    args: {
+        /**
+         * Last line to return (inclusive). Defaults to the end of the file.
+         */
+        end_line?: number | null;
+        /**
+         * Cap on the returned content in bytes; the server also applies its own cap.
+         */
+        max_bytes?: number | null;
+        path: string;
+        /**
+         * First line to return (1-based). Defaults to 1.
+         */
+        start_line?: number | null;
+    };
+    name: 'file_read';
+} | {
+    /**
+     * Write a file. Parents are created. Without `append` the file is replaced atomically
+     * (written to a temporary file beside it, then renamed over it).
+     */
+    args: {
+        append?: boolean;
+        content: string;
+        path: string;
+    };
+    name: 'file_write';
+} | {
+    /**
+     * Replace exactly one occurrence of `old` with `new`.
+     */
+    args: {
+        new: string;
+        old: string;
+        path: string;
+    };
+    name: 'file_replace';
+} | {
+    /**
+     * Find files under `path` whose path relative to it matches `glob` (e.g. `***.rs`).
+     */
+    args: {
+        glob: string;
+        max_results?: number | null;
+        /**
+         * Only files (no folders) last modified at or after this time, in milliseconds
+         * since the Unix epoch: what a piece of work created or changed.
+         */
+        modified_since_ms?: number | null;
+        path: string;
+        /**
+         * Leaves out names starting with `.` and does not look inside such folders (caches,
+         * tool state), which can hold more files than the scan limit.
+         */
+        skip_hidden?: boolean;
+    };
+    name: 'file_find';
+} | {
+    /**
+     * Search file contents under `path` for a regular expression (Rust `regex` syntax).
+     */
+    args: {
+        case_insensitive?: boolean;
+        /**
+         * Only files whose relative path matches this glob.
+         */
+        glob?: string | null;
+        max_results?: number | null;
+        path: string;
+        regex: string;
+    };
+    name: 'file_search';
+} | {
+    /**
+     * A request that names one path.
+     */
+    args: {
+        path: string;
+    };
+    name: 'file_list';
+} | {
+    args: {
+        /**
+         * How long to wait for the page to load (default 30 s, at most 120 s).
+         */
+        timeout_secs?: number | null;
+        /**
+         * An absolute `http`, `https`, `file` or `about` URL; a bare host gets `https://`.
+         */
+        url: string;
+    };
+    name: 'browser_navigate';
+} | {
+    /**
+     * The arguments of a tool that takes none.
+     */
+    args: {
+        [key: string]: never;
+    };
+    name: 'browser_view';
+} | {
+    /**
+     * Click an element by index, or a point of the viewport.
+     */
+    args: {
+        index?: number | null;
+        x?: number | null;
+        y?: number | null;
+    };
+    name: 'browser_click';
+} | {
+    args: {
+        /**
+         * Append to what is there instead of replacing it.
+         */
+        append?: boolean;
+        index: number;
+        /**
+         * Press Enter afterwards.
+         */
+        press_enter?: boolean;
+        text: string;
+    };
+    name: 'browser_input';
+} | {
+    args: {
+        x: number;
+        y: number;
+    };
+    name: 'browser_move_mouse';
+} | {
+    args: {
+        /**
+         * A key name (`Enter`, `Tab`, `Escape`, `ArrowDown`, `PageDown`, `a`…), optionally with
+         * modifiers: `Control+a`, `Shift+Tab`.
+         */
+        key: string;
+    };
+    name: 'browser_press_key';
+} | {
+    args: {
+        index: number;
+        /**
+         * The option's value or its visible label.
+         */
+        option: string;
+    };
+    name: 'browser_select';
+} | {
+    args: {
+        direction?: 'down' | 'up';
+        /**
+         * Scroll all the way to the top or bottom instead of one screen.
+         */
+        to_end?: boolean;
+    };
+    name: 'browser_scroll';
+} | {
+    args: {
+        /**
+         * A JavaScript expression; a promise is awaited.
+         */
+        javascript: string;
+    };
+    name: 'browser_console_exec';
+} | {
+    /**
+     * The arguments of a tool that takes none.
+     */
+    args: {
+        [key: string]: never;
+    };
+    name: 'browser_console_view';
+} | {
+    args: {
+        code: string;
+        language?: 'python' | 'bash';
+        /**
+         * How long the cell may run before it is interrupted (default 60 s, capped by the
+         * server).
+         */
+        timeout_secs?: number | null;
+    };
+    name: 'code_run';
+} | {
+    /**
+     * The arguments of a tool that takes none.
+     */
+    args: {
+        [key: string]: never;
+    };
+    name: 'code_restart';
+} | {
+    args: {
+        /**
+         * Cap on the returned text in bytes (default and maximum set by the server).
+         */
+        max_bytes?: number | null;
+        /**
+         * An `http` or `https` URL.
+         */
+        url: string;
+    };
+    name: 'web_fetch';
+} | {
+    args: {
+        [key: string]: unknown;
+    };
+    name: string;
+    written: true;
 };
 
 /**

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::agent::ChatMessage;
+use super::logged_call::LoggedCall;
 use super::session::{SessionId, SessionStatus};
 use super::tool::ToolView;
 
@@ -31,12 +32,11 @@ pub enum AgentEvent {
     /// A tool call: `calling` when it starts, `called` with its view when it ends.
     Tool {
         call_id: String,
-        name: String,
+        /// The tool's `name` and `args`: a sandbox tool's typed by its request, any other
+        /// as the model wrote them (`{}` when they were not JSON).
+        #[serde(flatten)]
+        call: LoggedCall,
         status: ToolStatus,
-        /// The arguments as the model wrote them (`{}` when they were not JSON).
-        #[serde(default)]
-        #[schema(value_type = Object)]
-        args: serde_json::Value,
         /// What the UI shows for it, once `called`.
         #[serde(
             default,

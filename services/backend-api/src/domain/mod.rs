@@ -19,6 +19,7 @@ pub mod image;
 pub mod invite;
 pub mod job;
 pub mod job_attachment;
+pub mod logged_call;
 pub mod mcp;
 pub mod mcp_edit;
 pub mod memory;

@@ -9,6 +9,7 @@ use tool_api_contract::{browser, code, files, shell, web};
 use super::tool::tool_calls;
 
 tool_calls! {
+    typed
     /// A call of one of the sandbox's tools.
     SandboxCall {
     ShellExec(shell::ExecRequest) = "shell_exec", "Run a bash command in the sandbox's shell (state such as cd and exported variables carries over). Answers when it ends or after timeout_secs with state running; then use shell_wait, shell_view, shell_write_input or shell_kill.";

@@ -57,7 +57,7 @@ pub fn replayed(stored: StoredEvent) -> Option<StoredEvent> {
 /// Every kind is named, so a new one is shared only once someone decides it may be.
 fn shown(event: AgentEvent) -> Option<AgentEvent> {
     match event {
-        AgentEvent::Tool { ref name, .. } if name == MEMORY_TOOL => None,
+        AgentEvent::Tool { ref call, .. } if call.name() == MEMORY_TOOL => None,
         AgentEvent::Message { .. }
         | AgentEvent::Plan { .. }
         | AgentEvent::Step { .. }

@@ -42,8 +42,35 @@ pub struct NoArguments {}
 /// Declares a family of tools as one enum, one variant per tool carrying its typed
 /// arguments (or none), with the tool's name and description: the enum gets `name()`,
 /// `is_named(name)`, `specs()` (schemas generated from the argument types) and
-/// `parse(name, args)`.
+/// `parse(name, args)`. A `typed` family (its argument types serialize) also gets
+/// `args()`, the arguments as read, and `call_schemas()`, one schema of `{name, args}`
+/// per tool, from which the event log's typed calls are described.
 macro_rules! tool_calls {
+    (typed $(#[$doc:meta])* $enum:ident { $($variant:ident $(($args:ty))? = $name:literal, $description:literal;)* }) => {
+        tool_calls! { $(#[$doc])* $enum { $($variant $(($args))? = $name, $description;)* } }
+
+        impl $enum {
+            /// The arguments as read (defaults filled in), `{}` for a tool without any.
+            pub fn args(&self) -> serde_json::Value {
+                let value = match self {
+                    $(Self::$variant $((tool_calls!(@bind args $args)))? => tool_calls!(@value $($args, args)?),)*
+                };
+                value.unwrap_or_else(|_| serde_json::json!({}))
+            }
+
+            /// One schema per tool: its name and its arguments' schema.
+            pub fn call_schemas() -> Vec<utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>> {
+                use utoipa::openapi::schema::{ObjectBuilder, Type};
+                vec![$(ObjectBuilder::new()
+                    .property("name", ObjectBuilder::new().schema_type(Type::String).enum_values(Some([$name])))
+                    .required("name")
+                    .property("args", tool_calls!(@args_schema $($args)?))
+                    .required("args")
+                    .build()
+                    .into(),)*]
+            }
+        }
+    };
     ($(#[$doc:meta])* $enum:ident { $($variant:ident $(($args:ty))? = $name:literal, $description:literal;)* }) => {
         $(#[$doc])*
         #[derive(Debug, Clone)]
@@ -90,6 +117,11 @@ macro_rules! tool_calls {
     };
     (@schema $args:ty) => { $crate::domain::tool::schema_of::<$args>() };
     (@schema) => { $crate::domain::tool::schema_of::<$crate::domain::tool::NoArguments>() };
+    (@bind $binding:ident $args:ty) => { $binding };
+    (@value $args:ty, $binding:ident) => { serde_json::to_value($binding) };
+    (@value) => { Ok::<_, serde_json::Error>(serde_json::json!({})) };
+    (@args_schema $args:ty) => { <$args as utoipa::PartialSchema>::schema() };
+    (@args_schema) => { <$crate::domain::tool::NoArguments as utoipa::PartialSchema>::schema() };
     (@parse $variant:ident $value:ident $args:ty) => {
         $crate::domain::tool::parse_args::<$args>($value).map(Self::$variant)
     };

@@ -7,11 +7,10 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
-
 use super::Dependencies;
 use crate::application::error::AppResult;
 use crate::domain::event::{AgentEvent, StoredEvent, ToolStatus};
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::session::{Session, SessionStatus};
 use crate::domain::tool::ToolView;
 
@@ -29,8 +28,7 @@ const INTERRUPT_TIMEOUT: Duration = Duration::from_secs(5);
 struct OpenCall {
     within: Vec<String>,
     call_id: String,
-    name: String,
-    args: Value,
+    call: LoggedCall,
 }
 
 impl OpenCall {
@@ -38,9 +36,8 @@ impl OpenCall {
     fn closed(self, why: &str) -> AgentEvent {
         let event = AgentEvent::Tool {
             call_id: self.call_id,
-            name: self.name,
+            call: self.call,
             status: ToolStatus::Called,
-            args: self.args,
             view: Some(ToolView::error(why)),
         };
         self.within
@@ -99,15 +96,13 @@ fn track(open: &mut Vec<OpenCall>, within: Vec<String>, event: &AgentEvent) {
     match event {
         AgentEvent::Tool {
             call_id,
-            name,
+            call,
             status: ToolStatus::Calling,
-            args,
             ..
         } => open.push(OpenCall {
             within,
             call_id: call_id.clone(),
-            name: name.clone(),
-            args: args.clone(),
+            call: call.clone(),
         }),
         AgentEvent::Tool {
             call_id,
@@ -152,9 +147,8 @@ mod tests {
     fn tool(call_id: &str, status: ToolStatus) -> AgentEvent {
         AgentEvent::Tool {
             call_id: call_id.into(),
-            name: "shell_exec".into(),
+            call: LoggedCall::read("shell_exec".into(), serde_json::json!({})),
             status,
-            args: serde_json::json!({}),
             view: None,
         }
     }

@@ -10,11 +10,10 @@ use std::collections::BTreeSet;
 use crate::domain::event::{AgentEvent, MessageRole, ToolStatus};
 use crate::domain::files::ChangedFiles;
 use crate::domain::job::JobOutcome;
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::sandbox_call::SandboxCall;
 
 /// Tools whose `path` argument names a file the run wrote.
-const WRITING_TOOLS: [&str; 2] = ["file_write", "file_replace"];
-
 /// What a job's session's events tell, folded one event at a time.
 #[derive(Default)]
 pub struct EventsSeen {
@@ -35,14 +34,17 @@ impl EventsSeen {
                 ..
             } => self.answer = Some(content.clone()),
             AgentEvent::Tool {
-                name,
+                call,
                 status: ToolStatus::Called,
-                args,
                 ..
             } => {
-                self.used_sandbox |= SandboxCall::is_named(name);
-                let path = args.get("path").and_then(|p| p.as_str());
-                if let Some(path) = path.filter(|_| WRITING_TOOLS.contains(&name.as_str())) {
+                self.used_sandbox |= SandboxCall::is_named(call.name());
+                let path = match call {
+                    LoggedCall::Sandbox(SandboxCall::FileWrite(write)) => Some(&write.path),
+                    LoggedCall::Sandbox(SandboxCall::FileReplace(replace)) => Some(&replace.path),
+                    _ => None,
+                };
+                if let Some(path) = path {
                     if !self.written.iter().any(|seen| seen == path) {
                         self.written.push(path.to_owned());
                     }
@@ -94,9 +96,8 @@ mod tests {
     fn called(name: &str, args: serde_json::Value) -> AgentEvent {
         AgentEvent::Tool {
             call_id: "c".into(),
-            name: name.into(),
+            call: LoggedCall::read(name.into(), args),
             status: ToolStatus::Called,
-            args,
             view: None,
         }
     }
@@ -112,9 +113,9 @@ mod tests {
     #[test]
     fn the_events_give_the_last_answer_and_the_written_files_once_each() {
         let seen = seen(&[
-            called("file_write", json!({ "path": "b.py" })),
-            called("file_replace", json!({ "path": "a.py" })),
-            called("file_write", json!({ "path": "b.py" })),
+            called("file_write", json!({ "path": "b.py", "content": "" })),
+            called("file_replace", json!({ "path": "a.py", "old": "a", "new": "b" })),
+            called("file_write", json!({ "path": "b.py", "content": "" })),
             called("file_read", json!({ "path": "c.py" })),
             AgentEvent::Message {
                 role: MessageRole::Assistant,
@@ -153,7 +154,7 @@ mod tests {
 
         let rewritten = seen(&[called(
             "file_write",
-            json!({ "path": "/home/user/uploads/b.csv" }),
+            json!({ "path": "/home/user/uploads/b.csv", "content": "x" }),
         )])
         .outcome_with(changed(), &attachments);
         assert_eq!(rewritten.files, ["out.zip", "uploads/b.csv"]);

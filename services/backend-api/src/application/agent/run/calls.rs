@@ -11,6 +11,7 @@ use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::{ChatMessage, ToolCallRequest};
 use crate::domain::backend_call::BackendCall;
 use crate::domain::event::{AgentEvent, ToolStatus};
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::tool::ToolView;
 
 impl Run {
@@ -95,9 +96,8 @@ impl Run {
     pub(super) async fn open(&mut self, call: &ToolCallRequest, args: Value) {
         self.emit(AgentEvent::Tool {
             call_id: call.id.clone(),
-            name: call.name.clone(),
+            call: LoggedCall::read(call.name.clone(), args.clone()),
             status: ToolStatus::Calling,
-            args: args.clone(),
             view: None,
         })
         .await;
@@ -120,9 +120,8 @@ impl Run {
         let OpenCall { call, args } = self.open_calls.remove(at);
         self.emit(AgentEvent::Tool {
             call_id: call.id.clone(),
-            name: call.name.clone(),
+            call: LoggedCall::read(call.name.clone(), args),
             status: ToolStatus::Called,
-            args,
             view: Some(view),
         })
         .await;

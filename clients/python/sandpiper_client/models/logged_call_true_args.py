@@ -7,13 +7,11 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="AgentEventToolArgs")
+T = TypeVar("T", bound="LoggedCallTrueArgs")
 
 
 @_attrs_define
-class AgentEventToolArgs:
-    """The arguments as the model wrote them (`{}` when they were not JSON)."""
-
+class LoggedCallTrueArgs:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -26,10 +24,10 @@ class AgentEventToolArgs:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        agent_event_tool_args = cls()
+        logged_call_true_args = cls()
 
-        agent_event_tool_args.additional_properties = d
-        return agent_event_tool_args
+        logged_call_true_args.additional_properties = d
+        return logged_call_true_args
 
     @property
     def additional_keys(self) -> list[str]:

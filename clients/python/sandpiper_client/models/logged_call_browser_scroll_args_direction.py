@@ -1,0 +1,10 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
+from enum import StrEnum
+
+
+class LoggedCallBrowserScrollArgsDirection(StrEnum):
+    DOWN = "down"
+    UP = "up"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
+from enum import StrEnum
+
+
+class LoggedCallCodeRunArgsLanguage(StrEnum):
+    BASH = "bash"
+    PYTHON = "python"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,26 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="LoggedCallShellKillArgs")
+
+
+@_attrs_define
+class LoggedCallShellKillArgs:
+    """The arguments of a tool that takes none."""
+
+    def to_dict(self) -> dict[str, Any]:
+
+        field_dict: dict[str, Any] = {}
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        logged_call_shell_kill_args = cls()
+
+        return logged_call_shell_kill_args
