@@ -9,7 +9,8 @@
 //! argument, or the command itself, that is a file in the sandbox), with what it holds
 //! (hidden entries, `node_modules` and `__pycache__` left out); when that folder is the
 //! home or the workspace itself, the script alone. Everything kept lies inside the
-//! sandbox's home, is text, and fits [`MAX_FILES`] and [`MAX_FILE_BYTES`].
+//! sandbox's home, below no hidden folder (a script under `~/.ssh` is refused, not kept
+//! with its folder), is text, and fits [`MAX_FILES`] and [`MAX_FILE_BYTES`].
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -84,11 +85,23 @@ pub fn script_candidates(command: &str, args: &[String]) -> Vec<String> {
 }
 
 /// What to keep for the script at the absolute `script`, in a sandbox whose home and
-/// workspace are those; `Invalid` when it lies outside the home.
+/// workspace are those; `Invalid` when it lies outside the home, or when its path below
+/// the home has a hidden part (`~/.ssh/run.sh` would keep `~/.ssh`) or an empty one (so
+/// the folder kept is never the home itself).
 pub fn kept_files(script: &str, home: &str, workspace: &str) -> DomainResult<KeptFiles> {
-    if !script.starts_with(&format!("{home}/")) || script.split('/').any(|part| part == "..") {
+    let Some(below) = script.strip_prefix(&format!("{home}/")) else {
+        return Err(outside(script, home));
+    };
+    if below.split('/').any(|part| part == "..") {
+        return Err(outside(script, home));
+    }
+    if let Some(part) = below
+        .split('/')
+        .find(|part| part.is_empty() || part.starts_with('.'))
+    {
         return Err(DomainError::Invalid(format!(
-            "the server's script {script} lies outside the sandbox's home ({home}); only files there can be kept"
+            "the server's script {script} lies in a hidden or unnamed folder ({part:?}); \
+             hidden files are never kept: move the server into a folder of its own"
         )));
     }
     let folder = script.rsplit_once('/').map_or("", |(folder, _)| folder);
@@ -97,6 +110,12 @@ pub fn kept_files(script: &str, home: &str, workspace: &str) -> DomainResult<Kep
     } else {
         Ok(KeptFiles::Folder(folder.to_owned()))
     }
+}
+
+fn outside(script: &str, home: &str) -> DomainError {
+    DomainError::Invalid(format!(
+        "the server's script {script} lies outside the sandbox's home ({home}); only files there can be kept"
+    ))
 }
 
 /// Whether an entry named `name` inside a kept folder is left out.
@@ -162,6 +181,25 @@ mod tests {
             assert!(
                 refused.to_string().contains("outside the sandbox's home"),
                 "{script}"
+            );
+        }
+    }
+
+    #[test]
+    fn nothing_hidden_and_never_the_home_is_kept() {
+        for script in [
+            "/home/sandbox/.ssh/run.sh",
+            "/home/sandbox/.config/tool/server.py",
+            "/home/sandbox/workspace/.secret/server.js",
+            "/home/sandbox/./server.js",
+            "/home/sandbox/.bashrc",
+            "/home/sandbox//server.js",
+            "/home/sandbox/workspace//server.js",
+        ] {
+            let refused = kept_files(script, HOME, WORKSPACE).unwrap_err();
+            assert!(
+                refused.to_string().contains("hidden or unnamed"),
+                "{script}: {refused}"
             );
         }
     }
