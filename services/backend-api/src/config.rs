@@ -59,6 +59,11 @@ pub struct Settings {
     /// Starts every Redis key and channel this backend uses (several deployments can
     /// share one Redis).
     pub redis_key_prefix: String,
+    /// This deployment's address as people and other systems reach it
+    /// (`https://sandpiper.example.org`), when known: automations' webhook URLs are then
+    /// given absolute under it (relative to the API otherwise).
+    #[serde(default)]
+    pub public_url: Option<String>,
     #[serde(default)]
     pub auth: AuthConfig,
     #[serde(default)]
@@ -649,6 +654,25 @@ impl Settings {
             builder = builder.set_override_option(format!("search.{key}"), value)?;
         }
         Self::from_config(builder.build()?)
+    }
+
+    /// [`Settings::public_url`] checked: an `http` or `https` URL with a host and no
+    /// query, without a trailing `/`; blank is none.
+    pub fn public_base(&self) -> anyhow::Result<Option<String>> {
+        let Some(raw) = self
+            .public_url
+            .as_deref()
+            .map(str::trim)
+            .filter(|raw| !raw.is_empty())
+        else {
+            return Ok(None);
+        };
+        let url = url::Url::parse(raw).map_err(|err| anyhow::anyhow!("BACKEND_PUBLIC_URL `{raw}`: {err}"))?;
+        anyhow::ensure!(
+            matches!(url.scheme(), "http" | "https") && url.host().is_some() && url.query().is_none(),
+            "BACKEND_PUBLIC_URL `{raw}` is not an http or https URL with a host (and no query)"
+        );
+        Ok(Some(url.as_str().trim_end_matches('/').to_owned()))
     }
 
     /// Reads the merged sources, refusing a setting that is gone rather than ignoring it:

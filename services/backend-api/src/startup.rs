@@ -303,6 +303,7 @@ impl Application {
                 missed_after: Duration::from_secs(settings.automations.missed_after_secs),
                 poll: Duration::from_secs(settings.automations.poll_secs.max(1)),
                 max_webhook_bytes: settings.automations.max_webhook_bytes,
+                public_url: settings.public_base()?,
                 rules: automation_rules,
             },
             stopping.clone(),

@@ -26,7 +26,8 @@ class TriggerView:
             `Idempotency-Key` header.
         secret (None | str | Unset): A webhook's signing secret: only in the answer that made it (or rotated it).
         timezone (None | str | Unset):
-        url (None | str | Unset): A webhook's address, relative to this API's origin: `/api/v1/hooks/{id}`.
+        url (None | str | Unset): A webhook's address: `<BACKEND_PUBLIC_URL>/api/v1/hooks/{id}` when the deployment
+            knows its public URL, else relative to this API's origin (`/api/v1/hooks/{id}`).
     """
 
     id: str

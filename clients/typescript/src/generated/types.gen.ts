@@ -1738,7 +1738,8 @@ export type TriggerView = {
      */
     type: string;
     /**
-     * A webhook's address, relative to this API's origin: `/api/v1/hooks/{id}`.
+     * A webhook's address: `<BACKEND_PUBLIC_URL>/api/v1/hooks/{id}` when the deployment
+     * knows its public URL, else relative to this API's origin (`/api/v1/hooks/{id}`).
      */
     url?: string | null;
 };

@@ -58,6 +58,8 @@ pub struct AutomationSettings {
     pub max_webhook_bytes: usize,
     /// What every saved automation is held to.
     pub rules: AutomationRules,
+    /// The deployment's public base URL, which webhook URLs are given under when known.
+    pub public_url: Option<String>,
 }
 
 pub struct AutomationService {
@@ -137,6 +139,10 @@ impl AutomationService {
 
     pub fn max_webhook_bytes(&self) -> usize {
         self.settings.max_webhook_bytes
+    }
+
+    pub fn public_url(&self) -> Option<&str> {
+        self.settings.public_url.as_deref()
     }
 
     pub fn rules(&self) -> &AutomationRules {

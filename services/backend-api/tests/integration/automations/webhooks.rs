@@ -1,5 +1,6 @@
 //! Webhook triggers: a signed delivery runs once per key, and bad deliveries (unsigned,
-//! wrongly signed, filtered out, too large) run nothing.
+//! wrongly signed, filtered out, too large) run nothing; their URLs are absolute under the
+//! deployment's public URL when it has one.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
@@ -140,4 +141,36 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn webhook_urls_are_absolute_under_the_deployments_public_url() {
+    let llm = FakeLlm::start(vec![]).await;
+    let public = "https://sandpiper.example.org";
+    let app = backend(&llm, &[("public_url", format!("{public}/"))]).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let created = create(
+        &app,
+        &token,
+        json!({ "name": "Hook", "prompt": "Hook", "triggers": [{ "type": "webhook" }] }),
+    )
+    .await;
+    let trigger = &created["triggers"][0];
+    let id = trigger["id"].as_str().unwrap();
+    let url = trigger["url"].as_str().unwrap();
+    assert_eq!(url, format!("{public}/api/v1/hooks/{id}"));
+    let rotate = format!(
+        "{AUTOMATIONS}/{}/triggers/{id}/rotate",
+        created["id"].as_str().unwrap()
+    );
+    let rotated = app
+        .expect(StatusCode::OK, Method::POST, &rotate, Some(&token), None)
+        .await;
+    assert_eq!(rotated["url"], url);
+    // Its path is this API's: a delivery signed with the new secret runs.
+    let body = b"{}";
+    let signature = sign(rotated["secret"].as_str().unwrap(), body);
+    let path = url.strip_prefix(public).unwrap();
+    let (status, answer) = deliver(&app, path, body, &[("X-Sandpiper-Signature", signature)]).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{answer}");
 }

@@ -131,7 +131,11 @@ async fn create(
     let body: NewAutomation = body_of(&state, request).await?;
     let key = principal.key.map(|used| used.id);
     let saved = state.automations.create(&principal.user_id, key, body).await?;
-    Ok((StatusCode::CREATED, axum::Json(AutomationView::from(&saved))))
+    let base = state.automations.public_url();
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(AutomationView::saved(&saved, base)),
+    ))
 }
 
 /// Your automations, oldest first, each with its next fire time and last run.
@@ -143,7 +147,10 @@ async fn list(
 ) -> ApiResult<axum::Json<AutomationList>> {
     let listed = state.automations.list(&principal.user_id).await?;
     Ok(axum::Json(AutomationList {
-        automations: listed.iter().map(AutomationView::from).collect(),
+        automations: listed
+            .iter()
+            .map(|listed| AutomationView::listed(listed, state.automations.public_url()))
+            .collect(),
     }))
 }
 
@@ -156,7 +163,11 @@ async fn get(
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<AutomationView>> {
     let automation = state.automations.get(&principal.user_id, &id).await?;
-    Ok(axum::Json(AutomationView::of(&automation, &[])))
+    Ok(axum::Json(AutomationView::of(
+        &automation,
+        &[],
+        state.automations.public_url(),
+    )))
 }
 
 /// Changes an automation (what is left out stays; `triggers` replaces them all, one
@@ -176,7 +187,10 @@ async fn edit(
 ) -> ApiResult<axum::Json<AutomationView>> {
     let body: AutomationEdit = body_of(&state, request).await?;
     let saved = state.automations.edit(&principal.user_id, &id, body).await?;
-    Ok(axum::Json(AutomationView::from(&saved)))
+    Ok(axum::Json(AutomationView::saved(
+        &saved,
+        state.automations.public_url(),
+    )))
 }
 
 /// Deletes an automation with its history (its runs' jobs and sessions stay).
@@ -239,7 +253,7 @@ async fn rotate(
         .await?;
     Ok(axum::Json(RotatedSecret {
         id: trigger.as_str().to_owned(),
-        url: hook_url(&trigger),
+        url: hook_url(state.automations.public_url(), &trigger),
         secret,
     }))
 }

@@ -26,14 +26,15 @@ pub struct TriggerView {
     /// A webhook's expression giving a delivery's idempotency key when it has no
     /// `Idempotency-Key` header.
     pub key: Option<String>,
-    /// A webhook's address, relative to this API's origin: `/api/v1/hooks/{id}`.
+    /// A webhook's address: `<BACKEND_PUBLIC_URL>/api/v1/hooks/{id}` when the deployment
+    /// knows its public URL, else relative to this API's origin (`/api/v1/hooks/{id}`).
     pub url: Option<String>,
     /// A webhook's signing secret: only in the answer that made it (or rotated it).
     pub secret: Option<String>,
 }
 
 impl TriggerView {
-    fn of(trigger: &Trigger, secrets: &[(TriggerId, String)]) -> Self {
+    fn of(trigger: &Trigger, secrets: &[(TriggerId, String)], base: Option<&str>) -> Self {
         let mut view = Self {
             id: trigger.id.as_str().to_owned(),
             kind: trigger.kind_name(),
@@ -54,7 +55,7 @@ impl TriggerView {
             TriggerKind::Webhook { filter, key, .. } => {
                 view.filter.clone_from(filter);
                 view.key.clone_from(key);
-                view.url = Some(hook_url(&trigger.id));
+                view.url = Some(hook_url(base, &trigger.id));
                 view.secret = secrets
                     .iter()
                     .find(|(id, _)| id == &trigger.id)
@@ -65,8 +66,9 @@ impl TriggerView {
     }
 }
 
-pub fn hook_url(trigger: &TriggerId) -> String {
-    format!("/api/v1/hooks/{}", trigger.as_str())
+/// A webhook trigger's URL, under the deployment's public base URL when it has one.
+pub fn hook_url(base: Option<&str>, trigger: &TriggerId) -> String {
+    format!("{}/api/v1/hooks/{}", base.unwrap_or_default(), trigger.as_str())
 }
 
 /// A file each run gets as `uploads/<name>`.
@@ -152,7 +154,8 @@ pub struct AutomationView {
 }
 
 impl AutomationView {
-    pub fn of(automation: &Automation, secrets: &[(TriggerId, String)]) -> Self {
+    /// `base`: the deployment's public base URL, when known.
+    pub fn of(automation: &Automation, secrets: &[(TriggerId, String)], base: Option<&str>) -> Self {
         Self {
             id: automation.id.as_str().to_owned(),
             name: automation.name.clone(),
@@ -169,7 +172,7 @@ impl AutomationView {
             triggers: automation
                 .triggers
                 .iter()
-                .map(|t| TriggerView::of(t, secrets))
+                .map(|t| TriggerView::of(t, secrets, base))
                 .collect(),
             next_fire: automation.next_fire,
             next_runs: automation.next_runs(Utc::now(), NEXT_RUNS),
@@ -190,19 +193,17 @@ impl AutomationView {
             created_at: automation.created_at,
         }
     }
-}
 
-impl From<&Saved> for AutomationView {
-    fn from(saved: &Saved) -> Self {
-        let mut view = Self::of(&saved.automation, &saved.secrets);
+    /// An automation just saved, with the secrets shown once.
+    pub fn saved(saved: &Saved, base: Option<&str>) -> Self {
+        let mut view = Self::of(&saved.automation, &saved.secrets, base);
         view.webhook_secret.clone_from(&saved.webhook_secret);
         view
     }
-}
 
-impl From<&Listed> for AutomationView {
-    fn from(listed: &Listed) -> Self {
-        let mut view = Self::of(&listed.automation, &[]);
+    /// An automation in a listing, with its last run.
+    pub fn listed(listed: &Listed, base: Option<&str>) -> Self {
+        let mut view = Self::of(&listed.automation, &[], base);
         view.last_run = listed.last_run.as_ref().map(RunView::from);
         view
     }
