@@ -39,6 +39,10 @@ describe('Tool views', () => {
       await page.keyboard.press('Enter')
       await page.locator('[data-test=message-assistant]').getByText('Two notes mention the sandpiper.').waitFor(SLOW)
 
+      // Each line says what its call did, from the call's typed arguments.
+      const summaries = await page.locator('[data-test=tool-line] .summary').allInnerTexts()
+      assert.deepEqual(summaries, ['notes/birds.txt', 'notes/coast.md', 'notes', '**/*.md', 'sandpiper'])
+
       await page.locator('[data-test=tool-line][data-tool=file_list]').click()
       const listing = page.locator('[data-test=tool-view][data-kind=listing]')
       await listing.waitFor()
