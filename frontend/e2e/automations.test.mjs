@@ -1,5 +1,5 @@
 // End to end, on a stack of its own: the Automations page (an automation with a
-// schedule and a webhook, its next runs, a 422 shown at its field, the webhook's signed
+// schedule, a webhook and a file, its next runs, 422s shown at their fields, the webhook's signed
 // `curl` run as printed, rotation, run now and the history opening the run's chat) and
 // the memory section of the settings (notes the agent kept, edited, deleted, wiped).
 import { after, before, describe, test } from 'node:test'
@@ -85,6 +85,16 @@ describe('Automations and memory in a browser', () => {
       await page.setViewportSize(DESKTOP)
 
       await schedule.locator('input[name=cron]').fill('0 9 * * 1-5')
+      // A webhook told of each run: a URL the API refuses is named at its field.
+      await editor.locator('input[name=webhook_url]').fill('ftp://example.org/hook')
+      await editor.locator('[data-test=automation-save]').click()
+      await editor.locator('[data-test=field-error]', { hasText: 'http or https' }).waitFor()
+      assert.equal(await editor.locator('input[name=webhook_url]').getAttribute('aria-invalid'), 'true')
+      await expectProblem(problems, /status of 422/)
+      await editor.locator('input[name=webhook_url]').fill('')
+      // A file each run gets in its uploads/.
+      await editor.locator('[data-test=automation-attach]').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from('order,total\n1,12\n') })
+      await editor.locator('[data-test=automation-files] li[data-name="orders.csv"]').waitFor()
       // Before saving, the editor shows the next 5 fire times of the triggers as typed.
       await editor.locator('[data-test=automation-preview]').click()
       const previewed = editor.locator('[data-test=preview-runs] li')
@@ -154,9 +164,14 @@ describe('Automations and memory in a browser', () => {
       await page.locator('[data-test=automation][data-enabled=false] [data-test=automation-next]', { hasText: 'Off' }).waitFor()
       assert.equal(await card.locator('[data-test=automation-enabled]').isChecked(), false)
 
-      // Edited: renamed, a one-shot time added; the webhook keeps its URL.
+      // Edited: renamed, a one-shot time added, its file removed; the webhook keeps its URL.
       await card.locator('[data-test=automation-edit]').click()
       assert.equal(await editor.locator('[data-test=trigger-url]').innerText(), url)
+      const file = editor.locator('[data-test=automation-files] li[data-name="orders.csv"]')
+      assert.match(await file.innerText(), /orders\.csv\s+17 B/)
+      await file.scrollIntoViewIfNeeded()
+      await snap(page, '31b-automation-editor-files')
+      await file.getByRole('button').click()
       await editor.locator('input[name=name]').fill('Morning round, and once more')
       await editor.locator('[data-test=add-at]').click()
       await editor.locator('[data-test=trigger][data-type=at] input[name=at]').fill('2030-01-02T10:30')
@@ -171,6 +186,7 @@ describe('Automations and memory in a browser', () => {
       await edited.locator('[data-test=automation-edit]').click()
       assert.equal(await editor.locator('[data-test=trigger-url]').innerText(), url)
       assert.equal(await editor.locator('input[name=at]').inputValue(), '2030-01-02T10:30')
+      assert.equal(await editor.locator('[data-test=automation-files] li').count(), 0, 'its file was removed')
       await editor.getByRole('button', { name: 'Cancel' }).click()
 
       await edited.locator('[data-test=automation-delete]').click()
