@@ -14,6 +14,7 @@
 
 mod input;
 mod sessions;
+mod write_back;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};

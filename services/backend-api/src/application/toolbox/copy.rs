@@ -1,6 +1,7 @@
 //! A kept tool's files on their way out of a sandbox (when the person keeps it: which
 //! ones is [`kept_files`]'s rule, held to [`MAX_FILES`] and [`MAX_FILE_BYTES`]) and
-//! back into another (when a later chat gets it: written where they were).
+//! back into another (when a later chat gets it: written where they were, but never over
+//! a file that differs).
 
 use futures::StreamExt;
 
@@ -92,18 +93,9 @@ async fn read_text(
     sandbox: &SandboxAccess,
     entry: &FileEntry,
 ) -> DomainResult<String> {
-    let mut body = files.download(sandbox, &entry.path, None).await?.body;
-    let mut bytes = Vec::new();
-    while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|err| DomainError::Unavailable {
-            what: "the sandbox",
-            detail: err.to_string(),
-        })?;
-        bytes.extend_from_slice(&chunk);
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(too_large(&format!("{} grew past the limit", entry.path)));
-        }
-    }
+    let bytes = read_bytes(files, sandbox, &entry.path, MAX_FILE_BYTES)
+        .await?
+        .ok_or_else(|| too_large(&format!("{} grew past the limit", entry.path)))?;
     String::from_utf8(bytes).map_err(|_| {
         DomainError::Invalid(format!(
             "{} is not text (UTF-8): a kept tool holds source files only",
@@ -112,16 +104,63 @@ async fn read_text(
     })
 }
 
-/// Writes `tool`'s files into `sandbox`, where they were, replacing what is there.
+/// The bytes of the file at `path`, or `None` once they pass `limit`.
+async fn read_bytes(
+    files: &dyn SandboxFiles,
+    sandbox: &SandboxAccess,
+    path: &str,
+    limit: u64,
+) -> DomainResult<Option<Vec<u8>>> {
+    let mut body = files.download(sandbox, path, None).await?.body;
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|err| DomainError::Unavailable {
+            what: "the sandbox",
+            detail: err.to_string(),
+        })?;
+        bytes.extend_from_slice(&chunk);
+        if bytes.len() as u64 > limit {
+            return Ok(None);
+        }
+    }
+    Ok(Some(bytes))
+}
+
+/// Writes `tool`'s files into `sandbox` where they were, never over anything that
+/// differs: a file there with the same text is left as it is, and anything else at one
+/// of its paths (the person's edits, another person's file of that name) refuses the
+/// whole tool (`Conflict`, naming it) before any file is written.
 pub async fn write_files(
     files: &dyn SandboxFiles,
     sandbox: &SandboxAccess,
     tool: &KeptTool,
 ) -> DomainResult<()> {
+    let mut missing = Vec::new();
     for file in &tool.files {
+        let wanted = file.content.as_bytes();
+        match files.stat(sandbox, &file.path).await {
+            Err(DomainError::NotFound(_)) => missing.push(file),
+            Err(err) => return Err(err),
+            Ok(entry) if entry.kind == FileKind::File && entry.size == wanted.len() as u64 => {
+                let there = read_bytes(files, sandbox, &file.path, entry.size).await?;
+                if there.as_deref() != Some(wanted) {
+                    return Err(in_the_way(&file.path));
+                }
+            }
+            Ok(_) => return Err(in_the_way(&file.path)),
+        }
+    }
+    for file in missing {
         let body = bytes::Bytes::from(file.content.clone().into_bytes());
         let stream = futures::stream::once(async move { Ok(body) }).boxed();
-        files.upload(sandbox, &file.path, true, stream).await?;
+        files.upload(sandbox, &file.path, false, stream).await?;
     }
     Ok(())
+}
+
+fn in_the_way(path: &str) -> DomainError {
+    DomainError::Conflict(format!(
+        "{path} is already in this chat's sandbox with other content, and a kept tool \
+         never replaces a file; move or delete it, or start a new chat"
+    ))
 }

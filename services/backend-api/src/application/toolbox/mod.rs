@@ -9,9 +9,10 @@
 
 mod copy;
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
 pub use copy::write_files;
 
@@ -22,8 +23,12 @@ use crate::domain::agent_server::AgentServer;
 use crate::domain::ids::KeptToolId;
 use crate::domain::mcp::McpServerName;
 use crate::domain::ports::{AgentServerRepository, SandboxFiles, SandboxGateway, ToolboxRepository};
+use crate::domain::session::SessionId;
 use crate::domain::toolbox::{KeptTool, MAX_KEPT_TOOLS};
 use crate::domain::user::{Role, UserId};
+
+/// The most failures [`ToolboxService::failed`] remembers before it starts over.
+const MAX_FAILURES_REMEMBERED: usize = 10_000;
 
 pub struct ToolboxService {
     store: Arc<dyn ToolboxRepository>,
@@ -31,6 +36,10 @@ pub struct ToolboxService {
     agent_servers: Arc<dyn AgentServerRepository>,
     sandboxes: Arc<dyn SandboxGateway>,
     files: Arc<dyn SandboxFiles>,
+    /// The kept tools (id and `kept_at`, so keeping one again tries it again) that could
+    /// not be registered in a chat: not tried there again (files written, server
+    /// started) at every turn, while this process runs.
+    failures: Mutex<HashSet<(SessionId, KeptToolId, DateTime<Utc>)>>,
 }
 
 impl ToolboxService {
@@ -47,7 +56,23 @@ impl ToolboxService {
             agent_servers,
             sandboxes,
             files,
+            failures: Mutex::default(),
         }
+    }
+
+    /// Whether `tool` could not be registered in the chat `session` before.
+    pub fn failed(&self, session: &SessionId, tool: &KeptTool) -> bool {
+        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        failures.contains(&(session.clone(), tool.id.clone(), tool.kept_at))
+    }
+
+    /// Remembers that `tool` could not be registered in the chat `session`.
+    pub fn remember_failure(&self, session: &SessionId, tool: &KeptTool) {
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        if failures.len() >= MAX_FAILURES_REMEMBERED {
+            failures.clear();
+        }
+        failures.insert((session.clone(), tool.id.clone(), tool.kept_at));
     }
 
     /// Keeps the server registered as `name` in the person's chat `session`: its command,

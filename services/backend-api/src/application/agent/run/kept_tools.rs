@@ -4,8 +4,10 @@
 //! it yet has its files written into the run's sandbox and is registered as
 //! `tool_register` would (the same checks and limits), so that its tools are offered as
 //! `mcp__<name>__<tool>` from this turn on. A name the chat already has (the agent's
-//! own server, an admin's) keeps its server. One that cannot be registered is told to
-//! the person once per run, and the turn goes on without it.
+//! own server, an admin's) keeps its server. Its files never replace one of the chat's
+//! that differs ([`crate::application::toolbox::write_files`]). One that cannot be
+//! registered is told to the person once, and the turn goes on without it; the chat does
+//! not try it again (see [`crate::application::toolbox::ToolboxService::failed`]).
 
 use std::collections::HashSet;
 
@@ -24,15 +26,14 @@ impl Run {
             }
         };
         for tool in kept {
-            if taken.contains(tool.name.as_str()) {
+            let toolbox = self.deps.toolbox.clone();
+            if taken.contains(tool.name.as_str()) || toolbox.failed(&self.session.id, &tool) {
                 continue;
             }
             if let Err(why) = self.register_kept(&tool).await {
-                let name = tool.name.as_str();
-                if self.mcp_reported.insert(format!("kept:{name}")) {
-                    let message = messages::kept_tool_unavailable(name, &why);
-                    self.emit(AgentEvent::Error { message }).await;
-                }
+                toolbox.remember_failure(&self.session.id, &tool);
+                let message = messages::kept_tool_unavailable(tool.name.as_str(), &why);
+                self.emit(AgentEvent::Error { message }).await;
             }
         }
     }
