@@ -152,6 +152,8 @@ class Backend:
             LLM_MODEL="bench",
             LLM_API_KEY="bench",
             RUST_LOG="warn",
+            # The idle figure's automations are one person's: past the default cap.
+            BACKEND_AUTOMATIONS__MAX_PER_PERSON=str(IDLE_AUTOMATIONS),
         )
         if store == "shared":
             name = "bench_" + uuid.uuid4().hex[:12]
