@@ -1,14 +1,13 @@
 // The Automations page's data: the person's automations (each with its next fire times
-// and last result), saved, switched on and off, run by hand and deleted through
-// `/api/v1/automations`; an automation's history; and the webhook secrets an answer
+// and last result), saved, switched on and off, run by hand and deleted through the
+// automations routes; an automation's history; and the webhook secrets an answer
 // carries, which the API shows once and the page keeps only until dismissed.
 import { reactive } from 'vue'
 import { api } from '../api/http'
+import * as routes from '../api/routes'
 import { absoluteUrl, type AutomationInput } from '../lib/automationForm'
 import type { Automation, AutomationList, AutomationPreview, AutomationRun, NewAutomation, RotatedSecret, RunList, RunStarted } from '../api/types'
 
-const BASE = '/api/v1/automations'
-const one = (id: string) => `${BASE}/${encodeURIComponent(id)}`
 
 /** A webhook's address and secret, as shown once: a trigger's (`trigger`: its id), or
  * the automation's own that runs' ends go to (`trigger`: `outgoing`). */
@@ -38,42 +37,42 @@ function keep(automation: Automation): void {
 }
 
 export async function loadAutomations(): Promise<void> {
-  automations.list = (await api<AutomationList>('GET', BASE)).automations
+  automations.list = (await api<AutomationList>('GET', routes.automations.all)).automations
   automations.loaded = true
 }
 
 /** Saves a new automation (`id` null) or changes one; the answer has its next runs. */
 export async function saveAutomation(id: string | null, body: AutomationInput): Promise<Automation> {
-  const saved = await api<Automation>(id ? 'PATCH' : 'POST', id ? one(id) : BASE, body)
+  const saved = await api<Automation>(id ? 'PATCH' : 'POST', id ? routes.automations.one(id) : routes.automations.all, body)
   keep(saved)
   return saved
 }
 
 /** The next fire times of triggers not saved yet (a 422 names a bad field). */
 export async function previewRuns(triggers: NewAutomation['triggers']): Promise<string[]> {
-  return (await api<AutomationPreview>('POST', `${BASE}/preview`, { triggers })).next_runs
+  return (await api<AutomationPreview>('POST', routes.automations.preview, { triggers })).next_runs
 }
 
 export async function setEnabled(id: string, enabled: boolean): Promise<void> {
-  keep(await api<Automation>('PATCH', one(id), { enabled }))
+  keep(await api<Automation>('PATCH', routes.automations.one(id), { enabled }))
 }
 
 export async function deleteAutomation(id: string): Promise<void> {
-  await api('DELETE', one(id))
+  await api('DELETE', routes.automations.one(id))
   automations.list = automations.list.filter((a) => a.id !== id)
   delete automations.revealed[id]
 }
 
 /** "Run now"; the list is asked again for the run's last result. */
 export async function runNow(id: string): Promise<string> {
-  const { job_id } = await api<RunStarted>('POST', `${one(id)}/run`)
+  const { job_id } = await api<RunStarted>('POST', routes.automations.run(id))
   await loadAutomations()
   return job_id
 }
 
 /** A new secret for a webhook trigger; the old one stops working. */
 export async function rotateSecret(id: string, trigger: string): Promise<void> {
-  const answer = await api<RotatedSecret>('POST', `${one(id)}/triggers/${encodeURIComponent(trigger)}/rotate`)
+  const answer = await api<RotatedSecret>('POST', routes.automations.rotate(id, trigger))
   const others = (automations.revealed[id] ?? []).filter((hook) => hook.trigger !== trigger)
   automations.revealed[id] = [...others, { trigger, url: absoluteUrl(answer.url), secret: answer.secret }]
 }
@@ -85,5 +84,5 @@ export function showLastRun(id: string, run: AutomationRun | undefined): void {
 }
 
 export async function loadRuns(id: string): Promise<AutomationRun[]> {
-  return (await api<RunList>('GET', `${one(id)}/runs`)).runs
+  return (await api<RunList>('GET', routes.automations.runs(id))).runs
 }
