@@ -1,0 +1,189 @@
+//! Configuration: built-in defaults, then an optional TOML file (`BACKEND_CONFIG`), then
+//! environment variables `BACKEND_<FIELD>` (nested with `__`, e.g.
+//! `BACKEND_AUTH__MODE=local`), plus the conventional names below, which win.
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `MONGODB_URI` | use MongoDB for users, sessions and events (embedded store otherwise) |
+//! | `MONGODB_DATABASE` | the MongoDB database (default `sandpiper`) |
+//! | `REDIS_URL` | use Redis for tickets, revocations, rate limits and fan-out |
+//! | `JWT_SECRET` | HS256 secret for access tokens (≥ 32 bytes in production) |
+//! | `AUTH_MODE` | `password`, `local` or `none` |
+//! | `FRONTEND_ORIGIN` | origin(s) allowed by CORS, comma-separated |
+//! | `FRONTEND_DIR` | the built front end, served at `/` |
+//! | `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` | the one model, when no list is given (below) |
+//! | `LLM_DEFAULT_MODEL` | which of the listed models a session gets when it names none |
+//! | `LLM_IMPLEMENTER_MODEL` | which of them sub-agents use when the delegating agent names none (the session's model otherwise) |
+//! | `SANDBOX_MANAGER_URL`, `SANDBOX_MANAGER_TOKEN` | the sandbox-manager |
+//! | `MCP_CONFIG` | an `mcp.json` file of MCP servers whose tools the agent gets |
+//! | `SEARCH_PROVIDER` | web search for the agent: `searxng`, `brave`, `tavily`, `serper` or `generic` |
+//! | `SEARCH_URL`, `SEARCH_API_KEY` | the provider's endpoint and key |
+//! | `SEARCH_RESULTS_FIELD`, `SEARCH_TITLE_FIELD`, `SEARCH_URL_FIELD`, `SEARCH_SNIPPET_FIELD` | the generic provider's JSON layout |
+//!
+//! Several models are a table per model under `[llm.models.<name>]` in the file, or
+//! `BACKEND_LLM__MODELS__<NAME>__<FIELD>` in the environment (which lower-cases the
+//! name); see [`ModelConfig`]. [`LlmConfig::models`] checks them at start-up.
+//!
+//! # Layout
+//! - `llm.rs` — the models.
+//! - `features.rs` — the sandbox, the agent, MCP, API keys, jobs and automations.
+//! - `auth.rs` — sign-in and tokens.
+//! - `http.rs` — the HTTP server: CORS, the front end, trusted proxies, limits.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use web_kit::search::SearchSettings;
+
+mod auth;
+mod features;
+mod http;
+mod llm;
+#[cfg(test)]
+mod tests;
+
+pub use auth::*;
+pub use features::*;
+pub use http::*;
+pub use llm::*;
+
+/// The development secret: usable on a laptop, refused in production.
+pub const DEVELOPMENT_JWT_SECRET: &str = "sandpiper-development-secret-do-not-use-in-production";
+/// Shortest JWT secret accepted in production (HS256 keys should be ≥ 256 bits).
+pub const MIN_PRODUCTION_SECRET_BYTES: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    Development,
+    Production,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    pub host: String,
+    pub port: u16,
+    pub environment: Environment,
+    /// Where the embedded store keeps its file.
+    pub data_dir: PathBuf,
+    pub mongodb_uri: Option<String>,
+    pub mongodb_database: String,
+    pub redis_url: Option<String>,
+    /// Starts every Redis key and channel this backend uses (several deployments can
+    /// share one Redis).
+    pub redis_key_prefix: String,
+    /// This deployment's address as people and other systems reach it
+    /// (`https://sandpiper.example.org`), when known: automations' webhook URLs are then
+    /// given absolute under it (relative to the API otherwise).
+    #[serde(default)]
+    pub public_url: Option<String>,
+    #[serde(default)]
+    pub auth: AuthConfig,
+    #[serde(default)]
+    pub http: HttpConfig,
+    #[serde(default)]
+    pub llm: LlmConfig,
+    #[serde(default)]
+    pub sandbox: SandboxConfig,
+    #[serde(default)]
+    pub agent: AgentConfig,
+    #[serde(default)]
+    pub mcp: McpConfig,
+    #[serde(default)]
+    pub api_keys: ApiKeysConfig,
+    #[serde(default)]
+    pub jobs: JobsConfig,
+    #[serde(default)]
+    pub automations: AutomationsConfig,
+    /// The agent's web search provider, which the backend calls itself so its key never
+    /// enters a sandbox.
+    #[serde(default)]
+    pub search: SearchSettings,
+}
+
+/// The `BACKEND_*` variables, nested with `__`.
+fn backend_environment() -> config::Environment {
+    config::Environment::with_prefix("BACKEND")
+        .prefix_separator("_")
+        .separator("__")
+        .try_parsing(true)
+}
+
+impl Settings {
+    /// Reads defaults, the optional file named by `BACKEND_CONFIG`, then the environment.
+    pub fn load() -> Result<Self, config::ConfigError> {
+        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let mut builder = config::Config::builder()
+            .set_default("host", "127.0.0.1")?
+            .set_default("port", 8000)?
+            .set_default("environment", "development")?
+            .set_default("data_dir", "data")?
+            .set_default("mongodb_database", "sandpiper")?
+            .set_default("redis_key_prefix", "sandpiper:")?;
+        if let Some(file) = env("BACKEND_CONFIG") {
+            builder = builder.add_source(config::File::with_name(&file));
+        }
+        builder = builder
+            .add_source(backend_environment())
+            .set_override_option("mongodb_uri", env("MONGODB_URI"))?
+            .set_override_option("mongodb_database", env("MONGODB_DATABASE"))?
+            .set_override_option("redis_url", env("REDIS_URL"))?
+            .set_override_option("auth.jwt_secret", env("JWT_SECRET"))?
+            .set_override_option("auth.mode", env("AUTH_MODE"))?
+            .set_override_option("http.cors_origins", env("FRONTEND_ORIGIN"))?
+            .set_override_option("http.static_dir", env("FRONTEND_DIR"))?
+            .set_override_option("llm.base_url", env("LLM_BASE_URL"))?
+            .set_override_option("llm.api_key", env("LLM_API_KEY"))?
+            .set_override_option("llm.model", env("LLM_MODEL"))?
+            .set_override_option("llm.default_model", env("LLM_DEFAULT_MODEL"))?
+            .set_override_option("llm.implementer_model", env("LLM_IMPLEMENTER_MODEL"))?
+            .set_override_option("sandbox.manager_url", env("SANDBOX_MANAGER_URL"))?
+            .set_override_option("sandbox.manager_token", env("SANDBOX_MANAGER_TOKEN"))?
+            .set_override_option("mcp.config_file", env("MCP_CONFIG"))?;
+        for key in [
+            "provider",
+            "url",
+            "api_key",
+            "results_field",
+            "title_field",
+            "url_field",
+            "snippet_field",
+        ] {
+            let value = env(&format!("SEARCH_{}", key.to_uppercase()));
+            builder = builder.set_override_option(format!("search.{key}"), value)?;
+        }
+        Self::from_config(builder.build()?)
+    }
+
+    /// [`Settings::public_url`] checked: an `http` or `https` URL with a host and no
+    /// query, without a trailing `/`; blank is none.
+    pub fn public_base(&self) -> anyhow::Result<Option<String>> {
+        let Some(raw) = self
+            .public_url
+            .as_deref()
+            .map(str::trim)
+            .filter(|raw| !raw.is_empty())
+        else {
+            return Ok(None);
+        };
+        let url = url::Url::parse(raw).map_err(|err| anyhow::anyhow!("BACKEND_PUBLIC_URL `{raw}`: {err}"))?;
+        anyhow::ensure!(
+            matches!(url.scheme(), "http" | "https") && url.host().is_some() && url.query().is_none(),
+            "BACKEND_PUBLIC_URL `{raw}` is not an http or https URL with a host (and no query)"
+        );
+        Ok(Some(url.as_str().trim_end_matches('/').to_owned()))
+    }
+
+    /// Reads the merged sources, refusing a setting that is gone rather than ignoring it:
+    /// `http.trust_forwarded_for`, ignored, would key every sign-in by the proxy's address.
+    fn from_config(config: config::Config) -> Result<Self, config::ConfigError> {
+        if config.get::<String>("http.trust_forwarded_for").is_ok() {
+            return Err(config::ConfigError::Message(
+                "http.trust_forwarded_for (BACKEND_HTTP__TRUST_FORWARDED_FOR) is gone: list the \
+                 proxies in front in http.trusted_proxies (BACKEND_HTTP__TRUSTED_PROXIES) instead"
+                    .into(),
+            ));
+        }
+        config.try_deserialize()
+    }
+}
