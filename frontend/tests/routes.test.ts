@@ -18,4 +18,19 @@ describe('routes', () => {
     expect(routes.toolbox.publish('k/1')).toBe('/api/v1/toolbox/k%2F1/publish')
     expect(routes.automations.rotate('a', 'hook/1')).toBe('/api/v1/automations/a/triggers/hook%2F1/rotate')
   })
+
+  it('keeps an id from the address within its route', () => {
+    // What the router decodes from `/s/..%2F..%2Fadmin%2Finvites`.
+    const crafted = '../../admin/invites'
+    const paths = [
+      routes.sessions.messages(crafted),
+      routes.files.list(crafted, 'a'),
+      routes.toolbox.registered(crafted),
+      routes.shared.screenshot('t', '../x'),
+    ]
+    for (const path of paths) {
+      expect(new URL(path, 'http://app.test').pathname).not.toMatch(/\/admin\/|\/x$/)
+      expect(path).not.toContain('../')
+    }
+  })
 })

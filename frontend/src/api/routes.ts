@@ -1,7 +1,8 @@
 // Every backend-api path the app calls, in one place: screens and stores ask here and
 // never spell `/api/v1` themselves. What each route takes and answers is in
-// docs/openapi.json (and its types in ./generated). Ids the backend made (sessions'
-// UUIDs) go in as they are; anything a person or another server named is encoded.
+// docs/openapi.json (and its types in ./generated). Every id and name is encoded, those
+// the backend made too: a session id comes from the page's address, and a crafted link
+// (`/s/..%2F..%2Fadmin`) must not steer the app's calls to another route.
 
 const V1 = '/api/v1'
 const part = encodeURIComponent
@@ -29,36 +30,36 @@ export const sessions = {
   /** A page of the list, newest first; `before` is the previous page's `next_before`. */
   page: (limit: number, before?: string | null) => withQuery(`${V1}/sessions`, { limit, before: before || undefined }),
   stream: `${V1}/sessions/stream`,
-  one: (id: string) => `${V1}/sessions/${id}`,
-  events: (id: string) => `${V1}/sessions/${id}/events`,
-  messages: (id: string) => `${V1}/sessions/${id}/messages`,
-  stop: (id: string) => `${V1}/sessions/${id}/stop`,
-  read: (id: string) => `${V1}/sessions/${id}/read`,
-  attachments: (id: string, name: string) => withQuery(`${V1}/sessions/${id}/attachments`, { name }),
-  share: (id: string) => `${V1}/sessions/${id}/share`,
-  notebook: (id: string) => `${V1}/sessions/${id}/notebook`,
-  desktop: (id: string) => `${V1}/sessions/${id}/desktop`,
-  vncTickets: (id: string) => `${V1}/sessions/${id}/vnc/tickets`,
-  terminalTickets: (id: string) => `${V1}/sessions/${id}/terminal/tickets`,
+  one: (id: string) => `${V1}/sessions/${part(id)}`,
+  events: (id: string) => `${V1}/sessions/${part(id)}/events`,
+  messages: (id: string) => `${V1}/sessions/${part(id)}/messages`,
+  stop: (id: string) => `${V1}/sessions/${part(id)}/stop`,
+  read: (id: string) => `${V1}/sessions/${part(id)}/read`,
+  attachments: (id: string, name: string) => withQuery(`${V1}/sessions/${part(id)}/attachments`, { name }),
+  share: (id: string) => `${V1}/sessions/${part(id)}/share`,
+  notebook: (id: string) => `${V1}/sessions/${part(id)}/notebook`,
+  desktop: (id: string) => `${V1}/sessions/${part(id)}/desktop`,
+  vncTickets: (id: string) => `${V1}/sessions/${part(id)}/vnc/tickets`,
+  terminalTickets: (id: string) => `${V1}/sessions/${part(id)}/terminal/tickets`,
 }
 
 /** The files of a chat's sandbox: a folder's entries (no path: the workspace), a file
  * or a folder (as an archive) to download, an upload, a delete and the change stream. */
 export const files = {
-  list: (id: string, path?: string) => withQuery(`${V1}/sessions/${id}/files`, { path: path || undefined }),
-  download: (id: string, path: string) => withQuery(`${V1}/sessions/${id}/files/download`, { path }),
-  archive: (id: string, path: string) => withQuery(`${V1}/sessions/${id}/files/archive`, { path }),
+  list: (id: string, path?: string) => withQuery(`${V1}/sessions/${part(id)}/files`, { path: path || undefined }),
+  download: (id: string, path: string) => withQuery(`${V1}/sessions/${part(id)}/files/download`, { path }),
+  archive: (id: string, path: string) => withQuery(`${V1}/sessions/${part(id)}/files/archive`, { path }),
   upload: (id: string, path: string, overwrite: boolean) =>
-    withQuery(`${V1}/sessions/${id}/files/upload`, { path, overwrite }),
-  remove: (id: string, path: string) => withQuery(`${V1}/sessions/${id}/files`, { path }),
-  watch: (id: string, path: string) => withQuery(`${V1}/sessions/${id}/files/watch`, { path }),
+    withQuery(`${V1}/sessions/${part(id)}/files/upload`, { path, overwrite }),
+  remove: (id: string, path: string) => withQuery(`${V1}/sessions/${part(id)}/files`, { path }),
+  watch: (id: string, path: string) => withQuery(`${V1}/sessions/${part(id)}/files/watch`, { path }),
 }
 
 /** A chat shared by link, as anyone with the link reads it. */
 export const shared = {
   one: (token: string) => `${V1}/shared/${part(token)}`,
   events: (token: string, after: number, limit: number) => withQuery(`${V1}/shared/${part(token)}/events`, { after, limit }),
-  screenshot: (token: string, image: string) => `${V1}/shared/${part(token)}/screenshots/${image}`,
+  screenshot: (token: string, image: string) => `${V1}/shared/${part(token)}/screenshots/${part(image)}`,
 }
 
 export const mcp = {
@@ -89,7 +90,7 @@ export const toolbox = {
   keep: `${V1}/toolbox`,
   one: (id: string) => `${V1}/toolbox/${part(id)}`,
   publish: (id: string) => `${V1}/toolbox/${part(id)}/publish`,
-  registered: (session: string) => `${V1}/sessions/${session}/registered-tools`,
+  registered: (session: string) => `${V1}/sessions/${part(session)}/registered-tools`,
 }
 
 export const automations = {
