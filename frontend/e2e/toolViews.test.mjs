@@ -52,6 +52,7 @@ describe('Tool views', () => {
 
       await page.locator('[data-test=tool-line][data-tool=file_find]').click()
       const found = page.locator('[data-test=tool-view][data-kind=found]')
+      await found.waitFor()
       assert.deepEqual(await found.locator('[data-test=found] li').allInnerTexts(), [`${WORKSPACE}/notes/coast.md`])
 
       await page.locator('[data-test=tool-line][data-tool=file_search]').click()
