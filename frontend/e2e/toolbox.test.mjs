@@ -82,6 +82,8 @@ describe('The tool box in a browser', () => {
       await snap(page, '44-settings-toolbox')
       page.once('dialog', (dialog) => dialog.accept())
       const everyone = page.locator('[data-test=toolbox-everyone] [data-test=kept-tool][data-name=greeter]')
+      await everyone.locator('[data-test=kept-code]').click()
+      await everyone.locator('[data-test=kept-files]', { hasText: 'tools/list' }).waitFor()
       await everyone.locator('[data-test=kept-publish]').click()
       await everyone.locator('[data-test=kept-published]').waitFor()
       await everyone.scrollIntoViewIfNeeded()

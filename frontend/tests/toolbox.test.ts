@@ -59,20 +59,25 @@ describe('Tool box', () => {
     expect(asked.filter((a) => a.method === 'DELETE').map((a) => a.path)).toEqual(['/api/v1/toolbox/t1'])
   })
 
-  it('lets an admin publish everyone’s tools, confirmed', async () => {
+  it('lets an admin publish everyone’s tools, confirmed, as read', async () => {
+    const read = { ...tool, kept_at: '2026-11-27T11:00:00Z', files: [{ ...tool.files[0], content: 'code' }] }
     const asked = serve({
       'GET /api/v1/toolbox?everyone=true': [tool],
-      'POST /api/v1/toolbox/t1/publish': { ...tool, published: true },
+      'GET /api/v1/toolbox/t1': read,
+      'POST /api/v1/toolbox/t1/publish': { ...read, published: true },
     })
     const confirm = vi.fn(() => true)
     vi.stubGlobal('confirm', confirm)
     const wrapper = mount(ToolboxSettings, { props: { everyone: true }, global: { stubs: { RouterLink } } })
     await flushPromises()
     expect(wrapper.find('[data-test=kept-enabled]').exists()).toBe(false)
+    expect(wrapper.get('[data-test=kept-publish]').attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-test=kept-code]').trigger('click')
+    await flushPromises()
     await wrapper.get('[data-test=kept-publish]').trigger('click')
     await flushPromises()
     expect(confirm).toHaveBeenCalledOnce()
-    expect(asked.at(-1)?.path).toBe('/api/v1/toolbox/t1/publish')
+    expect(asked.at(-1)).toEqual({ method: 'POST', path: '/api/v1/toolbox/t1/publish', body: { kept_at: read.kept_at } })
     expect(wrapper.get('[data-test=kept-published]').text()).toBe('Published for everyone')
   })
 

@@ -17,6 +17,7 @@ export const toolbox = {
   confirmDelete: (name: string) => `Delete the kept tool “${name}”? Chats it is registered in keep it.`,
   publish: 'Publish for everyone',
   unpublish: 'Withdraw publication',
+  readFirst: 'Show its code first: what you read is what is published.',
   confirmPublish: (name: string) => `Publish “${name}”? Every person’s new chats will run its code in their sandbox.`,
   files: (n: number, size: string) => `${n} ${n === 1 ? 'file' : 'files'}, ${size}`,
   fromChat: 'Kept from this chat',

@@ -198,6 +198,7 @@ from .plan_step import PlanStep
 from .preview import Preview
 from .preview_request import PreviewRequest
 from .prices import Prices
+from .publish_tool import PublishTool
 from .readiness import Readiness
 from .registered_server_view import RegisteredServerView
 from .registered_tool import RegisteredTool
@@ -466,6 +467,7 @@ __all__ = (
     "Preview",
     "PreviewRequest",
     "Prices",
+    "PublishTool",
     "Readiness",
     "RegisteredServerView",
     "RegisteredTool",

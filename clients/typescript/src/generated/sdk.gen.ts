@@ -1660,8 +1660,9 @@ export class Toolbox {
     }
     
     /**
-     * Publishes a kept tool (admins only, having read its code with `GET`): every person's
-     * chats get it from their next turn, but for a person keeping one of that name.
+     * Publishes a kept tool (admins only, having read its code with `GET`, whose
+     * `kept_at` the body carries): every person's chats get it from their next turn, but
+     * for a person keeping one of that name.
      */
     public static publishKeptTool<ThrowOnError extends boolean = false>(options: Options<PublishKeptToolData, ThrowOnError>): RequestResult<PublishKeptToolResponses, PublishKeptToolErrors, ThrowOnError> {
         return (options.client ?? client).post<PublishKeptToolResponses, PublishKeptToolErrors, ThrowOnError>({
@@ -1675,7 +1676,11 @@ export class Toolbox {
                     type: 'http'
                 }],
             url: '/api/v1/toolbox/{id}/publish',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
 }

@@ -1352,6 +1352,15 @@ export type Prices = {
     output_per_million: number;
 };
 
+export type PublishTool = {
+    /**
+     * The `kept_at` of the kept tool whose code you read (from `GET
+     * /api/v1/toolbox/{id}`): publishing is refused (409) when its owner kept it anew
+     * since, so what is published is what you read.
+     */
+    kept_at: string;
+};
+
 export type Readiness = {
     /**
      * Each store and whether it answers (`ok` or what failed).
@@ -3811,7 +3820,7 @@ export type UnpublishKeptToolResponses = {
 export type UnpublishKeptToolResponse = UnpublishKeptToolResponses[keyof UnpublishKeptToolResponses];
 
 export type PublishKeptToolData = {
-    body?: never;
+    body: PublishTool;
     path: {
         id: string;
     };
@@ -3828,6 +3837,14 @@ export type PublishKeptToolErrors = {
      * no kept tool has this id
      */
     404: ErrorBody;
+    /**
+     * its owner kept it anew after the code you read: read it again
+     */
+    409: ErrorBody;
+    /**
+     * `kept_at` is missing or not a time
+     */
+    422: ErrorBody;
 };
 
 export type PublishKeptToolError = PublishKeptToolErrors[keyof PublishKeptToolErrors];

@@ -188,10 +188,11 @@ async fn a_kept_tool_reaches_its_person_s_next_chats_and_only_theirs_until_publi
         assert_eq!(refused["error"]["code"], "not_found", "{refused}");
     }
     let publish = format!("{one}/publish");
+    let read_at = |tool: &Value| Some(json!({ "kept_at": tool["kept_at"] }));
     for token in [&carol, &bob] {
-        for method in [Method::POST, Method::DELETE] {
+        for (method, body) in [(Method::POST, read_at(&kept)), (Method::DELETE, None)] {
             let refused = app
-                .expect(StatusCode::FORBIDDEN, method, &publish, Some(token), None)
+                .expect(StatusCode::FORBIDDEN, method, &publish, Some(token), body)
                 .await;
             assert_eq!(refused["error"]["code"], "forbidden", "{refused}");
         }
@@ -217,10 +218,44 @@ async fn a_kept_tool_reaches_its_person_s_next_chats_and_only_theirs_until_publi
         .unwrap()
         .contains("tools/list"));
     let unknown = format!("{TOOLBOX}/{}/publish", uuid::Uuid::new_v4());
-    app.expect(StatusCode::NOT_FOUND, Method::POST, &unknown, Some(&ada), None)
+    app.expect(
+        StatusCode::NOT_FOUND,
+        Method::POST,
+        &unknown,
+        Some(&ada),
+        read_at(&read),
+    )
+    .await;
+    // Bob keeps it anew after Ada read it: what she read is not what would be published.
+    let (status, anew) = keep(&app, &bob, &first, "greet").await;
+    assert_eq!(
+        (status, anew["id"].as_str()),
+        (StatusCode::CREATED, Some(id.as_str()))
+    );
+    let stale = app
+        .expect(
+            StatusCode::CONFLICT,
+            Method::POST,
+            &publish,
+            Some(&ada),
+            read_at(&read),
+        )
+        .await;
+    assert_eq!(stale["error"]["code"], "conflict", "{stale}");
+    let no_time = Some(json!({}));
+    app.expect(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Method::POST,
+        &publish,
+        Some(&ada),
+        no_time,
+    )
+    .await;
+    let read = app
+        .expect(StatusCode::OK, Method::GET, &one, Some(&ada), None)
         .await;
     let published = app
-        .expect(StatusCode::OK, Method::POST, &publish, Some(&ada), None)
+        .expect(StatusCode::OK, Method::POST, &publish, Some(&ada), read_at(&read))
         .await;
     assert_eq!(published["published"], true);
     let carols = app.new_session(&carol).await;

@@ -9,12 +9,16 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
 from ...models.kept_tool_view import KeptToolView
+from ...models.publish_tool import PublishTool
 from ...types import Response
 
 
 def _get_kwargs(
     id: str,
+    *,
+    body: PublishTool,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -23,6 +27,11 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -43,6 +52,16 @@ def _parse_response(
         response_404 = ErrorBody.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -65,12 +84,15 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    body: PublishTool,
 ) -> Response[ErrorBody | KeptToolView]:
-    """Publishes a kept tool (admins only, having read its code with `GET`): every person's
-    chats get it from their next turn, but for a person keeping one of that name.
+    """Publishes a kept tool (admins only, having read its code with `GET`, whose
+    `kept_at` the body carries): every person's chats get it from their next turn, but
+    for a person keeping one of that name.
 
     Args:
         id (str):
+        body (PublishTool):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -82,6 +104,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -95,12 +118,15 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    body: PublishTool,
 ) -> ErrorBody | KeptToolView | None:
-    """Publishes a kept tool (admins only, having read its code with `GET`): every person's
-    chats get it from their next turn, but for a person keeping one of that name.
+    """Publishes a kept tool (admins only, having read its code with `GET`, whose
+    `kept_at` the body carries): every person's chats get it from their next turn, but
+    for a person keeping one of that name.
 
     Args:
         id (str):
+        body (PublishTool):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -113,6 +139,7 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
+        body=body,
     ).parsed
 
 
@@ -120,12 +147,15 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    body: PublishTool,
 ) -> Response[ErrorBody | KeptToolView]:
-    """Publishes a kept tool (admins only, having read its code with `GET`): every person's
-    chats get it from their next turn, but for a person keeping one of that name.
+    """Publishes a kept tool (admins only, having read its code with `GET`, whose
+    `kept_at` the body carries): every person's chats get it from their next turn, but
+    for a person keeping one of that name.
 
     Args:
         id (str):
+        body (PublishTool):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,6 +167,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -148,12 +179,15 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    body: PublishTool,
 ) -> ErrorBody | KeptToolView | None:
-    """Publishes a kept tool (admins only, having read its code with `GET`): every person's
-    chats get it from their next turn, but for a person keeping one of that name.
+    """Publishes a kept tool (admins only, having read its code with `GET`, whose
+    `kept_at` the body carries): every person's chats get it from their next turn, but
+    for a person keeping one of that name.
 
     Args:
         id (str):
+        body (PublishTool):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,5 +201,6 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
+            body=body,
         )
     ).parsed

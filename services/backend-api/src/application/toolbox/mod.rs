@@ -170,11 +170,28 @@ impl ToolboxService {
         Ok(self.store.remove_kept_tool(&tool.id).await?)
     }
 
-    /// Publishes it for every person's chats, or withdraws that (admins only).
-    pub async fn publish(&self, caller: &Principal, id: &str, published: bool) -> AppResult<KeptTool> {
+    /// Publishes it for every person's chats (admins only), if it is still what the
+    /// admin read: the one kept at `read`; `Conflict` when its owner kept it anew since.
+    pub async fn publish(&self, caller: &Principal, id: &str, read: DateTime<Utc>) -> AppResult<KeptTool> {
         require_admin(caller)?;
         let mut tool = self.find(id).await?;
-        tool.published = published;
+        if tool.kept_at != read {
+            return Err(AppError::Conflict(format!(
+                "{:?} was kept anew at {} (the code you read was kept at {read}): read its code again before publishing it",
+                tool.name.as_str(),
+                tool.kept_at
+            )));
+        }
+        tool.published = true;
+        self.store.put_kept_tool(&tool).await?;
+        Ok(tool)
+    }
+
+    /// Withdraws its publication (admins only).
+    pub async fn unpublish(&self, caller: &Principal, id: &str) -> AppResult<KeptTool> {
+        require_admin(caller)?;
+        let mut tool = self.find(id).await?;
+        tool.published = false;
         self.store.put_kept_tool(&tool).await?;
         Ok(tool)
     }

@@ -44,6 +44,15 @@ pub struct KeptToolSettings {
     pub enabled: bool,
 }
 
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PublishTool {
+    /// The `kept_at` of the kept tool whose code you read (from `GET
+    /// /api/v1/toolbox/{id}`): publishing is refused (409) when its owner kept it anew
+    /// since, so what is published is what you read.
+    pub kept_at: DateTime<Utc>,
+}
+
 #[derive(Deserialize, IntoParams)]
 pub struct ToolboxQuery {
     /// Every person's kept tools (admins only), to read and publish.
@@ -226,18 +235,22 @@ async fn delete_one(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Publishes a kept tool (admins only, having read its code with `GET`): every person's
-/// chats get it from their next turn, but for a person keeping one of that name.
+/// Publishes a kept tool (admins only, having read its code with `GET`, whose
+/// `kept_at` the body carries): every person's chats get it from their next turn, but
+/// for a person keeping one of that name.
 #[utoipa::path(post, path = "/api/v1/toolbox/{id}/publish", tag = "toolbox", operation_id = "publish_kept_tool",
-    responses((status = 200, body = KeptToolView),
+    request_body = PublishTool, responses((status = 200, body = KeptToolView),
         (status = 403, body = ErrorBody, description = "not an admin"),
-        (status = 404, body = ErrorBody, description = "no kept tool has this id")))]
+        (status = 404, body = ErrorBody, description = "no kept tool has this id"),
+        (status = 409, body = ErrorBody, description = "its owner kept it anew after the code you read: read it again"),
+        (status = 422, body = ErrorBody, description = "`kept_at` is missing or not a time")))]
 async fn publish(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
+    Json(body): Json<PublishTool>,
 ) -> ApiResult<axum::Json<KeptToolView>> {
-    let tool = state.toolbox.publish(&principal, &id, true).await?;
+    let tool = state.toolbox.publish(&principal, &id, body.kept_at).await?;
     Ok(axum::Json(KeptToolView::of(&tool, false)))
 }
 
@@ -251,7 +264,7 @@ async fn unpublish(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<KeptToolView>> {
-    let tool = state.toolbox.publish(&principal, &id, false).await?;
+    let tool = state.toolbox.unpublish(&principal, &id).await?;
     Ok(axum::Json(KeptToolView::of(&tool, false)))
 }
 
