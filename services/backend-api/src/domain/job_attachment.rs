@@ -37,6 +37,12 @@ pub struct JobAttachment {
         skip_serializing
     )]
     pub inline_content: Vec<u8>,
+    /// The key an automation's file content is stored under
+    /// ([`AutomationFiles`](super::ports::AutomationFiles)): fresh for each content, so
+    /// an edit that loses its race never overwrites what a record names. A job's files
+    /// have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 impl JobAttachment {
@@ -97,6 +103,7 @@ impl JobFile {
             name: self.name.clone(),
             size: self.content.len() as u64,
             inline_content: Vec::new(),
+            key: None,
         }
     }
 }

@@ -1,9 +1,10 @@
 //! The files an automation carries, which each run gets in its workspace's `uploads/` as
 //! a job's attachments: sent as a job's are (name and base64 content), held to the
 //! operator's cap ([`super::rules`]), stored through the [`AutomationFiles`] port apart
-//! from the record (which keeps names and sizes) before the record names them, handed to
-//! each run's job, and removed once no record names them (with the automation at the
-//! latest).
+//! from the record (which keeps names, sizes and keys), each content under a fresh key
+//! before the record names it, so an edit that loses its race leaves the stored files as
+//! they were; handed to each run's job, and removed once no record names them (with the
+//! automation at the latest).
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
@@ -16,10 +17,10 @@ use crate::domain::ids::AutomationId;
 use crate::domain::job_attachment::{JobAttachment, JobFile, NewAttachment};
 use crate::domain::ports::AutomationRepository;
 
-/// What an edit does to the files: those to store, the record's list after it, and
-/// those no longer named.
+/// What an edit does to the files: the new contents to store (each under its fresh
+/// key), the record's list after it, and those no longer named.
 pub(super) struct FileChange {
-    pub store: Vec<JobFile>,
+    pub store: Vec<(String, Vec<u8>)>,
     pub attachments: Vec<JobAttachment>,
     pub gone: Vec<JobAttachment>,
 }
@@ -48,16 +49,17 @@ pub(super) fn change(
         .filter(|file| !removed.contains(&file.name))
         .cloned()
         .collect();
-    let store = rules.check_files(sent.unwrap_or_default(), &kept)?;
+    let sent = rules.check_files(sent.unwrap_or_default(), &kept)?;
     let mut attachments: Vec<JobAttachment> = kept
         .into_iter()
-        .filter(|old| store.iter().all(|new| new.name != old.name))
+        .filter(|old| sent.iter().all(|new| new.name != old.name))
         .collect();
-    attachments.extend(store.iter().map(JobFile::attachment));
+    let (added, store) = keyed(sent);
+    attachments.extend(added);
     let gone = current
         .attachments
         .iter()
-        .filter(|old| attachments.iter().all(|now| now.name != old.name))
+        .filter(|old| attachments.iter().all(|now| now.key != old.key))
         .cloned()
         .collect();
     Ok(FileChange {
@@ -67,26 +69,78 @@ pub(super) fn change(
     })
 }
 
-/// Stores the automation's files (before the record naming them).
+/// The records of `files`, each with a fresh key, and their contents under those keys.
+pub(super) fn keyed(files: Vec<JobFile>) -> (Vec<JobAttachment>, Vec<(String, Vec<u8>)>) {
+    files
+        .into_iter()
+        .map(|file| {
+            let key = uuid::Uuid::new_v4().simple().to_string();
+            let record = JobAttachment {
+                key: Some(key.clone()),
+                ..file.attachment()
+            };
+            (record, (key, file.content))
+        })
+        .unzip()
+}
+
+/// Where a file's content is stored: its key (a file saved before keys, its name).
+fn key(file: &JobAttachment) -> &str {
+    file.key.as_deref().unwrap_or(file.name.as_str())
+}
+
+/// Stores new contents under their fresh keys (before the record naming them).
 pub(super) async fn store(
     store: &dyn AutomationRepository,
     id: &AutomationId,
-    files: Vec<JobFile>,
+    contents: Vec<(String, Vec<u8>)>,
 ) -> AppResult<()> {
-    for file in files {
-        store.put_file(id, &file.name, file.content).await?;
+    for (key, content) in contents {
+        store.put_file(id, &key, content).await?;
     }
     Ok(())
 }
 
-/// Removes files no record names any more; a failure is logged (they go with the
-/// automation at the latest).
-pub(super) async fn remove(store: &dyn AutomationRepository, id: &AutomationId, files: &[JobAttachment]) {
-    for file in files {
-        if let Err(err) = store.remove_file(id, &file.name).await {
+/// Removes contents no record names; a failure is logged (they go with the automation
+/// at the latest).
+pub(super) async fn remove<'a>(
+    store: &dyn AutomationRepository,
+    id: &AutomationId,
+    keys: impl IntoIterator<Item = &'a str>,
+) {
+    for key in keys {
+        if let Err(err) = store.remove_file(id, key).await {
             tracing::warn!(automation = id.as_str(), %err, "removing an automation's file");
         }
     }
+}
+
+/// The keys of `files`' contents.
+pub(super) fn keys(files: &[JobAttachment]) -> impl Iterator<Item = &str> {
+    files.iter().map(key)
+}
+
+/// Stores the edit's new contents, then `automation` over `current` unless that changed
+/// meanwhile (`Conflict`, its new contents removed: the stored files stay as they were);
+/// once stored, removes the contents it no longer names.
+pub(super) async fn replace(
+    store: &dyn AutomationRepository,
+    current: &Automation,
+    automation: &Automation,
+    change: FileChange,
+) -> AppResult<()> {
+    let added: Vec<String> = change.store.iter().map(|(key, _)| key.clone()).collect();
+    self::store(store, &automation.id, change.store).await?;
+    let replaced = store.replace(automation, current.next_fire).await;
+    if !matches!(replaced, Ok(true)) {
+        remove(store, &automation.id, added.iter().map(String::as_str)).await;
+        replaced?;
+        return Err(AppError::Conflict(
+            "the automation changed meanwhile (it fired or was edited); try again".into(),
+        ));
+    }
+    remove(store, &automation.id, keys(&change.gone)).await;
+    Ok(())
 }
 
 /// The automation's files as a run's job takes them; `Conflict` naming one no longer
@@ -97,7 +151,7 @@ pub(super) async fn for_run(
 ) -> AppResult<Vec<NewAttachment>> {
     let mut sent = Vec::with_capacity(automation.attachments.len());
     for file in &automation.attachments {
-        let Some(content) = store.file(&automation.id, &file.name).await? else {
+        let Some(content) = store.file(&automation.id, key(file)).await? else {
             return Err(AppError::Conflict(format!(
                 "its file {} is no longer stored",
                 file.name.as_str()

@@ -15,7 +15,7 @@ use crate::application::error::AppResult;
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{check_name, Automation, MissedRuns, SessionMode};
 use crate::domain::job::{Webhook, WebhookUrl};
-use crate::domain::job_attachment::{JobFile, NewAttachment};
+use crate::domain::job_attachment::NewAttachment;
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::AutomationRepository;
 use crate::domain::session::Network;
@@ -98,10 +98,11 @@ pub async fn save_new(
         .rules
         .check_files(std::mem::take(&mut new.attachments), &[])?;
     let (mut automation, secrets) = build(new, owner, api_key, checks)?;
-    automation.attachments = files.iter().map(JobFile::attachment).collect();
-    files::store(store, &automation.id, files).await?;
+    let (attachments, contents) = files::keyed(files);
+    automation.attachments = attachments;
+    files::store(store, &automation.id, contents).await?;
     if let Err(err) = checks.rules.insert_within_cap(store, &automation).await {
-        files::remove(store, &automation.id, &automation.attachments).await;
+        files::remove(store, &automation.id, files::keys(&automation.attachments)).await;
         return Err(err);
     }
     Ok((automation, secrets))

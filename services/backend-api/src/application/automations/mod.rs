@@ -207,17 +207,9 @@ impl AutomationService {
         let (sent, removed) = (edit.attachments.take(), edit.remove_attachments.take());
         let change = files::change(&current, sent, removed, &self.settings.rules)?;
         let (mut automation, secrets) = input::apply(edit, current.clone(), self.checks())?;
-        automation.attachments = change.attachments;
+        automation.attachments = change.attachments.clone();
         automation.revision = current.revision + 1;
-        // Stored before the record names them; a file replaced by an edit that then
-        // finds the record changed keeps its new content.
-        files::store(&*self.store, &automation.id, change.store).await?;
-        if !self.store.replace(&automation, current.next_fire).await? {
-            return Err(AppError::Conflict(
-                "the automation changed meanwhile (it fired or was edited); try again".into(),
-            ));
-        }
-        files::remove(&*self.store, &automation.id, &change.gone).await;
+        files::replace(&*self.store, &current, &automation, change).await?;
         self.wake.notify_one();
         Ok(Saved::over(Some(&current), automation, secrets))
     }

@@ -5,20 +5,21 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::automation::{Automation, AutomationRun};
 use crate::domain::error::DomainResult;
-use crate::domain::files::FileName;
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::user::UserId;
 
-/// The contents of automations' files, apart from their records (which keep names and
-/// sizes, so listing and scheduling read small records). Removed with the automation.
+/// The contents of automations' files, apart from their records (which keep names,
+/// sizes and each content's key, so listing and scheduling read small records). Each
+/// content is stored under a fresh key, never over one a record names. Removed with the
+/// automation.
 #[async_trait::async_trait]
 pub trait AutomationFiles: Send + Sync {
-    /// Stores one file of the automation; a second put of the same name replaces it.
-    async fn put_file(&self, id: &AutomationId, name: &FileName, content: Vec<u8>) -> DomainResult<()>;
-    /// The file's content; `None` when it is not stored.
-    async fn file(&self, id: &AutomationId, name: &FileName) -> DomainResult<Option<Vec<u8>>>;
-    /// Removes one file (none stored is no error).
-    async fn remove_file(&self, id: &AutomationId, name: &FileName) -> DomainResult<()>;
+    /// Stores one content of the automation under `key`.
+    async fn put_file(&self, id: &AutomationId, key: &str, content: Vec<u8>) -> DomainResult<()>;
+    /// The content stored under `key`; `None` when there is none.
+    async fn file(&self, id: &AutomationId, key: &str) -> DomainResult<Option<Vec<u8>>>;
+    /// Removes one content (none stored is no error).
+    async fn remove_file(&self, id: &AutomationId, key: &str) -> DomainResult<()>;
 }
 
 /// Automations ([`Automation`]), their history ([`AutomationRun`]) and files.

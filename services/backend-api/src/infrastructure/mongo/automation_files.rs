@@ -1,5 +1,5 @@
-//! Automations' files in MongoDB: one document per file, `{automation, name, bytes}`
-//! (unique on automation and name), each at most
+//! Automations' file contents in MongoDB: one document per content,
+//! `{automation, key, bytes}` (unique on automation and key), each at most
 //! [`MAX_FILES_BYTES`](crate::domain::automation::MAX_FILES_BYTES), so within a
 //! document's 16 MiB; removed with their automation.
 
@@ -9,7 +9,6 @@ use mongodb::options::IndexOptions;
 use mongodb::{Collection, Database, IndexModel};
 
 use super::{failure, MongoStore};
-use crate::domain::files::FileName;
 use crate::domain::ids::AutomationId;
 use crate::domain::ports::AutomationFiles;
 use crate::domain::{DomainError, DomainResult};
@@ -19,7 +18,7 @@ pub(super) async fn create_indexes(db: &Database) -> mongodb::error::Result<()> 
     files(db)
         .create_index(
             IndexModel::builder()
-                .keys(doc! { "automation": 1, "name": 1 })
+                .keys(doc! { "automation": 1, "key": 1 })
                 .options(unique)
                 .build(),
         )
@@ -33,12 +32,12 @@ pub(super) fn files(db: &Database) -> Collection<Document> {
 
 #[async_trait::async_trait]
 impl AutomationFiles for MongoStore {
-    async fn put_file(&self, id: &AutomationId, name: &FileName, content: Vec<u8>) -> DomainResult<()> {
+    async fn put_file(&self, id: &AutomationId, key: &str, content: Vec<u8>) -> DomainResult<()> {
         let bytes = Binary {
             subtype: BinarySubtype::Generic,
             bytes: content,
         };
-        let key = doc! { "automation": id.as_str(), "name": name.as_str() };
+        let key = doc! { "automation": id.as_str(), "key": key };
         let mut file = key.clone();
         file.insert("bytes", bytes);
         files(&self.db)
@@ -49,9 +48,9 @@ impl AutomationFiles for MongoStore {
         Ok(())
     }
 
-    async fn file(&self, id: &AutomationId, name: &FileName) -> DomainResult<Option<Vec<u8>>> {
+    async fn file(&self, id: &AutomationId, key: &str) -> DomainResult<Option<Vec<u8>>> {
         let found = files(&self.db)
-            .find_one(doc! { "automation": id.as_str(), "name": name.as_str() })
+            .find_one(doc! { "automation": id.as_str(), "key": key })
             .await
             .map_err(failure)?;
         found
@@ -63,9 +62,9 @@ impl AutomationFiles for MongoStore {
             .transpose()
     }
 
-    async fn remove_file(&self, id: &AutomationId, name: &FileName) -> DomainResult<()> {
+    async fn remove_file(&self, id: &AutomationId, key: &str) -> DomainResult<()> {
         files(&self.db)
-            .delete_one(doc! { "automation": id.as_str(), "name": name.as_str() })
+            .delete_one(doc! { "automation": id.as_str(), "key": key })
             .await
             .map_err(failure)?;
         Ok(())
