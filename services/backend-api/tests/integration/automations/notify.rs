@@ -141,4 +141,36 @@ async fn a_private_address_is_refused_as_for_a_job() {
         .expect(StatusCode::OK, Method::GET, AUTOMATIONS, Some(&token), None)
         .await;
     assert_eq!(listed["automations"], json!([]), "nothing was made");
+
+    // Nor may an edit set one, however the address is written; the record stays as it was.
+    let made = create(
+        &app,
+        &token,
+        json!({ "name": "n", "prompt": "x", "triggers": [{ "type": "schedule", "cron": "0 9 * * MON" }] }),
+    )
+    .await;
+    let one = format!("{AUTOMATIONS}/{}", made["id"].as_str().unwrap());
+    for private in [
+        "http://127.0.0.1:9/hook",
+        "http://10.0.0.5/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]:9/hook",
+        "http://[::ffff:192.168.1.1]/hook",
+        "http://localhost:9/hook",
+    ] {
+        let refused = app
+            .expect(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Method::PATCH,
+                &one,
+                Some(&token),
+                Some(json!({ "webhook_url": private })),
+            )
+            .await;
+        assert_eq!(refused["error"]["field"], "webhook_url", "{private}: {refused}");
+    }
+    let read = app
+        .expect(StatusCode::OK, Method::GET, &one, Some(&token), None)
+        .await;
+    assert_eq!(read["webhook_url"], Value::Null, "{read}");
 }
