@@ -87,7 +87,8 @@ impl AutomationRules {
         let max = self.max_per_person;
         if !store.insert(new, max).await? {
             return Err(AppError::Conflict(format!(
-                "you have {max} automations, the most one person may have; delete one first"
+                "you have {max} automations, the most one person may have (or others were being \
+                 made at the same moment: then try again); delete one first"
             )));
         }
         Ok(())

@@ -26,8 +26,9 @@ pub trait AutomationFiles: Send + Sync {
 #[async_trait::async_trait]
 pub trait AutomationRepository: AutomationFiles {
     /// Stores a new automation unless its owner has `max_per_owner` already, counted
-    /// in one step with the insert so creations racing cannot pass the cap together;
-    /// whether it did.
+    /// in one step with the insert so creations racing cannot pass the cap together
+    /// (racing for the last place, all may be refused); whether it did. One it refused
+    /// or could not count it removes again (a failure to is logged, not returned).
     async fn insert(&self, automation: &Automation, max_per_owner: usize) -> DomainResult<bool>;
     async fn get(&self, id: &AutomationId) -> DomainResult<Option<Automation>>;
     /// Stores the automation over the stored one only if that one's `next_fire` is still

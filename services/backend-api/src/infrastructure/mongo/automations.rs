@@ -56,6 +56,18 @@ pub(super) async fn create_indexes(db: &Database) -> mongodb::error::Result<()> 
 }
 
 impl MongoStore {
+    /// Removes a new automation its creation refused; a failure is logged (the caller is
+    /// told it was not made either way).
+    async fn withdraw(&self, automation: &Automation) {
+        let removed = self
+            .automations()
+            .delete_one(doc! { "id": automation.id.as_str() })
+            .await;
+        if let Err(err) = removed {
+            tracing::warn!(automation = automation.id.as_str(), %err, "withdrawing a refused automation");
+        }
+    }
+
     fn automations(&self) -> Collection<Automation> {
         self.db.collection("automations")
     }
@@ -90,18 +102,21 @@ impl AutomationRepository for MongoStore {
         self.automations().insert_one(automation).await.map_err(failure)?;
         // Inserted, then counted: one that finds its owner past the cap goes again. The
         // last of any kept ones counted them all, so no more than the cap stay (creations
-        // racing for the last place may all be refused; each may try again).
+        // racing for the last place may all be refused; each may try again). One that
+        // could not be counted goes too.
         let held = self
             .automations()
             .count_documents(doc! { "owner": automation.owner.as_str() })
-            .await
-            .map_err(failure)?;
-        let kept = usize::try_from(held).is_ok_and(|held| held <= max_per_owner);
+            .await;
+        let kept = match held {
+            Ok(held) => usize::try_from(held).is_ok_and(|held| held <= max_per_owner),
+            Err(err) => {
+                self.withdraw(automation).await;
+                return Err(failure(err));
+            }
+        };
         if !kept {
-            self.automations()
-                .delete_one(doc! { "id": automation.id.as_str() })
-                .await
-                .map_err(failure)?;
+            self.withdraw(automation).await;
         }
         Ok(kept)
     }

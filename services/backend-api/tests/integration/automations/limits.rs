@@ -58,13 +58,10 @@ async fn a_full_queue_skips_a_run_and_the_number_of_automations_is_capped() {
             Some(second),
         )
         .await;
-    assert!(
-        capped["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("the most one person may have"),
-        "{capped}"
-    );
+    // Creations racing for the last place may all be refused: the message says so.
+    let message = capped["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the most one person may have"), "{capped}");
+    assert!(message.contains("try again"), "{capped}");
 }
 
 #[tokio::test]
