@@ -30,6 +30,10 @@ pub const MAX_FILES: usize = 50;
 pub const MAX_FILE_BYTES: u64 = 512 * 1024;
 /// How deep under the script's folder files are kept.
 pub const MAX_DEPTH: usize = 4;
+/// The most folders the walk of a kept folder lists.
+pub const MAX_FOLDERS: usize = 100;
+/// The most entries (skipped ones too) the walk of a kept folder reads in its listings.
+pub const MAX_ENTRIES: usize = 2_000;
 /// Folders never kept: what a package manager or an interpreter makes again.
 const SKIPPED: [&str; 2] = ["node_modules", "__pycache__"];
 /// What a file the command names ends with when it names no folder.

@@ -9,10 +9,13 @@ use crate::domain::agent::SandboxAccess;
 use crate::domain::files::{FileEntry, FileKind};
 use crate::domain::ports::SandboxFiles;
 use crate::domain::toolbox::{
-    kept_files, script_candidates, skipped, too_large, KeptFile, KeptFiles, KeptTool, MAX_DEPTH, MAX_FILES,
-    MAX_FILE_BYTES,
+    kept_files, script_candidates, skipped, too_large, KeptFile, KeptFiles, KeptTool, MAX_DEPTH, MAX_ENTRIES,
+    MAX_FILES, MAX_FILE_BYTES, MAX_FOLDERS,
 };
 use crate::domain::{DomainError, DomainResult};
+
+#[cfg(test)]
+mod tests;
 
 /// The files to keep of the server that `command` and `args` start in `sandbox`.
 pub(super) async fn read_files(
@@ -47,9 +50,13 @@ pub(super) async fn read_files(
     if total > MAX_FILE_BYTES {
         return Err(too_large(&format!("its files hold {total} bytes")));
     }
+    // The sizes listed are the sandbox's word: the reads carry the budget themselves, so
+    // files grown since they were listed cannot pass it together.
+    let mut budget = MAX_FILE_BYTES;
     let mut kept = Vec::with_capacity(entries.len());
     for entry in entries {
-        let content = read_text(files, sandbox, &entry).await?;
+        let content = read_text(files, sandbox, &entry, budget).await?;
+        budget -= content.len() as u64;
         kept.push(KeptFile {
             path: entry.path,
             content,
@@ -59,7 +66,8 @@ pub(super) async fn read_files(
 }
 
 /// The files under `folder`, at most [`MAX_DEPTH`] deep, hidden and remade ones left
-/// out; `TooLarge` past [`MAX_FILES`].
+/// out; `TooLarge` past [`MAX_FILES`], or past [`MAX_FOLDERS`] folders or
+/// [`MAX_ENTRIES`] entries listed on the way.
 async fn walk(
     files: &dyn SandboxFiles,
     sandbox: &SandboxAccess,
@@ -67,8 +75,17 @@ async fn walk(
 ) -> DomainResult<Vec<FileEntry>> {
     let mut found = Vec::new();
     let mut folders = vec![(folder.to_owned(), 0)];
+    let (mut listed, mut seen) = (0, 0);
     while let Some((folder, depth)) = folders.pop() {
-        for entry in files.list(sandbox, &folder).await?.entries {
+        listed += 1;
+        let entries = files.list(sandbox, &folder).await?.entries;
+        seen += entries.len();
+        if listed > MAX_FOLDERS || seen > MAX_ENTRIES {
+            return Err(too_large(&format!(
+                "{folder}: the walk passed {MAX_FOLDERS} folders or {MAX_ENTRIES} entries"
+            )));
+        }
+        for entry in entries {
             if skipped(&entry.name) {
                 continue;
             }
@@ -86,14 +103,15 @@ async fn walk(
     Ok(found)
 }
 
-/// The text of `entry`, read to at most [`MAX_FILE_BYTES`]; `Invalid` when it is not
-/// UTF-8.
+/// The text of `entry`, read to at most `budget` bytes (`TooLarge` past it); `Invalid`
+/// when it is not UTF-8.
 async fn read_text(
     files: &dyn SandboxFiles,
     sandbox: &SandboxAccess,
     entry: &FileEntry,
+    budget: u64,
 ) -> DomainResult<String> {
-    let bytes = read_bytes(files, sandbox, &entry.path, MAX_FILE_BYTES)
+    let bytes = read_bytes(files, sandbox, &entry.path, budget)
         .await?
         .ok_or_else(|| too_large(&format!("{} grew past the limit", entry.path)))?;
     String::from_utf8(bytes).map_err(|_| {
