@@ -3698,6 +3698,10 @@ export type KeepToolErrors = {
      */
     404: ErrorBody;
     /**
+     * a tool of that name was kept at the same time (keep it again to replace it)
+     */
+    409: ErrorBody;
+    /**
      * its files are more than a kept tool may hold
      */
     413: ErrorBody;

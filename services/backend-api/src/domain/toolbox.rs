@@ -66,6 +66,16 @@ pub struct KeptTool {
     pub kept_at: DateTime<Utc>,
 }
 
+/// What became of a new kept tool ([`crate::domain::ports::ToolboxRepository::insert_kept_tool`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptInsert {
+    Kept,
+    /// Its owner keeps the most tools already.
+    Full,
+    /// Its owner keeps one of its name already (kept meanwhile).
+    NameTaken,
+}
+
 /// What of the sandbox a kept tool takes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum KeptFiles {

@@ -13,6 +13,7 @@
 //! sandbox-manager binary, like `tool_register`.
 
 mod input;
+mod races;
 mod sessions;
 mod write_back;
 

@@ -44,6 +44,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = ErrorBody.from_dict(response.json())
 

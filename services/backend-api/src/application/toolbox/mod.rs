@@ -24,7 +24,7 @@ use crate::domain::ids::KeptToolId;
 use crate::domain::mcp::McpServerName;
 use crate::domain::ports::{AgentServerRepository, SandboxFiles, SandboxGateway, ToolboxRepository};
 use crate::domain::session::SessionId;
-use crate::domain::toolbox::{KeptTool, MAX_KEPT_TOOLS};
+use crate::domain::toolbox::{KeptInsert, KeptTool, MAX_KEPT_TOOLS};
 use crate::domain::user::{Role, UserId};
 
 /// The most failures [`ToolboxService::failed`] remembers before it starts over.
@@ -89,17 +89,16 @@ impl ToolboxService {
         let mine = self.store.kept_tools(Some(owner)).await?;
         let replaced = mine.iter().find(|tool| tool.name == name);
         if replaced.is_none() && mine.len() >= MAX_KEPT_TOOLS {
-            return Err(AppError::Invalid(format!(
-                "a tool box holds at most {MAX_KEPT_TOOLS} tools; delete one first"
-            )));
+            return Err(full());
         }
         let sandbox = self
             .sandboxes
             .acquire(&session.id, owner, session.network)
             .await?;
         let files = copy::read_files(self.files.as_ref(), &sandbox, &server.command, &server.args).await?;
+        let replaced = replaced.map(|tool| tool.id.clone());
         let tool = KeptTool {
-            id: replaced.map(|tool| tool.id.clone()).unwrap_or_default(),
+            id: replaced.clone().unwrap_or_default(),
             owner: owner.clone(),
             name,
             command: server.command,
@@ -111,8 +110,18 @@ impl ToolboxService {
             from_session: session.id,
             kept_at: Utc::now(),
         };
-        self.store.put_kept_tool(&tool).await?;
-        Ok(tool)
+        if replaced.is_some() {
+            self.store.put_kept_tool(&tool).await?;
+            return Ok(tool);
+        }
+        match self.store.insert_kept_tool(&tool, MAX_KEPT_TOOLS).await? {
+            KeptInsert::Kept => Ok(tool),
+            KeptInsert::Full => Err(full()),
+            KeptInsert::NameTaken => Err(AppError::Conflict(format!(
+                "a tool named {:?} was kept at the same time; keep it again to replace that one",
+                tool.name.as_str()
+            ))),
+        }
     }
 
     /// The servers registered in the person's chat `session`, by name, each with the
@@ -226,4 +235,10 @@ impl ToolboxService {
             _ => Err(AppError::NotFound("kept tool")),
         }
     }
+}
+
+fn full() -> AppError {
+    AppError::Invalid(format!(
+        "a tool box holds at most {MAX_KEPT_TOOLS} tools; delete one first"
+    ))
 }

@@ -1,13 +1,15 @@
 //! Each person's tool box in the embedded store: kept tools by id, with an index of
 //! each owner's; the published ones are found by reading them all (a deployment keeps
-//! few, each person at most [`crate::domain::toolbox::MAX_KEPT_TOOLS`]).
+//! few, each person at most [`crate::domain::toolbox::MAX_KEPT_TOOLS`]). A new one's
+//! checks (its owner's count, its name free) and insert are one write transaction,
+//! which redb serialises.
 
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 
 use super::{decode, EmbeddedStore, ID_MAX};
 use crate::domain::ids::KeptToolId;
 use crate::domain::ports::ToolboxRepository;
-use crate::domain::toolbox::KeptTool;
+use crate::domain::toolbox::{KeptInsert, KeptTool};
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
 
@@ -68,6 +70,39 @@ impl ToolboxRepository for EmbeddedStore {
             let table = db.begin_read()?.open_table(KEPT_TOOLS)?;
             let stored = table.get(id.as_str())?;
             stored.map(|tool| decode(tool.value())).transpose()
+        })
+        .await
+    }
+
+    async fn insert_kept_tool(&self, tool: &KeptTool, max_per_owner: usize) -> DomainResult<KeptInsert> {
+        let tool = tool.clone();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let outcome = {
+                let owner = tool.owner.as_str();
+                let mut tools = txn.open_table(KEPT_TOOLS)?;
+                let mut index = txn.open_table(OWNER_KEPT_TOOLS)?;
+                let mut held = 0;
+                let mut taken = false;
+                for entry in index.range((owner, "")..=(owner, ID_MAX))? {
+                    held += 1;
+                    if let Some(kept) = tools.get(entry?.0.value().1)? {
+                        taken |= decode::<KeptTool>(kept.value())?.name == tool.name;
+                    }
+                }
+                if taken {
+                    KeptInsert::NameTaken
+                } else if held >= max_per_owner {
+                    KeptInsert::Full
+                } else {
+                    let id = tool.id.as_str();
+                    tools.insert(id, serde_json::to_vec(&tool)?.as_slice())?;
+                    index.insert((owner, id), ())?;
+                    KeptInsert::Kept
+                }
+            };
+            txn.commit()?;
+            Ok(outcome)
         })
         .await
     }

@@ -1,14 +1,17 @@
 //! Each person's tool box in MongoDB: `kept_tools`, one document per kept tool, written
-//! whole (indexes on `id`, the owner's list and the published ones).
+//! whole (unique indexes on `id` and `(owner, name)`, one on the published ones). A new
+//! one is inserted (a name kept meanwhile is the unique index's refusal), then its
+//! owner's are counted and it is removed again when past the cap, so keeps racing for
+//! the last place cannot both stay.
 
 use mongodb::bson::doc;
 use mongodb::options::IndexOptions;
 use mongodb::{Collection, Database, IndexModel};
 
-use super::{all, failure, MongoStore};
+use super::{all, failure, is_duplicate_key, MongoStore};
 use crate::domain::ids::KeptToolId;
 use crate::domain::ports::ToolboxRepository;
-use crate::domain::toolbox::KeptTool;
+use crate::domain::toolbox::{KeptInsert, KeptTool};
 use crate::domain::user::UserId;
 use crate::domain::DomainResult;
 
@@ -23,7 +26,7 @@ pub(super) async fn create_indexes(db: &Database) -> mongodb::error::Result<()> 
     db.collection::<KeptTool>("kept_tools")
         .create_indexes([
             index(doc! { "id": 1 }, true),
-            index(doc! { "owner": 1, "name": 1 }, false),
+            index(doc! { "owner": 1, "name": 1 }, true),
             index(doc! { "published": 1 }, false),
         ])
         .await?;
@@ -59,6 +62,27 @@ impl ToolboxRepository for MongoStore {
             .find_one(doc! { "id": id.as_str() })
             .await
             .map_err(failure)
+    }
+
+    async fn insert_kept_tool(&self, tool: &KeptTool, max_per_owner: usize) -> DomainResult<KeptInsert> {
+        match self.kept().insert_one(tool).await {
+            Err(err) if is_duplicate_key(&err) => return Ok(KeptInsert::NameTaken),
+            inserted => inserted.map_err(failure)?,
+        };
+        // Inserted, then counted: the last of any kept ones counted them all.
+        let held = self
+            .kept()
+            .count_documents(doc! { "owner": tool.owner.as_str() })
+            .await
+            .map_err(failure)?;
+        if usize::try_from(held).is_ok_and(|held| held <= max_per_owner) {
+            return Ok(KeptInsert::Kept);
+        }
+        self.kept()
+            .delete_one(doc! { "id": tool.id.as_str() })
+            .await
+            .map_err(failure)?;
+        Ok(KeptInsert::Full)
     }
 
     async fn put_kept_tool(&self, tool: &KeptTool) -> DomainResult<()> {

@@ -160,6 +160,7 @@ impl KeptToolView {
 #[utoipa::path(post, path = "/api/v1/toolbox", tag = "toolbox", operation_id = "keep_tool",
     request_body = KeepTool, responses((status = 201, body = KeptToolView),
         (status = 404, body = ErrorBody, description = "no such chat of yours, or no tool of that name registered in it"),
+        (status = 409, body = ErrorBody, description = "a tool of that name was kept at the same time (keep it again to replace it)"),
         (status = 413, body = ErrorBody, description = "its files are more than a kept tool may hold"),
         (status = 422, body = ErrorBody, description = "a bad name, a command naming no file in the sandbox's home, a file that is not text, or a full tool box")))]
 async fn keep(
