@@ -24,6 +24,9 @@ use super::user::UserId;
 
 /// The most tools one person keeps.
 pub const MAX_KEPT_TOOLS: usize = 20;
+/// The most of a chat's [`super::agent_server::MAX_SERVERS`] servers kept tools are
+/// registered into (counted with the ones it has): the rest is the agent's own.
+pub const MAX_KEPT_IN_CHAT: usize = super::agent_server::MAX_SERVERS - 2;
 /// The most files one kept tool holds.
 pub const MAX_FILES: usize = 50;
 /// The most bytes a kept tool's files hold together.

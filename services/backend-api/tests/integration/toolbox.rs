@@ -14,6 +14,7 @@
 
 mod input;
 mod races;
+mod room;
 mod sessions;
 mod write_back;
 

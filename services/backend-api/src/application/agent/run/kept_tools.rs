@@ -6,14 +6,17 @@
 //! `mcp__<name>__<tool>` from this turn on. A name the chat already has (the agent's
 //! own server, an admin's) keeps its server. Its files never replace one of the chat's
 //! that differs ([`crate::application::toolbox::write_files`]). One that cannot be
-//! registered is told to the person once, and the turn goes on without it; the chat does
-//! not try it again (see [`crate::application::toolbox::ToolboxService::failed`]).
+//! registered — nor one past [`MAX_KEPT_IN_CHAT`] of the chat's servers (counted with
+//! the ones it has), so that `tool_register` keeps room — is told to the person once,
+//! and the turn goes on without it; the chat does not try it again (see
+//! [`crate::application::toolbox::ToolboxService::failed`]).
 
 use std::collections::HashSet;
 
 use super::{messages, Run};
+use crate::domain::agent_server::MAX_SERVERS;
 use crate::domain::event::AgentEvent;
-use crate::domain::toolbox::KeptTool;
+use crate::domain::toolbox::{KeptTool, MAX_KEPT_IN_CHAT};
 
 impl Run {
     /// Registers the kept tools the chat gets and has none of the `taken` names.
@@ -25,15 +28,33 @@ impl Run {
                 return;
             }
         };
+        let stored = match self.deps.agent_servers.agent_servers(&self.session.id).await {
+            Ok(stored) => stored.len(),
+            Err(err) => {
+                tracing::warn!(session = self.session.id.as_str(), %err, "reading the agent's MCP servers");
+                return;
+            }
+        };
+        let mut room = MAX_KEPT_IN_CHAT.saturating_sub(stored);
         for tool in kept {
             let toolbox = self.deps.toolbox.clone();
             if taken.contains(tool.name.as_str()) || toolbox.failed(&self.session.id, &tool) {
                 continue;
             }
-            if let Err(why) = self.register_kept(&tool).await {
-                toolbox.remember_failure(&self.session.id, &tool);
-                let message = messages::kept_tool_unavailable(tool.name.as_str(), &why);
-                self.emit(AgentEvent::Error { message }).await;
+            let registered = match room {
+                0 => Err(format!(
+                    "the chat keeps {} of its {MAX_SERVERS} server places for the agent's own",
+                    MAX_SERVERS - MAX_KEPT_IN_CHAT
+                )),
+                _ => self.register_kept(&tool).await,
+            };
+            match registered {
+                Ok(()) => room -= 1,
+                Err(why) => {
+                    toolbox.remember_failure(&self.session.id, &tool);
+                    let message = messages::kept_tool_unavailable(tool.name.as_str(), &why);
+                    self.emit(AgentEvent::Error { message }).await;
+                }
             }
         }
     }
