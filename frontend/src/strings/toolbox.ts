@@ -14,7 +14,7 @@ export const toolbox = {
   showCode: 'Show code',
   hideCode: 'Hide code',
   delete: 'Delete',
-  confirmDelete: (name: string) => `Delete the kept tool “${name}”? Chats it is registered in keep it.`,
+  confirmDelete: (name: string) => `Delete the kept tool “${name}”? Chats it is registered in drop it from their next message.`,
   publish: 'Publish for everyone',
   unpublish: 'Withdraw publication',
   readFirst: 'Show its code first: what you read is what is published.',

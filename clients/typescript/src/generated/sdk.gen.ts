@@ -1579,7 +1579,8 @@ export class Toolbox {
     }
     
     /**
-     * Deletes one of your kept tools (a chat it was registered in keeps it).
+     * Deletes one of your kept tools (chats it was registered in drop it from their next
+     * turn).
      */
     public static deleteKeptTool<ThrowOnError extends boolean = false>(options: Options<DeleteKeptToolData, ThrowOnError>): RequestResult<DeleteKeptToolResponses, DeleteKeptToolErrors, ThrowOnError> {
         return (options.client ?? client).delete<DeleteKeptToolResponses, DeleteKeptToolErrors, ThrowOnError>({
@@ -1617,8 +1618,8 @@ export class Toolbox {
     }
     
     /**
-     * Enables or disables one of your kept tools for your later chats (a chat it was
-     * registered in keeps it).
+     * Enables or disables one of your kept tools for your chats (disabled, chats it was
+     * registered in drop it from their next turn).
      */
     public static setKeptTool<ThrowOnError extends boolean = false>(options: Options<SetKeptToolData, ThrowOnError>): RequestResult<SetKeptToolResponses, SetKeptToolErrors, ThrowOnError> {
         return (options.client ?? client).patch<SetKeptToolResponses, SetKeptToolErrors, ThrowOnError>({
@@ -1641,7 +1642,8 @@ export class Toolbox {
     }
     
     /**
-     * Withdraws a publication (admins only); chats it was registered in keep it.
+     * Withdraws a publication (admins only); other persons' chats it was registered in
+     * drop it from their next turn.
      */
     public static unpublishKeptTool<ThrowOnError extends boolean = false>(options: Options<UnpublishKeptToolData, ThrowOnError>): RequestResult<UnpublishKeptToolResponses, UnpublishKeptToolErrors, ThrowOnError> {
         return (options.client ?? client).delete<UnpublishKeptToolResponses, UnpublishKeptToolErrors, ThrowOnError>({

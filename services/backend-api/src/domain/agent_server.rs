@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::ids::KeptToolId;
 use super::mcp::{qualified_name, McpServerName, McpTool, MAX_TOOL_DESCRIPTION, MAX_TOOL_SCHEMA};
 use super::session::SessionId;
 use super::user::UserId;
@@ -42,6 +43,10 @@ pub struct AgentServer {
     pub args: Vec<String>,
     pub tools: Vec<AgentTool>,
     pub registered_at: DateTime<Utc>,
+    /// The kept tool it was registered from ([`super::toolbox`]): the registration goes
+    /// once the chat no longer gets that tool (disabled, deleted, withdrawn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_id: Option<KeptToolId>,
 }
 
 /// One tool of a registered server, as the model is offered it.
@@ -234,6 +239,7 @@ mod tests {
             args: vec![],
             tools: tools("a"),
             registered_at: Utc::now(),
+            kept_id: None,
         };
         let second = McpServerName::parse("second").unwrap();
         assert_eq!(session_size_refusal(&[], &second, &tools("b")), None);

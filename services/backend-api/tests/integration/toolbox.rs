@@ -12,6 +12,7 @@
 //! anything unpacked first. Needs the Docker engine, the sandbox image and the
 //! sandbox-manager binary, like `tool_register`.
 
+mod dropped;
 mod input;
 mod races;
 mod room;

@@ -55,7 +55,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any | ErrorBody]:
-    """Deletes one of your kept tools (a chat it was registered in keeps it).
+    """Deletes one of your kept tools (chats it was registered in drop it from their next
+    turn).
 
     Args:
         id (str):
@@ -84,7 +85,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> Any | ErrorBody | None:
-    """Deletes one of your kept tools (a chat it was registered in keeps it).
+    """Deletes one of your kept tools (chats it was registered in drop it from their next
+    turn).
 
     Args:
         id (str):
@@ -108,7 +110,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any | ErrorBody]:
-    """Deletes one of your kept tools (a chat it was registered in keeps it).
+    """Deletes one of your kept tools (chats it was registered in drop it from their next
+    turn).
 
     Args:
         id (str):
@@ -135,7 +138,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> Any | ErrorBody | None:
-    """Deletes one of your kept tools (a chat it was registered in keeps it).
+    """Deletes one of your kept tools (chats it was registered in drop it from their next
+    turn).
 
     Args:
         id (str):

@@ -76,8 +76,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: KeptToolSettings,
 ) -> Response[ErrorBody | KeptToolView]:
-    """Enables or disables one of your kept tools for your later chats (a chat it was
-    registered in keeps it).
+    """Enables or disables one of your kept tools for your chats (disabled, chats it was
+    registered in drop it from their next turn).
 
     Args:
         id (str):
@@ -109,8 +109,8 @@ def sync(
     client: AuthenticatedClient | Client,
     body: KeptToolSettings,
 ) -> ErrorBody | KeptToolView | None:
-    """Enables or disables one of your kept tools for your later chats (a chat it was
-    registered in keeps it).
+    """Enables or disables one of your kept tools for your chats (disabled, chats it was
+    registered in drop it from their next turn).
 
     Args:
         id (str):
@@ -137,8 +137,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: KeptToolSettings,
 ) -> Response[ErrorBody | KeptToolView]:
-    """Enables or disables one of your kept tools for your later chats (a chat it was
-    registered in keeps it).
+    """Enables or disables one of your kept tools for your chats (disabled, chats it was
+    registered in drop it from their next turn).
 
     Args:
         id (str):
@@ -168,8 +168,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: KeptToolSettings,
 ) -> ErrorBody | KeptToolView | None:
-    """Enables or disables one of your kept tools for your later chats (a chat it was
-    registered in keeps it).
+    """Enables or disables one of your kept tools for your chats (disabled, chats it was
+    registered in drop it from their next turn).
 
     Args:
         id (str):

@@ -66,7 +66,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | KeptToolView]:
-    """Withdraws a publication (admins only); chats it was registered in keep it.
+    """Withdraws a publication (admins only); other persons' chats it was registered in
+    drop it from their next turn.
 
     Args:
         id (str):
@@ -95,7 +96,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | KeptToolView | None:
-    """Withdraws a publication (admins only); chats it was registered in keep it.
+    """Withdraws a publication (admins only); other persons' chats it was registered in
+    drop it from their next turn.
 
     Args:
         id (str):
@@ -119,7 +121,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | KeptToolView]:
-    """Withdraws a publication (admins only); chats it was registered in keep it.
+    """Withdraws a publication (admins only); other persons' chats it was registered in
+    drop it from their next turn.
 
     Args:
         id (str):
@@ -146,7 +149,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | KeptToolView | None:
-    """Withdraws a publication (admins only); chats it was registered in keep it.
+    """Withdraws a publication (admins only); other persons' chats it was registered in
+    drop it from their next turn.
 
     Args:
         id (str):

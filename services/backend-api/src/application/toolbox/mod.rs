@@ -173,7 +173,7 @@ impl ToolboxService {
         Ok(tool)
     }
 
-    /// Deletes it; chats it was registered in keep that registration.
+    /// Deletes it; chats it was registered in drop that registration at their next turn.
     pub async fn delete(&self, owner: &UserId, id: &str) -> AppResult<()> {
         let tool = self.owned(owner, id).await?;
         Ok(self.store.remove_kept_tool(&tool.id).await?)

@@ -204,8 +204,8 @@ async fn get_one(
     Ok(axum::Json(KeptToolView::of(&tool, true)))
 }
 
-/// Enables or disables one of your kept tools for your later chats (a chat it was
-/// registered in keeps it).
+/// Enables or disables one of your kept tools for your chats (disabled, chats it was
+/// registered in drop it from their next turn).
 #[utoipa::path(patch, path = "/api/v1/toolbox/{id}", tag = "toolbox", operation_id = "set_kept_tool",
     request_body = KeptToolSettings, responses((status = 200, body = KeptToolView),
         (status = 404, body = ErrorBody, description = "none of your kept tools has this id"),
@@ -223,7 +223,8 @@ async fn set_enabled(
     Ok(axum::Json(KeptToolView::of(&tool, false)))
 }
 
-/// Deletes one of your kept tools (a chat it was registered in keeps it).
+/// Deletes one of your kept tools (chats it was registered in drop it from their next
+/// turn).
 #[utoipa::path(delete, path = "/api/v1/toolbox/{id}", tag = "toolbox", operation_id = "delete_kept_tool",
     responses((status = 204),
         (status = 404, body = ErrorBody, description = "none of your kept tools has this id")))]
@@ -255,7 +256,8 @@ async fn publish(
     Ok(axum::Json(KeptToolView::of(&tool, false)))
 }
 
-/// Withdraws a publication (admins only); chats it was registered in keep it.
+/// Withdraws a publication (admins only); other persons' chats it was registered in
+/// drop it from their next turn.
 #[utoipa::path(delete, path = "/api/v1/toolbox/{id}/publish", tag = "toolbox", operation_id = "unpublish_kept_tool",
     responses((status = 200, body = KeptToolView),
         (status = 403, body = ErrorBody, description = "not an admin"),

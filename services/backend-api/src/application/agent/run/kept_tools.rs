@@ -14,20 +14,45 @@
 use std::collections::HashSet;
 
 use super::{messages, Run};
-use crate::domain::agent_server::MAX_SERVERS;
+use crate::domain::agent_server::{AgentServer, MAX_SERVERS};
 use crate::domain::event::AgentEvent;
 use crate::domain::toolbox::{KeptTool, MAX_KEPT_IN_CHAT};
 
 impl Run {
-    /// Registers the kept tools the chat gets and has none of the `taken` names.
-    pub(super) async fn offer_kept_tools(&mut self, taken: &HashSet<String>) {
-        let kept = match self.deps.toolbox.offered(&self.session.owner).await {
-            Ok(kept) => kept,
+    /// The kept tools the chat gets; `None` when the tool box cannot be read.
+    pub(super) async fn kept_tools(&self) -> Option<Vec<KeptTool>> {
+        match self.deps.toolbox.offered(&self.session.owner).await {
+            Ok(kept) => Some(kept),
             Err(err) => {
                 tracing::warn!(session = self.session.id.as_str(), %err, "reading the tool box");
-                return;
+                None
             }
+        }
+    }
+
+    /// Whether `server` stays registered: it is the agent's own, or its kept tool is
+    /// still among `kept` (unknown when the tool box could not be read); one that is not
+    /// is removed from the chat.
+    pub(super) async fn still_kept(&self, server: &AgentServer, kept: Option<&[KeptTool]>) -> bool {
+        let (Some(id), Some(kept)) = (&server.kept_id, kept) else {
+            return true;
         };
+        if kept.iter().any(|tool| tool.id == *id) {
+            return true;
+        }
+        let removed = self
+            .deps
+            .agent_servers
+            .remove_agent_server(&self.session.id, &server.name)
+            .await;
+        if let Err(err) = removed {
+            tracing::warn!(session = self.session.id.as_str(), %err, "removing a kept tool's registration");
+        }
+        false
+    }
+
+    /// Registers the `kept` tools the chat gets and has none of the `taken` names.
+    pub(super) async fn offer_kept_tools(&mut self, taken: &HashSet<String>, kept: Vec<KeptTool>) {
         let stored = match self.deps.agent_servers.agent_servers(&self.session.id).await {
             Ok(stored) => stored.len(),
             Err(err) => {

@@ -76,14 +76,21 @@ impl Run {
         }
         match self.deps.agent_servers.agent_servers(&self.session.id).await {
             Ok(servers) => {
-                let names: HashSet<String> = servers.iter().map(|s| s.name.as_str().to_owned()).collect();
+                let kept = self.kept_tools().await;
+                let mut names = HashSet::new();
                 for server in servers {
+                    if !self.still_kept(&server, kept.as_deref()).await {
+                        continue;
+                    }
+                    names.insert(server.name.as_str().to_owned());
                     if !taken.contains(server.name.as_str()) {
                         self.offer_agent_server(server);
                     }
                 }
-                self.offer_kept_tools(&taken.union(&names).cloned().collect())
-                    .await;
+                if let Some(kept) = kept {
+                    self.offer_kept_tools(&taken.union(&names).cloned().collect(), kept)
+                        .await;
+                }
             }
             Err(err) => {
                 tracing::warn!(session = self.session.id.as_str(), %err, "reading the agent's MCP servers");
@@ -246,6 +253,7 @@ impl Run {
             args: args.to_vec(),
             tools,
             registered_at: Utc::now(),
+            kept_id: kept.map(|kept| kept.id.clone()),
         };
         Ok((server, site))
     }
