@@ -23,7 +23,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use crate::support::fake_llm::{tool_names, FakeLlm, Reply};
-use crate::support::TestApp;
+use crate::support::manager::Manager;
+use crate::support::{borrowed, TestApp};
 
 /// The toolbox routes.
 const TOOLBOX: &str = "/api/v1/toolbox";
@@ -58,6 +59,17 @@ const GREET_WORDS: &str = r#"exports.greeting = (name) => `kept-hello, ${name}`;
 
 /// The agent's steps that write the greet server (and a hidden file beside it) and
 /// register it.
+/// A backend on the real sandbox-manager whose scripted model answers `replies` (the
+/// manager lives as long as what is returned).
+async fn on_sandboxes(replies: Vec<Reply>) -> (FakeLlm, Manager, TestApp) {
+    let llm = FakeLlm::start(replies).await;
+    let manager = Manager::start();
+    let mut settings = llm.settings();
+    settings.extend(manager.settings());
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    (llm, manager, app)
+}
+
 fn make_greet() -> Vec<Reply> {
     vec![
         write("tools/greet/words.js", GREET_WORDS),

@@ -4,21 +4,15 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use super::{keep, make_greet, offers_greet, TOOLBOX};
-use crate::support::fake_llm::{FakeLlm, Reply};
-use crate::support::manager::Manager;
-use crate::support::{borrowed, TestApp};
+use super::{keep, make_greet, offers_greet, on_sandboxes, TOOLBOX};
+use crate::support::fake_llm::Reply;
 
 #[tokio::test]
 async fn a_disabled_kept_tool_leaves_the_chats_that_got_it() {
     let mut replies = make_greet();
     replies.push(Reply::Text("Made a greeter."));
     replies.extend([Reply::Text("Got it."), Reply::Text("Without it.")]);
-    let llm = FakeLlm::start(replies).await;
-    let manager = Manager::start();
-    let mut settings = llm.settings();
-    settings.extend(manager.settings());
-    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (llm, _manager, app) = on_sandboxes(replies).await;
     let (bob, _, _) = app.register("bob@example.org").await;
     let first = app.new_session(&bob).await;
     app.turn(&bob, &first, "Make a greeter").await;

@@ -6,10 +6,8 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use super::{keep, make_greet, write, TOOLBOX};
-use crate::support::fake_llm::{FakeLlm, Reply};
-use crate::support::manager::Manager;
-use crate::support::{borrowed, TestApp};
+use super::{keep, make_greet, on_sandboxes, write, TOOLBOX};
+use crate::support::fake_llm::Reply;
 
 /// Registers the greet server again under `name`, started from `folder` (which the
 /// steps before filled), for a keep to refuse.
@@ -41,11 +39,7 @@ async fn bad_keeps_get_their_status_and_a_json_body() {
         ),
         Reply::Text("Made them."),
     ]);
-    let llm = FakeLlm::start(replies).await;
-    let manager = Manager::start();
-    let mut settings = llm.settings();
-    settings.extend(manager.settings());
-    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (_llm, _manager, app) = on_sandboxes(replies).await;
     let (bob, _, _) = app.register("bob@example.org").await;
     let (carol, _, _) = app.register("carol@example.org").await;
     let chat = app.new_session(&bob).await;

@@ -4,20 +4,14 @@
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
-use super::{keep, make_greet, TOOLBOX};
-use crate::support::fake_llm::{FakeLlm, Reply};
-use crate::support::manager::Manager;
-use crate::support::{borrowed, TestApp};
+use super::{keep, make_greet, on_sandboxes, TOOLBOX};
+use crate::support::fake_llm::Reply;
 
 #[tokio::test]
 async fn keeps_of_one_name_at_once_keep_one_tool() {
     let mut replies = make_greet();
     replies.push(Reply::Text("Made a greeter."));
-    let llm = FakeLlm::start(replies).await;
-    let manager = Manager::start();
-    let mut settings = llm.settings();
-    settings.extend(manager.settings());
-    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (_llm, _manager, app) = on_sandboxes(replies).await;
     let (bob, _, _) = app.register("bob@example.org").await;
     let chat = app.new_session(&bob).await;
     app.turn(&bob, &chat, "Make a greeter").await;

@@ -3,10 +3,8 @@
 
 use serde_json::json;
 
-use super::{keep, make_greet, GREET_PATH};
-use crate::support::fake_llm::{tool_names, FakeLlm, Reply};
-use crate::support::manager::Manager;
-use crate::support::{borrowed, TestApp};
+use super::{keep, make_greet, on_sandboxes, GREET_PATH};
+use crate::support::fake_llm::{tool_names, Reply};
 
 fn register(name: &str) -> Reply {
     Reply::tool(
@@ -22,11 +20,7 @@ async fn kept_tools_leave_the_agent_room_to_register() {
     replies.extend(names[..4].iter().map(|name| register(name)));
     replies.push(Reply::Text("Made five."));
     replies.extend([register("mine"), Reply::Text("Made mine.")]);
-    let llm = FakeLlm::start(replies).await;
-    let manager = Manager::start();
-    let mut settings = llm.settings();
-    settings.extend(manager.settings());
-    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (llm, _manager, app) = on_sandboxes(replies).await;
     let (bob, _, _) = app.register("bob@example.org").await;
     let first = app.new_session(&bob).await;
     app.turn(&bob, &first, "Make five").await;

@@ -5,10 +5,8 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use super::{keep, last_result, make_greet, offers_greet, write, TOOLBOX};
-use crate::support::fake_llm::{FakeLlm, Reply};
-use crate::support::manager::Manager;
-use crate::support::{borrowed, TestApp};
+use super::{keep, last_result, make_greet, offers_greet, on_sandboxes, write, TOOLBOX};
+use crate::support::fake_llm::Reply;
 
 /// The kept file the person's own one stands in the way of.
 const IN_THE_WAY: &str = "/home/sandbox/workspace/tools/greet/words.js";
@@ -34,11 +32,7 @@ async fn a_kept_tool_never_overwrites_a_chat_s_own_file() {
         Reply::Text("Read it."),
     ]);
     replies.push(Reply::Text("Hello again."));
-    let llm = FakeLlm::start(replies).await;
-    let manager = Manager::start();
-    let mut settings = llm.settings();
-    settings.extend(manager.settings());
-    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (llm, _manager, app) = on_sandboxes(replies).await;
     let (bob, _, _) = app.register("bob@example.org").await;
 
     let first = app.new_session(&bob).await;
