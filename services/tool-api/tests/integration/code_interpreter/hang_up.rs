@@ -12,12 +12,15 @@ use tool_api_client::ToolApiClient;
 
 use super::{main_text, of, run, started};
 
-/// Starts `code` and hangs up once the kernel took it.
+/// Starts `code` and hangs up once it runs.
 async fn hang_up_during(client: &ToolApiClient, code: &str) {
     drop(taken(client, code).await);
 }
 
-/// Starts `code`; its output once the kernel took it (dropping it hangs up).
+/// Starts `code`, which prints `ready` once it runs; its output from then on (dropping it
+/// hangs up). Waiting for the cell's own code, not for the kernel to take the cell, keeps
+/// the interrupt out of the kernel's handling of the request, which a loaded machine
+/// stretches: there an interrupt can cost the kernel rather than the cell.
 async fn taken(client: &ToolApiClient, code: &str) -> impl futures::Stream {
     let response = client
         .request(Method::POST, "/e2b/code/execute")
@@ -27,7 +30,7 @@ async fn taken(client: &ToolApiClient, code: &str) -> impl futures::Stream {
         .unwrap();
     let mut body = response.bytes_stream();
     let mut seen = String::new();
-    while !seen.contains("number_of_executions") {
+    while !seen.contains("ready") {
         let chunk = body.next().await.expect("the cell's first output").unwrap();
         seen.push_str(&String::from_utf8_lossy(&chunk));
     }
@@ -48,7 +51,7 @@ async fn a_hung_up_client_or_a_dead_kernel_leaves_the_context_working() {
     run(client, "kept = 7").await;
 
     // The next cell runs at once, in the same kernel with its state.
-    hang_up_during(client, "import time\ntime.sleep(600)").await;
+    hang_up_during(client, "import time\nprint('ready', flush=True)\ntime.sleep(600)").await;
     let begun = Instant::now();
     let next = soon(client, "kept + 1").await;
     assert_eq!(main_text(&next).as_deref(), Some("8"), "{next:?}");
@@ -57,7 +60,7 @@ async fn a_hung_up_client_or_a_dead_kernel_leaves_the_context_working() {
     // A cell that ignores the interrupt costs its kernel after the grace (5 s).
     hang_up_during(
         client,
-        "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(600)",
+        "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nprint('ready', flush=True)\ntime.sleep(600)",
     )
     .await;
     let after = soon(client, "kept").await;
@@ -69,7 +72,7 @@ async fn a_hung_up_client_or_a_dead_kernel_leaves_the_context_working() {
     run(client, "kept = 7").await;
     let deaf = taken(
         client,
-        "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(600)",
+        "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nprint('ready', flush=True)\ntime.sleep(600)",
     )
     .await;
     let next = tokio::spawn({
