@@ -20,7 +20,7 @@ pub use api_error::{contract_has_kit_codes, ApiError, KitCode, KitDetail};
 pub use auth::{require_token, ExpectedToken, TokenDigest};
 pub use extract::{Json, Query};
 pub use router::ServiceRoutes;
-pub use settings::load_settings;
+pub use settings::{load_settings, read_settings};
 
 /// Tracing to stderr: `RUST_LOG` filters (default `info`), `LOG_FORMAT=json` switches to
 /// JSON lines for log collectors.
