@@ -1,6 +1,7 @@
 //! Configuration: built-in defaults, then an optional TOML file (`BACKEND_CONFIG`), then
 //! environment variables `BACKEND_<FIELD>` (nested with `__`, e.g.
-//! `BACKEND_AUTH__MODE=local`), plus the conventional names below, which win.
+//! `BACKEND_AUTH__MODE=local`), plus the conventional names below (`CONVENTIONAL`),
+//! which win; a blank one counts as unset. [`service_kit::read_settings`] merges them.
 //!
 //! | variable | meaning |
 //! |---|---|
@@ -30,6 +31,7 @@
 //! - `auth.rs` — sign-in and tokens.
 //! - `http.rs` — the HTTP server: CORS, the front end, trusted proxies, limits.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -101,58 +103,56 @@ pub struct Settings {
     pub search: SearchSettings,
 }
 
-/// The `BACKEND_*` variables, nested with `__`.
-fn backend_environment() -> config::Environment {
-    config::Environment::with_prefix("BACKEND")
-        .prefix_separator("_")
-        .separator("__")
-        .try_parsing(true)
-}
+/// The conventional variables (key, variable), which win over the `BACKEND_*` ones.
+const CONVENTIONAL: [(&str, &str); 22] = [
+    ("mongodb_uri", "MONGODB_URI"),
+    ("mongodb_database", "MONGODB_DATABASE"),
+    ("redis_url", "REDIS_URL"),
+    ("auth.jwt_secret", "JWT_SECRET"),
+    ("auth.mode", "AUTH_MODE"),
+    ("http.cors_origins", "FRONTEND_ORIGIN"),
+    ("http.static_dir", "FRONTEND_DIR"),
+    ("llm.base_url", "LLM_BASE_URL"),
+    ("llm.api_key", "LLM_API_KEY"),
+    ("llm.model", "LLM_MODEL"),
+    ("llm.default_model", "LLM_DEFAULT_MODEL"),
+    ("llm.implementer_model", "LLM_IMPLEMENTER_MODEL"),
+    ("sandbox.manager_url", "SANDBOX_MANAGER_URL"),
+    ("sandbox.manager_token", "SANDBOX_MANAGER_TOKEN"),
+    ("mcp.config_file", "MCP_CONFIG"),
+    ("search.provider", "SEARCH_PROVIDER"),
+    ("search.url", "SEARCH_URL"),
+    ("search.api_key", "SEARCH_API_KEY"),
+    ("search.results_field", "SEARCH_RESULTS_FIELD"),
+    ("search.title_field", "SEARCH_TITLE_FIELD"),
+    ("search.url_field", "SEARCH_URL_FIELD"),
+    ("search.snippet_field", "SEARCH_SNIPPET_FIELD"),
+];
 
 impl Settings {
-    /// Reads defaults, the optional file named by `BACKEND_CONFIG`, then the environment.
+    /// Reads defaults, the optional file named by `BACKEND_CONFIG`, the `BACKEND_*`
+    /// variables, then the conventional ones (a blank one counts as unset), through
+    /// [`service_kit::load_settings`]'s sources.
     pub fn load() -> Result<Self, config::ConfigError> {
-        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-        let mut builder = config::Config::builder()
-            .set_default("host", "127.0.0.1")?
-            .set_default("port", 8000)?
-            .set_default("environment", "development")?
-            .set_default("data_dir", "data")?
-            .set_default("mongodb_database", "sandpiper")?
-            .set_default("redis_key_prefix", "sandpiper:")?;
-        if let Some(file) = env("BACKEND_CONFIG") {
-            builder = builder.add_source(config::File::with_name(&file));
-        }
-        builder = builder
-            .add_source(backend_environment())
-            .set_override_option("mongodb_uri", env("MONGODB_URI"))?
-            .set_override_option("mongodb_database", env("MONGODB_DATABASE"))?
-            .set_override_option("redis_url", env("REDIS_URL"))?
-            .set_override_option("auth.jwt_secret", env("JWT_SECRET"))?
-            .set_override_option("auth.mode", env("AUTH_MODE"))?
-            .set_override_option("http.cors_origins", env("FRONTEND_ORIGIN"))?
-            .set_override_option("http.static_dir", env("FRONTEND_DIR"))?
-            .set_override_option("llm.base_url", env("LLM_BASE_URL"))?
-            .set_override_option("llm.api_key", env("LLM_API_KEY"))?
-            .set_override_option("llm.model", env("LLM_MODEL"))?
-            .set_override_option("llm.default_model", env("LLM_DEFAULT_MODEL"))?
-            .set_override_option("llm.implementer_model", env("LLM_IMPLEMENTER_MODEL"))?
-            .set_override_option("sandbox.manager_url", env("SANDBOX_MANAGER_URL"))?
-            .set_override_option("sandbox.manager_token", env("SANDBOX_MANAGER_TOKEN"))?
-            .set_override_option("mcp.config_file", env("MCP_CONFIG"))?;
-        for key in [
-            "provider",
-            "url",
-            "api_key",
-            "results_field",
-            "title_field",
-            "url_field",
-            "snippet_field",
-        ] {
-            let value = env(&format!("SEARCH_{}", key.to_uppercase()));
-            builder = builder.set_override_option(format!("search.{key}"), value)?;
-        }
-        Self::from_config(builder.build()?)
+        Self::read(None)
+    }
+
+    /// [`Settings::load`] from `variables` instead of the process's environment when given.
+    fn read(variables: Option<HashMap<String, String>>) -> Result<Self, config::ConfigError> {
+        let defaults = [
+            ("host", "127.0.0.1".into()),
+            ("port", 8000.into()),
+            ("environment", "development".into()),
+            ("data_dir", "data".into()),
+            ("mongodb_database", "sandpiper".into()),
+            ("redis_key_prefix", "sandpiper:".into()),
+        ];
+        Self::from_config(service_kit::read_settings(
+            "BACKEND",
+            &defaults,
+            &CONVENTIONAL,
+            variables,
+        )?)
     }
 
     /// [`Settings::public_url`] checked: an `http` or `https` URL with a host and no

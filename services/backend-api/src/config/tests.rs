@@ -3,6 +3,46 @@
 use super::*;
 use crate::domain::model::Prices;
 
+/// The settings [`Settings::load`] reads when the environment holds just `variables`.
+fn read(variables: &[(&str, &str)]) -> Result<Settings, config::ConfigError> {
+    let variables = variables.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+    Settings::read(Some(variables.collect()))
+}
+
+#[test]
+fn defaults_then_backend_variables_then_conventional_ones_and_blank_is_unset() {
+    let settings = read(&[]).unwrap();
+    assert_eq!((settings.host.as_str(), settings.port), ("127.0.0.1", 8000));
+    assert_eq!(settings.mongodb_database, "sandpiper");
+    assert!(settings.mongodb_uri.is_none());
+    let prefixed = [("BACKEND_PORT", "9000"), ("BACKEND_MONGODB_DATABASE", "prefixed")];
+    let settings = read(&prefixed).unwrap();
+    assert_eq!(
+        (settings.port, settings.mongodb_database.as_str()),
+        (9000, "prefixed")
+    );
+    let conventional = read(&[
+        ("BACKEND_MONGODB_DATABASE", "prefixed"),
+        ("MONGODB_DATABASE", "named"),
+    ]);
+    assert_eq!(conventional.unwrap().mongodb_database, "named");
+    let blank = [
+        ("BACKEND_MONGODB_DATABASE", "prefixed"),
+        ("MONGODB_DATABASE", ""),
+        ("MONGODB_URI", ""),
+        ("SEARCH_PROVIDER", ""),
+        ("BACKEND_CONFIG", ""),
+    ];
+    let settings = read(&blank).unwrap();
+    assert_eq!(settings.mongodb_database, "prefixed");
+    assert!(settings.mongodb_uri.is_none());
+    let search = read(&[("SEARCH_PROVIDER", "brave"), ("SEARCH_SNIPPET_FIELD", "text")])
+        .unwrap()
+        .search;
+    assert_eq!(search.provider.as_deref(), Some("brave"));
+    assert_eq!(search.snippet_field.as_deref(), Some("text"));
+}
+
 /// The `llm` section of a TOML file, read the way [`Settings::load`] reads one.
 fn llm(toml: &str) -> LlmConfig {
     config::Config::builder()
@@ -69,14 +109,7 @@ fn models_are_listed_in_the_environment_too() {
         ("BACKEND_LLM__MODELS__FAST__INPUT_PRICE_PER_MILLION", "0.5"),
         ("BACKEND_LLM__MODELS__FAST__OUTPUT_PRICE_PER_MILLION", "1"),
     ];
-    let environment = variables.map(|(k, v)| (k.to_owned(), v.to_owned()));
-    let models = config::Config::builder()
-        .add_source(backend_environment().source(Some(environment.into_iter().collect())))
-        .build()
-        .and_then(|c| c.get::<LlmConfig>("llm"))
-        .unwrap()
-        .models()
-        .unwrap();
+    let models = read(&variables).unwrap().llm.models().unwrap();
     let fast = models.catalog.default_model().unwrap();
     assert_eq!(fast.name.as_str(), "fast");
     assert_eq!(fast.context_tokens, 32_768);
@@ -87,13 +120,7 @@ fn models_are_listed_in_the_environment_too() {
 
 #[test]
 fn trusted_proxies_are_checked_at_start_and_the_old_switch_is_refused() {
-    let http = |value: &str| {
-        let environment = [("BACKEND_HTTP__TRUSTED_PROXIES".to_owned(), value.to_owned())];
-        config::Config::builder()
-            .add_source(backend_environment().source(Some(environment.into_iter().collect())))
-            .build()
-            .and_then(|c| c.get::<HttpConfig>("http"))
-    };
+    let http = |value: &str| read(&[("BACKEND_HTTP__TRUSTED_PROXIES", value)]).map(|s| s.http);
     let trusted = http("10.0.0.0/8, fd00::/8").unwrap().trusted_proxies;
     let peer = "10.0.0.2".parse().unwrap();
     assert_eq!(trusted.client(peer, ["198.51.100.7"]).to_string(), "198.51.100.7");
@@ -102,11 +129,8 @@ fn trusted_proxies_are_checked_at_start_and_the_old_switch_is_refused() {
         err.contains("`10.0.0.0/33` is not an IP address") && err.contains("BACKEND_HTTP__TRUSTED_PROXIES"),
         "{err}"
     );
-    let old = config::Config::builder()
-        .set_override("http.trust_forwarded_for", "true")
-        .and_then(|b| b.build())
-        .unwrap();
-    let err = Settings::from_config(old).unwrap_err().to_string();
+    let old = read(&[("BACKEND_HTTP__TRUST_FORWARDED_FOR", "true")]);
+    let err = old.unwrap_err().to_string();
     assert!(err.contains("BACKEND_HTTP__TRUSTED_PROXIES"), "{err}");
 }
 
