@@ -6,7 +6,8 @@
 
 use futures::StreamExt;
 
-use super::{JobService, QUEUE_FULL_RETRY_SECS};
+use super::create::QUEUE_FULL_RETRY_SECS;
+use super::JobService;
 use crate::application::error::{AppError, AppResult};
 use crate::domain::job::{Job, JobId, JobStatus};
 use crate::domain::job_attachment::JobFile;
