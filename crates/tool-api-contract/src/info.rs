@@ -7,7 +7,9 @@ use utoipa::ToSchema;
 pub struct HealthResponse {
     /// Ready for tools: `ready` once the tool-api serves. A desktop that starts on demand
     /// does not count (its state is in `desktop`); one configured to start with the
-    /// sandbox (`start = always`) does, and the status is `starting` until it answers.
+    /// sandbox (`start = always`) does, and the status is `starting` until it answers;
+    /// so does a kernel configured to start with the server (`kernel.prewarm`), until it
+    /// has started.
     pub status: Readiness,
     pub version: String,
     /// The desktop's state and whether each part answers; absent when the desktop is

@@ -109,10 +109,11 @@ impl Default for DesktopSettings {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct KernelSettings {
-    /// Start the kernel with the server, so that a sandbox taken from the warm pool has
-    /// it ready for the first cell. Off by default: an idle kernel holds ≈110 MiB and
-    /// most sandboxes never run a cell; without it the first cell waits for the start.
-    pub prewarm: bool,
+    /// Which kernel starts with the server, so that a sandbox taken from the warm pool has
+    /// it ready for the first cell (`/health` says `starting` until it has started). None
+    /// by default: an idle kernel holds ≈110 MiB and most sandboxes never run a cell;
+    /// without it the first cell waits for the start.
+    pub prewarm: Prewarm,
     /// The Python that has `jupyter_client` and `ipykernel`.
     pub python: String,
     /// Default and maximum time a cell may run before it is interrupted.
@@ -136,10 +137,22 @@ pub struct KernelSettings {
     pub traceback_max_chars: usize,
 }
 
+/// The kernel [`KernelSettings::prewarm`] starts (`TOOL_API_KERNEL__PREWARM`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Prewarm {
+    #[default]
+    None,
+    /// The agent's `code_run` kernel.
+    CodeRun,
+    /// The default context of E2B's code interpreter (`crate::interpreter`).
+    Interpreter,
+}
+
 impl Default for KernelSettings {
     fn default() -> Self {
         Self {
-            prewarm: false,
+            prewarm: Prewarm::None,
             python: "python3".into(),
             default_timeout_secs: 60.0,
             max_timeout_secs: 600.0,
@@ -238,11 +251,7 @@ impl Settings {
             home_seed: None,
             limits: Limits::default(),
             desktop: DesktopSettings::default(),
-            // Hosts running tests seldom have Jupyter; cells start the kernel when asked.
-            kernel: KernelSettings {
-                prewarm: false,
-                ..KernelSettings::default()
-            },
+            kernel: KernelSettings::default(),
         }
     }
 

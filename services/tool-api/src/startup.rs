@@ -13,7 +13,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::browser::BrowserTools;
-use crate::config::Settings;
+use crate::config::{Prewarm, Settings};
 use crate::desktop::Desktop;
 use crate::http::{self, AppState};
 use crate::interpreter::Interpreter;
@@ -81,8 +81,12 @@ impl Application {
             ))
         });
         let kernel = Kernel::new(settings.kernel.clone(), workspace.root().to_path_buf());
-        kernel.prewarm();
         let interpreter = Interpreter::new(settings.kernel.clone(), home);
+        match settings.kernel.prewarm {
+            Prewarm::None => {}
+            Prewarm::CodeRun => kernel.prewarm(),
+            Prewarm::Interpreter => interpreter.default_kernel().prewarm(),
+        }
         let shells = Arc::new(ShellManager::new(workspace.clone(), settings.limits.clone())?);
         let stopping = CancellationToken::new();
         if let Some(desktop) = &desktop {

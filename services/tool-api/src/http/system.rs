@@ -19,7 +19,7 @@ pub fn protected_router() -> OpenApiRouter<AppState> {
 }
 
 /// Readiness, without authentication: `ready` once the tools are (the desktop's own state
-/// is beside it).
+/// is beside it), and a kernel started with the server has started.
 #[utoipa::path(get, path = "/health", tag = "system", security(()),
     responses((status = 200, body = HealthResponse)))]
 async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
@@ -27,7 +27,8 @@ async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
         Some(desktop) => (Some(desktop.readiness().await), desktop.always_on()),
         None => (None, false),
     };
-    let ready = !waits_for_desktop || desktop.is_some_and(|d| d.state == DesktopState::Ready);
+    let warming = state.kernel.warming() || state.interpreter.default_kernel().warming();
+    let ready = !warming && (!waits_for_desktop || desktop.is_some_and(|d| d.state == DesktopState::Ready));
     Json(HealthResponse {
         status: if ready {
             Readiness::Ready

@@ -198,6 +198,11 @@ impl Interpreter {
         }
     }
 
+    /// The default context's kernel (that context is never removed).
+    pub fn default_kernel(&self) -> Arc<Kernel> {
+        self.lock()[0].kernel.clone()
+    }
+
     /// Ends every kernel, with the server.
     pub fn shutdown(&self) {
         for context in self.lock().iter() {

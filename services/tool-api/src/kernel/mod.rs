@@ -16,6 +16,7 @@ mod driver;
 mod stream;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -38,6 +39,8 @@ pub struct Kernel {
     /// A streamed cell whose client went away and that has not been seen to stop yet
     /// (see `stream::Abandoned`): whoever takes the driver next settles it first.
     abandoned: std::sync::Mutex<Option<stream::AbandonedCell>>,
+    /// A start ahead of use is under way ([`Kernel::prewarm`]).
+    warming: AtomicBool,
 }
 
 impl Kernel {
@@ -49,14 +52,14 @@ impl Kernel {
             running: Running::default(),
             interrupted_for: std::sync::Mutex::new(None),
             abandoned: std::sync::Mutex::new(None),
+            warming: AtomicBool::new(false),
         })
     }
 
-    /// Starts the kernel in the background when the settings ask for a warm one.
+    /// Starts the kernel in the background, ahead of its first cell; [`Kernel::warming`]
+    /// until it has started (or failed to: the first cell then tries again).
     pub fn prewarm(self: &Arc<Self>) {
-        if !self.settings.prewarm {
-            return;
-        }
+        self.warming.store(true, Ordering::SeqCst);
         let kernel = self.clone();
         tokio::spawn(async move {
             let mut driver = kernel.driver.lock().await;
@@ -66,7 +69,13 @@ impl Kernel {
                     Err(err) => tracing::warn!(%err, "the kernel did not start ahead of use"),
                 }
             }
+            kernel.warming.store(false, Ordering::SeqCst);
         });
+    }
+
+    /// Whether a start ahead of use is still under way.
+    pub fn warming(&self) -> bool {
+        self.warming.load(Ordering::SeqCst)
     }
 
     pub async fn run(&self, request: CodeRunRequest) -> ToolResult<CodeRunResult> {
