@@ -81,6 +81,11 @@ pub struct SandboxRecord {
     /// Not ended by the idle time-out (`CreateSandbox::keep_while_idle`).
     #[serde(default)]
     pub keep_while_idle: bool,
+    /// With volume storage, the key of its home volume: the id of the pool sandbox that
+    /// made it, or the session's id (also when absent: records from before it was kept).
+    /// A later sandbox of the session takes it over.
+    #[serde(default)]
+    pub home_key: Option<String>,
 }
 
 /// When the idle time-out and the maximum lifetime end a sandbox.
@@ -91,6 +96,13 @@ pub struct Lifetime {
 }
 
 impl SandboxRecord {
+    /// The key of its home volume ([`crate::driver::SandboxSpec::home_volume`]); `None`
+    /// when its home is in memory.
+    pub fn home_volume(&self) -> Option<&str> {
+        (self.storage == StorageKind::Volume)
+            .then(|| self.home_key.as_deref().unwrap_or(self.session_id.as_str()))
+    }
+
     pub fn expires_at(&self, lifetime: Lifetime) -> DateTime<Utc> {
         let end = self.created_at + lifetime.max_lifetime;
         if self.keep_while_idle {
@@ -174,6 +186,7 @@ mod tests {
             image: "i".into(),
             restarts: 0,
             keep_while_idle: false,
+            home_key: None,
         };
         assert_eq!(record.expires_at(lifetime), created + Duration::minutes(30));
         record.last_used_at = created + Duration::minutes(100);

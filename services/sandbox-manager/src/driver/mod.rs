@@ -7,7 +7,7 @@ pub mod docker;
 pub mod kubernetes;
 
 use futures::stream::BoxStream;
-use sandbox_manager_contract::{NetworkMode, ResourceLimits, StorageKind};
+use sandbox_manager_contract::{NetworkMode, ResourceLimits};
 
 use crate::access::{Endpoints, Secrets};
 use crate::config::SandboxSettings;
@@ -18,6 +18,9 @@ const LABEL_MANAGED: &str = "org.sandpiper.managed-by";
 const LABEL_NAMESPACE: &str = "org.sandpiper.manager";
 const LABEL_SANDBOX: &str = "org.sandpiper.sandbox";
 const LABEL_SESSION: &str = "org.sandpiper.session";
+/// On a home volume: the key that names it ([`SandboxSpec::home_volume`]). Volumes made
+/// before it existed carry only [`LABEL_SESSION`], which was their key.
+const LABEL_HOME: &str = "org.sandpiper.home";
 const LABEL_OWNER: &str = "org.sandpiper.owner";
 /// `internet` or `offline` ([`network_label`]): what NetworkPolicies select Pods by, and
 /// which firewall a restarted Docker sandbox gets again.
@@ -39,9 +42,9 @@ const HOME: &str = "/home/sandbox";
 const SANDBOX_UID: i64 = 1000;
 
 /// The tool-api settings in a sandbox's environment besides its token's digest: whether
-/// Chromium may use its own sandbox, and for a session volume, which no engine sizes on
-/// every filesystem, the storage quota the tool-api keeps itself (a tmpfs home is sized
-/// by its mount).
+/// Chromium may use its own sandbox, for a home volume, which no engine sizes on every
+/// filesystem, the storage quota the tool-api keeps itself (a tmpfs home is sized by its
+/// mount), and whether the code interpreter's kernel starts with it.
 fn tool_api_env(settings: &SandboxSettings, spec: &SandboxSpec) -> Vec<(&'static str, String)> {
     let mut env = Vec::new();
     if !settings.browser_sandbox {
@@ -50,9 +53,12 @@ fn tool_api_env(settings: &SandboxSettings, spec: &SandboxSpec) -> Vec<(&'static
     if settings.desktop_always_on {
         env.push(("TOOL_API_DESKTOP__START", "always".to_owned()));
     }
-    if spec.storage == StorageKind::Volume {
+    if spec.home_volume.is_some() {
         let bytes = settings.home_size_mb.saturating_mul(1 << 20);
         env.push(("TOOL_API_LIMITS__STORAGE_QUOTA_BYTES", bytes.to_string()));
+    }
+    if spec.warm_kernel {
+        env.push(("TOOL_API_KERNEL__PREWARM", "interpreter".to_owned()));
     }
     env
 }
@@ -72,7 +78,11 @@ pub struct SandboxSpec {
     pub secrets: Secrets,
     pub limits: ResourceLimits,
     pub network: NetworkMode,
-    pub storage: StorageKind,
+    /// The key of the volume that holds its home (the session's id, or the id of the
+    /// pool sandbox that made it); `None`: its home is in memory.
+    pub home_volume: Option<String>,
+    /// Its code interpreter's kernel starts with it.
+    pub warm_kernel: bool,
 }
 
 /// A sandbox as the engine reports it.
@@ -129,8 +139,8 @@ pub trait SandboxDriver: Send + Sync + 'static {
     /// parts of it behind: callers use [`SandboxDriver::start`].
     async fn create(&self, spec: &SandboxSpec) -> DriverResult<Endpoints>;
 
-    /// [`SandboxDriver::create`], removing whatever it made when it fails (the session's
-    /// volume is the session's, and stays).
+    /// [`SandboxDriver::create`], removing whatever it made when it fails (the home
+    /// volume is its owner's, and stays).
     async fn start(&self, spec: &SandboxSpec) -> DriverResult<Endpoints> {
         let started = self.create(spec).await;
         if started.is_err() {
@@ -144,18 +154,18 @@ pub trait SandboxDriver: Send + Sync + 'static {
     /// Starts a stopped sandbox again; its ports may change.
     async fn restart(&self, sandbox_id: &str) -> DriverResult<Endpoints>;
 
-    /// Stops and removes a sandbox; with `session_volume`, also the volume of that session.
+    /// Stops and removes a sandbox; with `home_volume`, also the volume of that key.
     /// Succeeds when there was nothing to remove.
-    async fn remove(&self, sandbox_id: &str, session_volume: Option<&str>) -> DriverResult<()>;
+    async fn remove(&self, sandbox_id: &str, home_volume: Option<&str>) -> DriverResult<()>;
 
     /// Every sandbox of this manager the engine knows, running or not.
     async fn list(&self) -> DriverResult<Vec<ObservedSandbox>>;
 
-    /// Sessions that have a volume on the engine.
+    /// The keys of the home volumes on the engine.
     async fn list_volumes(&self) -> DriverResult<Vec<String>>;
 
-    /// Removes a session's volume (idempotent).
-    async fn remove_volume(&self, session_id: &str) -> DriverResult<()>;
+    /// Removes the home volume of a key (idempotent).
+    async fn remove_volume(&self, key: &str) -> DriverResult<()>;
 
     /// The last `tail` lines of the sandbox's output.
     async fn logs(&self, sandbox_id: &str, tail: u32) -> DriverResult<String>;

@@ -16,7 +16,11 @@ pub struct Health {
     /// `ok`, or `degraded` while the container engine does not answer.
     pub status: &'static str,
     pub engine: bool,
+    /// The light pool: sandboxes for chats, with the default storage.
     pub pool: PoolStatus,
+    /// The code pool: sandboxes with a home volume and their kernel started, for E2B's
+    /// code interpreter.
+    pub code_pool: PoolStatus,
     pub memory: MemoryStatus,
 }
 
@@ -28,10 +32,12 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/health", security(()), responses((status = 200, body = Health)))]
 async fn health(State(state): State<AppState>) -> Json<Health> {
     let engine = state.manager.engine_up().await;
+    let (pool, code_pool) = state.manager.pool_status();
     Json(Health {
         status: if engine { "ok" } else { "degraded" },
         engine,
-        pool: state.manager.pool_status(),
+        pool,
+        code_pool,
         memory: state.manager.memory_status().await,
     })
 }

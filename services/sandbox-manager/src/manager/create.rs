@@ -8,6 +8,7 @@ use sandbox_manager_contract::{
     StorageKind,
 };
 
+use super::pool::PoolShape;
 use super::Manager;
 use crate::access::Secrets;
 use crate::driver::SandboxSpec;
@@ -50,13 +51,19 @@ impl Manager {
                         "the session's previous sandbox is still being cleaned up; retry shortly",
                     ))
                 }
-                // An ended sandbox gives way to a new one (which finds the session's
+                // An ended sandbox gives way to a new one (which takes over its home
                 // volume), once that one runs: until then its record keeps the volume from
                 // being reaped as an orphan's, also when the new one cannot start.
-                SandboxState::Expired | SandboxState::Lost => ended = Some(existing.id),
+                SandboxState::Expired | SandboxState::Lost => ended = Some(existing),
             }
         }
 
+        // The ended sandbox's files, when both keep them on a volume.
+        let inherited = ended
+            .as_ref()
+            .filter(|_| storage == StorageKind::Volume)
+            .and_then(|ended| ended.home_volume())
+            .map(str::to_owned);
         let now = Utc::now();
         let mut record = SandboxRecord {
             id: new_sandbox_id(),
@@ -73,20 +80,32 @@ impl Manager {
             image: self.driver.image().to_owned(),
             restarts: 0,
             keep_while_idle: request.keep_while_idle,
+            home_key: None,
         };
-        let poolable =
-            storage == StorageKind::Tmpfs && network == defaults.network && limits == defaults.limits;
-        let claimed = if poolable {
-            self.claim_from_pool(&mut record).await?
-        } else {
-            None
+        let shape = PoolShape {
+            storage,
+            warm_kernel: request.warm_kernel,
+        };
+        let pool = self
+            .pools
+            .of_shape(shape)
+            .filter(|_| inherited.is_none() && network == defaults.network && limits == defaults.limits);
+        let claimed = match pool {
+            Some(pool) => self.claim_from_pool(pool, &mut record).await?,
+            None => None,
         };
         let made = match claimed {
             Some(claimed) => claimed,
-            None => self.create_cold(record).await?,
+            None => {
+                if storage == StorageKind::Volume {
+                    record.home_key =
+                        Some(inherited.unwrap_or_else(|| record.session_id.as_str().to_owned()));
+                }
+                self.create_cold(record, request.warm_kernel).await?
+            }
         };
         if let Some(ended) = ended {
-            self.registry.remove(&ended).await?;
+            self.registry.remove(&ended.id).await?;
         }
         Ok((made, true))
     }
@@ -121,15 +140,13 @@ impl Manager {
                 ));
             }
             if adds_memory {
-                let pool = self.pool.status();
-                self.memory
-                    .admit(live.iter().copied(), pool.ready + pool.starting)?;
+                self.memory.admit(live.iter().copied(), self.pools.in_memory())?;
             }
             Ok(())
         }
     }
 
-    async fn create_cold(&self, record: SandboxRecord) -> ManagerResult<Sandbox> {
+    async fn create_cold(&self, record: SandboxRecord, warm_kernel: bool) -> ManagerResult<Sandbox> {
         let _busy = self.busy(&record.id);
         self.registry
             .insert(&record, self.admit(&record.owner, true))
@@ -143,7 +160,8 @@ impl Manager {
             secrets: record.secrets.clone(),
             limits: record.limits,
             network: record.network,
-            storage: record.storage,
+            home_volume: record.home_volume().map(str::to_owned),
+            warm_kernel,
         };
         let started = match self.driver.start(&spec).await {
             Ok(endpoints) => self.wait_ready(&record.id, endpoints, &record.secrets).await,

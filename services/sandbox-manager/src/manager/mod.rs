@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::Utc;
-use sandbox_manager_contract::{ErrorCode, LifecycleKind, ListQuery, Sandbox, SandboxState, StorageKind};
+use sandbox_manager_contract::{ErrorCode, LifecycleKind, ListQuery, Sandbox, SandboxState};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Settings;
@@ -41,7 +41,7 @@ pub struct Manager {
     driver: Arc<dyn SandboxDriver>,
     registry: Registry,
     pub events: EventBus,
-    pool: pool::Pool,
+    pools: pool::Pools,
     /// Sandboxes an operation is working on right now; reconciliation leaves them alone.
     busy: Mutex<HashSet<String>>,
     /// One create or delete at a time per session.
@@ -75,7 +75,7 @@ impl Manager {
             max_lifetime: chrono::Duration::seconds(settings.lifetime.max_lifetime_secs as i64),
         };
         Ok(Arc::new(Self {
-            pool: pool::Pool::new(settings.pool.size),
+            pools: pool::Pools::new(&settings),
             events: EventBus::open(store.clone())?,
             registry: Registry::load(store).await?,
             busy: Mutex::default(),
@@ -93,9 +93,10 @@ impl Manager {
     /// Starts the background work: reconciliation, the pool, the monitor. It ends when
     /// `stopping` is cancelled.
     pub fn spawn_background(self: &Arc<Self>, stopping: &CancellationToken) {
-        let tasks: [(&str, futures::future::BoxFuture<'static, ()>); 3] = [
+        let tasks: [(&str, futures::future::BoxFuture<'static, ()>); 4] = [
             ("reconcile", Box::pin(self.clone().reconcile_loop())),
-            ("pool", Box::pin(self.clone().pool_loop())),
+            ("pool", Box::pin(self.clone().pool_loop(|pools| &pools.light))),
+            ("code pool", Box::pin(self.clone().pool_loop(|pools| &pools.code))),
             ("monitor", Box::pin(self.clone().monitor_loop())),
         ];
         for (name, task) in tasks {
@@ -132,8 +133,9 @@ impl Manager {
         record.view(self.lifetime)
     }
 
-    pub fn pool_status(&self) -> PoolStatus {
-        self.pool.status()
+    /// The light pool's and the code pool's.
+    pub fn pool_status(&self) -> (PoolStatus, PoolStatus) {
+        (self.pools.light.status(), self.pools.code.status())
     }
 
     /// The sandboxes' memory use against the budget, for `/health`.
@@ -147,8 +149,7 @@ impl Manager {
     async fn memory_users(&self, leaving_out: usize) -> (Vec<SandboxRecord>, usize) {
         let mut records = self.registry.all().await;
         records.retain(|r| r.state.is_live());
-        let pool = self.pool.status();
-        (records, (pool.ready + pool.starting).saturating_sub(leaving_out))
+        (records, self.pools.in_memory().saturating_sub(leaving_out))
     }
 
     /// Engine reachability, for `/health`.
@@ -182,7 +183,7 @@ impl Manager {
             .collect()
     }
 
-    /// Removes the sandbox's container and the session's volume, then the record. When
+    /// Removes the sandbox's container and its home volume, then the record. When
     /// the engine fails half-way, the record stays `removing` and reconciliation finishes.
     pub async fn delete(&self, id: &str) -> ManagerResult<()> {
         let record = self
@@ -201,8 +202,7 @@ impl Manager {
 
     /// The second half of a delete: engine first, then the record, then the event.
     async fn finish_removal(&self, record: &SandboxRecord, why: &str) -> ManagerResult<()> {
-        let volume = (record.storage == StorageKind::Volume).then(|| record.session_id.as_str());
-        self.driver.remove(&record.id, volume).await?;
+        self.driver.remove(&record.id, record.home_volume()).await?;
         self.registry.remove(&record.id).await?;
         self.events.publish(LifecycleKind::Removed, record, why);
         Ok(())

@@ -161,8 +161,9 @@ impl Manager {
                 sandbox_id,
                 exit_code,
             } => {
-                if self.pool.forget(&sandbox_id) {
-                    let _ = self.driver.remove(&sandbox_id, None).await;
+                if let Some(pooled) = self.pools.forget(&sandbox_id) {
+                    let (id, volume) = pooled.removal();
+                    let _ = self.driver.remove(id, volume).await;
                     return;
                 }
                 let why = match exit_code {

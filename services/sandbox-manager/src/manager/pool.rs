@@ -1,17 +1,23 @@
-//! The warm pool: sandboxes started ahead of demand, each with its own fresh secrets, so a
-//! session gets one in milliseconds. A pooled sandbox is handed to exactly one session and
-//! removed with it, so no two sessions ever share a token.
+//! The warm pools: sandboxes started ahead of demand, each with its own fresh secrets, so
+//! a session gets one in milliseconds. A pooled sandbox is handed to exactly one session
+//! and removed with it, so no two sessions ever share a token.
+//!
+//! There are two, each of one [`PoolShape`]: the light pool, whose sandboxes have the
+//! default storage and no kernel yet (what a chat's agent needs), and the code pool, whose
+//! sandboxes have a home volume and their code interpreter's kernel started (what E2B's
+//! code interpreter asks for). A pool sandbox with a volume names it after its own id
+//! ([`SandboxRecord::home_key`]), so the volume follows it to the session that claims it.
 //!
 //! Pool sandboxes have no record; the pool itself holds their ids (also while they start
-//! and while a claim is being recorded), which is how reconciliation knows them. After a
-//! manager crash they are orphans and are removed; the pool refills.
+//! and while a claim is being recorded), which is how reconciliation knows them and their
+//! volumes. After a manager crash they are orphans and are removed; the pools refill.
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::Utc;
-use sandbox_manager_contract::{LifecycleKind, Sandbox, SandboxState};
+use sandbox_manager_contract::{LifecycleKind, Sandbox, SandboxState, StorageKind};
 use serde::Serialize;
 use tokio::sync::Notify;
 use utoipa::ToSchema;
@@ -27,10 +33,24 @@ const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);
 /// The refill loop also looks every so often without being woken.
 const RECHECK: Duration = Duration::from_secs(2);
 
+/// What a pool's sandboxes are made with (besides the default network and limits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PoolShape {
+    pub storage: StorageKind,
+    pub warm_kernel: bool,
+}
+
 pub(super) struct Pool {
     target: usize,
+    shape: PoolShape,
     state: Mutex<PoolState>,
     wake: Notify,
+}
+
+/// The light pool and the code pool.
+pub(super) struct Pools {
+    pub light: Pool,
+    pub code: Pool,
 }
 
 #[derive(Default)]
@@ -41,10 +61,19 @@ struct PoolState {
     held: HashSet<String>,
 }
 
-struct Pooled {
+pub(super) struct Pooled {
     id: String,
     secrets: Secrets,
     endpoints: Endpoints,
+    /// The key of its home volume (its own id), if it has one.
+    home_volume: Option<String>,
+}
+
+impl Pooled {
+    /// What removes it from the engine: its id and its volume's key.
+    pub(super) fn removal(&self) -> (&str, Option<&str>) {
+        (&self.id, self.home_volume.as_deref())
+    }
 }
 
 /// What `/health` reports about the pool.
@@ -55,10 +84,68 @@ pub struct PoolStatus {
     pub starting: usize,
 }
 
+impl Pools {
+    pub(super) fn new(settings: &crate::config::Settings) -> Self {
+        let light = PoolShape {
+            storage: settings.sandbox.storage,
+            warm_kernel: false,
+        };
+        let code = PoolShape {
+            storage: StorageKind::Volume,
+            warm_kernel: true,
+        };
+        Self {
+            light: Pool::new(settings.pool.size, light),
+            code: Pool::new(settings.pool.code_size, code),
+        }
+    }
+
+    fn both(&self) -> [&Pool; 2] {
+        [&self.light, &self.code]
+    }
+
+    /// The pool whose sandboxes have `shape`, if it keeps any.
+    pub(super) fn of_shape(&self, shape: PoolShape) -> Option<&Pool> {
+        self.both()
+            .into_iter()
+            .find(|pool| pool.shape == shape && pool.target > 0)
+    }
+
+    /// Whether either pool holds this sandbox id.
+    pub(super) fn holds(&self, id: &str) -> bool {
+        self.both().iter().any(|pool| lock(&pool.state).held.contains(id))
+    }
+
+    /// Every sandbox id the pools hold now (a pool sandbox's home volume key is its id).
+    pub(super) fn held(&self) -> HashSet<String> {
+        self.both()
+            .iter()
+            .flat_map(|pool| lock(&pool.state).held.clone())
+            .collect()
+    }
+
+    /// Ready and starting sandboxes of both, which the memory budget counts.
+    pub(super) fn in_memory(&self) -> usize {
+        self.both()
+            .iter()
+            .map(|pool| {
+                let status = pool.status();
+                status.ready + status.starting
+            })
+            .sum()
+    }
+
+    /// Forgets a ready sandbox the engine says has died; the one forgotten, if it was one.
+    pub(super) fn forget(&self, id: &str) -> Option<Pooled> {
+        self.both().iter().find_map(|pool| pool.forget(id))
+    }
+}
+
 impl Pool {
-    pub(super) fn new(target: usize) -> Self {
+    fn new(target: usize, shape: PoolShape) -> Self {
         Self {
             target,
+            shape,
             state: Mutex::default(),
             wake: Notify::new(),
         }
@@ -73,10 +160,6 @@ impl Pool {
         }
     }
 
-    pub(super) fn holds(&self, id: &str) -> bool {
-        lock(&self.state).held.contains(id)
-    }
-
     /// Takes a ready sandbox; it stays held until [`Pool::release`].
     fn take(&self) -> Option<Pooled> {
         let taken = lock(&self.state).ready.pop_front();
@@ -88,17 +171,13 @@ impl Pool {
         lock(&self.state).held.remove(id);
     }
 
-    /// Forgets a ready sandbox the engine says has died; `true` if it was one.
-    pub(super) fn forget(&self, id: &str) -> bool {
+    fn forget(&self, id: &str) -> Option<Pooled> {
         let mut state = lock(&self.state);
-        let before = state.ready.len();
-        state.ready.retain(|p| p.id != id);
-        let found = state.ready.len() != before;
-        if found {
-            state.held.remove(id);
-            self.wake.notify_one();
-        }
-        found
+        let at = state.ready.iter().position(|p| p.id == id)?;
+        let forgotten = state.ready.remove(at);
+        state.held.remove(id);
+        self.wake.notify_one();
+        forgotten
     }
 
     /// Reserves a slot for a new pool sandbox, if the pool is short of one.
@@ -124,39 +203,42 @@ impl Pool {
         }
     }
 
-    /// Ids of the ready sandboxes, removed from the pool (for shutdown).
-    fn drain(&self) -> Vec<String> {
+    /// The ready sandboxes, removed from the pool (for shutdown).
+    fn drain(&self) -> Vec<Pooled> {
         let mut state = lock(&self.state);
-        let ids: Vec<String> = state.ready.drain(..).map(|p| p.id).collect();
-        for id in &ids {
-            state.held.remove(id);
+        let drained: Vec<Pooled> = state.ready.drain(..).collect();
+        for pooled in &drained {
+            state.held.remove(&pooled.id);
         }
-        ids
+        drained
     }
 }
 
 impl Manager {
-    /// Keeps the pool full, starting up to `parallel_starts` sandboxes at a time.
-    pub(super) async fn pool_loop(self: Arc<Self>) {
-        if self.pool.target == 0 {
+    /// Keeps a pool (`pick` finds it) full, starting up to `parallel_starts` sandboxes
+    /// at a time.
+    pub(super) async fn pool_loop(self: Arc<Self>, pick: fn(&Pools) -> &Pool) {
+        let pool = pick(&self.pools);
+        if pool.target == 0 {
             return std::future::pending().await;
         }
         let parallel = self.settings.pool.parallel_starts.max(1);
         let mut backoff = RETRY_AFTER_FAILURE;
         let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel::<bool>();
         loop {
-            while let Some(id) = self.pool.reserve(parallel) {
+            while let Some(id) = pool.reserve(parallel) {
                 let manager = self.clone();
                 let done = done_tx.clone();
                 tokio::spawn(async move {
-                    let pooled = manager.start_pooled(&id).await;
+                    let pool = pick(&manager.pools);
+                    let pooled = manager.start_pooled(pool.shape, &id).await;
                     let ok = pooled.is_some();
-                    manager.pool.started(pooled, &id);
+                    pool.started(pooled, &id);
                     let _ = done.send(ok);
                 });
             }
             tokio::select! {
-                () = self.pool.wake.notified() => {}
+                () = pool.wake.notified() => {}
                 Some(ok) = done_rx.recv() => {
                     if ok {
                         backoff = RETRY_AFTER_FAILURE;
@@ -170,7 +252,7 @@ impl Manager {
         }
     }
 
-    async fn start_pooled(&self, id: &str) -> Option<Pooled> {
+    async fn start_pooled(&self, shape: PoolShape, id: &str) -> Option<Pooled> {
         // Within the memory budget too, counting the others being started (not this one).
         let (live, pooled) = self.memory_users(1).await;
         if let Err(full) = self.memory.admit(&live, pooled) {
@@ -178,6 +260,7 @@ impl Manager {
             return None;
         }
         let secrets = Secrets::generate();
+        let home_volume = (shape.storage == StorageKind::Volume).then(|| id.to_owned());
         let spec = SandboxSpec {
             sandbox_id: id.to_owned(),
             session_id: None,
@@ -185,7 +268,8 @@ impl Manager {
             secrets: secrets.clone(),
             limits: self.settings.sandbox.limits,
             network: self.settings.sandbox.network,
-            storage: sandbox_manager_contract::StorageKind::Tmpfs,
+            home_volume: home_volume.clone(),
+            warm_kernel: shape.warm_kernel,
         };
         let started = match self.driver.start(&spec).await {
             Ok(endpoints) => self.wait_ready(id, endpoints, &secrets).await,
@@ -196,29 +280,37 @@ impl Manager {
                 id: id.to_owned(),
                 secrets,
                 endpoints,
+                home_volume,
             }),
             Err(err) => {
                 tracing::warn!(sandbox = id, %err, "could not start a pool sandbox");
-                let _ = self.driver.remove(id, None).await;
+                let _ = self.driver.remove(id, home_volume.as_deref()).await;
                 None
             }
         }
     }
 
-    /// Hands a ready pool sandbox to `record`'s session, or `None` when the pool has none
-    /// that answers. `record` takes over the pooled sandbox's id, secrets and ports.
-    pub(super) async fn claim_from_pool(&self, record: &mut SandboxRecord) -> ManagerResult<Option<Sandbox>> {
-        while let Some(pooled) = self.pool.take() {
+    /// Hands a ready sandbox of `pool` to `record`'s session, or `None` when the pool has
+    /// none that answers. `record` takes over the pooled sandbox's id, secrets, ports and
+    /// home volume.
+    pub(super) async fn claim_from_pool(
+        &self,
+        pool: &Pool,
+        record: &mut SandboxRecord,
+    ) -> ManagerResult<Option<Sandbox>> {
+        while let Some(pooled) = pool.take() {
             if !self.answers(&pooled.endpoints, &pooled.secrets).await {
                 tracing::warn!(sandbox = %pooled.id, "a pool sandbox stopped answering; removing it");
-                let _ = self.driver.remove(&pooled.id, None).await;
-                self.pool.release(&pooled.id);
+                let (id, volume) = pooled.removal();
+                let _ = self.driver.remove(id, volume).await;
+                pool.release(&pooled.id);
                 continue;
             }
             let now = Utc::now();
             record.id = pooled.id.clone();
             record.secrets = pooled.secrets.clone();
             record.endpoints = Some(pooled.endpoints.clone());
+            record.home_key = pooled.home_volume.clone();
             record.state = SandboxState::Ready;
             record.created_at = now;
             record.last_used_at = now;
@@ -228,10 +320,10 @@ impl Manager {
                 .await;
             if let Err(err) = inserted {
                 // Refused (quota): the sandbox goes back to the pool untouched.
-                lock(&self.pool.state).ready.push_front(pooled);
+                lock(&pool.state).ready.push_front(pooled);
                 return Err(err);
             }
-            self.pool.release(&pooled.id);
+            pool.release(&pooled.id);
             self.events
                 .publish(LifecycleKind::Ready, record, "claimed from the warm pool");
             return Ok(Some(self.view(record)));
@@ -239,11 +331,12 @@ impl Manager {
         Ok(None)
     }
 
-    /// Removes the pool's ready sandboxes (on shutdown; a crash leaves them to
+    /// Removes the pools' ready sandboxes (on shutdown; a crash leaves them to
     /// reconciliation).
     pub async fn drain_pool(&self) {
-        for id in self.pool.drain() {
-            if let Err(err) = self.driver.remove(&id, None).await {
+        for pooled in self.pools.both().into_iter().flat_map(Pool::drain) {
+            let (id, volume) = pooled.removal();
+            if let Err(err) = self.driver.remove(id, volume).await {
                 tracing::warn!(sandbox = %id, %err, "removing a pool sandbox on shutdown");
             }
         }

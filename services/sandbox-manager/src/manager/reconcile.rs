@@ -4,7 +4,7 @@
 //! short by a crash and are finished; live records whose container vanished are marked
 //! lost, and stopped ones are started again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +12,6 @@ use sandbox_manager_contract::{LifecycleKind, SandboxState};
 
 use super::Manager;
 use crate::error::ManagerResult;
-use crate::record::SessionId;
 
 /// What one reconciliation changed.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -55,7 +54,7 @@ impl Manager {
 
         for o in &observed {
             // The pool first, then the records: a claim records before it releases.
-            if self.pool.holds(&o.sandbox_id) || self.is_busy(&o.sandbox_id) {
+            if self.pools.holds(&o.sandbox_id) || self.is_busy(&o.sandbox_id) {
                 continue;
             }
             if self.registry.get(&o.sandbox_id).await.is_none() {
@@ -102,15 +101,17 @@ impl Manager {
             }
         }
 
-        for session in self.driver.list_volumes().await? {
-            let Ok(session) = SessionId::parse(&session) else {
-                continue;
-            };
-            // Creates of the session hold this lock while they swap records.
-            let session_lock = self.session_lock(&session);
-            let _guard = session_lock.lock().await;
-            if self.registry.by_session(&session).await.is_none() {
-                self.driver.remove_volume(session.as_str()).await?;
+        // A home volume no record and no pool sandbox holds is left over. The pools are
+        // read first, then the records: a claim records before the pool lets go, a cold
+        // create records before it makes the volume, and a session's next sandbox records
+        // the key it takes over before the ended one's record goes.
+        let volumes = self.driver.list_volumes().await?;
+        let pooled = self.pools.held();
+        let records = self.registry.all().await;
+        let kept: HashSet<&str> = records.iter().filter_map(|r| r.home_volume()).collect();
+        for key in volumes {
+            if !pooled.contains(&key) && !kept.contains(key.as_str()) {
+                self.driver.remove_volume(&key).await?;
                 done.volumes_removed += 1;
             }
         }

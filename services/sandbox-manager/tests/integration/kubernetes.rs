@@ -118,12 +118,12 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
         "0"
     );
 
-    // The session's home is a claim named by digest, annotated with the session.
+    // The session's home is a claim named by digest, annotated with its key: the session.
     let claims = cluster.names("persistentvolumeclaims");
     assert_eq!(claims.len(), 1, "{claims:?}");
     let claim = cluster.get("persistentvolumeclaims", &claims[0]).unwrap();
     assert_eq!(
-        claim["metadata"]["annotations"]["org.sandpiper.session"],
+        claim["metadata"]["annotations"]["org.sandpiper.home"],
         "K8s_Session-1"
     );
     assert_eq!(claim["spec"]["resources"]["requests"]["storage"], "2048Mi");

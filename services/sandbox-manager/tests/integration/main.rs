@@ -4,6 +4,7 @@
 //! `cargo test -p sandbox-manager --test integration lifecycle::`.
 
 mod api;
+mod code_pool;
 mod kubernetes;
 mod lifecycle;
 mod network;

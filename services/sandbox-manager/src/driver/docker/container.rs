@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use bollard::models::{ContainerCreateBody, HostConfig, HostConfigLogConfig, Mount, MountType, PortBinding};
-use sandbox_manager_contract::StorageKind;
 
 use super::{DockerDriver, TOOL_API_EXPOSED};
 use crate::config::AddressMode;
@@ -54,14 +53,14 @@ impl DockerDriver {
             format!("rw,nosuid,nodev,size={}m", s.tmp_size_mb),
         )]);
         let mut mounts = Vec::new();
-        match (spec.storage, &spec.session_id) {
-            (StorageKind::Volume, Some(session)) => mounts.push(Mount {
+        match &spec.home_volume {
+            Some(key) => mounts.push(Mount {
                 target: Some(HOME.into()),
-                source: Some(self.volume_name(session)),
+                source: Some(self.volume_name(key)),
                 typ: Some(MountType::VOLUME),
                 ..Default::default()
             }),
-            _ => {
+            None => {
                 tmpfs.insert(
                     HOME.into(),
                     format!(

@@ -27,7 +27,7 @@ use bollard::query_parameters::{
 use bollard::Docker;
 use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
-use sandbox_manager_contract::{NetworkMode, StorageKind};
+use sandbox_manager_contract::NetworkMode;
 use tokio::sync::OnceCell;
 
 use self::engine_error::classify;
@@ -35,7 +35,8 @@ use self::firewall::Firewall;
 use self::network::Networks;
 use super::{
     network_label, DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec,
-    LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, TOOL_API_PORT,
+    LABEL_HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY,
+    TOOL_API_PORT,
 };
 use crate::access::Endpoints;
 use crate::config::{AddressMode, SandboxSettings};
@@ -96,8 +97,8 @@ impl DockerDriver {
         super::sandbox_name(&self.namespace, sandbox_id)
     }
 
-    fn volume_name(&self, session_id: &str) -> String {
-        format!("sandpiper-{}-home-{session_id}", self.namespace)
+    fn volume_name(&self, key: &str) -> String {
+        format!("sandpiper-{}-home-{key}", self.namespace)
     }
 
     fn namespace_filter(&self) -> HashMap<String, Vec<String>> {
@@ -135,13 +136,13 @@ impl DockerDriver {
 
     async fn create_and_start(&self, docker: &Docker, spec: &SandboxSpec) -> DriverResult<Endpoints> {
         let name = self.container_name(&spec.sandbox_id);
-        if let (StorageKind::Volume, Some(session)) = (spec.storage, &spec.session_id) {
+        if let Some(key) = &spec.home_volume {
             let volume = VolumeCreateRequest {
-                name: Some(self.volume_name(session)),
+                name: Some(self.volume_name(key)),
                 labels: Some(HashMap::from([
                     (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
                     (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
-                    (LABEL_SESSION.to_owned(), session.clone()),
+                    (LABEL_HOME.to_owned(), key.clone()),
                 ])),
                 ..Default::default()
             };
@@ -297,17 +298,18 @@ impl SandboxDriver for DockerDriver {
             .volumes
             .unwrap_or_default()
             .into_iter()
-            .filter_map(|mut v| v.labels.remove(LABEL_SESSION))
+            .filter_map(|mut v| {
+                v.labels
+                    .remove(LABEL_HOME)
+                    .or_else(|| v.labels.remove(LABEL_SESSION))
+            })
             .collect())
     }
 
-    async fn remove_volume(&self, session_id: &str) -> DriverResult<()> {
+    async fn remove_volume(&self, key: &str) -> DriverResult<()> {
         let docker = self.docker().await?;
         let options = RemoveVolumeOptionsBuilder::default().force(true).build();
-        match docker
-            .remove_volume(&self.volume_name(session_id), Some(options))
-            .await
-        {
+        match docker.remove_volume(&self.volume_name(key), Some(options)).await {
             Ok(()) | Err(BollardError::DockerResponseServerError { status_code: 404, .. }) => Ok(()),
             Err(err) => Err(classify(err)),
         }

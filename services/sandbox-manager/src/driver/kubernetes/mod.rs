@@ -22,13 +22,12 @@ use kube::api::{DeleteParams, ListParams, LogParams, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::runtime::watcher;
 use kube::{Api, Client, Config};
-use sandbox_manager_contract::StorageKind;
 
 use self::objects::{Objects, CONTAINER};
 use self::status::Progress;
 use super::{
-    DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, LABEL_SANDBOX,
-    LABEL_SESSION, TOOL_API_PORT,
+    DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, LABEL_HOME,
+    LABEL_SANDBOX, LABEL_SESSION, TOOL_API_PORT,
 };
 use crate::access::Endpoints;
 use crate::config::{KubernetesSettings, SandboxSettings};
@@ -170,10 +169,10 @@ impl SandboxDriver for KubernetesDriver {
             .secret(spec, &pod)
             .map_err(|err| DriverError::StartFailed(format!("keeping the Pod spec: {err}")))?;
         self.secrets.create(&post, &secret).await.map_err(refused)?;
-        if let (StorageKind::Volume, Some(session)) = (spec.storage, &spec.session_id) {
-            match self.claims.create(&post, &self.objects.claim(session)).await {
+        if let Some(key) = &spec.home_volume {
+            match self.claims.create(&post, &self.objects.claim(key)).await {
                 Ok(_) => {}
-                // The session's home from an earlier sandbox.
+                // The home of an earlier sandbox of the session.
                 Err(kube::Error::Api(status)) if status.is_already_exists() => {}
                 Err(err) => return Err(refused(err)),
             }
@@ -203,12 +202,12 @@ impl SandboxDriver for KubernetesDriver {
         self.wait_running(&name).await
     }
 
-    async fn remove(&self, sandbox_id: &str, session_volume: Option<&str>) -> DriverResult<()> {
+    async fn remove(&self, sandbox_id: &str, home_volume: Option<&str>) -> DriverResult<()> {
         let name = self.objects.name(sandbox_id);
         delete_if_there(&self.pods, &name).await?;
         delete_if_there(&self.secrets, &name).await?;
-        match session_volume {
-            Some(session) => self.remove_volume(session).await,
+        match home_volume {
+            Some(key) => self.remove_volume(key).await,
             None => Ok(()),
         }
     }
@@ -250,12 +249,17 @@ impl SandboxDriver for KubernetesDriver {
             .items
             .into_iter()
             .filter(|claim| claim.metadata.deletion_timestamp.is_none())
-            .filter_map(|mut claim| claim.metadata.annotations.as_mut()?.remove(LABEL_SESSION))
+            .filter_map(|mut claim| {
+                let annotations = claim.metadata.annotations.as_mut()?;
+                annotations
+                    .remove(LABEL_HOME)
+                    .or_else(|| annotations.remove(LABEL_SESSION))
+            })
             .collect())
     }
 
-    async fn remove_volume(&self, session_id: &str) -> DriverResult<()> {
-        delete_if_there(&self.claims, &self.objects.claim_name(session_id)).await
+    async fn remove_volume(&self, key: &str) -> DriverResult<()> {
+        delete_if_there(&self.claims, &self.objects.claim_name(key)).await
     }
 
     async fn logs(&self, sandbox_id: &str, tail: u32) -> DriverResult<String> {

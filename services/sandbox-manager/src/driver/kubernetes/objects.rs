@@ -13,10 +13,9 @@ use k8s_openapi::api::core::v1::{
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use sandbox_manager_contract::StorageKind;
 
 use super::super::{
-    network_label, sandbox_name, tool_api_env, SandboxSpec, HOME, LABEL_MANAGED, LABEL_NAMESPACE,
+    network_label, sandbox_name, tool_api_env, SandboxSpec, HOME, LABEL_HOME, LABEL_MANAGED, LABEL_NAMESPACE,
     LABEL_NETWORK, LABEL_OWNER, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY, SANDBOX_UID, TOOL_API_PORT,
 };
 use crate::config::{KubernetesSettings, SandboxSettings};
@@ -43,10 +42,11 @@ impl Objects {
         sandbox_name(&self.namespace, sandbox_id)
     }
 
-    /// A session's volume claim. Session ids may hold upper case and `_`, which object
-    /// names may not, so the name carries a digest; the id itself is an annotation.
-    pub fn claim_name(&self, session_id: &str) -> String {
-        let short = &service_kit::sha256_hex(session_id)[..20];
+    /// The claim of a home volume's key. Keys (session ids) may hold upper case and `_`,
+    /// which object names may not, so the name carries a digest; the key itself is an
+    /// annotation.
+    pub fn claim_name(&self, key: &str) -> String {
+        let short = &service_kit::sha256_hex(key)[..20];
         format!("sandpiper-{}-home-{short}", self.namespace)
     }
 
@@ -99,18 +99,15 @@ impl Objects {
         serde_json::from_str(kept).ok()
     }
 
-    pub fn claim(&self, session_id: &str) -> PersistentVolumeClaim {
+    pub fn claim(&self, key: &str) -> PersistentVolumeClaim {
         PersistentVolumeClaim {
             metadata: ObjectMeta {
-                name: Some(self.claim_name(session_id)),
+                name: Some(self.claim_name(key)),
                 labels: Some(BTreeMap::from([
                     (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
                     (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
                 ])),
-                annotations: Some(BTreeMap::from([(
-                    LABEL_SESSION.to_owned(),
-                    session_id.to_owned(),
-                )])),
+                annotations: Some(BTreeMap::from([(LABEL_HOME.to_owned(), key.to_owned())])),
                 ..Default::default()
             },
             spec: Some(PersistentVolumeClaimSpec {
@@ -164,16 +161,16 @@ impl Objects {
             medium: Some("Memory".into()),
             size_limit: Some(mebibytes(size_mb)),
         };
-        let home = match (spec.storage, &spec.session_id) {
-            (StorageKind::Volume, Some(session)) => Volume {
+        let home = match &spec.home_volume {
+            Some(key) => Volume {
                 name: "home".into(),
                 persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
-                    claim_name: self.claim_name(session),
+                    claim_name: self.claim_name(key),
                     read_only: None,
                 }),
                 ..Default::default()
             },
-            _ => Volume {
+            None => Volume {
                 name: "home".into(),
                 empty_dir: Some(memory_dir(s.home_size_mb)),
                 ..Default::default()
