@@ -118,15 +118,20 @@ binary() {
 settings=(BACKEND_ENVIRONMENT=development BACKEND_HOST=127.0.0.1 BACKEND_DATA_DIR="$work/data"
     BACKEND_AUTH__MODE=password BACKEND_AUTH__REGISTRATION=open)
 if $sandboxes; then
-    # No warm pool: E2B's sandboxes keep their files on a volume of their own (so that a
-    # pause keeps them), which a pooled sandbox, its home in memory, cannot give.
+    # No light pool (E2B's sandboxes keep their files on a volume, which its sandboxes,
+    # their home in memory, cannot give), and for the E2B suites a code pool of one: the
+    # code interpreter's sandboxes are claimed from it, volume and started kernel
+    # included, as people's are.
+    code_pool=0
+    ! $e2b || code_pool=1
     manager="$(binary sandbox-manager)"
     manager_port="$(free_port)"
     manager_token="clients-test-manager-token-$$"
     env -i PATH="$PATH" HOME="$HOME" RUST_LOG=warn ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} \
         SANDBOX_MANAGER_TOKEN="$manager_token" SANDBOX_MANAGER_PORT="$manager_port" \
         SANDBOX_MANAGER_DATA_DIR="$work/manager" SANDBOX_MANAGER_NAMESPACE="$namespace" \
-        SANDBOX_MANAGER_POOL__SIZE=0 SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS=90 \
+        SANDBOX_MANAGER_POOL__SIZE=0 SANDBOX_MANAGER_POOL__CODE_SIZE=$code_pool \
+        SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS=90 \
         SANDBOX_MANAGER_QUOTA__PER_OWNER=10 \
         SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK="${networks[0]}" \
         SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK="${networks[1]}" \

@@ -6,9 +6,8 @@ those of E2B's own code-interpreter server (its `template/server`: FastAPI in fr
 Jupyter Server, warm kernel) measured on a 2-core machine like ours:
 
 - `Sandbox.create()` → the first `run_code("1+1")` result (p50 / p95; each sandbox
-  killed after; with `--pool N` the pool is refilled before each round, which binaries
-  from before pause/resume claimed from, and today's never do: a rented sandbox keeps
-  its files on a volume);
+  killed after; with `--pool N` the manager keeps a code pool of N, sandboxes with a
+  home volume and their kernel started, and it is full again before each round);
 - `pause()`, and `Sandbox.connect()` of the paused sandbox → its first `run_code`
   result, with the file written before the pause read back;
 - `run_code("1+1")` round trips in one sandbox, three ways taken in turn: the SDK through
@@ -225,7 +224,7 @@ def idle_memory(label):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_stack_arguments(parser)
-    parser.add_argument("--pool", type=int, default=0, help="warm pool size (0)")
+    parser.add_argument("--pool", type=int, default=0, help="code pool size (0): sandboxes with a volume and a started kernel")
     parser.add_argument("--rounds", type=int, default=20, help="create → first result rounds (20)")
     parser.add_argument("--pauses", type=int, default=10, help="pause → connect rounds (10; 0: skip)")
     parser.add_argument("--cells", type=int, default=100, help="round trips of each kind (100)")
@@ -287,7 +286,7 @@ def main():
     errors = sum(n for (route, status), n in statuses.items() if status.startswith("5"))
     widths = [max(len(row[i]) for row in rows) + 2 for i in range(3)]
     print(f"\nE2B SDKs against Sandpiper ({os.path.basename(os.path.dirname(stack.backend_binary))} binaries, "
-          f"warm pool {args.pool}, image {stack.image}); {args.rounds} creations, {args.cells} round trips of each "
+          f"code pool {args.pool}, image {stack.image}); {args.rounds} creations, {args.cells} round trips of each "
           f"kind taken in turn, {args.plots} plot cells")
     print("figure".ljust(widths[0]) + "target".ljust(widths[1]) + "E2B's own server".ljust(widths[2]) + "measured")
     for row in rows:

@@ -192,7 +192,7 @@ def main():
     e2b_stack.add_stack_arguments(parser)
     parser.add_argument("--clients", type=int, default=20, help="SDK clients at once (20)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the load phase (3)")
-    parser.add_argument("--pool", type=int, default=4, help="warm pool size (4)")
+    parser.add_argument("--pool", type=int, default=4, help="code pool size (4): sandboxes with a volume and a started kernel")
     parser.add_argument("--memory-mb", type=int, default=6144, help="the manager's memory budget for the sandboxes (6144)")
     parser.add_argument("--requests-per-minute", type=int, default=10, help="each key's limit in the second phase (10)")
     args = parser.parse_args()
@@ -226,7 +226,7 @@ def main():
         ("limit: no 5xx from backend-api", not limited_5xx, str(limited_5xx or "none")),
     ]
     print(f"\nE2B SDKs, {args.clients} clients at once × {args.rounds} rounds "
-          f"({os.path.basename(os.path.dirname(stack.backend_binary))} binaries, warm pool {args.pool}, image {stack.image})")
+          f"({os.path.basename(os.path.dirname(stack.backend_binary))} binaries, code pool {args.pool}, image {stack.image})")
     print("rounds' wall time: " + ", ".join(f"{wall:.1f} s" for wall in walls))
     for step in STEPS:
         print(f"  {step:<12} p50 / p95 {e2b_stack.p50_p95(load.times[step])} ({len(load.times[step])})")

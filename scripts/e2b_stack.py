@@ -112,7 +112,10 @@ class Stack:
                 "SANDBOX_MANAGER_PORT": str(self.manager_port),
                 "SANDBOX_MANAGER_DATA_DIR": os.path.join(self.work, "manager"),
                 "SANDBOX_MANAGER_NAMESPACE": self.namespace,
-                "SANDBOX_MANAGER_POOL__SIZE": str(pool),
+                # The code pool is what E2B's code interpreter claims from; the light
+                # pool's sandboxes (no volume) never serve a rented sandbox.
+                "SANDBOX_MANAGER_POOL__SIZE": "0",
+                "SANDBOX_MANAGER_POOL__CODE_SIZE": str(pool),
                 "SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS": "120",
                 "SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK": self.networks[0],
                 "SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK": self.networks[1],
@@ -175,10 +178,11 @@ class Stack:
         return answer
 
     def wait_for_pool(self, seconds=120):
-        """Waits until the warm pool is full; whether it got there in time."""
+        """Waits until the code pool is full (its kernels started); whether it got there in
+        time."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            pool = self.manager_get("/health")["pool"]
+            pool = self.manager_get("/health")["code_pool"]
             if pool["ready"] >= pool["target"]:
                 return True
             time.sleep(0.2)

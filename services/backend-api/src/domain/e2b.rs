@@ -83,6 +83,12 @@ impl Template {
         }
     }
 
+    /// Whether its SDK runs code first (`run_code`): its sandboxes start their kernel
+    /// with them.
+    pub fn runs_code(self) -> bool {
+        self == Self::CodeInterpreter
+    }
+
     /// The name answers carry.
     pub fn as_str(self) -> &'static str {
         match self {

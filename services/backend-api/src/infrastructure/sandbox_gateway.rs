@@ -36,9 +36,10 @@ impl ManagedSandboxes {
     }
 
     /// The same manager, asked for the E2B API's sandboxes: their files on a volume
-    /// that outlives the container, whatever the manager's default storage (so never
-    /// claimed from the warm pool, whose homes are in memory), and not ended by the idle
-    /// time-out, as their end is the E2B timeout the backend keeps.
+    /// that outlives the container, whatever the manager's default storage (so claimed
+    /// only from a pool whose sandboxes have volumes: the manager's code pool, for the
+    /// code interpreter's), and not ended by the idle time-out, as their end is the E2B
+    /// timeout the backend keeps.
     pub fn keeping_files(&self) -> Self {
         Self {
             client: self.client.clone(),
@@ -48,12 +49,13 @@ impl ManagedSandboxes {
     }
 
     /// The session's sandbox, created with `network` (`None`: the manager's default)
-    /// unless it exists already.
+    /// and, with `warm_kernel`, its code kernel started, unless it exists already.
     async fn create(
         &self,
         session: &SessionId,
         owner: &UserId,
         network: Option<Network>,
+        warm_kernel: bool,
     ) -> DomainResult<SandboxAccess> {
         let request = CreateSandbox {
             session_id: session.as_str().to_owned(),
@@ -64,6 +66,7 @@ impl ManagedSandboxes {
             }),
             storage: self.storage,
             keep_while_idle: self.keep_while_idle,
+            warm_kernel,
             ..Default::default()
         };
         let sandbox = self.client.create(&request).await.map_err(failure)?;
@@ -115,7 +118,7 @@ impl SandboxGateway for ManagedSandboxes {
         owner: &UserId,
         network: Option<Network>,
     ) -> DomainResult<SandboxAccess> {
-        self.create(session, owner, network).await
+        self.create(session, owner, network, false).await
     }
 
     async fn find(&self, session: &SessionId) -> DomainResult<Option<SandboxAccess>> {
@@ -179,6 +182,16 @@ fn no_manager() -> DomainError {
 
 #[async_trait::async_trait]
 impl PausableSandboxes for ManagedSandboxes {
+    async fn acquire_for_code(
+        &self,
+        session: &SessionId,
+        owner: &UserId,
+        network: Option<Network>,
+        warm_kernel: bool,
+    ) -> DomainResult<SandboxAccess> {
+        self.create(session, owner, network, warm_kernel).await
+    }
+
     async fn stop(&self, session: &SessionId) -> DomainResult<()> {
         for sandbox in self
             .client
@@ -198,6 +211,16 @@ impl PausableSandboxes for ManagedSandboxes {
 
 #[async_trait::async_trait]
 impl PausableSandboxes for NoSandboxes {
+    async fn acquire_for_code(
+        &self,
+        session: &SessionId,
+        owner: &UserId,
+        network: Option<Network>,
+        _warm_kernel: bool,
+    ) -> DomainResult<SandboxAccess> {
+        self.acquire(session, owner, network).await
+    }
+
     async fn stop(&self, _session: &SessionId) -> DomainResult<()> {
         Ok(())
     }

@@ -50,6 +50,19 @@ async fn containers_of(manager: &Manager, id: &str) -> usize {
     manager.client().list(&query).await.unwrap().len()
 }
 
+/// How many Jupyter kernels run in the rented sandbox `id` (its one manager sandbox).
+async fn kernels_in(manager: &Manager, id: &str) -> usize {
+    let sandbox = running_of(manager, id).await.pop().expect("a sandbox runs");
+    let tool_api = sandbox.tool_api.unwrap();
+    let tools = tool_api_client::ToolApiClient::new(&tool_api.url, &tool_api.token);
+    let request = tool_api_client::contract::shell::ExecRequest {
+        command: "pgrep -fc ipykernel || true".into(),
+        ..Default::default()
+    };
+    let done = tools.exec("test", &request).await.unwrap();
+    done.output.trim().parse().unwrap()
+}
+
 #[tokio::test]
 async fn a_rented_sandbox_is_reached_through_the_data_plane_and_ends_when_its_time_is_up() {
     let manager = Manager::start();
@@ -73,6 +86,8 @@ async fn a_rented_sandbox_is_reached_through_the_data_plane_and_ends_when_its_ti
         "{made}"
     );
     assert_eq!(containers_of(&manager, &id).await, 1);
+    // The code interpreter's kernel started with it, before any cell.
+    assert_eq!(kernels_in(&manager, &id).await, 1);
 
     // The data plane reaches its tool-api: envd's health, and the variables it was given.
     let health = data_plane(&app, Method::GET, "/health", &id, &access, "49983").await;
@@ -279,6 +294,8 @@ async fn a_paused_sandbox_keeps_its_files_resumes_on_connect_and_auto_pause_paus
     let path = format!("/sandboxes/{id}");
     let detail = e2b(&app, Method::GET, &path, Some(&ada), None).await.1;
     assert_eq!(detail["lifecycle"]["onTimeout"], "pause", "{detail}");
+    // `base` runs no code first: no kernel is started for it.
+    assert_eq!(kernels_in(&manager, &id).await, 0);
     let [sandbox] = &running_of(&manager, &id).await[..] else {
         panic!("one sandbox runs")
     };

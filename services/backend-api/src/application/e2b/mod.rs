@@ -117,7 +117,12 @@ impl E2bService {
         let started = async {
             let access = self
                 .gateway
-                .acquire(sandbox.id.session(), owner, Some(sandbox.network))
+                .acquire_for_code(
+                    sandbox.id.session(),
+                    owner,
+                    Some(sandbox.network),
+                    sandbox.template.runs_code(),
+                )
                 .await?;
             self.environment.set(&access, &sandbox.env_vars).await?;
             let size = access.size;
@@ -205,7 +210,12 @@ impl E2bService {
             // lifetime).
             let access = self
                 .gateway
-                .acquire(read.id.session(), owner, Some(read.network))
+                .acquire_for_code(
+                    read.id.session(),
+                    owner,
+                    Some(read.network),
+                    read.template.runs_code(),
+                )
                 .await?;
             self.environment.set(&access, &read.env_vars).await?;
             let resumed = read.state == E2bState::Paused;

@@ -67,6 +67,16 @@ fn access() -> SandboxAccess {
 
 #[async_trait::async_trait]
 impl PausableSandboxes for SlowStart {
+    async fn acquire_for_code(
+        &self,
+        session: &SessionId,
+        owner: &UserId,
+        network: Option<Network>,
+        _warm_kernel: bool,
+    ) -> DomainResult<SandboxAccess> {
+        self.acquire(session, owner, network).await
+    }
+
     async fn stop(&self, _session: &SessionId) -> DomainResult<()> {
         Ok(())
     }
@@ -190,6 +200,16 @@ impl SandboxGateway for PausedWhileAcquired {
 
 #[async_trait::async_trait]
 impl PausableSandboxes for PausedWhileAcquired {
+    async fn acquire_for_code(
+        &self,
+        session: &SessionId,
+        owner: &UserId,
+        network: Option<Network>,
+        _warm_kernel: bool,
+    ) -> DomainResult<SandboxAccess> {
+        self.acquire(session, owner, network).await
+    }
+
     async fn stop(&self, _session: &SessionId) -> DomainResult<()> {
         self.log.lock().unwrap().push("stop");
         Ok(())

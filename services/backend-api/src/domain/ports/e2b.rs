@@ -9,7 +9,7 @@ use super::SandboxGateway;
 use crate::domain::agent::SandboxAccess;
 use crate::domain::e2b::{E2bMetrics, E2bSandbox, E2bSandboxId};
 use crate::domain::error::DomainResult;
-use crate::domain::session::SessionId;
+use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
 
 /// Sandboxes rented through the E2B-compatible API ([`E2bSandbox`]).
@@ -47,6 +47,16 @@ pub enum Updated {
 /// its container so that a paused one comes back with them.
 #[async_trait::async_trait]
 pub trait PausableSandboxes: SandboxGateway {
+    /// [`SandboxGateway::acquire`], for a template: with `warm_kernel` a sandbox made for
+    /// it starts its code kernel at once (and may come ready from a pool of such).
+    async fn acquire_for_code(
+        &self,
+        session: &SessionId,
+        owner: &UserId,
+        network: Option<Network>,
+        warm_kernel: bool,
+    ) -> DomainResult<SandboxAccess>;
+
     /// Ends the session's sandbox and keeps its files for the next `acquire`.
     async fn stop(&self, session: &SessionId) -> DomainResult<()>;
 }
