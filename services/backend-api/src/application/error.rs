@@ -1,5 +1,6 @@
-//! The application's one error type; the HTTP layer maps each variant to a status and
-//! the JSON error body (the status is noted on each variant).
+//! The one error type of the API: what a use case, an extractor or the router refuses a
+//! request with. The status is noted on each variant; `interfaces/http/error.rs` answers
+//! it with that status and the JSON error body, so this layer knows nothing of axum.
 
 use crate::domain::DomainError;
 
@@ -53,6 +54,12 @@ pub enum AppError {
     /// 503: a store does not answer; the message says which.
     #[error("{0}")]
     Unavailable(String),
+    /// 404: no route matches the request's path.
+    #[error("no such route")]
+    NoRoute,
+    /// 405: the route exists but not for this method.
+    #[error("this route does not take that method")]
+    MethodNotAllowed,
     /// 500: logged in full, sent as a generic message.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),

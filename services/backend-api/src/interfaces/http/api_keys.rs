@@ -11,11 +11,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Json, Path};
 use super::views::{ApiKeyView, NewApiKey, OwnedApiKeyView};
 use super::AppState;
 use crate::application::api_keys::NewKey;
+use crate::application::AppResult;
 use crate::domain::api_key::{self, ApiKeyId, ApiKeyName, ApiKeyScope};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -80,7 +81,7 @@ async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Json(body): Json<ApiKeyRequest>,
-) -> ApiResult<(StatusCode, axum::Json<NewApiKey>)> {
+) -> AppResult<(StatusCode, axum::Json<NewApiKey>)> {
     let new = NewKey {
         name: ApiKeyName::parse(&body.name)?,
         scope: body.scope,
@@ -96,7 +97,7 @@ async fn create(
 async fn list(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-) -> ApiResult<axum::Json<Vec<ApiKeyView>>> {
+) -> AppResult<axum::Json<Vec<ApiKeyView>>> {
     let keys = state.api_keys.list(&principal).await?;
     Ok(axum::Json(keys.iter().map(ApiKeyView::from).collect()))
 }
@@ -109,7 +110,7 @@ async fn revoke(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state.api_keys.revoke(&principal, &ApiKeyId::parse(&id)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -121,7 +122,7 @@ async fn revoke(
 async fn list_all(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-) -> ApiResult<axum::Json<Vec<OwnedApiKeyView>>> {
+) -> AppResult<axum::Json<Vec<OwnedApiKeyView>>> {
     let keys = state.api_keys.list_all(&principal).await?;
     Ok(axum::Json(keys.iter().map(OwnedApiKeyView::from).collect()))
 }
@@ -135,7 +136,7 @@ async fn revoke_any(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state
         .api_keys
         .revoke_any(&principal, &ApiKeyId::parse(&id)?)

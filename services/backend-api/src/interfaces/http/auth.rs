@@ -10,13 +10,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{ClientAddress, CurrentUser, Json};
 use super::refresh_cookie::{CookieRequest, CookieWriter, RefreshCookie, SetCookies};
 use super::views::{AccessToken, SignedIn, UserView};
 use super::AppState;
 use crate::application::auth::AuthMode;
-use crate::application::AppError;
+use crate::application::{AppError, AppResult};
 use crate::domain::invite::RegistrationMode;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -66,7 +66,7 @@ pub struct AuthModeView {
 /// How people sign in here, so a front end knows what to show before anyone has.
 #[utoipa::path(get, path = "/api/v1/auth/mode", tag = "auth", security(()),
     responses((status = 200, body = AuthModeView)))]
-async fn mode(State(state): State<AppState>) -> ApiResult<axum::Json<AuthModeView>> {
+async fn mode(State(state): State<AppState>) -> AppResult<axum::Json<AuthModeView>> {
     let mode = match state.auth.mode() {
         AuthMode::Password => "password",
         AuthMode::Local { .. } => "local",
@@ -89,7 +89,7 @@ async fn register(
     State(state): State<AppState>,
     cookie: CookieWriter,
     Json(body): Json<Registration>,
-) -> ApiResult<(StatusCode, SetCookies, axum::Json<SignedIn>)> {
+) -> AppResult<(StatusCode, SetCookies, axum::Json<SignedIn>)> {
     let invite = body.invite.as_deref().filter(|code| !code.trim().is_empty());
     let (user, tokens) = state.auth.register(&body.email, &body.password, invite).await?;
     let signed_in = SignedIn {
@@ -114,7 +114,7 @@ async fn login(
     ClientAddress(client): ClientAddress,
     cookie: CookieWriter,
     Json(body): Json<Credentials>,
-) -> ApiResult<(SetCookies, axum::Json<SignedIn>)> {
+) -> AppResult<(SetCookies, axum::Json<SignedIn>)> {
     let (user, tokens) = state.auth.login(&body.email, &body.password, client).await?;
     let signed_in = SignedIn {
         user: UserView::from(&user),
@@ -132,10 +132,8 @@ async fn login(
         (status = 403, body = ErrorBody, description = "not `Content-Type: application/json`, or from another site's page")))]
 async fn refresh(State(state): State<AppState>, cookie: RefreshCookie) -> Response {
     let Some(token) = cookie.token else {
-        return ApiError::from(AppError::Unauthorized(
-            "no sign-in cookie came with the request; sign in".into(),
-        ))
-        .into_response();
+        return AppError::Unauthorized("no sign-in cookie came with the request; sign in".into())
+            .into_response();
     };
     match state.auth.refresh(&token).await {
         Ok(tokens) => (
@@ -143,8 +141,8 @@ async fn refresh(State(state): State<AppState>, cookie: RefreshCookie) -> Respon
             axum::Json(AccessToken::from(&tokens)),
         )
             .into_response(),
-        Err(err @ AppError::Unauthorized(_)) => (cookie.writer.clear(), ApiError::from(err)).into_response(),
-        Err(err) => ApiError::from(err).into_response(),
+        Err(err @ AppError::Unauthorized(_)) => (cookie.writer.clear(), err).into_response(),
+        Err(err) => err.into_response(),
     }
 }
 
@@ -157,7 +155,7 @@ async fn logout(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     cookie: RefreshCookie,
-) -> ApiResult<(SetCookies, StatusCode)> {
+) -> AppResult<(SetCookies, StatusCode)> {
     state.auth.logout(&principal, cookie.token.as_deref()).await?;
     Ok((cookie.writer.clear(), StatusCode::NO_CONTENT))
 }
@@ -169,7 +167,7 @@ async fn logout_all(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     cookie: CookieWriter,
-) -> ApiResult<(SetCookies, StatusCode)> {
+) -> AppResult<(SetCookies, StatusCode)> {
     state.auth.logout_all(&principal.user_id).await?;
     Ok((cookie.clear(), StatusCode::NO_CONTENT))
 }
@@ -180,7 +178,7 @@ async fn logout_all(
 async fn me(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-) -> ApiResult<axum::Json<UserView>> {
+) -> AppResult<axum::Json<UserView>> {
     Ok(axum::Json(UserView::from(&state.auth.me(&principal).await?)))
 }
 
@@ -195,7 +193,7 @@ async fn change_password(
     CurrentUser(principal): CurrentUser,
     cookie: CookieWriter,
     Json(body): Json<PasswordChange>,
-) -> ApiResult<(SetCookies, axum::Json<AccessToken>)> {
+) -> AppResult<(SetCookies, axum::Json<AccessToken>)> {
     let tokens = state
         .auth
         .change_password(&principal, &body.current_password, &body.new_password)

@@ -15,12 +15,12 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Path, Query};
 use super::views::SessionView;
 use super::AppState;
 use crate::application::holds::{Held, Hold};
-use crate::application::AppError;
+use crate::application::{AppError, AppResult};
 use crate::domain::ports::SessionChange;
 use crate::domain::session::SessionId;
 use crate::domain::user::UserId;
@@ -89,7 +89,7 @@ async fn session_events(
     Path(id): Path<String>,
     Query(resume): Query<Resume>,
     headers: HeaderMap,
-) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+) -> AppResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let session = state.sessions.get(&principal.user_id, &id).await?;
     session_stream(&state, &principal.user_id, session.id, &resume, &headers)
 }
@@ -102,7 +102,7 @@ pub(super) fn session_stream(
     session: SessionId,
     resume: &Resume,
     headers: &HeaderMap,
-) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+) -> AppResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let hold = state.holds.acquire(owner, Held::Stream)?;
     let last_event_id = match headers.get("last-event-id") {
         Some(value) => Some(
@@ -110,11 +110,7 @@ pub(super) fn session_stream(
                 .to_str()
                 .ok()
                 .and_then(|v| v.trim().parse::<u64>().ok())
-                .ok_or_else(|| {
-                    ApiError::from(AppError::Malformed(
-                        "Last-Event-ID must be a sequence number".into(),
-                    ))
-                })?,
+                .ok_or_else(|| AppError::Malformed("Last-Event-ID must be a sequence number".into()))?,
         ),
         None => None,
     };
@@ -141,7 +137,7 @@ pub(super) fn session_stream(
 async fn session_list_stream(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+) -> AppResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let hold = state.holds.acquire(&principal.user_id, Held::Stream)?;
     let changes = state
         .events

@@ -1,4 +1,4 @@
-//! Extractors: JSON, query and path with rejections turned into [`ApiError`] bodies; the
+//! Extractors: JSON, query and path with rejections turned into [`AppError`] answers; the
 //! signed-in caller, kept to an API key's scope; the client's address (for rate limits).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -8,46 +8,44 @@ use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, MatchedPath};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 
-use super::error::ApiError;
 use super::AppState;
 use crate::application::principal::Principal;
 use crate::application::AppError;
 use crate::domain::api_key::ApiKeyScope;
 
 #[derive(Debug, FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+#[from_request(via(axum::Json), rejection(AppError))]
 pub struct Json<T>(pub T);
 
 #[derive(Debug, FromRequestParts)]
-#[from_request(via(axum::extract::Query), rejection(ApiError))]
+#[from_request(via(axum::extract::Query), rejection(AppError))]
 pub struct Query<T>(pub T);
 
 #[derive(Debug, FromRequestParts)]
-#[from_request(via(axum::extract::Path), rejection(ApiError))]
+#[from_request(via(axum::extract::Path), rejection(AppError))]
 pub struct Path<T>(pub T);
 
-impl From<JsonRejection> for ApiError {
+impl From<JsonRejection> for AppError {
     fn from(rejection: JsonRejection) -> Self {
-        let err = match &rejection {
+        match &rejection {
             JsonRejection::BytesRejection(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 AppError::TooLarge("the request body is too large".into())
             }
             JsonRejection::JsonDataError(_) => AppError::Invalid(rejection.body_text()),
             _ => AppError::Malformed(rejection.body_text()),
-        };
-        err.into()
+        }
     }
 }
 
-impl From<QueryRejection> for ApiError {
+impl From<QueryRejection> for AppError {
     fn from(rejection: QueryRejection) -> Self {
-        AppError::Malformed(rejection.body_text()).into()
+        AppError::Malformed(rejection.body_text())
     }
 }
 
-impl From<PathRejection> for ApiError {
+impl From<PathRejection> for AppError {
     fn from(rejection: PathRejection) -> Self {
-        AppError::Malformed(rejection.body_text()).into()
+        AppError::Malformed(rejection.body_text())
     }
 }
 
@@ -56,7 +54,7 @@ impl From<PathRejection> for ApiError {
 pub struct CurrentUser(pub Principal);
 
 impl FromRequestParts<AppState> for CurrentUser {
-    type Rejection = ApiError;
+    type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let bearer = parts
@@ -83,7 +81,7 @@ impl FromRequestParts<AppState> for CurrentUser {
 pub struct ClientAddress(pub IpAddr);
 
 impl FromRequestParts<AppState> for ClientAddress {
-    type Rejection = ApiError;
+    type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         // Served without connection info (a router called in-process), there is no peer.
@@ -151,7 +149,7 @@ pub async fn read_body(
     body: axum::body::Body,
     limit: usize,
     too_large: impl FnOnce() -> String,
-) -> Result<axum::body::Bytes, ApiError> {
+) -> Result<axum::body::Bytes, AppError> {
     match axum::body::to_bytes(body, limit).await {
         Ok(bytes) => Ok(bytes),
         Err(err) => {
@@ -160,8 +158,7 @@ pub async fn read_body(
                 AppError::TooLarge(too_large())
             } else {
                 AppError::Malformed(format!("the request body broke off: {err}"))
-            }
-            .into())
+            })
         }
     }
 }
@@ -213,7 +210,7 @@ mod tests {
     #[tokio::test]
     async fn a_body_past_its_limit_is_413_and_one_that_broke_off_400() {
         use axum::response::IntoResponse;
-        let status = |read: Result<axum::body::Bytes, ApiError>| read.unwrap_err().into_response().status();
+        let status = |read: Result<axum::body::Bytes, AppError>| read.unwrap_err().into_response().status();
         let big = axum::body::Body::from(vec![b'x'; 11]);
         let read = read_body(big, 10, || "at most 10 bytes".into()).await;
         assert_eq!(status(read), StatusCode::PAYLOAD_TOO_LARGE);

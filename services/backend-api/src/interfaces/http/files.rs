@@ -17,11 +17,12 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::events::sse;
 use super::extract::{CurrentUser, Path, Query};
 use super::AppState;
 use crate::application::holds::Held;
+use crate::application::AppResult;
 use crate::domain::files::{ByteStream, Download, FileEntry, Listing};
 use crate::domain::user::UserId;
 
@@ -77,7 +78,7 @@ async fn list(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Query(query): Query<PathQuery>,
-) -> ApiResult<axum::Json<Listing>> {
+) -> AppResult<axum::Json<Listing>> {
     Ok(axum::Json(
         state.files.list(&principal.user_id, &id, &query.path).await?,
     ))
@@ -91,7 +92,7 @@ async fn stat(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Query(query): Query<PathQuery>,
-) -> ApiResult<axum::Json<FileEntry>> {
+) -> AppResult<axum::Json<FileEntry>> {
     Ok(axum::Json(
         state.files.stat(&principal.user_id, &id, &query.path).await?,
     ))
@@ -107,7 +108,7 @@ async fn download(
     Path(id): Path<String>,
     Query(query): Query<PathQuery>,
     headers: HeaderMap,
-) -> ApiResult<Response> {
+) -> AppResult<Response> {
     let range = headers.get(header::RANGE).and_then(|v| v.to_str().ok());
     let file = state
         .files
@@ -125,7 +126,7 @@ async fn archive(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Query(query): Query<PathQuery>,
-) -> ApiResult<Response> {
+) -> AppResult<Response> {
     archive_of(&state, &principal.user_id, &id, &query.path).await
 }
 
@@ -135,7 +136,7 @@ pub(super) async fn archive_of(
     owner: &UserId,
     session: &str,
     path: &str,
-) -> ApiResult<Response> {
+) -> AppResult<Response> {
     let zip = state.files.archive(owner, session, path).await?;
     Ok(streamed(zip, format!("{}.zip", file_name(path))))
 }
@@ -152,7 +153,7 @@ async fn upload(
     Query(query): Query<UploadQuery>,
     headers: HeaderMap,
     body: Body,
-) -> ApiResult<(StatusCode, axum::Json<FileEntry>)> {
+) -> AppResult<(StatusCode, axum::Json<FileEntry>)> {
     let entry = state
         .files
         .upload(
@@ -175,7 +176,7 @@ async fn delete(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Query(query): Query<RequiredPath>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state.files.delete(&principal.user_id, &id, &query.path).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -189,7 +190,7 @@ async fn watch(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Query(query): Query<PathQuery>,
-) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+) -> AppResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let hold = state.holds.acquire(&principal.user_id, Held::Watch)?;
     let changes = state
         .files
@@ -215,7 +216,7 @@ async fn attach(
     Query(query): Query<AttachQuery>,
     headers: HeaderMap,
     body: Body,
-) -> ApiResult<(StatusCode, axum::Json<FileEntry>)> {
+) -> AppResult<(StatusCode, axum::Json<FileEntry>)> {
     let entry = state
         .files
         .attach(
@@ -236,7 +237,7 @@ async fn attachments(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<Vec<FileEntry>>> {
+) -> AppResult<axum::Json<Vec<FileEntry>>> {
     Ok(axum::Json(
         state.files.attachments(&principal.user_id, &id).await?,
     ))

@@ -14,9 +14,9 @@ use tower::ServiceBuilder;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use super::error::ApiError;
 use super::hardening::{policy, APP_POLICY};
 use super::AppState;
+use crate::application::AppError;
 
 /// `app` with the front end in `dir` as its fallback; unknown `/api` paths stay JSON 404s.
 pub fn serve(app: Router<AppState>, dir: &Path) -> Router<AppState> {
@@ -27,7 +27,7 @@ pub fn serve(app: Router<AppState>, dir: &Path) -> Router<AppState> {
         .layer(cache_control("no-cache"))
         .layer(policy(APP_POLICY))
         .service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html"))));
-    app.route("/api/{*rest}", any(|| async { ApiError::NoRoute }))
+    app.route("/api/{*rest}", any(|| async { AppError::NoRoute }))
         .nest_service("/assets", assets)
         .fallback_service(pages)
 }

@@ -7,9 +7,10 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Path};
 use super::AppState;
+use crate::application::AppResult;
 use crate::domain::image::{ImageFormat, ImageId};
 use crate::domain::session::SessionId;
 use utoipa_axum::router::OpenApiRouter;
@@ -51,7 +52,7 @@ async fn image(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path((id, image)): Path<(String, String)>,
-) -> ApiResult<impl IntoResponse> {
+) -> AppResult<impl IntoResponse> {
     let found = state.sessions.image(&principal.user_id, &id, &image).await?;
     Ok(picture(found, "private, max-age=31536000, immutable"))
 }
@@ -63,7 +64,7 @@ async fn image(
 async fn shared_image(
     State(state): State<AppState>,
     Path((token, image)): Path<(String, String)>,
-) -> ApiResult<impl IntoResponse> {
+) -> AppResult<impl IntoResponse> {
     let found = state.sessions.shared_image(&token, &image).await?;
     // Not for shared caches: unsharing must end access.
     Ok(picture(found, "private, max-age=300"))

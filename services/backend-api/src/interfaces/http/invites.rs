@@ -8,10 +8,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Json, Path};
 use super::AppState;
 use crate::application::invites::NewInvite;
+use crate::application::AppResult;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -38,7 +39,7 @@ async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Json(body): Json<InviteRequest>,
-) -> ApiResult<(StatusCode, axum::Json<NewInvite>)> {
+) -> AppResult<(StatusCode, axum::Json<NewInvite>)> {
     let invite = state
         .invites
         .create(&principal, body.email.as_deref(), body.expires_in_hours)
@@ -54,7 +55,7 @@ async fn revoke(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(code): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state.invites.revoke(&principal, &code).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::events::{session_stream, Resume};
 use super::extract::{read_body, CurrentUser, Json, Path, Query};
 use super::files::{archive_of, PathQuery};
@@ -21,7 +21,7 @@ use super::AppState;
 use crate::application::jobs::views::{JobDetail, JobView};
 use crate::application::jobs::{NewAttachment, NewJob};
 use crate::application::sessions::MAX_MESSAGE_BYTES;
-use crate::application::AppError;
+use crate::application::{AppError, AppResult};
 use crate::domain::event::StoredEvent;
 
 /// Room in a job's body for the JSON around its prompt and attachments.
@@ -108,11 +108,11 @@ async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     request: Request,
-) -> ApiResult<(StatusCode, axum::Json<CreatedJob>)> {
+) -> AppResult<(StatusCode, axum::Json<CreatedJob>)> {
     if !says_json(request.headers()) {
-        return Err(
-            AppError::Malformed("send the job as JSON (`Content-Type: application/json`)".into()).into(),
-        );
+        return Err(AppError::Malformed(
+            "send the job as JSON (`Content-Type: application/json`)".into(),
+        ));
     }
     // Attachments come inline, so this body may be far larger than the server-wide limit
     // (`Request` is not held to it): room for the attachments in base64 (4 characters per
@@ -124,14 +124,14 @@ async fn create(
         Ok(turn) => turn,
         Err(refused) => {
             discard_body(request, limit).await;
-            return Err(refused.into());
+            return Err(refused);
         }
     };
     let bytes = read_body(request.into_body(), limit, || {
         format!("the request body is larger than {} KiB", limit / 1024)
     })
     .await?;
-    let axum::Json(body) = axum::Json::<NewJobBody>::from_bytes(&bytes).map_err(ApiError::from)?;
+    let axum::Json(body) = axum::Json::<NewJobBody>::from_bytes(&bytes).map_err(AppError::from)?;
     let new = NewJob {
         prompt: body.prompt,
         attachments: body.attachments,
@@ -199,7 +199,7 @@ async fn list(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Query(query): Query<ListQuery>,
-) -> ApiResult<axum::Json<JobPage>> {
+) -> AppResult<axum::Json<JobPage>> {
     let limit = query.limit.unwrap_or(30).clamp(1, 100);
     let jobs = state
         .jobs
@@ -226,7 +226,7 @@ async fn get(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<JobDetail>> {
+) -> AppResult<axum::Json<JobDetail>> {
     let report = state.jobs.report(&principal.user_id, &id).await?;
     Ok(axum::Json(JobDetail::from(&report)))
 }
@@ -239,7 +239,7 @@ async fn cancel(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<JobView>> {
+) -> AppResult<axum::Json<JobView>> {
     let job = state.jobs.cancel(&principal.user_id, &id).await?;
     Ok(axum::Json(JobView::from(&job)))
 }
@@ -253,7 +253,7 @@ async fn reply(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<Reply>,
-) -> ApiResult<(StatusCode, axum::Json<StoredEvent>)> {
+) -> AppResult<(StatusCode, axum::Json<StoredEvent>)> {
     let event = state.jobs.reply(&principal.user_id, &id, &body.content).await?;
     Ok((StatusCode::CREATED, axum::Json(event)))
 }
@@ -270,7 +270,7 @@ async fn events(
     Path(id): Path<String>,
     Query(resume): Query<Resume>,
     headers: HeaderMap,
-) -> ApiResult<Sse<impl Stream<Item = Result<Event, std::convert::Infallible>>>> {
+) -> AppResult<Sse<impl Stream<Item = Result<Event, std::convert::Infallible>>>> {
     let job = state.jobs.get(&principal.user_id, &id).await?;
     session_stream(&state, &principal.user_id, job.session_id, &resume, &headers)
 }
@@ -284,7 +284,7 @@ async fn result(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Query(query): Query<PathQuery>,
-) -> ApiResult<Response> {
+) -> AppResult<Response> {
     let job = state.jobs.get(&principal.user_id, &id).await?;
     archive_of(&state, &principal.user_id, job.session_id.as_str(), &query.path).await
 }

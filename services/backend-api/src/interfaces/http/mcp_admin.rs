@@ -8,10 +8,11 @@ use axum::http::StatusCode;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Json, Path};
 use super::views::McpServerView;
 use super::AppState;
+use crate::application::AppResult;
 use crate::domain::mcp_edit::McpServerInput;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -27,7 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 async fn list(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-) -> ApiResult<axum::Json<Vec<McpServerView>>> {
+) -> AppResult<axum::Json<Vec<McpServerView>>> {
     let servers = state.mcp_admin.list(&principal).await?;
     Ok(axum::Json(servers.iter().map(McpServerView::from).collect()))
 }
@@ -43,7 +44,7 @@ async fn add(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Json(input): Json<McpServerInput>,
-) -> ApiResult<(StatusCode, axum::Json<McpServerView>)> {
+) -> AppResult<(StatusCode, axum::Json<McpServerView>)> {
     let server = state.mcp_admin.add(&principal, input).await?;
     Ok((StatusCode::CREATED, axum::Json(McpServerView::from(&server))))
 }
@@ -61,7 +62,7 @@ async fn edit(
     CurrentUser(principal): CurrentUser,
     Path(name): Path<String>,
     Json(input): Json<McpServerInput>,
-) -> ApiResult<axum::Json<McpServerView>> {
+) -> AppResult<axum::Json<McpServerView>> {
     let server = state.mcp_admin.edit(&principal, &name, input).await?;
     Ok(axum::Json(McpServerView::from(&server)))
 }
@@ -74,7 +75,7 @@ async fn remove(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(name): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state.mcp_admin.remove(&principal, &name).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -9,11 +9,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Json, Path};
 use super::views::{MemoryNoteView, MemoryView};
 use super::AppState;
-use crate::application::AppError;
+use crate::application::{AppError, AppResult};
 use crate::domain::ids::NoteId;
 use crate::domain::memory::NoteText;
 
@@ -45,7 +45,7 @@ pub struct MemoryNoteEdit {
 async fn get_memory(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-) -> ApiResult<axum::Json<MemoryView>> {
+) -> AppResult<axum::Json<MemoryView>> {
     let memory = state.memory.get(&principal.user_id).await?;
     Ok(axum::Json(MemoryView::from(&memory)))
 }
@@ -58,7 +58,7 @@ async fn set_memory(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Json(body): Json<MemorySettings>,
-) -> ApiResult<axum::Json<MemoryView>> {
+) -> AppResult<axum::Json<MemoryView>> {
     let memory = state.memory.set_enabled(&principal.user_id, body.enabled).await?;
     Ok(axum::Json(MemoryView::from(&memory)))
 }
@@ -69,7 +69,7 @@ async fn set_memory(
 async fn wipe_memory(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state.memory.wipe(&principal.user_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -84,7 +84,7 @@ async fn edit_note(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<MemoryNoteEdit>,
-) -> ApiResult<axum::Json<MemoryNoteView>> {
+) -> AppResult<axum::Json<MemoryNoteView>> {
     let id = NoteId::parse(&id)?;
     let text = NoteText::parse(&body.text)?;
     let memory = state.memory.edit_note(&principal.user_id, &id, text).await?;
@@ -100,7 +100,7 @@ async fn delete_note(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state
         .memory
         .delete_note(&principal.user_id, &NoteId::parse(&id)?)

@@ -67,10 +67,11 @@ use crate::application::mcp_servers::McpServerAdmin;
 use crate::application::memory::MemoryService;
 use crate::application::sessions::SessionService;
 use crate::application::toolbox::ToolboxService;
+use crate::application::AppError;
 use crate::domain::ports::{KeyValueStore, McpServers, UserRepository};
 
 use api_keys::ApiKeyBearer;
-pub use error::{ApiError, ErrorBody};
+pub use error::ErrorBody;
 use forwarded::TrustedProxies;
 
 /// The stores `/ready` checks, by name.
@@ -193,10 +194,10 @@ pub fn router(state: AppState, options: &HttpOptions) -> Router {
         );
     let app = match &options.static_dir {
         Some(dir) => frontend::serve(app, dir),
-        None => app.fallback(|| async { ApiError::NoRoute }),
+        None => app.fallback(|| async { AppError::NoRoute }),
     };
     let app = app
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit_bytes))
         .layer(cors(&options.cors_origins))

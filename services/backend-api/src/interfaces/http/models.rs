@@ -7,9 +7,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::CurrentUser;
 use super::AppState;
+use crate::application::AppResult;
 use crate::domain::model::{ModelInfo, Prices};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -54,7 +55,7 @@ impl ModelView {
 /// The models the caller may pick (an API key of scope `jobs` may ask too).
 #[utoipa::path(get, path = "/api/v1/models", tag = "models",
     responses((status = 200, body = ModelList), (status = 401, body = ErrorBody)))]
-async fn list(State(state): State<AppState>, _caller: CurrentUser) -> ApiResult<axum::Json<ModelList>> {
+async fn list(State(state): State<AppState>, _caller: CurrentUser) -> AppResult<axum::Json<ModelList>> {
     let models = state
         .sessions
         .models()

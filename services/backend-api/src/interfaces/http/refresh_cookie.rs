@@ -16,7 +16,6 @@ use axum::response::AppendHeaders;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::error::ApiError;
 use super::{origin, AppState};
 use crate::application::AppError;
 
@@ -68,7 +67,7 @@ impl CookieWriter {
 }
 
 impl FromRequestParts<AppState> for CookieWriter {
-    type Rejection = ApiError;
+    type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
@@ -94,7 +93,7 @@ pub struct RefreshCookie {
 }
 
 impl FromRequestParts<AppState> for RefreshCookie {
-    type Rejection = ApiError;
+    type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         if !is_json(&parts.headers) {
@@ -102,8 +101,7 @@ impl FromRequestParts<AppState> for RefreshCookie {
                 "this route reads the sign-in cookie, so it takes `Content-Type: application/json` \
                  only (a form on another site cannot send that); send `{}`"
                     .into(),
-            )
-            .into());
+            ));
         }
         origin::check(state, &parts.headers, "use the sign-in cookie")?;
         let writer = CookieWriter::from_request_parts(parts, state).await?;

@@ -10,12 +10,12 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::views::{SessionPage, SessionView};
 use super::AppState;
 use crate::application::sessions::SessionEdit;
-use crate::application::AppError;
+use crate::application::{AppError, AppResult};
 use crate::domain::event::StoredEvent;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -69,7 +69,7 @@ async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     body: axum::body::Bytes,
-) -> ApiResult<(StatusCode, axum::Json<SessionView>)> {
+) -> AppResult<(StatusCode, axum::Json<SessionView>)> {
     // The body is optional: an empty one means "all defaults".
     let body: NewSession = if body.is_empty() {
         NewSession::default()
@@ -96,7 +96,7 @@ async fn list(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Query(query): Query<ListQuery>,
-) -> ApiResult<axum::Json<SessionPage>> {
+) -> AppResult<axum::Json<SessionPage>> {
     let limit = query.limit.unwrap_or(30).clamp(1, 100);
     let sessions = state
         .sessions
@@ -118,7 +118,7 @@ async fn get(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<SessionView>> {
+) -> AppResult<axum::Json<SessionView>> {
     let session = state.sessions.get(&principal.user_id, &id).await?;
     Ok(axum::Json(SessionView::from(&session)))
 }
@@ -132,7 +132,7 @@ async fn edit(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<EditSession>,
-) -> ApiResult<axum::Json<SessionView>> {
+) -> AppResult<axum::Json<SessionView>> {
     let edit = SessionEdit {
         title: body.title.as_deref(),
         model: body.model.as_deref(),
@@ -148,7 +148,7 @@ async fn delete(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state.sessions.delete(&principal.user_id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -162,7 +162,7 @@ async fn notebook(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<impl IntoResponse> {
+) -> AppResult<impl IntoResponse> {
     let notebook = state.sessions.notebook(&principal.user_id, &id).await?;
     let disposition = format!("attachment; filename=\"session-{id}.ipynb\"");
     Ok((
@@ -182,7 +182,7 @@ async fn stop(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<SessionView>> {
+) -> AppResult<axum::Json<SessionView>> {
     let session = state.agent.stop(&principal.user_id, &id).await?;
     Ok(axum::Json(SessionView::from(&session)))
 }
@@ -194,7 +194,7 @@ async fn mark_read(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<SessionView>> {
+) -> AppResult<axum::Json<SessionView>> {
     let session = state.sessions.mark_read(&principal.user_id, &id).await?;
     Ok(axum::Json(SessionView::from(&session)))
 }
@@ -208,7 +208,7 @@ async fn post_message(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<NewMessage>,
-) -> ApiResult<(StatusCode, axum::Json<StoredEvent>)> {
+) -> AppResult<(StatusCode, axum::Json<StoredEvent>)> {
     let event = state
         .agent
         .post_message(&principal.user_id, &id, &body.content, &body.attachments)

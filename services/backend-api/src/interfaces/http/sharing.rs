@@ -12,11 +12,11 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Path, Query};
 use super::views::SessionView;
 use super::AppState;
-use crate::application::AppError;
+use crate::application::{AppError, AppResult};
 use crate::domain::event::{AgentEvent, StoredEvent};
 use crate::domain::share;
 
@@ -84,7 +84,7 @@ async fn share(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     body: axum::body::Bytes,
-) -> ApiResult<axum::Json<SessionView>> {
+) -> AppResult<axum::Json<SessionView>> {
     let body = share_request(&body)?;
     let expires_at = share::expiry(body.expires_in_secs, Utc::now())?;
     let session = state.sessions.share(&principal.user_id, &id, expires_at).await?;
@@ -109,7 +109,7 @@ async fn unshare(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<SessionView>> {
+) -> AppResult<axum::Json<SessionView>> {
     let session = state.sessions.unshare(&principal.user_id, &id).await?;
     Ok(axum::Json(SessionView::from(&session)))
 }
@@ -122,7 +122,7 @@ async fn unshare(
 async fn shared(
     State(state): State<AppState>,
     Path(token): Path<String>,
-) -> ApiResult<axum::Json<SharedSessionView>> {
+) -> AppResult<axum::Json<SharedSessionView>> {
     let session = state.sessions.shared(&token).await?;
     Ok(axum::Json(SharedSessionView {
         title: session.title.as_str().to_owned(),
@@ -141,7 +141,7 @@ async fn shared_events(
     State(state): State<AppState>,
     Path(token): Path<String>,
     Query(page): Query<EventPage>,
-) -> ApiResult<axum::Json<Vec<SharedEvent>>> {
+) -> AppResult<axum::Json<Vec<SharedEvent>>> {
     let limit = page.limit.unwrap_or(MAX_EVENT_PAGE).clamp(1, MAX_EVENT_PAGE);
     let events = state.sessions.shared_events(&token, page.after, limit).await?;
     Ok(axum::Json(events.into_iter().map(SharedEvent::from).collect()))

@@ -13,9 +13,10 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::AppState;
+use crate::application::AppResult;
 use crate::domain::agent_server::AgentTool;
 use crate::domain::mcp::{qualified_name, McpServerName};
 use crate::domain::toolbox::{script_candidates, KeptTool};
@@ -167,7 +168,7 @@ async fn keep(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Json(body): Json<KeepTool>,
-) -> ApiResult<(StatusCode, axum::Json<KeptToolView>)> {
+) -> AppResult<(StatusCode, axum::Json<KeptToolView>)> {
     let tool = state
         .toolbox
         .keep(&principal.user_id, &body.session_id, &body.name)
@@ -184,7 +185,7 @@ async fn list(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Query(query): Query<ToolboxQuery>,
-) -> ApiResult<axum::Json<Vec<KeptToolView>>> {
+) -> AppResult<axum::Json<Vec<KeptToolView>>> {
     let tools = state.toolbox.list(&principal, query.everyone).await?;
     Ok(axum::Json(
         tools.iter().map(|tool| KeptToolView::of(tool, false)).collect(),
@@ -199,7 +200,7 @@ async fn get_one(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<KeptToolView>> {
+) -> AppResult<axum::Json<KeptToolView>> {
     let tool = state.toolbox.get(&principal, &id).await?;
     Ok(axum::Json(KeptToolView::of(&tool, true)))
 }
@@ -215,7 +216,7 @@ async fn set_enabled(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<KeptToolSettings>,
-) -> ApiResult<axum::Json<KeptToolView>> {
+) -> AppResult<axum::Json<KeptToolView>> {
     let tool = state
         .toolbox
         .set_enabled(&principal.user_id, &id, body.enabled)
@@ -232,7 +233,7 @@ async fn delete_one(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state.toolbox.delete(&principal.user_id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -251,7 +252,7 @@ async fn publish(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<PublishTool>,
-) -> ApiResult<axum::Json<KeptToolView>> {
+) -> AppResult<axum::Json<KeptToolView>> {
     let tool = state.toolbox.publish(&principal, &id, body.kept_at).await?;
     Ok(axum::Json(KeptToolView::of(&tool, false)))
 }
@@ -266,7 +267,7 @@ async fn unpublish(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<KeptToolView>> {
+) -> AppResult<axum::Json<KeptToolView>> {
     let tool = state.toolbox.unpublish(&principal, &id).await?;
     Ok(axum::Json(KeptToolView::of(&tool, false)))
 }
@@ -280,7 +281,7 @@ async fn registered(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<Vec<RegisteredServerView>>> {
+) -> AppResult<axum::Json<Vec<RegisteredServerView>>> {
     let servers = state.toolbox.registered(&principal.user_id, &id).await?;
     let views = servers
         .into_iter()

@@ -6,10 +6,11 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Path, Query};
 use super::views::UserView;
 use super::AppState;
+use crate::application::AppResult;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -33,7 +34,7 @@ async fn list(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Query(page): Query<Page>,
-) -> ApiResult<axum::Json<Vec<UserView>>> {
+) -> AppResult<axum::Json<Vec<UserView>>> {
     let users = state
         .auth
         .list_users(&principal, page.offset, page.limit.unwrap_or(50))
@@ -48,7 +49,7 @@ async fn activate(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<UserView>> {
+) -> AppResult<axum::Json<UserView>> {
     let user = state.auth.set_active(&principal, &id, true).await?;
     Ok(axum::Json(UserView::from(&user)))
 }
@@ -60,7 +61,7 @@ async fn deactivate(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<UserView>> {
+) -> AppResult<axum::Json<UserView>> {
     let user = state.auth.set_active(&principal, &id, false).await?;
     Ok(axum::Json(UserView::from(&user)))
 }

@@ -7,10 +7,11 @@ use axum::http::{HeaderMap, StatusCode};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::super::error::{ApiResult, ErrorBody};
+use super::super::error::ErrorBody;
 use super::super::extract::{read_body, Path};
 use super::super::AppState;
 use crate::application::automations::hooks::{Delivered, Delivery};
+use crate::application::AppResult;
 
 const SIGNATURE: &str = "x-sandpiper-signature";
 const GITHUB_SIGNATURE: &str = "x-hub-signature-256";
@@ -45,7 +46,7 @@ pub(super) async fn deliver(
     State(state): State<AppState>,
     Path(trigger): Path<String>,
     request: Request,
-) -> ApiResult<(StatusCode, axum::Json<DeliveryAnswer>)> {
+) -> AppResult<(StatusCode, axum::Json<DeliveryAnswer>)> {
     let hook = state.automations.hook(&trigger).await?;
     let headers: HeaderMap = request.headers().clone();
     let limit = state.automations.max_webhook_bytes();

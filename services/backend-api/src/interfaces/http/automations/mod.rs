@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{read_body, CurrentUser, Json, Path, Query};
 use super::jobs::says_json;
 use super::AppState;
@@ -22,7 +22,7 @@ use crate::application::automations::input::{AutomationEdit, NewAutomation};
 use crate::application::automations::triggers::{self, NewTrigger};
 use crate::application::automations::MAX_RUNS_LISTED;
 use crate::application::sessions::MAX_MESSAGE_BYTES;
-use crate::application::AppError;
+use crate::application::{AppError, AppResult};
 use views::{hook_url, AutomationView, RunView, NEXT_RUNS};
 
 /// Room in a body for the JSON around its prompt and files.
@@ -91,7 +91,7 @@ async fn preview(
     State(state): State<AppState>,
     CurrentUser(_principal): CurrentUser,
     Json(body): Json<PreviewRequest>,
-) -> ApiResult<axum::Json<Preview>> {
+) -> AppResult<axum::Json<Preview>> {
     let next_runs = triggers::preview(body.triggers, NEXT_RUNS, state.automations.rules())?;
     Ok(axum::Json(Preview { next_runs }))
 }
@@ -99,12 +99,11 @@ async fn preview(
 /// An automation's body, which may carry its files inline: read up to their cap in
 /// base64, the prompt and the JSON around them (a `Request` is not held to the
 /// server-wide limit).
-async fn body_of<T: DeserializeOwned>(state: &AppState, request: Request) -> ApiResult<T> {
+async fn body_of<T: DeserializeOwned>(state: &AppState, request: Request) -> AppResult<T> {
     if !says_json(request.headers()) {
         return Err(AppError::Malformed(
             "send the automation as JSON (`Content-Type: application/json`)".into(),
-        )
-        .into());
+        ));
     }
     let files =
         usize::try_from(state.automations.rules().max_file_bytes.div_ceil(3) * 4).unwrap_or(usize::MAX);
@@ -113,7 +112,7 @@ async fn body_of<T: DeserializeOwned>(state: &AppState, request: Request) -> Api
         format!("the request body is larger than {} KiB", limit / 1024)
     })
     .await?;
-    let axum::Json(body) = axum::Json::<T>::from_bytes(&bytes).map_err(ApiError::from)?;
+    let axum::Json(body) = axum::Json::<T>::from_bytes(&bytes).map_err(AppError::from)?;
     Ok(body)
 }
 
@@ -127,7 +126,7 @@ async fn create(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     request: Request,
-) -> ApiResult<(StatusCode, axum::Json<AutomationView>)> {
+) -> AppResult<(StatusCode, axum::Json<AutomationView>)> {
     let body: NewAutomation = body_of(&state, request).await?;
     let key = principal.key.map(|used| used.id);
     let saved = state.automations.create(&principal.user_id, key, body).await?;
@@ -144,7 +143,7 @@ async fn create(
 async fn list(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
-) -> ApiResult<axum::Json<AutomationList>> {
+) -> AppResult<axum::Json<AutomationList>> {
     let listed = state.automations.list(&principal.user_id).await?;
     Ok(axum::Json(AutomationList {
         automations: listed
@@ -161,7 +160,7 @@ async fn get(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<AutomationView>> {
+) -> AppResult<axum::Json<AutomationView>> {
     let automation = state.automations.get(&principal.user_id, &id).await?;
     Ok(axum::Json(AutomationView::of(
         &automation,
@@ -184,7 +183,7 @@ async fn edit(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     request: Request,
-) -> ApiResult<axum::Json<AutomationView>> {
+) -> AppResult<axum::Json<AutomationView>> {
     let body: AutomationEdit = body_of(&state, request).await?;
     let saved = state.automations.edit(&principal.user_id, &id, body).await?;
     Ok(axum::Json(AutomationView::saved(
@@ -200,7 +199,7 @@ async fn delete(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<StatusCode> {
+) -> AppResult<StatusCode> {
     state.automations.delete(&principal.user_id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -214,7 +213,7 @@ async fn run_now(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<(StatusCode, axum::Json<RunStarted>)> {
+) -> AppResult<(StatusCode, axum::Json<RunStarted>)> {
     let job = state.automations.run_now(&principal.user_id, &id).await?;
     let started = RunStarted {
         job_id: job.as_str().to_owned(),
@@ -231,7 +230,7 @@ async fn runs(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Query(query): Query<RunsQuery>,
-) -> ApiResult<axum::Json<RunList>> {
+) -> AppResult<axum::Json<RunList>> {
     let limit = query.limit.unwrap_or(30).min(MAX_RUNS_LISTED);
     let reports = state.automations.runs(&principal.user_id, &id, limit).await?;
     Ok(axum::Json(RunList {
@@ -246,7 +245,7 @@ async fn rotate(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path((id, trigger)): Path<(String, String)>,
-) -> ApiResult<axum::Json<RotatedSecret>> {
+) -> AppResult<axum::Json<RotatedSecret>> {
     let (trigger, secret) = state
         .automations
         .rotate(&principal.user_id, &id, &trigger)

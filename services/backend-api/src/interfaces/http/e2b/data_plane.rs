@@ -23,7 +23,6 @@ use super::error::E2bError;
 use crate::application::e2b::{FileOperation, SignedFile};
 use crate::application::AppError;
 use crate::domain::agent::SandboxAccess;
-use crate::interfaces::http::error::ApiError;
 use crate::interfaces::http::AppState;
 
 /// Where the data plane is mounted; the rest of the path goes to the sandbox.
@@ -56,9 +55,7 @@ pub async fn relay(State(state): State<AppState>, request: Request) -> Response 
     match forward(&state, request).await {
         Ok(response) => response,
         // E2B's proxy answers 502 for a sandbox that is not running.
-        Err(E2bError::Api(ApiError::App(AppError::Gone(message)))) => {
-            E2bError::Unavailable(message).into_response()
-        }
+        Err(E2bError::Api(AppError::Gone(message))) => E2bError::Unavailable(message).into_response(),
         Err(err) => err.into_response(),
     }
 }

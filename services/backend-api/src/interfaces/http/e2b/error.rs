@@ -1,19 +1,18 @@
 //! Errors of the E2B-compatible API in E2B's shape, `{"code": <status>, "message": …}`,
 //! which its SDKs read into their exceptions. The status of each is Sandpiper's own
-//! (see [`ApiError`]); internal errors are logged, never sent.
+//! (see [`AppError`]); internal errors are logged, never sent.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::application::AppError;
-use crate::interfaces::http::error::ApiError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum E2bError {
     /// Whatever status the application's error has.
     #[error(transparent)]
-    Api(#[from] ApiError),
+    Api(#[from] AppError),
     /// 400: the body or query is not what the route takes.
     #[error("{0}")]
     Malformed(String),
@@ -29,12 +28,6 @@ pub enum E2bError {
 
 impl From<crate::domain::DomainError> for E2bError {
     fn from(err: crate::domain::DomainError) -> Self {
-        Self::Api(err.into())
-    }
-}
-
-impl From<AppError> for E2bError {
-    fn from(err: AppError) -> Self {
         Self::Api(err.into())
     }
 }

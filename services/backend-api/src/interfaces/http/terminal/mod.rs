@@ -16,10 +16,11 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Path, Query};
 use super::live;
 use super::AppState;
+use crate::application::AppResult;
 use crate::domain::terminal::TerminalSize;
 use crate::domain::ticket::Opens;
 
@@ -59,7 +60,7 @@ async fn issue_ticket(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<(StatusCode, axum::Json<TerminalTicketView>)> {
+) -> AppResult<(StatusCode, axum::Json<TerminalTicketView>)> {
     let issued = state.live.terminal_ticket(&principal.user_id, &id).await?;
     let url = format!("/api/v1/sessions/{id}/terminal?ticket={}", issued.ticket);
     Ok((
@@ -86,7 +87,7 @@ async fn connect(
     Query(query): Query<TerminalQuery>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> ApiResult<Response> {
+) -> AppResult<Response> {
     let (upgrade, ticket) = live::admit(&state, Opens::Terminal, &headers, upgrade, query.ticket)?;
     let size = TerminalSize::parse(query.cols.unwrap_or(80), query.rows.unwrap_or(24))?;
     let terminal = state.live.open_terminal(&id, &ticket, size).await?;

@@ -17,10 +17,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiResult, ErrorBody};
+use super::error::ErrorBody;
 use super::extract::{CurrentUser, Json, Path, Query};
 use super::live::{self, TicketQuery};
 use super::AppState;
+use crate::application::AppResult;
 use crate::domain::ticket::Opens;
 use crate::domain::vnc::{DesktopState, VncMode};
 
@@ -45,7 +46,7 @@ async fn desktop_state(
     State(state): State<AppState>,
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
-) -> ApiResult<axum::Json<DesktopView>> {
+) -> AppResult<axum::Json<DesktopView>> {
     let desktop = state.live.desktop_state(&principal.user_id, &id).await?;
     Ok(axum::Json(DesktopView { state: desktop }))
 }
@@ -73,7 +74,7 @@ async fn issue_ticket(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
     Json(body): Json<TicketRequest>,
-) -> ApiResult<(StatusCode, axum::Json<TicketView>)> {
+) -> AppResult<(StatusCode, axum::Json<TicketView>)> {
     let issued = state
         .live
         .desktop_ticket(&principal.user_id, &id, body.mode)
@@ -102,7 +103,7 @@ async fn connect(
     Query(query): Query<TicketQuery>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> ApiResult<Response> {
+) -> AppResult<Response> {
     let (upgrade, ticket) = live::admit(&state, Opens::Desktop, &headers, upgrade, query.ticket)?;
     let desktop = state.live.open_desktop(&id, &ticket).await?;
     Ok(upgrade
