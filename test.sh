@@ -17,6 +17,8 @@
 # root (Docker engine, Redis, Xvfb, x11vnc, Chromium, Compose, debootstrap, and from PyPI
 # the MongoDB-wire test server and the Kubernetes schema validator), or names what is
 # missing and how to install it otherwise; it starts the Docker engine when none answers.
+# It installs the MCP SDK for Python, pinned, as wheels for the sandbox's Python into
+# tests/mcp-servers/python-packages (git-ignored) for the tests to copy into a sandbox.
 # Every tier installs the API clients' pinned generators (PyPI, npm) on first use.
 #
 # The full suite: every crate's unit tests and each service's one integration-test binary
@@ -127,6 +129,9 @@ need_packages bash:bash stty:coreutils ps:procps git:git curl:curl cc:build-esse
 # schemas the manifests in deploy/kubernetes are validated against.
 need_pip_tool secantusd-py "SecantusDB==0.7.0b3"
 need_pip_tool kubernetes-validate "kubernetes-validate==1.37.0"
+# The official MCP SDK for Python, which backend-api's tests copy into a sandbox for the
+# agent's own FastMCP server.
+need_sandbox_python_packages tests/mcp-servers/python-requirements.txt tests/mcp-servers/python-packages
 need_docker_engine
 
 step "sandbox image"

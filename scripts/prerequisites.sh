@@ -109,6 +109,27 @@ need_npm_packages() {
     fi
 }
 
+# The pinned Python packages of a requirements file of the repository, as binary wheels
+# for the sandbox image's Python (CPython 3.11, glibc, x86_64), unpacked into a folder for
+# tests to copy into a sandbox, which has no pip: `need_sandbox_python_packages
+# requirements.txt folder`. Installed afresh only when the file changed since.
+need_sandbox_python_packages() {
+    local root requirements target
+    root="$(dirname "${BASH_SOURCE[0]}")/.."
+    requirements="$root/$1" target="$root/$2"
+    cmp -s "$requirements" "$target/.requirements.txt" && return 0
+    log "installing $1 into $2 for the sandbox's Python"
+    rm -rf "$target"
+    # Every package is pinned in the file, so none is resolved here; the platforms are
+    # the manylinux tags the image's glibc (2.36) runs.
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --no-warn-conflicts --no-compile --no-deps --only-binary=:all: --implementation cp \
+        --python-version 3.11 --platform manylinux2014_x86_64 --platform manylinux_2_28_x86_64 \
+        --platform manylinux_2_34_x86_64 --target "$target" --requirement "$requirements" ||
+        die "could not install $1 with pip"
+    cp "$requirements" "$target/.requirements.txt"
+}
+
 # A Docker engine that answers. When none does and we are root, it is started — by
 # systemd where there is one, else as a daemon of its own session — and
 # PREREQ_STARTED_DOCKERD is set so the caller can say that it is left running.
