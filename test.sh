@@ -225,7 +225,7 @@ running[backend-api]=$!
 # The areas that store something, once more over MongoDB and Redis.
 suite backend-api-shared-stores on_shared_stores run_tests integration services/backend-api \
     auth:: registration:: api_keys:: jobs:: events:: sessions:: agent:: agent_sandbox:: vnc:: terminal:: mcp_admin:: \
-    e2b:: e2b_sandboxes:: memory:: &
+    e2b:: e2b_sandboxes:: memory:: tool_register:: tool_register_python:: &
 running[backend-api-shared-stores]=$!
 # The generated clients each run a job (the scripted model, one sandbox each, no warm
 # pool) with the backend-api and sandbox-manager binaries the build above made.

@@ -36,5 +36,6 @@ mod sharing;
 mod support;
 mod terminal;
 mod tool_register;
+mod tool_register_python;
 mod toolbox;
 mod vnc;

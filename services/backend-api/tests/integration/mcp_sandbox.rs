@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use support::fake_llm::{tool_names, FakeLlm, Reply};
 use support::manager::Manager;
 use support::mcp_servers::{
-    config_file, packed_everything, EVERYTHING_IN_SANDBOX, PLANTED_DESCRIPTION, PLANTED_SERVER,
+    config_file, packed_everything, upload, EVERYTHING_IN_SANDBOX, PLANTED_DESCRIPTION, PLANTED_SERVER,
     UNPACK_EVERYTHING,
 };
 use support::{borrowed, TestApp};
@@ -30,22 +30,6 @@ const WAIT: Duration = Duration::from_secs(120);
 const PLANT_NODE: &str = "mkdir -p ~/.local/bin && \
     printf '#!/bin/sh\\nexec /usr/bin/node /home/sandbox/workspace/planted.js\\n' > ~/.local/bin/node && \
     chmod +x ~/.local/bin/node && echo planted";
-
-/// Uploads `body` into the session's workspace as `path`.
-async fn upload(app: &TestApp, token: &str, session: &str, path: &str, body: Vec<u8>) {
-    let uploaded = app
-        .http
-        .put(format!(
-            "{}/api/v1/sessions/{session}/files/upload?path={path}",
-            app.base
-        ))
-        .bearer_auth(token)
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(uploaded.status(), StatusCode::CREATED, "{path}");
-}
 
 /// Posts a message and returns the turn's events, which must end `completed`.
 async fn turn(app: &TestApp, token: &str, session: &str, message: &str) -> Vec<Value> {

@@ -18,7 +18,7 @@ use crate::support;
 use serde_json::{json, Value};
 use support::fake_llm::{tool_names, FakeLlm, Reply};
 use support::manager::Manager;
-use support::mcp_servers::{config_file, packed_everything, UNPACK_EVERYTHING};
+use support::mcp_servers::{config_file, packed_everything, upload, UNPACK_EVERYTHING};
 use support::{borrowed, TestApp};
 
 /// The server the agent writes with the official SDK: `add`, and `crash`, which ends it.
@@ -43,7 +43,7 @@ throw new Error("calc is broken: no transport yet");
 "#;
 
 /// The tool results the model was sent in `request`, in order.
-fn tool_results(request: &Value) -> Vec<String> {
+pub(crate) fn tool_results(request: &Value) -> Vec<String> {
     request["messages"]
         .as_array()
         .unwrap()
@@ -53,7 +53,7 @@ fn tool_results(request: &Value) -> Vec<String> {
         .collect()
 }
 
-fn write(path: &str, content: &str) -> Reply {
+pub(crate) fn write(path: &str, content: &str) -> Reply {
     Reply::tool("file_write", json!({ "path": path, "content": content }))
 }
 
@@ -65,27 +65,27 @@ fn register(name: &str, test: Option<Value>) -> Value {
     args
 }
 
-/// Uploads the SDK (with `server-everything`'s other packages) as `mcp.tar.gz`.
-async fn upload_sdk(app: &TestApp, token: &str, session: &str, dir: &std::path::Path) {
-    let uploaded = app
-        .http
-        .put(format!(
-            "{}/api/v1/sessions/{session}/files/upload?path=mcp.tar.gz",
-            app.base
-        ))
-        .bearer_auth(token)
-        .body(packed_everything(dir))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(uploaded.status(), reqwest::StatusCode::CREATED);
-}
-
-fn called<'a>(events: &'a [Value], name: &str) -> Vec<&'a Value> {
+pub(crate) fn called<'a>(events: &'a [Value], name: &str) -> Vec<&'a Value> {
     events
         .iter()
         .filter(|e| e["type"] == "tool" && e["status"] == "called" && e["name"] == name)
         .collect()
+}
+
+/// The backend with `llm`, a real sandbox-manager (running while the returned one lives)
+/// and `more` settings, and Ada signed up with a session: her token and its id.
+pub(crate) async fn with_sandbox(
+    llm: &FakeLlm,
+    more: Vec<(&'static str, String)>,
+) -> (Manager, TestApp, String, String) {
+    let manager = Manager::start();
+    let mut settings = llm.settings();
+    settings.extend(manager.settings());
+    settings.extend(more);
+    let app = TestApp::spawn(&borrowed(&settings)).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let session = app.new_session(&token).await;
+    (manager, app, token, session)
 }
 
 #[tokio::test]
@@ -116,7 +116,7 @@ async fn a_server_the_agent_writes_is_registered_called_fixed_and_kept_for_its_s
     let mut app = TestApp::spawn(&borrowed(&settings)).await;
     let (a, _, _) = app.register("ada@example.org").await;
     let a_session = app.new_session(&a).await;
-    upload_sdk(&app, &a, &a_session, dir.path()).await;
+    upload(&app, &a, &a_session, "mcp.tar.gz", packed_everything(dir.path())).await;
 
     let first = app.turn(&a, &a_session, "Make yourself an adding tool").await;
     assert_eq!(first.last().unwrap()["status"], "completed", "{first:#?}");
@@ -227,14 +227,15 @@ async fn bad_registrations_reach_the_model_with_their_reasons() {
             json!({ "url": "http://127.0.0.1:9/mcp", "disabled": true }),
         )],
     );
-    let manager = Manager::start();
-    let mut settings = llm.settings();
-    settings.extend(manager.settings());
-    settings.push(("mcp.config_file", config));
-    let app = TestApp::spawn(&borrowed(&settings)).await;
-    let (token, _, _) = app.register("ada@example.org").await;
-    let session = app.new_session(&token).await;
-    upload_sdk(&app, &token, &session, dir.path()).await;
+    let (_manager, app, token, session) = with_sandbox(&llm, vec![("mcp.config_file", config)]).await;
+    upload(
+        &app,
+        &token,
+        &session,
+        "mcp.tar.gz",
+        packed_everything(dir.path()),
+    )
+    .await;
 
     let events = app.turn(&token, &session, "Register some tools").await;
     assert_eq!(events.last().unwrap()["status"], "completed", "{events:#?}");

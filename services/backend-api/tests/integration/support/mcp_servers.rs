@@ -1,19 +1,22 @@
-//! MCP servers for the tests: the published reference server (`server-everything`, from
-//! the repository's `tests/mcp-servers`, installed by `./test.sh`) over Streamable HTTP, one
-//! that echoes the URI and headers it was sent back ([`echoing`]), and four broken
-//! ones — nothing listening, an HTTP server that answers with a web page (and can tell
-//! the headers it was sent), one that redirects elsewhere, and one that accepts
-//! connections and never answers — and
-//! the stdio server a person plants in their sandbox to reach other people's agents.
+//! MCP servers for the tests: the packages `./test.sh` installs in the repository's
+//! `tests/mcp-servers` (the published reference server `server-everything` with the
+//! official MCP SDK for Node; the official MCP SDK for Python), packed to upload into a
+//! sandbox; the reference server over Streamable HTTP; one that echoes the URI and headers
+//! it was sent back ([`echoing`]); four broken ones — nothing listening, an HTTP server
+//! that answers with a web page (and can tell the headers it was sent), one that redirects
+//! elsewhere, and one that accepts connections and never answers; and the stdio server a
+//! person plants in their sandbox to reach other people's agents.
 
 use std::net::TcpListener as StdListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
+
+use super::TestApp;
 
 /// Where [`UNPACK_EVERYTHING`] leaves the reference server in a sandbox.
 pub const EVERYTHING_IN_SANDBOX: &str =
@@ -47,29 +50,65 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
 });
 "#;
 
+/// Where [`UNPACK_PYTHON_SDK`] leaves the official MCP SDK for Python (with the packages
+/// it needs) in a sandbox: the `PYTHONPATH` of a server written with it.
+pub const PYTHON_SDK_IN_SANDBOX: &str = "/home/sandbox/workspace/python-packages";
+
+/// The shell command that unpacks [`packed_python_sdk`], uploaded as `python-sdk.tar.gz`
+/// into the workspace.
+pub const UNPACK_PYTHON_SDK: &str = "tar xzf python-sdk.tar.gz && echo unpacked";
+
 fn test_packages() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/mcp-servers")
 }
 
-/// The reference server and the packages it needs, as a `.tar.gz` to upload into a
-/// sandbox (which has Node.js but may not reach a package registry).
-pub fn packed_everything(dir: &std::path::Path) -> Vec<u8> {
+/// `folder` of `tests/mcp-servers`, as a `.tar.gz` (made in `dir`) to upload into a
+/// sandbox, which may not reach a package registry.
+fn packed(dir: &Path, folder: &str) -> Vec<u8> {
     let packages = test_packages();
     assert!(
-        packages.join("node_modules").exists(),
-        "tests/mcp-servers/node_modules is missing: run ./test.sh --prepare"
+        packages.join(folder).exists(),
+        "tests/mcp-servers/{folder} is missing: run ./test.sh --prepare"
     );
-    let archive = dir.join("mcp.tar.gz");
+    let archive = dir.join(format!("{folder}.tar.gz"));
     let packed = Command::new("tar")
         .arg("czf")
         .arg(&archive)
         .arg("-C")
         .arg(&packages)
-        .arg("node_modules")
+        .arg(folder)
         .status()
         .unwrap();
-    assert!(packed.success(), "tar could not pack the reference server");
+    assert!(packed.success(), "tar could not pack tests/mcp-servers/{folder}");
     std::fs::read(archive).unwrap()
+}
+
+/// The reference server and the packages it needs (the SDK for Node among them), for a
+/// sandbox (which has Node.js).
+pub fn packed_everything(dir: &Path) -> Vec<u8> {
+    packed(dir, "node_modules")
+}
+
+/// The official MCP SDK for Python and the packages it needs, for a sandbox (which has
+/// Python but no pip).
+pub fn packed_python_sdk(dir: &Path) -> Vec<u8> {
+    packed(dir, "python-packages")
+}
+
+/// Uploads `body` into the session's workspace as `path`.
+pub async fn upload(app: &TestApp, token: &str, session: &str, path: &str, body: Vec<u8>) {
+    let uploaded = app
+        .http
+        .put(format!(
+            "{}/api/v1/sessions/{session}/files/upload?path={path}",
+            app.base
+        ))
+        .bearer_auth(token)
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(uploaded.status(), reqwest::StatusCode::CREATED, "{path}");
 }
 
 /// The reference server, killed on drop.
@@ -251,7 +290,7 @@ pub async fn hanging() -> String {
 }
 
 /// An `mcp.json` naming `servers` (name → entry), written into `dir`; its path.
-pub fn config_file(dir: &std::path::Path, servers: &[(&str, Value)]) -> String {
+pub fn config_file(dir: &Path, servers: &[(&str, Value)]) -> String {
     let entries: serde_json::Map<String, Value> = servers
         .iter()
         .map(|(name, entry)| ((*name).to_owned(), entry.clone()))
