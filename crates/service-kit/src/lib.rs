@@ -1,9 +1,10 @@
 //! What every Sandpiper server sets up the same way, so the services cannot differ in it:
 //! tracing, the OpenAPI bearer scheme, the shutdown signal, the hex SHA-256 that names
-//! stored secrets (tokens, invites) and content (images), and the HTTP kit of the services
-//! behind backend-api: the error answer ([`ApiError`]), the `Json`/`Query` extractors, the
-//! bearer-token check, the router split and the settings loader. A new service built on
-//! them answers errors, limits and auth exactly as the others do.
+//! stored secrets (tokens, invites) and content (images), the error answer ([`ApiError`])
+//! and the settings loader every service uses, and the rest of the HTTP kit of the
+//! services behind backend-api: the `Json`/`Query` extractors, the bearer-token check and
+//! the router split. A new service built on them answers errors, limits and auth exactly
+//! as the others do.
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
