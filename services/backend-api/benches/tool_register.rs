@@ -4,7 +4,10 @@
 //! started in the sandbox through tool-api's relay, its tools listed and checked, the
 //! registration stored), next to the server's own start-up (the same command answering
 //! `initialize` from a pipe inside the sandbox, timed there). The difference is what the
-//! backend adds before the tools are offered — from the very next model request.
+//! backend adds before the tools are offered — from the very next model request. Two
+//! servers, each in a chat of its own: plain JSON-RPC lines in Node.js, and one written
+//! with the official MCP SDK for Python (FastMCP), copied into the sandbox from
+//! `tests/mcp-servers/python-packages` (which `./test.sh` installs).
 //!
 //! Run with `cargo bench -p backend-api --bench tool_register`. Target: register p50 ≤ 1 s
 //! after the server's own start-up.
@@ -18,6 +21,7 @@ use chrono::{DateTime, FixedOffset};
 use serde_json::{json, Value};
 use support::fake_llm::{FakeLlm, Reply};
 use support::manager::Manager;
+use support::mcp_servers::{packed_python_sdk, upload, PYTHON_SDK_IN_SANDBOX, UNPACK_PYTHON_SDK};
 use support::{borrowed, TestApp};
 use tool_api_client::contract::shell::ExecRequest;
 
@@ -39,10 +43,77 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
 });
 "#;
 
-/// The server's own start-up, `ROUNDS` times, in microseconds: `node` started on a pipe
-/// holding `initialize`, until its answer.
+/// The same server with FastMCP.
+const FAST_GREETER: &str = r#"from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("greeter")
+
+
+@mcp.tool()
+def greet() -> str:
+    """Greets"""
+    return "hello"
+
+
+mcp.run()
+"#;
+
+/// The server's own start-up, `ROUNDS` times, in microseconds: `COMMAND` started on a
+/// pipe holding `initialize`, until its answer.
 const OWN_START: &str = r#"init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
-for i in $(seq ROUNDS); do s=$(date +%s%N); printf '%s\n' "$init" | node tools/greeter.js | head -n 1 >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000 )); done"#;
+for i in $(seq ROUNDS); do s=$(date +%s%N); printf '%s\n' "$init" | COMMAND | head -n 1 >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000 )); done"#;
+
+/// A server the agent writes, and how it is started.
+struct Server {
+    label: &'static str,
+    path: &'static str,
+    source: &'static str,
+    command: &'static str,
+    args: Vec<String>,
+    /// Whether it needs the MCP SDK for Python in the workspace.
+    python_sdk: bool,
+}
+
+impl Server {
+    fn node() -> Self {
+        Self {
+            label: "Node.js, JSON-RPC lines",
+            path: "tools/greeter.js",
+            source: GREETER,
+            command: "node",
+            args: vec!["tools/greeter.js".into()],
+            python_sdk: false,
+        }
+    }
+
+    fn fastmcp() -> Self {
+        Self {
+            label: "Python, FastMCP",
+            path: "tools/greeter.py",
+            source: FAST_GREETER,
+            command: "env",
+            args: vec![
+                format!("PYTHONPATH={PYTHON_SDK_IN_SANDBOX}"),
+                "python3".into(),
+                "tools/greeter.py".into(),
+            ],
+            python_sdk: true,
+        }
+    }
+
+    /// What the scripted model says in the server's chat: write it, register it
+    /// `ROUNDS` times, done.
+    fn script(&self) -> Vec<Reply> {
+        let register = json!({ "name": "greeter", "command": self.command, "args": self.args });
+        let mut script = vec![Reply::tool(
+            "file_write",
+            json!({ "path": self.path, "content": self.source }),
+        )];
+        script.extend((0..ROUNDS).map(|_| Reply::tool("tool_register", register.clone())));
+        script.push(Reply::Text("done"));
+        script
+    }
+}
 
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
@@ -59,23 +130,56 @@ fn logged_at(event: &Value) -> DateTime<FixedOffset> {
 
 #[tokio::main]
 async fn main() {
-    let register = json!({ "name": "greeter", "command": "node", "args": ["tools/greeter.js"] });
-    let mut script = vec![Reply::tool(
-        "file_write",
-        json!({ "path": "tools/greeter.js", "content": GREETER }),
-    )];
-    script.extend((0..ROUNDS).map(|_| Reply::tool("tool_register", register.clone())));
-    script.push(Reply::Text("done"));
-    let llm = FakeLlm::start(script).await;
+    let servers = [Server::node(), Server::fastmcp()];
+    let llm = FakeLlm::start(servers.iter().flat_map(Server::script).collect()).await;
     let manager = Manager::start();
     let mut settings = llm.settings();
     settings.extend(manager.settings());
     let app = TestApp::spawn(&borrowed(&settings)).await;
     let (token, _, _) = app.register("bench@example.org").await;
-    let session = app.new_session(&token).await;
-    let seq = app.post_message(&token, &session, "Make a tool").await;
-    let mut stream = app.events(&token, &session, Some(seq)).await;
+    let packages = tempfile::tempdir().unwrap();
+    for server in &servers {
+        let session = app.new_session(&token).await;
+        if server.python_sdk {
+            let sdk = packed_python_sdk(packages.path());
+            upload(&app, &token, &session, "python-sdk.tar.gz", sdk).await;
+            let tool_api = manager.tool_api(&session).await;
+            let unpack = ExecRequest {
+                command: UNPACK_PYTHON_SDK.into(),
+                ..Default::default()
+            };
+            let unpacked = tool_api.exec("bench-unpack", &unpack).await.unwrap();
+            assert!(unpacked.output.contains("unpacked"), "{}", unpacked.output);
+        }
+        let mut registers = registrations(&app, &token, &session).await;
+        let offered = llm
+            .requests()
+            .last()
+            .map(|request| request["tools"].to_string().contains("mcp__greeter__greet"));
+        assert_eq!(offered, Some(true), "the next request offers the tool");
+        let mut own = own_start(&manager, &session, server).await;
+        let (register_p50, own_p50) = (percentile(&mut registers, 0.5), percentile(&mut own, 0.5));
+        println!("{}:", server.label);
+        println!(
+            "  tool_register (start + list + store), {ROUNDS} rounds: p50 {:.1} ms, p95 {:.1} ms",
+            ms(register_p50),
+            ms(percentile(&mut registers, 0.95))
+        );
+        println!(
+            "  the server's own start-up in the sandbox:          p50 {:.1} ms",
+            ms(own_p50)
+        );
+        println!(
+            "  added by the backend (target p50 ≤ 1,000 ms):      p50 {:.1} ms",
+            ms(register_p50.saturating_sub(own_p50))
+        );
+    }
+}
 
+/// The session's turn, "Make a tool": how long each `tool_register` call took.
+async fn registrations(app: &TestApp, token: &str, session: &str) -> Vec<Duration> {
+    let seq = app.post_message(token, session, "Make a tool").await;
+    let mut stream = app.events(token, session, Some(seq)).await;
     let mut registers = Vec::new();
     let mut calling = None;
     while registers.len() < ROUNDS {
@@ -96,39 +200,30 @@ async fn main() {
             registers.push(took.to_std().unwrap_or_default());
         }
     }
-    let offered = llm
-        .requests()
-        .last()
-        .map(|request| request["tools"].to_string().contains("mcp__greeter__greet"));
-    assert_eq!(offered, Some(true), "the next request offers the tool");
+    registers
+}
 
-    let tool_api = manager.tool_api(&session).await;
+/// `server`'s own start-up in the session's sandbox, `ROUNDS` times.
+async fn own_start(manager: &Manager, session: &str, server: &Server) -> Vec<Duration> {
+    let command = std::iter::once(server.command)
+        .chain(server.args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let tool_api = manager.tool_api(session).await;
     let request = ExecRequest {
-        command: OWN_START.replace("ROUNDS", &ROUNDS.to_string()),
+        command: OWN_START
+            .replace("ROUNDS", &ROUNDS.to_string())
+            .replace("COMMAND", &command),
         timeout_secs: Some(120.0),
         ..Default::default()
     };
     let timed = tool_api.exec("bench-own-start", &request).await.unwrap();
-    let mut own: Vec<Duration> = timed
+    let own: Vec<Duration> = timed
         .output
         .lines()
         .filter_map(|line| line.trim().parse().ok())
         .map(Duration::from_micros)
         .collect();
     assert_eq!(own.len(), ROUNDS, "{}", timed.output);
-
-    let (register_p50, own_p50) = (percentile(&mut registers, 0.5), percentile(&mut own, 0.5));
-    println!(
-        "tool_register (start + list + store), {ROUNDS} rounds: p50 {:.1} ms, p95 {:.1} ms",
-        ms(register_p50),
-        ms(percentile(&mut registers, 0.95))
-    );
-    println!(
-        "the server's own start-up in the sandbox:          p50 {:.1} ms",
-        ms(own_p50)
-    );
-    println!(
-        "added by the backend (target p50 ≤ 1,000 ms):      p50 {:.1} ms",
-        ms(register_p50.saturating_sub(own_p50))
-    );
+    own
 }
