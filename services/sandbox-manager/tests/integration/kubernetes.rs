@@ -1,7 +1,7 @@
 //! The Kubernetes driver: the real manager binary and its kube client against the
 //! Kubernetes API as `support::fake_kube` serves it, whose kubelet runs each Pod as a real
 //! container of the sandbox image. What the fake does not model (scheduling, admission,
-//! NetworkPolicies, graceful deletion) is not tested here.
+//! NetworkPolicies) is not tested here.
 
 use crate::support;
 
@@ -12,7 +12,7 @@ use sandbox_manager_client::contract::{
     CreateSandbox, ErrorCode, LimitsRequest, NetworkMode, SandboxState, StorageKind,
 };
 use serde_json::json;
-use support::fake_kube::FakeCluster;
+use support::fake_kube::{Deletion, FakeCluster};
 use support::{code, docker, request, Manager};
 use tool_api_client::ToolApiClient;
 
@@ -150,6 +150,54 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
     assert!(cluster.names("pods").is_empty());
     assert!(cluster.names("secrets").is_empty());
     assert!(cluster.names("persistentvolumeclaims").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stopped_sandbox_s_pod_is_gone_from_its_claim_before_the_next_one_starts_on_it() {
+    let cluster = FakeCluster::start().await;
+    // A deleted Pod stays terminating for its grace period (its process ignores SIGTERM),
+    // holding its ReadWriteOnce claim; the start time-out bounds every wait.
+    cluster.set_deletion(Deletion::AfterGracePeriod);
+    let manager = start(&cluster, &[("KUBERNETES__START_TIMEOUT_SECS", "10")]);
+    let client = &manager.client;
+    let create = CreateSandbox {
+        storage: Some(StorageKind::Volume),
+        ..request("k-pause", "alice")
+    };
+    let first = client.create(&create).await.unwrap();
+    let access = first.tool_api.unwrap();
+    support::sh(
+        &ToolApiClient::new(&access.url, &access.token),
+        "echo kept > notes.txt",
+    )
+    .await;
+
+    // Stopped (E2B's pause) and the session's next sandbox asked for at once (resume):
+    // its Pod is made once the old one is gone, so it never meets the claim attached.
+    let old_pod = manager.container_name(&first.id);
+    assert_eq!(client.stop(&first.id).await.unwrap().state, SandboxState::Expired);
+    let second = client.create(&create).await.unwrap();
+    assert_eq!(cluster.events("FailedAttachVolume"), Vec::<String>::new());
+    assert!(cluster.get("pods", &old_pod).is_none());
+    let access = second.tool_api.unwrap();
+    let tools = ToolApiClient::new(&access.url, &access.token);
+    assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
+
+    // A Pod whose node does not answer never goes: the resume fails after the time-out
+    // with a clear error, and the stopped sandbox is kept for a later try.
+    cluster.set_deletion(Deletion::Never);
+    let held_by = manager.container_name(&second.id);
+    client.stop(&second.id).await.unwrap();
+    let err = client.create(&create).await.unwrap_err();
+    let message = err.to_string();
+    assert_eq!(code(err), (503, ErrorCode::StartFailed));
+    assert!(
+        message.contains(&format!("still held by Pod {held_by}")),
+        "{message}"
+    );
+    let kept = client.get(&second.id).await.unwrap();
+    assert_eq!(kept.state, SandboxState::Expired);
+    assert_eq!(cluster.names("pods"), [held_by]);
 }
 
 #[tokio::test(flavor = "multi_thread")]

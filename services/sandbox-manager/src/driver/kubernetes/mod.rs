@@ -2,18 +2,18 @@
 //!
 //! Each sandbox is one Pod named `sandpiper-<namespace>-<sandbox id>` with the same
 //! hardening as the Docker driver's container ([`objects`]), its credentials in a Secret of
-//! the same name, and for volume sessions a claim for its home. backend-api reaches it at
-//! the Pod's IP; NetworkPolicies keyed on its labels decide who else may
-//! (`deploy/kubernetes/`). Pods never restart by themselves (`restartPolicy: Never`): as
-//! with Docker, the manager notices a Pod ended (a watch: it exited, or the cluster
-//! evicted it) and starts it again, here by making the Pod anew as the Secret keeps it.
+//! the same name, and for volume sessions a claim for its home (a stop does not wait for
+//! the Pod to end: the session's next Pod waits until the claim is free, [`waits`]).
+//! backend-api reaches it at the Pod's IP; NetworkPolicies keyed on its labels decide who
+//! else may (`deploy/kubernetes/`). Pods never restart by themselves (`restartPolicy:
+//! Never`): as with Docker, the manager notices a Pod ended (a watch: it exited, or the
+//! cluster evicted it) and starts it again, here by making the Pod anew as the Secret
+//! keeps it.
 //! Labels name everything as ours, so a restarted manager finds what it left.
 
 mod objects;
 mod status;
-
-use std::collections::HashSet;
-use std::time::{Duration, Instant};
+mod waits;
 
 use futures::stream::BoxStream;
 use futures::StreamExt;
@@ -22,18 +22,15 @@ use kube::api::{DeleteParams, ListParams, LogParams, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::runtime::watcher;
 use kube::{Api, Client, Config};
+use std::collections::HashSet;
 
 use self::objects::{Objects, CONTAINER};
-use self::status::Progress;
 use super::{
     DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec, LABEL_HOME,
-    LABEL_SANDBOX, LABEL_SESSION, TOOL_API_PORT,
+    LABEL_SANDBOX, LABEL_SESSION,
 };
 use crate::access::Endpoints;
 use crate::config::{KubernetesSettings, SandboxSettings};
-
-/// How often a starting or disappearing Pod is looked at.
-const POLL: Duration = Duration::from_millis(500);
 
 /// Runs sandboxes as Pods in one Kubernetes namespace, through one client.
 pub struct KubernetesDriver {
@@ -99,53 +96,6 @@ impl KubernetesDriver {
     fn mine(&self) -> ListParams {
         ListParams::default().labels(&self.objects.selector())
     }
-
-    fn start_timeout(&self) -> Duration {
-        Duration::from_secs(self.objects.kubernetes.start_timeout_secs)
-    }
-
-    /// Waits until the Pod runs and has an IP, or cannot start.
-    async fn wait_running(&self, name: &str) -> DriverResult<Endpoints> {
-        let timeout = self.start_timeout();
-        let deadline = Instant::now() + timeout;
-        loop {
-            let pod = self.pods.get(name).await.map_err(classify)?;
-            match status::progress(&pod) {
-                Progress::Running(ip) => {
-                    return Ok(Endpoints {
-                        host: ip,
-                        tool_api_port: TOOL_API_PORT,
-                    })
-                }
-                Progress::ImageMissing(why) => {
-                    let image = &self.objects.sandbox.image;
-                    return Err(DriverError::ImageMissing(format!("{image} ({why})")));
-                }
-                Progress::Failed(why) => return Err(DriverError::StartFailed(why)),
-                Progress::Pending(why) if Instant::now() >= deadline => {
-                    let why = why.map(|w| format!(": {w}")).unwrap_or_default();
-                    return Err(DriverError::StartFailed(format!(
-                        "its Pod was not running after {timeout:?}{why}"
-                    )));
-                }
-                Progress::Pending(_) => tokio::time::sleep(POLL).await,
-            }
-        }
-    }
-
-    /// Waits until the Pod is gone from the API (its containers stopped).
-    async fn wait_gone(&self, name: &str) -> DriverResult<()> {
-        let deadline = Instant::now() + self.start_timeout();
-        while self.pods.get_opt(name).await.map_err(classify)?.is_some() {
-            if Instant::now() >= deadline {
-                return Err(DriverError::StartFailed(format!(
-                    "its old Pod {name} is still terminating"
-                )));
-            }
-            tokio::time::sleep(POLL).await;
-        }
-        Ok(())
-    }
 }
 
 #[async_trait::async_trait]
@@ -172,8 +122,11 @@ impl SandboxDriver for KubernetesDriver {
         if let Some(key) = &spec.home_volume {
             match self.claims.create(&post, &self.objects.claim(key)).await {
                 Ok(_) => {}
-                // The home of an earlier sandbox of the session.
-                Err(kube::Error::Api(status)) if status.is_already_exists() => {}
+                // The home of an earlier sandbox of the session, whose Pod may still be
+                // ending (a stop does not wait for it).
+                Err(kube::Error::Api(status)) if status.is_already_exists() => {
+                    self.wait_claim_free(&self.objects.claim_name(key)).await?;
+                }
                 Err(err) => return Err(refused(err)),
             }
         }
