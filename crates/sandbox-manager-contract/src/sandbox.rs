@@ -26,7 +26,7 @@ pub struct CreateSandbox {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_while_idle: bool,
     /// Its code interpreter's kernel (E2B's default context) starts with it, so the
-    /// first cell does not wait ≈1 s for it; it holds ≈110 MiB while idle. With volume
+    /// first cell does not wait ≈1 s for it; the sandbox then holds ≈80 MiB while idle. With volume
     /// storage and the default network and limits, it comes from the manager's code pool
     /// when that has one ready.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -190,10 +190,11 @@ pub struct PoolSettings {
     /// Ready sandboxes kept waiting for a session; 0 disables the pool.
     pub size: usize,
     /// Ready sandboxes with a home volume and their code interpreter's kernel started
-    /// (≈110 MiB each while idle), kept for sessions that ask for a warm kernel (E2B's
+    /// (≈80 MiB each while idle, kernel included), kept for sessions that ask for a warm kernel (E2B's
     /// code interpreter); 0 disables this pool.
     pub code_size: usize,
-    /// How many pool sandboxes start at the same time while refilling.
+    /// How many pool sandboxes (of both pools together) start at the same time while
+    /// refilling.
     pub parallel_starts: usize,
 }
 

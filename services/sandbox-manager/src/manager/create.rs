@@ -140,7 +140,8 @@ impl Manager {
                 ));
             }
             if adds_memory {
-                self.memory.admit(live.iter().copied(), self.pools.in_memory())?;
+                let pooled = self.pools.in_memory(self.memory.reservation());
+                self.memory.admit(live.iter().copied(), pooled)?;
             }
             Ok(())
         }

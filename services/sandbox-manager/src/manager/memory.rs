@@ -20,7 +20,7 @@ const MIB: u64 = 1 << 20;
 /// What `/health` says of it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MemoryStatus {
-    /// In use by the sandboxes (and the pool's, at their reservation), MiB.
+    /// In use by the sandboxes (and the pools', as they reported when ready), MiB.
     pub used_mb: u64,
     /// What they may use together; absent when there is no budget.
     pub budget_mb: Option<u64>,
@@ -57,21 +57,26 @@ impl MemoryBudget {
         *lock(&self.reported) = fresh;
     }
 
-    /// In use by the live sandboxes and `pooled` pool sandboxes.
-    fn in_use<'a>(&self, live: impl IntoIterator<Item = &'a SandboxRecord>, pooled: usize) -> u64 {
+    /// What a sandbox counts for until it reports, and what a new one needs, bytes.
+    pub fn reservation(&self) -> u64 {
+        self.reservation
+    }
+
+    /// In use by the live sandboxes and the pools' (`pooled` bytes).
+    fn in_use<'a>(&self, live: impl IntoIterator<Item = &'a SandboxRecord>, pooled: u64) -> u64 {
         let reported = lock(&self.reported);
         let records: u64 = live
             .into_iter()
             .map(|record| reported.get(&record.id).copied().unwrap_or(self.reservation))
             .sum();
-        records + pooled as u64 * self.reservation
+        records + pooled
     }
 
     /// Refuses one more sandbox when its reservation does not fit (`429`).
     pub fn admit<'a>(
         &self,
         live: impl IntoIterator<Item = &'a SandboxRecord>,
-        pooled: usize,
+        pooled: u64,
     ) -> ManagerResult<()> {
         let Some(budget) = self.budget else {
             return Ok(());
@@ -90,11 +95,7 @@ impl MemoryBudget {
         Ok(())
     }
 
-    pub fn status<'a>(
-        &self,
-        live: impl IntoIterator<Item = &'a SandboxRecord>,
-        pooled: usize,
-    ) -> MemoryStatus {
+    pub fn status<'a>(&self, live: impl IntoIterator<Item = &'a SandboxRecord>, pooled: u64) -> MemoryStatus {
         MemoryStatus {
             used_mb: self.in_use(live, pooled) / MIB,
             budget_mb: self.budget.map(|budget| budget / MIB),

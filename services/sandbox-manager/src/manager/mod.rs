@@ -144,12 +144,14 @@ impl Manager {
         self.memory.status(&live, pooled)
     }
 
-    /// What the memory budget counts: the live records, and the pool's sandboxes less
-    /// `leaving_out`.
-    async fn memory_users(&self, leaving_out: usize) -> (Vec<SandboxRecord>, usize) {
+    /// What the memory budget counts: the live records, and the pools' sandboxes (bytes)
+    /// less `leaving_out` starting ones.
+    async fn memory_users(&self, leaving_out: u64) -> (Vec<SandboxRecord>, u64) {
         let mut records = self.registry.all().await;
         records.retain(|r| r.state.is_live());
-        (records, self.pools.in_memory().saturating_sub(leaving_out))
+        let reservation = self.memory.reservation();
+        let pooled = self.pools.in_memory(reservation);
+        (records, pooled.saturating_sub(leaving_out * reservation))
     }
 
     /// Engine reachability, for `/health`.

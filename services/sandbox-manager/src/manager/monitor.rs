@@ -164,6 +164,7 @@ impl Manager {
                 if let Some(pooled) = self.pools.forget(&sandbox_id) {
                     let (id, volume) = pooled.removal();
                     let _ = self.driver.remove(id, volume).await;
+                    self.pools.release(id);
                     return;
                 }
                 let why = match exit_code {

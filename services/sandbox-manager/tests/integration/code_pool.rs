@@ -30,8 +30,9 @@ async fn code_pool_ready(manager: &Manager) -> u64 {
     manager.health().await["code_pool"]["ready"].as_u64().unwrap()
 }
 
-fn volume_of(manager: &Manager, key: &str) -> String {
-    format!("sandpiper-{}-home-{key}", manager.namespace)
+/// The volume of a pool sandbox, keyed by its id behind a `_` (no session id starts so).
+fn pool_volume(manager: &Manager, id: &str) -> String {
+    format!("sandpiper-{}-home-_{id}", manager.namespace)
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -44,7 +45,7 @@ async fn the_code_pool_hands_out_its_kernel_and_volume_which_follow_the_session(
     .await;
     let pooled = manager.containers();
     assert_eq!(pooled.len(), 1);
-    assert_eq!(manager.volumes(), vec![volume_of(&manager, &pooled[0])]);
+    assert_eq!(manager.volumes(), vec![pool_volume(&manager, &pooled[0])]);
     let client = manager.client.clone();
     let mut events = Box::pin(client.events(None).await.unwrap());
 
@@ -59,12 +60,27 @@ async fn the_code_pool_hands_out_its_kernel_and_volume_which_follow_the_session(
 
     let first = client.create(&code_request("c-1")).await.unwrap();
     assert_eq!(first.id, pooled[0], "the pooled sandbox was handed out");
-    let ready = expect_event(&mut events, LifecycleKind::Ready, &first.id, Duration::from_secs(5)).await;
+    let ready = expect_event(
+        &mut events,
+        LifecycleKind::Ready,
+        &first.id,
+        Duration::from_secs(5),
+    )
+    .await;
     assert!(ready.message.contains("warm pool"), "{}", ready.message);
     // Its kernel runs before any cell was sent.
     let kernels = sh(&tools(&first), "pgrep -fc ipykernel").await;
     assert_eq!(kernels.trim(), "1", "{kernels}");
     sh(&tools(&first), "echo kept > ~/note.txt").await;
+    // A session named like the claimed sandbox gets a volume of its own, not that one.
+    let namesake = CreateSandbox {
+        storage: Some(StorageKind::Volume),
+        ..request(&first.id, "mallory")
+    };
+    let namesake = client.create(&namesake).await.unwrap();
+    let seen = sh(&tools(&namesake), "cat ~/note.txt 2>/dev/null || echo none").await;
+    assert_eq!(seen.trim(), "none");
+    client.delete(&namesake.id).await.unwrap();
 
     // A crash: the pool's next sandbox, unclaimed, is an orphan with its volume; the
     // claimed one keeps its own.
@@ -76,15 +92,15 @@ async fn the_code_pool_hands_out_its_kernel_and_volume_which_follow_the_session(
         .containers()
         .into_iter()
         .find(|id| *id != first.id)
-        .unwrap();
+        .expect("the pool's next sandbox");
     manager.kill();
     manager.restart();
     let client = manager.client.clone();
     support::eventually(wait, "the orphan's volume removed", || async {
-        !manager.volumes().contains(&volume_of(&manager, &refill))
+        !manager.volumes().contains(&pool_volume(&manager, &refill))
     })
     .await;
-    assert!(manager.volumes().contains(&volume_of(&manager, &first.id)));
+    assert!(manager.volumes().contains(&pool_volume(&manager, &first.id)));
     let first = client.get(&first.id).await.unwrap();
     assert_eq!(sh(&tools(&first), "cat ~/note.txt").await.trim(), "kept");
 
@@ -97,7 +113,7 @@ async fn the_code_pool_hands_out_its_kernel_and_volume_which_follow_the_session(
 
     // Deleted, the volume goes with it.
     client.delete(&resumed.id).await.unwrap();
-    assert!(!manager.volumes().contains(&volume_of(&manager, &first.id)));
+    assert!(!manager.volumes().contains(&pool_volume(&manager, &first.id)));
     assert!(client.get(&resumed.id).await.is_err());
     drop(events);
 }

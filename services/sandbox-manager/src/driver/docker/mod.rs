@@ -137,13 +137,18 @@ impl DockerDriver {
     async fn create_and_start(&self, docker: &Docker, spec: &SandboxSpec) -> DriverResult<Endpoints> {
         let name = self.container_name(&spec.sandbox_id);
         if let Some(key) = &spec.home_volume {
+            let mut labels = HashMap::from([
+                (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
+                (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
+                (LABEL_HOME.to_owned(), key.clone()),
+            ]);
+            // Keyed by its session, it is also labelled as managers before keys did.
+            if spec.session_id.as_ref() == Some(key) {
+                labels.insert(LABEL_SESSION.to_owned(), key.clone());
+            }
             let volume = VolumeCreateRequest {
                 name: Some(self.volume_name(key)),
-                labels: Some(HashMap::from([
-                    (LABEL_MANAGED.to_owned(), MANAGED_BY.to_owned()),
-                    (LABEL_NAMESPACE.to_owned(), self.namespace.clone()),
-                    (LABEL_HOME.to_owned(), key.clone()),
-                ])),
+                labels: Some(labels),
                 ..Default::default()
             };
             docker.create_volume(volume).await.map_err(classify)?;

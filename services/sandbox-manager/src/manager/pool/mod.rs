@@ -5,218 +5,42 @@
 //! There are two, each of one [`PoolShape`]: the light pool, whose sandboxes have the
 //! default storage and no kernel yet (what a chat's agent needs), and the code pool, whose
 //! sandboxes have a home volume and their code interpreter's kernel started (what E2B's
-//! code interpreter asks for). A pool sandbox with a volume names it after its own id
-//! ([`SandboxRecord::home_key`]), so the volume follows it to the session that claims it.
+//! code interpreter asks for). A pool sandbox's volume is keyed by its own id
+//! ([`pools::pool_volume_key`], kept as the record's `home_key`), so the volume follows it
+//! to the session that claims it.
 //!
-//! Pool sandboxes have no record; the pool itself holds their ids (also while they start
-//! and while a claim is being recorded), which is how reconciliation knows them and their
+//! Pool sandboxes have no record; the pool itself holds their ids (while they start, wait,
+//! are claimed and are removed), which is how reconciliation knows them and their
 //! volumes. After a manager crash they are orphans and are removed; the pools refill.
+//!
+//! # Layout
+//! - `pools.rs` — the bookkeeping: [`Pool`], [`Pools`], a ready [`pools::Pooled`].
+//! - here — the refill loop, a pool sandbox's start, a claim, and the drain at shutdown.
 
-use std::collections::{HashSet, VecDeque};
-use std::sync::{Arc, Mutex};
+mod pools;
+
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
 use sandbox_manager_contract::{LifecycleKind, Sandbox, SandboxState, StorageKind};
-use serde::Serialize;
-use tokio::sync::Notify;
-use utoipa::ToSchema;
 
 use super::{lock, Manager};
-use crate::access::{Endpoints, Secrets};
+use crate::access::Secrets;
 use crate::driver::SandboxSpec;
 use crate::error::ManagerResult;
-use crate::record::{new_sandbox_id, SandboxRecord};
+use crate::record::SandboxRecord;
+use pools::{pool_volume_key, Pooled};
+pub use pools::{Pool, PoolShape, PoolStatus, Pools};
 
 /// After a failed start the pool waits this long (doubling up to a minute) before the next.
 const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);
 /// The refill loop also looks every so often without being woken.
 const RECHECK: Duration = Duration::from_secs(2);
 
-/// What a pool's sandboxes are made with (besides the default network and limits).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct PoolShape {
-    pub storage: StorageKind,
-    pub warm_kernel: bool,
-}
-
-pub(super) struct Pool {
-    target: usize,
-    shape: PoolShape,
-    state: Mutex<PoolState>,
-    wake: Notify,
-}
-
-/// The light pool and the code pool.
-pub(super) struct Pools {
-    pub light: Pool,
-    pub code: Pool,
-}
-
-#[derive(Default)]
-struct PoolState {
-    ready: VecDeque<Pooled>,
-    starting: usize,
-    /// Every id the pool is responsible for: starting, ready, or being claimed.
-    held: HashSet<String>,
-}
-
-pub(super) struct Pooled {
-    id: String,
-    secrets: Secrets,
-    endpoints: Endpoints,
-    /// The key of its home volume (its own id), if it has one.
-    home_volume: Option<String>,
-}
-
-impl Pooled {
-    /// What removes it from the engine: its id and its volume's key.
-    pub(super) fn removal(&self) -> (&str, Option<&str>) {
-        (&self.id, self.home_volume.as_deref())
-    }
-}
-
-/// What `/health` reports about the pool.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-pub struct PoolStatus {
-    pub target: usize,
-    pub ready: usize,
-    pub starting: usize,
-}
-
-impl Pools {
-    pub(super) fn new(settings: &crate::config::Settings) -> Self {
-        let light = PoolShape {
-            storage: settings.sandbox.storage,
-            warm_kernel: false,
-        };
-        let code = PoolShape {
-            storage: StorageKind::Volume,
-            warm_kernel: true,
-        };
-        Self {
-            light: Pool::new(settings.pool.size, light),
-            code: Pool::new(settings.pool.code_size, code),
-        }
-    }
-
-    fn both(&self) -> [&Pool; 2] {
-        [&self.light, &self.code]
-    }
-
-    /// The pool whose sandboxes have `shape`, if it keeps any.
-    pub(super) fn of_shape(&self, shape: PoolShape) -> Option<&Pool> {
-        self.both()
-            .into_iter()
-            .find(|pool| pool.shape == shape && pool.target > 0)
-    }
-
-    /// Whether either pool holds this sandbox id.
-    pub(super) fn holds(&self, id: &str) -> bool {
-        self.both().iter().any(|pool| lock(&pool.state).held.contains(id))
-    }
-
-    /// Every sandbox id the pools hold now (a pool sandbox's home volume key is its id).
-    pub(super) fn held(&self) -> HashSet<String> {
-        self.both()
-            .iter()
-            .flat_map(|pool| lock(&pool.state).held.clone())
-            .collect()
-    }
-
-    /// Ready and starting sandboxes of both, which the memory budget counts.
-    pub(super) fn in_memory(&self) -> usize {
-        self.both()
-            .iter()
-            .map(|pool| {
-                let status = pool.status();
-                status.ready + status.starting
-            })
-            .sum()
-    }
-
-    /// Forgets a ready sandbox the engine says has died; the one forgotten, if it was one.
-    pub(super) fn forget(&self, id: &str) -> Option<Pooled> {
-        self.both().iter().find_map(|pool| pool.forget(id))
-    }
-}
-
-impl Pool {
-    fn new(target: usize, shape: PoolShape) -> Self {
-        Self {
-            target,
-            shape,
-            state: Mutex::default(),
-            wake: Notify::new(),
-        }
-    }
-
-    pub(super) fn status(&self) -> PoolStatus {
-        let state = lock(&self.state);
-        PoolStatus {
-            target: self.target,
-            ready: state.ready.len(),
-            starting: state.starting,
-        }
-    }
-
-    /// Takes a ready sandbox; it stays held until [`Pool::release`].
-    fn take(&self) -> Option<Pooled> {
-        let taken = lock(&self.state).ready.pop_front();
-        self.wake.notify_one();
-        taken
-    }
-
-    fn release(&self, id: &str) {
-        lock(&self.state).held.remove(id);
-    }
-
-    fn forget(&self, id: &str) -> Option<Pooled> {
-        let mut state = lock(&self.state);
-        let at = state.ready.iter().position(|p| p.id == id)?;
-        let forgotten = state.ready.remove(at);
-        state.held.remove(id);
-        self.wake.notify_one();
-        forgotten
-    }
-
-    /// Reserves a slot for a new pool sandbox, if the pool is short of one.
-    fn reserve(&self, parallel: usize) -> Option<String> {
-        let mut state = lock(&self.state);
-        if state.ready.len() + state.starting >= self.target || state.starting >= parallel {
-            return None;
-        }
-        let id = new_sandbox_id();
-        state.starting += 1;
-        state.held.insert(id.clone());
-        Some(id)
-    }
-
-    fn started(&self, pooled: Option<Pooled>, id: &str) {
-        let mut state = lock(&self.state);
-        state.starting -= 1;
-        match pooled {
-            Some(pooled) => state.ready.push_back(pooled),
-            None => {
-                state.held.remove(id);
-            }
-        }
-    }
-
-    /// The ready sandboxes, removed from the pool (for shutdown).
-    fn drain(&self) -> Vec<Pooled> {
-        let mut state = lock(&self.state);
-        let drained: Vec<Pooled> = state.ready.drain(..).collect();
-        for pooled in &drained {
-            state.held.remove(&pooled.id);
-        }
-        drained
-    }
-}
-
 impl Manager {
-    /// Keeps a pool (`pick` finds it) full, starting up to `parallel_starts` sandboxes
-    /// at a time.
+    /// Keeps a pool (`pick` finds it) full, the two pools starting up to
+    /// `parallel_starts` sandboxes at a time between them.
     pub(super) async fn pool_loop(self: Arc<Self>, pick: fn(&Pools) -> &Pool) {
         let pool = pick(&self.pools);
         if pool.target == 0 {
@@ -226,7 +50,11 @@ impl Manager {
         let mut backoff = RETRY_AFTER_FAILURE;
         let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel::<bool>();
         loop {
-            while let Some(id) = pool.reserve(parallel) {
+            loop {
+                let others = self.pools.starting() - pool.status().starting;
+                let Some(id) = pool.reserve(parallel.saturating_sub(others)) else {
+                    break;
+                };
                 let manager = self.clone();
                 let done = done_tx.clone();
                 tokio::spawn(async move {
@@ -260,7 +88,7 @@ impl Manager {
             return None;
         }
         let secrets = Secrets::generate();
-        let home_volume = (shape.storage == StorageKind::Volume).then(|| id.to_owned());
+        let home_volume = (shape.storage == StorageKind::Volume).then(|| pool_volume_key(id));
         let spec = SandboxSpec {
             sandbox_id: id.to_owned(),
             session_id: None,
@@ -278,6 +106,7 @@ impl Manager {
         match started {
             Ok(endpoints) => Some(Pooled {
                 id: id.to_owned(),
+                memory: self.check(&endpoints, &secrets).await.1,
                 secrets,
                 endpoints,
                 home_volume,
@@ -339,6 +168,7 @@ impl Manager {
             if let Err(err) = self.driver.remove(id, volume).await {
                 tracing::warn!(sandbox = %id, %err, "removing a pool sandbox on shutdown");
             }
+            self.pools.release(id);
         }
     }
 }
