@@ -137,9 +137,10 @@ pub struct KernelSettings {
     pub traceback_max_chars: usize,
 }
 
-/// The kernel [`KernelSettings::prewarm`] starts (`TOOL_API_KERNEL__PREWARM`).
+/// The kernel [`KernelSettings::prewarm`] starts (`TOOL_API_KERNEL__PREWARM`). The
+/// boolean it once was still reads: `true` is `code_run`, `false` is `none`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "PrewarmSetting")]
 pub enum Prewarm {
     #[default]
     None,
@@ -147,6 +148,33 @@ pub enum Prewarm {
     CodeRun,
     /// The default context of E2B's code interpreter (`crate::interpreter`).
     Interpreter,
+}
+
+/// [`Prewarm`] as written: a name, or the boolean of before.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PrewarmSetting {
+    Flag(bool),
+    Name(String),
+}
+
+impl TryFrom<PrewarmSetting> for Prewarm {
+    type Error = String;
+
+    fn try_from(setting: PrewarmSetting) -> Result<Self, Self::Error> {
+        match setting {
+            PrewarmSetting::Flag(false) => Ok(Self::None),
+            PrewarmSetting::Flag(true) => Ok(Self::CodeRun),
+            PrewarmSetting::Name(name) => match name.as_str() {
+                "none" | "false" => Ok(Self::None),
+                "code_run" | "true" => Ok(Self::CodeRun),
+                "interpreter" => Ok(Self::Interpreter),
+                _ => Err(format!(
+                    "kernel.prewarm `{name}`: expected none, code_run or interpreter"
+                )),
+            },
+        }
+    }
 }
 
 impl Default for KernelSettings {
@@ -271,5 +299,25 @@ impl Settings {
             ("token_sha256", "SANDBOX_TOKEN_SHA256"),
         ];
         service_kit::load_settings("TOOL_API", &defaults, &overrides)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Prewarm;
+
+    fn read(value: serde_json::Value) -> Result<Prewarm, serde_json::Error> {
+        serde_json::from_value(value)
+    }
+
+    #[test]
+    fn prewarm_reads_its_names_and_the_boolean_it_once_was() {
+        assert_eq!(read("interpreter".into()).unwrap(), Prewarm::Interpreter);
+        assert_eq!(read("code_run".into()).unwrap(), Prewarm::CodeRun);
+        assert_eq!(read("none".into()).unwrap(), Prewarm::None);
+        assert_eq!(read(true.into()).unwrap(), Prewarm::CodeRun);
+        assert_eq!(read(false.into()).unwrap(), Prewarm::None);
+        let wrong = read("always".into()).unwrap_err().to_string();
+        assert!(wrong.contains("none, code_run or interpreter"), "{wrong}");
     }
 }
