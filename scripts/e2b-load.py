@@ -105,8 +105,11 @@ def leftovers(stack, key, rented):
         manager_ids = {manager_id for manager_id in rented.values() if manager_id}
         containers = [ident for ident, labels in stack.engine_objects("container")
                       if labels.get("org.sandpiper.sandbox") in manager_ids or labels.get("org.sandpiper.session") in rented]
+        # A home volume's key is its session's id (a cold start) or `_` and the id of the
+        # pool sandbox it was claimed with.
+        home_keys = set(rented) | {f"_{manager_id}" for manager_id in manager_ids}
         volumes = [ident for ident, labels in stack.engine_objects("volume")
-                   if labels.get("org.sandpiper.sandbox") in manager_ids or labels.get("org.sandpiper.session") in rented]
+                   if labels.get("org.sandpiper.home", labels.get("org.sandpiper.session")) in home_keys]
         left = {"listed by /e2b": listed, "in the manager": managed, "containers": containers, "volumes": volumes}
         if not any(left.values()) or time.monotonic() > deadline:
             return {kind: items for kind, items in left.items() if items}

@@ -37,9 +37,10 @@ impl ManagedSandboxes {
 
     /// The same manager, asked for the E2B API's sandboxes: their files on a volume
     /// that outlives the container, whatever the manager's default storage (so claimed
-    /// only from a pool whose sandboxes have volumes: the manager's code pool, for the
-    /// code interpreter's), and not ended by the idle time-out, as their end is the E2B
-    /// timeout the backend keeps.
+    /// only from a pool whose sandboxes have volumes: the code pool for the code
+    /// interpreter's, the light pool for the others when the manager's default storage
+    /// is a volume), and not ended by the idle time-out, as their end is the E2B timeout
+    /// the backend keeps.
     pub fn keeping_files(&self) -> Self {
         Self {
             client: self.client.clone(),
