@@ -153,7 +153,7 @@ async fn a_session_sandbox_is_a_hardened_pod_with_its_own_secret_and_volume_and_
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_stopped_sandbox_s_pod_is_gone_from_its_claim_before_the_next_one_starts_on_it() {
+async fn the_session_s_next_pod_waits_until_the_old_one_has_let_go_of_its_claim() {
     let cluster = FakeCluster::start().await;
     // A deleted Pod stays terminating for its grace period (its process ignores SIGTERM),
     // holding its ReadWriteOnce claim; the start time-out bounds every wait.
@@ -183,11 +183,17 @@ async fn a_stopped_sandbox_s_pod_is_gone_from_its_claim_before_the_next_one_star
     let tools = ToolApiClient::new(&access.url, &access.token);
     assert_eq!(support::sh(&tools, "cat notes.txt").await.trim(), "kept");
 
+    // Deleted, and asked for again at once: the old claim, kept while its Pod ends, is
+    // waited out and made anew.
+    client.delete(&second.id).await.unwrap();
+    let third = client.create(&create).await.unwrap();
+    assert_eq!(third.state, SandboxState::Ready);
+
     // A Pod whose node does not answer never goes: the resume fails after the time-out
     // with a clear error, and the stopped sandbox is kept for a later try.
     cluster.set_deletion(Deletion::Never);
-    let held_by = manager.container_name(&second.id);
-    client.stop(&second.id).await.unwrap();
+    let held_by = manager.container_name(&third.id);
+    client.stop(&third.id).await.unwrap();
     let err = client.create(&create).await.unwrap_err();
     let message = err.to_string();
     assert_eq!(code(err), (503, ErrorCode::StartFailed));
@@ -195,7 +201,7 @@ async fn a_stopped_sandbox_s_pod_is_gone_from_its_claim_before_the_next_one_star
         message.contains(&format!("still held by Pod {held_by}")),
         "{message}"
     );
-    let kept = client.get(&second.id).await.unwrap();
+    let kept = client.get(&third.id).await.unwrap();
     assert_eq!(kept.state, SandboxState::Expired);
     assert_eq!(cluster.names("pods"), [held_by]);
 }

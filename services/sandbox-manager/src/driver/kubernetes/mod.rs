@@ -120,15 +120,9 @@ impl SandboxDriver for KubernetesDriver {
             .map_err(|err| DriverError::StartFailed(format!("keeping the Pod spec: {err}")))?;
         self.secrets.create(&post, &secret).await.map_err(refused)?;
         if let Some(key) = &spec.home_volume {
-            match self.claims.create(&post, &self.objects.claim(key)).await {
-                Ok(_) => {}
-                // The home of an earlier sandbox of the session, whose Pod may still be
-                // ending (a stop does not wait for it).
-                Err(kube::Error::Api(status)) if status.is_already_exists() => {
-                    self.wait_claim_free(&self.objects.claim_name(key)).await?;
-                }
-                Err(err) => return Err(refused(err)),
-            }
+            // Perhaps the home of an earlier sandbox of the session, whose Pod may still
+            // be ending (a stop or delete does not wait for it).
+            self.claim_home(key).await?;
         }
         self.pods.create(&post, &pod).await.map_err(refused)?;
         self.wait_running(&self.objects.name(&spec.sandbox_id)).await

@@ -1,5 +1,6 @@
 //! What the driver waits for on the cluster, each within the start time-out: a Pod
-//! running, a Pod gone from the API, and a home volume's claim free of every other Pod.
+//! running, a Pod gone from the API, and a home volume's claim free of every other Pod
+//! (and, when it is being deleted, gone, to be made anew).
 //! A claim is ReadWriteOnce, and deleting a Pod only begins its end (its grace period,
 //! then its kubelet's word), so the Pod of a stopped sandbox can still hold its claim,
 //! on another node, when the session's next sandbox wants it.
@@ -7,9 +8,10 @@
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::Pod;
+use kube::api::PostParams;
 
 use super::status::{self, Progress};
-use super::{classify, KubernetesDriver};
+use super::{classify, refused, KubernetesDriver};
 use crate::access::Endpoints;
 use crate::driver::{DriverError, DriverResult, TOOL_API_PORT};
 
@@ -64,26 +66,49 @@ impl KubernetesDriver {
         Ok(())
     }
 
-    /// Waits until no Pod of this manager mounts the claim: the Pod of the sandbox that
-    /// had it before is gone, so the claim can be attached to the next one's node.
-    pub(super) async fn wait_claim_free(&self, claim: &str) -> DriverResult<()> {
+    /// Makes the home claim of a key, or takes over the one there once no other Pod
+    /// holds it: the Pod of the sandbox that had it before is gone, so the claim can be
+    /// attached to the next one's node. A claim being deleted (its sandbox was, and its
+    /// Pod is ending) is waited out and made anew.
+    pub(super) async fn claim_home(&self, key: &str) -> DriverResult<()> {
+        let claim = self.objects.claim(key);
+        let name = self.objects.claim_name(key);
         let timeout = self.start_timeout();
         let deadline = Instant::now() + timeout;
         loop {
-            let pods = self.pods.list(&self.mine()).await.map_err(classify)?;
-            let Some(holder) = pods.items.iter().find(|pod| holds(pod, claim)) else {
+            let taken = match self.claims.create(&PostParams::default(), &claim).await {
+                Ok(_) => return Ok(()),
+                Err(kube::Error::Api(status)) if status.is_already_exists() => {
+                    self.claim_taken(&name).await?
+                }
+                Err(err) => return Err(refused(err)),
+            };
+            let Some(why) = taken else {
                 return Ok(());
             };
             if Instant::now() >= deadline {
-                let holder = holder.metadata.name.as_deref().unwrap_or_default();
                 return Err(DriverError::StartFailed(format!(
-                    "its home volume's claim {claim} was still held by Pod {holder} after \
-                     {timeout:?} (a Pod on an unreachable node keeps it until it is deleted \
-                     with --force)"
+                    "its home volume's claim {name} {why} after {timeout:?} (a Pod on an \
+                     unreachable node keeps its claim until it is deleted with --force)"
                 )));
             }
             tokio::time::sleep(POLL).await;
         }
+    }
+
+    /// What keeps an existing claim from the next sandbox, if anything: it is being
+    /// deleted (or just was), or another Pod holds it.
+    async fn claim_taken(&self, name: &str) -> DriverResult<Option<String>> {
+        let existing = self.claims.get_opt(name).await.map_err(classify)?;
+        if existing.is_none_or(|claim| claim.metadata.deletion_timestamp.is_some()) {
+            return Ok(Some("was still being deleted".to_owned()));
+        }
+        let pods = self.pods.list(&self.mine()).await.map_err(classify)?;
+        let holder = pods.items.iter().find(|pod| holds(pod, name));
+        Ok(holder.map(|pod| {
+            let holder = pod.metadata.name.as_deref().unwrap_or_default();
+            format!("was still held by Pod {holder}")
+        }))
     }
 }
 

@@ -10,13 +10,15 @@
 //!
 //! Every Pod is on a node of its own: a ReadWriteOnce claim another Pod still holds keeps a
 //! Pod waiting, with a `FailedAttachVolume` Event, as the attach-detach controller does.
-//! Deleted Pods go at once unless a test asks for graceful deletion ([`Deletion`]);
-//! [`FakeCluster::evict`] plays an eviction.
+//! Deleted Pods go at once unless a test asks for graceful deletion ([`Deletion`]), and a
+//! deleted claim stays (terminating) while a Pod holds it; [`FakeCluster::evict`] plays
+//! an eviction.
 //!
 //! Not modelled: scheduling, admission, NetworkPolicies, seccomp profiles other than the
 //! runtime's default, paging and bookmarks. A claim is a Docker volume, which starts with
-//! the image's files where a real claim starts empty; an emptyDir is the Pod user's where
-//! a real one is root's with mode 0777.
+//! the image's files where a real claim starts empty, and which a claim made anew under
+//! the same name finds again; an emptyDir is the Pod user's where a real one is root's
+//! with mode 0777.
 
 mod api;
 mod kubelet;
@@ -123,13 +125,7 @@ impl FakeCluster {
 
     /// Names of the objects of a resource.
     pub fn names(&self, resource: &str) -> Vec<String> {
-        let objects = self.cluster.objects.lock().unwrap();
-        objects
-            .items
-            .keys()
-            .filter(|(r, _)| r == resource)
-            .map(|(_, name)| name.clone())
-            .collect()
+        self.cluster.names_of(resource)
     }
 
     /// How Pods are deleted from now on.
@@ -157,7 +153,7 @@ impl FakeCluster {
     /// target being deleted, stops its container, then deletes it.
     pub async fn evict(&self, name: &str) {
         let uid = self.get("pods", name).unwrap()["metadata"]["uid"].clone();
-        let marked = self.cluster.modify_pod(name, &uid, |pod| {
+        let marked = self.cluster.modify("pods", name, &uid, |pod| {
             pod["metadata"]["deletionTimestamp"] = json!(now());
             pod["status"]["conditions"] = json!([{
                 "type": "DisruptionTarget", "status": "True", "reason": "TerminationByKubelet",
@@ -210,6 +206,16 @@ impl Cluster {
             self.id,
             pod["metadata"]["uid"].as_str().unwrap_or_default()
         )
+    }
+
+    fn names_of(&self, resource: &str) -> Vec<String> {
+        let objects = self.objects.lock().unwrap();
+        objects
+            .items
+            .keys()
+            .filter(|(r, _)| r == resource)
+            .map(|(_, name)| name.clone())
+            .collect()
     }
 
     fn get(&self, resource: &str, name: &str) -> Option<Value> {
@@ -286,23 +292,24 @@ impl Cluster {
         }
     }
 
-    /// Changes a Pod, if that Pod (that very one: `uid`) still exists; says whether it did.
-    fn modify_pod(&self, name: &str, uid: &Value, change: impl FnOnce(&mut Value)) -> bool {
+    /// Changes an object, if that object (that very one: `uid`) still exists; says
+    /// whether it did.
+    fn modify(&self, resource: &str, name: &str, uid: &Value, change: impl FnOnce(&mut Value)) -> bool {
         let mut objects = self.objects.lock().unwrap();
         let version = objects.version + 1;
-        let key = ("pods".to_owned(), name.to_owned());
-        let Some(pod) = objects
+        let key = (resource.to_owned(), name.to_owned());
+        let Some(object) = objects
             .items
             .get_mut(&key)
-            .filter(|p| p["metadata"]["uid"] == *uid)
+            .filter(|o| o["metadata"]["uid"] == *uid)
         else {
             return false;
         };
-        change(pod);
-        pod["metadata"]["resourceVersion"] = json!(version.to_string());
-        let pod = pod.clone();
+        change(object);
+        object["metadata"]["resourceVersion"] = json!(version.to_string());
+        let object = object.clone();
         objects.version = version;
-        self.record(&mut objects, "pods", "MODIFIED", pod);
+        self.record(&mut objects, resource, "MODIFIED", object);
         true
     }
 }

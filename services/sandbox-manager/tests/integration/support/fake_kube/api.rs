@@ -1,5 +1,6 @@
 //! The fake API server's HTTP side: routes, bearer tokens, `Status` errors, lists and
-//! watches by label selector, reads, deletions and Pod logs.
+//! watches by label selector, reads, deletions (graceful for Pods when asked, a held
+//! claim kept until its Pods are gone) and Pod logs.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -38,6 +39,9 @@ impl Cluster {
     /// Deletes an object as the API server is asked to: a Pod as [`Deletion`] says; the
     /// object as it now is, or as it was.
     fn delete_on_request(self: &Arc<Self>, resource: &str, name: &str) -> Option<Value> {
+        if resource == "persistentvolumeclaims" {
+            return self.delete_claim(name);
+        }
         let deletion = *self.deletion.lock().unwrap();
         if resource != "pods" || deletion == Deletion::AtOnce {
             return self.delete(resource, name);
@@ -50,7 +54,7 @@ impl Cluster {
         let grace = pod["spec"]["terminationGracePeriodSeconds"]
             .as_u64()
             .unwrap_or(30);
-        self.modify_pod(name, &uid, |pod| {
+        self.modify("pods", name, &uid, |pod| {
             pod["metadata"]["deletionTimestamp"] = json!(now());
             pod["metadata"]["deletionGracePeriodSeconds"] = json!(grace);
         });
@@ -62,6 +66,25 @@ impl Cluster {
             });
         }
         self.get("pods", name)
+    }
+
+    /// Deletes a claim, which a Pod still holding it keeps as terminating (the
+    /// `kubernetes.io/pvc-protection` finalizer) until the kubelet's sweep once it is gone.
+    fn delete_claim(&self, name: &str) -> Option<Value> {
+        let claim = self.get("persistentvolumeclaims", name)?;
+        if self.holders(name, &Value::Null).is_empty() {
+            return self.delete("persistentvolumeclaims", name);
+        }
+        self.modify(
+            "persistentvolumeclaims",
+            name,
+            &claim["metadata"]["uid"],
+            |claim| {
+                claim["metadata"]["deletionTimestamp"] = json!(now());
+                claim["metadata"]["finalizers"] = json!(["kubernetes.io/pvc-protection"]);
+            },
+        );
+        self.get("persistentvolumeclaims", name)
     }
 }
 

@@ -14,7 +14,7 @@ use super::{now, Cluster};
 impl Cluster {
     /// The other Pods that hold a claim: they mount it and have not ended by themselves (a
     /// Pod being deleted holds it until it is gone).
-    fn holders(&self, claim: &str, except_uid: &Value) -> Vec<String> {
+    pub(super) fn holders(&self, claim: &str, except_uid: &Value) -> Vec<String> {
         let objects = self.objects.lock().unwrap();
         objects
             .items
@@ -37,7 +37,21 @@ impl Cluster {
 
     /// Changes a Pod's status, if that Pod (that very one: `uid`) still exists.
     fn set_pod_status(&self, name: &str, uid: &Value, status: Value) {
-        self.modify_pod(name, uid, |pod| pod["status"] = status);
+        self.modify("pods", name, uid, |pod| pod["status"] = status);
+    }
+
+    /// Deletes the claims being deleted that no Pod holds any more (what the
+    /// `kubernetes.io/pvc-protection` finalizer waits for).
+    fn release_claims(&self) {
+        let names = self.names_of("persistentvolumeclaims");
+        for name in names {
+            let claim = self.get("persistentvolumeclaims", &name).unwrap_or_default();
+            if claim["metadata"]["deletionTimestamp"].is_string()
+                && self.holders(&name, &Value::Null).is_empty()
+            {
+                self.delete("persistentvolumeclaims", &name);
+            }
+        }
     }
 }
 
@@ -54,6 +68,7 @@ pub(super) async fn run(cluster: Arc<Cluster>) {
                 tokio::spawn(run_pod(cluster.clone(), change.object));
             }
             "DELETED" => {
+                cluster.release_claims();
                 tokio::spawn(async move {
                     let _ = Command::new("docker")
                         .args(["rm", "-f", &container])
@@ -226,9 +241,18 @@ async fn run_pod(cluster: Arc<Cluster>, pod: Value) {
                 format!("{path}:rw,nosuid,nodev,exec,size={size}m,uid={owner},gid={fs_group},mode=0770"),
             ]);
         } else if let Some(claim) = volume["persistentVolumeClaim"]["claimName"].as_str() {
-            if cluster.get("persistentvolumeclaims", claim).is_none() {
+            let Some(found) = cluster.get("persistentvolumeclaims", claim) else {
                 let message = format!("persistentvolumeclaim \"{claim}\" not found");
                 return cluster.set_pod_status(&name, &uid, waiting("CreateContainerConfigError", &message));
+            };
+            if found["metadata"]["deletionTimestamp"].is_string() {
+                // The scheduler does not place it; once the claim is gone, it never can.
+                let message = format!("persistentvolumeclaim \"{claim}\" is being deleted");
+                let unschedulable = json!({"phase": "Pending", "conditions": [{
+                    "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                    "message": message,
+                }]});
+                return cluster.set_pod_status(&name, &uid, unschedulable);
             }
             if !attached(&cluster, &pod, claim).await {
                 return; // deleted while it waited
