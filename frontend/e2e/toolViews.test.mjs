@@ -1,5 +1,6 @@
 // End to end, on a stack of its own: the views of the sandbox tools that answer with a
-// listing, found files or matched lines, opened from a real run in a real sandbox.
+// listing, found files or matched lines, opened from a real run in a real sandbox; and
+// the views of the run's own memory and automation tools.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startStack } from './support/stack.mjs'
@@ -62,6 +63,44 @@ describe('Tool views', () => {
       assert.deepEqual(where.sort(), [`${WORKSPACE}/notes/birds.txt:2`, `${WORKSPACE}/notes/coast.md:3`])
       assert.match(await matches.innerText(), /The sandpiper runs along the tide line\./)
       await snap(page, '25-tool-matches')
+    }),
+  )
+
+  test('a memory note and an automation the agent made each show as what they are', { timeout: 120_000 }, () =>
+    onPage('own-tool-views', {}, async (page) => {
+      await page.goto(`${stack.url}/signin`)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await page.fill('input[name=email]', 'noor@example.com')
+      await page.fill('input[name=password]', PASSWORD)
+      await page.click('button[type=submit]')
+      await page.getByText('What should Sandpiper do?').waitFor()
+      // Memory is off until the person turns it on.
+      await page.click('[data-test=open-settings]')
+      await page.locator('[data-test=memory] [data-test=memory-enabled]').click()
+      await page.locator('[data-test=memory][data-enabled=true]').waitFor()
+      await page.click('[data-test=page-back]')
+
+      await page.fill('[data-test=composer]', 'Set up my standup')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=message-assistant]').getByText('Noted, and the standup reminder is set.').waitFor(SLOW)
+      const summaries = await page.locator('[data-test=tool-line] .summary').allInnerTexts()
+      assert.deepEqual(summaries, ['Ines runs the team standup on Mondays', 'Standup reminder'])
+
+      await page.locator('[data-test=tool-line][data-tool=memory]').click()
+      const memory = page.locator('[data-test=tool-view][data-kind=memory]')
+      await memory.waitFor()
+      assert.equal(await memory.locator('[data-test=memory-note]').innerText(), 'Ines runs the team standup on Mondays')
+      assert.match(await memory.locator('[data-test=memory-holds]').innerText(), /holds 1 note;/)
+      assert.equal(await memory.locator('pre').count(), 0, 'no JSON dump')
+      await snap(page, '47-tool-memory')
+
+      await page.locator('[data-test=tool-line][data-tool=automation_create]').click()
+      const made = page.locator('[data-test=tool-view][data-kind=automation]')
+      await made.waitFor()
+      assert.equal(await made.locator('[data-test=automation-made] strong').innerText(), 'Standup reminder')
+      assert.equal(await made.locator('[data-test=automation-made] li').count(), 3, 'its next three fire times')
+      assert.equal(await made.locator('pre').count(), 0, 'no JSON dump')
+      await snap(page, '48-tool-automation')
     }),
   )
 })

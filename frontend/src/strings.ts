@@ -99,6 +99,12 @@ export const strings = {
     kernelReady: (ms: number) => `The kernel started afresh: all variables and imports are gone. Ready after ${ms} ms.`,
     fetchStatus: (status: number, type?: string | null) => (type ? `HTTP ${status} · ${type}` : `HTTP ${status}`),
     textCut: 'The text was cut at its size limit.',
+    memoryDone: { add: 'Kept a new note:', replace: 'Rewrote a note:', remove: 'Removed a note.' } as Record<'add' | 'replace' | 'remove', string>,
+    memoryOld: 'The note that said',
+    memoryHolds: (n: number) => `The memory holds ${n} ${n === 1 ? 'note' : 'notes'}; new chats get them (Settings lists them).`,
+    automationNext: 'Runs next',
+    automationNever: 'It will not run: none of its times is ahead.',
+    automationPage: 'It is on the Automations page, where it can be changed or turned off.',
     labels: {
       delegate: 'Delegated',
       shell: 'Ran',

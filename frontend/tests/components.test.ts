@@ -131,7 +131,7 @@ describe('ToolLine', () => {
 
   it('names the automation the agent made, not its prompt', () => {
     const args = { name: 'Standup reminder', prompt: 'Remind me of the standup', cron: '0 9 * * MON' }
-    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'automation_create', call: { name: 'automation_create', args, written: true as const }, running: false }
+    const item = { kind: 'tool' as const, seq: 1, callId: 'c', name: 'automation_create', call: { name: 'automation_create' as const, args }, running: false }
     const wrapper = mount(ToolLine, { props: { item } })
     expect(wrapper.text()).toContain('Made an automation')
     expect(wrapper.text()).toContain('Standup reminder')
@@ -178,7 +178,7 @@ describe('ToolView of an MCP tool', () => {
 
 describe('ToolView of tool_register', () => {
   const item = (view: ToolViewData) =>
-    ({ kind: 'tool' as const, seq: 1, callId: 'c', name: 'tool_register', call: { name: 'tool_register', args: { name: 'calc' }, written: true as const }, running: false, view })
+    ({ kind: 'tool' as const, seq: 1, callId: 'c', name: 'tool_register', call: { name: 'tool_register' as const, args: { name: 'calc', command: 'node', args: ['mcp/calc.mjs'] } }, running: false, view })
   const base = { kind: 'tool_register' as const, server: 'calc', command: 'node', args: ['mcp/calc.mjs'] }
 
   it('shows the command, the tools offered and the test call, or why it was refused', () => {

@@ -124,3 +124,50 @@ describe('ToolView of the sandbox tools with views of their own', () => {
     expect(mount(ToolView, { props: { item: mcp } }).get('header .summary').text()).toBe('{"a":1,"b":2}')
   })
 })
+
+describe('ToolView of the run\'s own tools', () => {
+  it('shows the note the agent kept and how many the memory holds', () => {
+    const wrapper = opened('memory', { kind: 'memory', action: 'add', text: 'Deploys with pnpm', notes: 3 }, { action: 'add', text: 'Deploys with pnpm', old: null })
+    expect(wrapper.get('header .summary').text()).toBe('Deploys with pnpm')
+    expect(wrapper.get('[data-test=tool-view]').attributes('data-kind')).toBe('memory')
+    expect(wrapper.get('[data-test=memory-change]').attributes('data-action')).toBe('add')
+    expect(wrapper.get('[data-test=memory-note]').text()).toBe('Deploys with pnpm')
+    expect(wrapper.get('[data-test=memory-holds]').text()).toContain('holds 3 notes')
+    expect(wrapper.find('pre').exists()).toBe(false)
+    const removed = opened('memory', { kind: 'memory', action: 'remove', text: '', old: 'pnpm', notes: 1 }, { action: 'remove', text: '', old: 'pnpm' })
+    expect(removed.get('header .summary').text()).toBe('pnpm')
+    expect(removed.find('[data-test=memory-note]').exists()).toBe(false)
+    expect(removed.text()).toContain('Removed a note.')
+    expect(removed.text()).toContain('The note that said')
+    expect(removed.get('[data-test=memory-holds]').text()).toContain('holds 1 note;')
+  })
+
+  it('shows the automation made with its next fire times', () => {
+    const next = ['2026-11-30T08:00:00Z', '2026-12-07T08:00:00Z']
+    const wrapper = opened('automation_create', { kind: 'automation', id: 'aut-1', name: 'Standup', next_runs: next },
+      { name: 'Standup', prompt: 'Remind me of the standup', cron: '0 9 * * MON', timezone: 'Europe/Berlin', at: null })
+    expect(wrapper.get('header .summary').text()).toBe('Standup')
+    expect(wrapper.get('[data-test=automation-made] strong').text()).toBe('Standup')
+    expect(wrapper.findAll('[data-test=automation-made] li').map((li) => li.attributes('data-at'))).toEqual(next)
+    expect(wrapper.find('pre').exists()).toBe(false)
+    const never = opened('automation_create', { kind: 'automation', id: 'aut-2', name: 'Once', next_runs: [] }, { name: 'Once', prompt: 'p' })
+    expect(never.text()).toContain('It will not run')
+  })
+
+  it('still shows a memory or automation answer stored before they were typed as it was', () => {
+    const stored = { id: 'aut-1', name: 'Standup', next_runs: ['2026-11-30T08:00:00+00:00'] }
+    const wrapper = opened('automation_create', { kind: 'result', result: stored }, { name: 'Standup', prompt: 'p' })
+    expect(JSON.parse(wrapper.get('pre').text())).toEqual(stored)
+    // The memory tool's answer was stored as a JSON string, which the schema's object does not say.
+    const sentence = { kind: 'result', result: 'note added; memory holds 1 notes' } as unknown as ToolViewData
+    const note = opened('memory', sentence, { action: 'add', text: 'x' })
+    expect(JSON.parse(note.get('pre').text())).toBe('note added; memory holds 1 notes')
+  })
+
+  it('sums up the run\'s own calls and web search from their typed arguments', () => {
+    const summary = (name: string, args: object) => opened(name, { kind: 'error', message: 'x' }, args).get('header .summary').text()
+    expect(summary('delegate', { task: 'Count the terns\nthen the herons', own_sandbox: false, return_files: [] })).toBe('Count the terns')
+    expect(summary('web_search', { query: 'sandpiper migration' })).toBe('sandpiper migration')
+    expect(summary('tool_register', { name: 'calc', command: 'python3', args: [] })).toBe('calc')
+  })
+})

@@ -101,6 +101,14 @@ scenarios.inventory = [
   'Two notes mention the sandpiper.',
 ]
 
+// A note for the person's memory and an automation made for them, each shown in a view
+// of its own.
+scenarios.standup = [
+  [['memory', { action: 'add', text: 'Ines runs the team standup on Mondays' }]],
+  [['automation_create', { name: 'Standup reminder', prompt: 'Remind me of the standup', cron: '0 9 * * MON', timezone: 'Europe/Berlin' }]],
+  'Noted, and the standup reminder is set.',
+]
+
 // The agent makes a tool (tool_register), then calls it in the same turn.
 scenarios.greeter = [
   [['file_write', { path: 'tools/greeter.js', content: GREETER }]],

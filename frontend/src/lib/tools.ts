@@ -29,8 +29,9 @@ export function toolLabel(name: string): string {
   return name.replace(/_/g, ' ')
 }
 
-/** The one argument that says what a call did. A sandbox tool's call is typed (its
- * arguments are its contract's request); any other is read by key, as written. */
+/** The one argument that says what a call did. A built-in tool's call is typed (a
+ * sandbox tool's arguments are its contract's request, the run's own and the backend's
+ * their argument types); any other is read by key, as written. */
 export function toolSummary(call: LoggedCall): string {
   if ('written' in call) return writtenSummary(call.name, call.args as Record<string, unknown>)
   const firstLine = (text: string) => text.split('\n').find((line) => line.trim()) ?? ''
@@ -64,6 +65,23 @@ export function toolSummary(call: LoggedCall): string {
       return firstLine(call.args.javascript)
     case 'code_run':
       return firstLine(call.args.code)
+    case 'memory':
+      return call.args.text || call.args.old || ''
+    case 'automation_create':
+    case 'tool_register':
+      return call.args.name
+    case 'delegate':
+      return firstLine(call.args.task)
+    case 'web_search':
+      return call.args.query
+    case 'set_title':
+      return call.args.title
+    case 'message_notify_user':
+      return call.args.text
+    case 'message_ask_user':
+      return call.args.question
+    case 'step_update':
+      return call.args.step_id
     case 'shell_view':
     case 'shell_wait':
     case 'shell_kill':
@@ -72,12 +90,13 @@ export function toolSummary(call: LoggedCall): string {
     case 'browser_scroll':
     case 'browser_console_view':
     case 'code_restart':
+    case 'plan_update':
       return ''
   }
 }
 
-/** A call without a type here (the run's own tools, MCP tools, arguments that did not
- * fit), by the keys its arguments usually have. */
+/** A call without a type here (MCP tools, arguments that did not fit), by the keys its
+ * arguments usually have. */
 function writtenSummary(name: string, args: Record<string, unknown>): string {
   const pick = (...keys: string[]) => {
     for (const key of keys) {
@@ -87,7 +106,6 @@ function writtenSummary(name: string, args: Record<string, unknown>): string {
     }
     return ''
   }
-  if (name === 'tool_register' || name === 'automation_create') return pick('name')
   if (mcpParts(name)) {
     const all = Object.keys(args).length ? JSON.stringify(args) : ''
     return all.length > 80 ? `${all.slice(0, 79)}…` : all

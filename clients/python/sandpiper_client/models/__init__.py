@@ -32,6 +32,7 @@ from .api_key_view import ApiKeyView
 from .auth_mode_view import AuthModeView
 from .automation_edit import AutomationEdit
 from .automation_list import AutomationList
+from .automation_made import AutomationMade
 from .automation_view import AutomationView
 from .chat_message import ChatMessage
 from .chat_role import ChatRole
@@ -78,6 +79,9 @@ from .kept_tool_tool_view import KeptToolToolView
 from .kept_tool_view import KeptToolView
 from .kernel_restarted import KernelRestarted
 from .listing import Listing
+from .logged_call_automation_create import LoggedCallAutomationCreate
+from .logged_call_automation_create_args import LoggedCallAutomationCreateArgs
+from .logged_call_automation_create_name import LoggedCallAutomationCreateName
 from .logged_call_browser_click import LoggedCallBrowserClick
 from .logged_call_browser_click_args import LoggedCallBrowserClickArgs
 from .logged_call_browser_click_name import LoggedCallBrowserClickName
@@ -116,6 +120,9 @@ from .logged_call_code_run import LoggedCallCodeRun
 from .logged_call_code_run_args import LoggedCallCodeRunArgs
 from .logged_call_code_run_args_language import LoggedCallCodeRunArgsLanguage
 from .logged_call_code_run_name import LoggedCallCodeRunName
+from .logged_call_delegate import LoggedCallDelegate
+from .logged_call_delegate_args import LoggedCallDelegateArgs
+from .logged_call_delegate_name import LoggedCallDelegateName
 from .logged_call_file_find import LoggedCallFileFind
 from .logged_call_file_find_args import LoggedCallFileFindArgs
 from .logged_call_file_find_name import LoggedCallFileFindName
@@ -134,6 +141,24 @@ from .logged_call_file_search_name import LoggedCallFileSearchName
 from .logged_call_file_write import LoggedCallFileWrite
 from .logged_call_file_write_args import LoggedCallFileWriteArgs
 from .logged_call_file_write_name import LoggedCallFileWriteName
+from .logged_call_memory import LoggedCallMemory
+from .logged_call_memory_args import LoggedCallMemoryArgs
+from .logged_call_memory_args_action import LoggedCallMemoryArgsAction
+from .logged_call_memory_name import LoggedCallMemoryName
+from .logged_call_message_ask_user import LoggedCallMessageAskUser
+from .logged_call_message_ask_user_args import LoggedCallMessageAskUserArgs
+from .logged_call_message_ask_user_name import LoggedCallMessageAskUserName
+from .logged_call_message_notify_user import LoggedCallMessageNotifyUser
+from .logged_call_message_notify_user_args import LoggedCallMessageNotifyUserArgs
+from .logged_call_message_notify_user_name import LoggedCallMessageNotifyUserName
+from .logged_call_plan_update import LoggedCallPlanUpdate
+from .logged_call_plan_update_args import LoggedCallPlanUpdateArgs
+from .logged_call_plan_update_args_steps_item import LoggedCallPlanUpdateArgsStepsItem
+from .logged_call_plan_update_args_steps_item_status import LoggedCallPlanUpdateArgsStepsItemStatus
+from .logged_call_plan_update_name import LoggedCallPlanUpdateName
+from .logged_call_set_title import LoggedCallSetTitle
+from .logged_call_set_title_args import LoggedCallSetTitleArgs
+from .logged_call_set_title_name import LoggedCallSetTitleName
 from .logged_call_shell_exec import LoggedCallShellExec
 from .logged_call_shell_exec_args import LoggedCallShellExecArgs
 from .logged_call_shell_exec_args_env import LoggedCallShellExecArgsEnv
@@ -150,11 +175,23 @@ from .logged_call_shell_wait_name import LoggedCallShellWaitName
 from .logged_call_shell_write_input import LoggedCallShellWriteInput
 from .logged_call_shell_write_input_args import LoggedCallShellWriteInputArgs
 from .logged_call_shell_write_input_name import LoggedCallShellWriteInputName
+from .logged_call_step_update import LoggedCallStepUpdate
+from .logged_call_step_update_args import LoggedCallStepUpdateArgs
+from .logged_call_step_update_args_status import LoggedCallStepUpdateArgsStatus
+from .logged_call_step_update_name import LoggedCallStepUpdateName
+from .logged_call_tool_register import LoggedCallToolRegister
+from .logged_call_tool_register_args import LoggedCallToolRegisterArgs
+from .logged_call_tool_register_args_test_type_1 import LoggedCallToolRegisterArgsTestType1
+from .logged_call_tool_register_args_test_type_1_arguments import LoggedCallToolRegisterArgsTestType1Arguments
+from .logged_call_tool_register_name import LoggedCallToolRegisterName
 from .logged_call_true import LoggedCallTrue
 from .logged_call_true_args import LoggedCallTrueArgs
 from .logged_call_web_fetch import LoggedCallWebFetch
 from .logged_call_web_fetch_args import LoggedCallWebFetchArgs
 from .logged_call_web_fetch_name import LoggedCallWebFetchName
+from .logged_call_web_search import LoggedCallWebSearch
+from .logged_call_web_search_args import LoggedCallWebSearchArgs
+from .logged_call_web_search_name import LoggedCallWebSearchName
 from .mcp_item_image import McpItemImage
 from .mcp_item_image_type import McpItemImageType
 from .mcp_item_resource import McpItemResource
@@ -168,6 +205,8 @@ from .mcp_server_status import McpServerStatus
 from .mcp_server_view import McpServerView
 from .mcp_tool import McpTool
 from .mcp_transport_kind import McpTransportKind
+from .memory_action import MemoryAction
+from .memory_change import MemoryChange
 from .memory_note_edit import MemoryNoteEdit
 from .memory_note_view import MemoryNoteView
 from .memory_settings import MemorySettings
@@ -229,6 +268,8 @@ from .token_usage import TokenUsage
 from .tool_call_request import ToolCallRequest
 from .tool_registration import ToolRegistration
 from .tool_status import ToolStatus
+from .tool_view_automation import ToolViewAutomation
+from .tool_view_automation_kind import ToolViewAutomationKind
 from .tool_view_browser import ToolViewBrowser
 from .tool_view_browser_kind import ToolViewBrowserKind
 from .tool_view_code import ToolViewCode
@@ -255,6 +296,8 @@ from .tool_view_matches import ToolViewMatches
 from .tool_view_matches_kind import ToolViewMatchesKind
 from .tool_view_mcp import ToolViewMcp
 from .tool_view_mcp_kind import ToolViewMcpKind
+from .tool_view_memory import ToolViewMemory
+from .tool_view_memory_kind import ToolViewMemoryKind
 from .tool_view_result import ToolViewResult
 from .tool_view_result_kind import ToolViewResultKind
 from .tool_view_result_result import ToolViewResultResult
@@ -301,6 +344,7 @@ __all__ = (
     "AuthModeView",
     "AutomationEdit",
     "AutomationList",
+    "AutomationMade",
     "AutomationView",
     "ChatMessage",
     "ChatRole",
@@ -347,6 +391,9 @@ __all__ = (
     "KeptToolView",
     "KernelRestarted",
     "Listing",
+    "LoggedCallAutomationCreate",
+    "LoggedCallAutomationCreateArgs",
+    "LoggedCallAutomationCreateName",
     "LoggedCallBrowserClick",
     "LoggedCallBrowserClickArgs",
     "LoggedCallBrowserClickName",
@@ -385,6 +432,9 @@ __all__ = (
     "LoggedCallCodeRunArgs",
     "LoggedCallCodeRunArgsLanguage",
     "LoggedCallCodeRunName",
+    "LoggedCallDelegate",
+    "LoggedCallDelegateArgs",
+    "LoggedCallDelegateName",
     "LoggedCallFileFind",
     "LoggedCallFileFindArgs",
     "LoggedCallFileFindName",
@@ -403,6 +453,24 @@ __all__ = (
     "LoggedCallFileWrite",
     "LoggedCallFileWriteArgs",
     "LoggedCallFileWriteName",
+    "LoggedCallMemory",
+    "LoggedCallMemoryArgs",
+    "LoggedCallMemoryArgsAction",
+    "LoggedCallMemoryName",
+    "LoggedCallMessageAskUser",
+    "LoggedCallMessageAskUserArgs",
+    "LoggedCallMessageAskUserName",
+    "LoggedCallMessageNotifyUser",
+    "LoggedCallMessageNotifyUserArgs",
+    "LoggedCallMessageNotifyUserName",
+    "LoggedCallPlanUpdate",
+    "LoggedCallPlanUpdateArgs",
+    "LoggedCallPlanUpdateArgsStepsItem",
+    "LoggedCallPlanUpdateArgsStepsItemStatus",
+    "LoggedCallPlanUpdateName",
+    "LoggedCallSetTitle",
+    "LoggedCallSetTitleArgs",
+    "LoggedCallSetTitleName",
     "LoggedCallShellExec",
     "LoggedCallShellExecArgs",
     "LoggedCallShellExecArgsEnv",
@@ -419,11 +487,23 @@ __all__ = (
     "LoggedCallShellWriteInput",
     "LoggedCallShellWriteInputArgs",
     "LoggedCallShellWriteInputName",
+    "LoggedCallStepUpdate",
+    "LoggedCallStepUpdateArgs",
+    "LoggedCallStepUpdateArgsStatus",
+    "LoggedCallStepUpdateName",
+    "LoggedCallToolRegister",
+    "LoggedCallToolRegisterArgs",
+    "LoggedCallToolRegisterArgsTestType1",
+    "LoggedCallToolRegisterArgsTestType1Arguments",
+    "LoggedCallToolRegisterName",
     "LoggedCallTrue",
     "LoggedCallTrueArgs",
     "LoggedCallWebFetch",
     "LoggedCallWebFetchArgs",
     "LoggedCallWebFetchName",
+    "LoggedCallWebSearch",
+    "LoggedCallWebSearchArgs",
+    "LoggedCallWebSearchName",
     "McpItemImage",
     "McpItemImageType",
     "McpItemResource",
@@ -437,6 +517,8 @@ __all__ = (
     "McpServerView",
     "McpTool",
     "McpTransportKind",
+    "MemoryAction",
+    "MemoryChange",
     "MemoryNoteEdit",
     "MemoryNoteView",
     "MemorySettings",
@@ -498,6 +580,8 @@ __all__ = (
     "ToolCallRequest",
     "ToolRegistration",
     "ToolStatus",
+    "ToolViewAutomation",
+    "ToolViewAutomationKind",
     "ToolViewBrowser",
     "ToolViewBrowserKind",
     "ToolViewCode",
@@ -524,6 +608,8 @@ __all__ = (
     "ToolViewMatchesKind",
     "ToolViewMcp",
     "ToolViewMcpKind",
+    "ToolViewMemory",
+    "ToolViewMemoryKind",
     "ToolViewResult",
     "ToolViewResultKind",
     "ToolViewResultResult",

@@ -12,6 +12,7 @@ from ..models.tool_status import ToolStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.tool_view_automation import ToolViewAutomation
     from ..models.tool_view_browser import ToolViewBrowser
     from ..models.tool_view_code import ToolViewCode
     from ..models.tool_view_console import ToolViewConsole
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from ..models.tool_view_listing import ToolViewListing
     from ..models.tool_view_matches import ToolViewMatches
     from ..models.tool_view_mcp import ToolViewMcp
+    from ..models.tool_view_memory import ToolViewMemory
     from ..models.tool_view_result import ToolViewResult
     from ..models.tool_view_search import ToolViewSearch
     from ..models.tool_view_shell import ToolViewShell
@@ -44,9 +46,10 @@ class AgentEventTool:
         name (str):
         status (ToolStatus):
         type_ (AgentEventToolType):
-        view (None | ToolViewBrowser | ToolViewCode | ToolViewConsole | ToolViewDelegation | ToolViewError |
-            ToolViewEvaluated | ToolViewFetched | ToolViewFile | ToolViewFound | ToolViewKernelRestart | ToolViewListing |
-            ToolViewMatches | ToolViewMcp | ToolViewResult | ToolViewSearch | ToolViewShell | ToolViewToolRegister | Unset):
+        view (None | ToolViewAutomation | ToolViewBrowser | ToolViewCode | ToolViewConsole | ToolViewDelegation |
+            ToolViewError | ToolViewEvaluated | ToolViewFetched | ToolViewFile | ToolViewFound | ToolViewKernelRestart |
+            ToolViewListing | ToolViewMatches | ToolViewMcp | ToolViewMemory | ToolViewResult | ToolViewSearch |
+            ToolViewShell | ToolViewToolRegister | Unset):
     """
 
     args: Any
@@ -56,6 +59,7 @@ class AgentEventTool:
     type_: AgentEventToolType
     view: (
         None
+        | ToolViewAutomation
         | ToolViewBrowser
         | ToolViewCode
         | ToolViewConsole
@@ -69,6 +73,7 @@ class AgentEventTool:
         | ToolViewListing
         | ToolViewMatches
         | ToolViewMcp
+        | ToolViewMemory
         | ToolViewResult
         | ToolViewSearch
         | ToolViewShell
@@ -78,6 +83,7 @@ class AgentEventTool:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.tool_view_automation import ToolViewAutomation  # noqa: PLC0415
         from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
         from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
         from ..models.tool_view_console import ToolViewConsole  # noqa: PLC0415
@@ -91,6 +97,7 @@ class AgentEventTool:
         from ..models.tool_view_listing import ToolViewListing  # noqa: PLC0415
         from ..models.tool_view_matches import ToolViewMatches  # noqa: PLC0415
         from ..models.tool_view_mcp import ToolViewMcp  # noqa: PLC0415
+        from ..models.tool_view_memory import ToolViewMemory  # noqa: PLC0415
         from ..models.tool_view_result import ToolViewResult  # noqa: PLC0415
         from ..models.tool_view_search import ToolViewSearch  # noqa: PLC0415
         from ..models.tool_view_shell import ToolViewShell  # noqa: PLC0415
@@ -141,6 +148,10 @@ class AgentEventTool:
             view = self.view.to_dict()
         elif isinstance(self.view, ToolViewToolRegister):
             view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewMemory):
+            view = self.view.to_dict()
+        elif isinstance(self.view, ToolViewAutomation):
+            view = self.view.to_dict()
         elif isinstance(self.view, ToolViewError):
             view = self.view.to_dict()
         else:
@@ -164,6 +175,7 @@ class AgentEventTool:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.tool_view_automation import ToolViewAutomation  # noqa: PLC0415
         from ..models.tool_view_browser import ToolViewBrowser  # noqa: PLC0415
         from ..models.tool_view_code import ToolViewCode  # noqa: PLC0415
         from ..models.tool_view_console import ToolViewConsole  # noqa: PLC0415
@@ -177,6 +189,7 @@ class AgentEventTool:
         from ..models.tool_view_listing import ToolViewListing  # noqa: PLC0415
         from ..models.tool_view_matches import ToolViewMatches  # noqa: PLC0415
         from ..models.tool_view_mcp import ToolViewMcp  # noqa: PLC0415
+        from ..models.tool_view_memory import ToolViewMemory  # noqa: PLC0415
         from ..models.tool_view_result import ToolViewResult  # noqa: PLC0415
         from ..models.tool_view_search import ToolViewSearch  # noqa: PLC0415
         from ..models.tool_view_shell import ToolViewShell  # noqa: PLC0415
@@ -197,6 +210,7 @@ class AgentEventTool:
             data: object,
         ) -> (
             None
+            | ToolViewAutomation
             | ToolViewBrowser
             | ToolViewCode
             | ToolViewConsole
@@ -210,6 +224,7 @@ class AgentEventTool:
             | ToolViewListing
             | ToolViewMatches
             | ToolViewMcp
+            | ToolViewMemory
             | ToolViewResult
             | ToolViewSearch
             | ToolViewShell
@@ -351,13 +366,30 @@ class AgentEventTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_view_type_16 = ToolViewError.from_dict(data)
+                componentsschemas_tool_view_type_16 = ToolViewMemory.from_dict(data)
 
                 return componentsschemas_tool_view_type_16
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_17 = ToolViewAutomation.from_dict(data)
+
+                return componentsschemas_tool_view_type_17
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_tool_view_type_18 = ToolViewError.from_dict(data)
+
+                return componentsschemas_tool_view_type_18
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             return cast(
                 None
+                | ToolViewAutomation
                 | ToolViewBrowser
                 | ToolViewCode
                 | ToolViewConsole
@@ -371,6 +403,7 @@ class AgentEventTool:
                 | ToolViewListing
                 | ToolViewMatches
                 | ToolViewMcp
+                | ToolViewMemory
                 | ToolViewResult
                 | ToolViewSearch
                 | ToolViewShell

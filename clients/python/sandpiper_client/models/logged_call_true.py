@@ -16,13 +16,12 @@ T = TypeVar("T", bound="LoggedCallTrue")
 
 @_attrs_define
 class LoggedCallTrue:
-    """A call whose arguments have no type here (the run's own tools, the backend's, MCP tools) or did not fit theirs, as
-    the model wrote them.
+    """A call whose arguments have no type here (MCP tools) or did not fit theirs, as the model wrote them.
 
-        Attributes:
-            args (LoggedCallTrueArgs):
-            name (str):
-            written (bool):
+    Attributes:
+        args (LoggedCallTrueArgs):
+        name (str):
+        written (bool):
     """
 
     args: LoggedCallTrueArgs

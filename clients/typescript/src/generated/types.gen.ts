@@ -184,6 +184,18 @@ export type AutomationList = {
     automations: Array<AutomationView>;
 };
 
+/**
+ * An automation the agent made for its person (`automation_create`).
+ */
+export type AutomationMade = {
+    id: string;
+    name: string;
+    /**
+     * Its next fire times, soonest first (empty: it will not fire).
+     */
+    next_runs: Array<string>;
+};
+
 export type AutomationView = {
     /**
      * The files each run gets in its workspace's `uploads/`.
@@ -920,6 +932,151 @@ export type LoggedCall = {
     name: 'web_fetch';
 } | {
     args: {
+        steps: Array<{
+            description: string;
+            id: string;
+            status?: 'pending' | 'running' | 'completed' | 'failed';
+        }>;
+    };
+    name: 'plan_update';
+} | {
+    args: {
+        description?: string;
+        status: 'pending' | 'running' | 'completed' | 'failed';
+        step_id: string;
+    };
+    name: 'step_update';
+} | {
+    args: {
+        title: string;
+    };
+    name: 'set_title';
+} | {
+    args: {
+        text: string;
+    };
+    name: 'message_notify_user';
+} | {
+    args: {
+        question: string;
+        /**
+         * Whether the person should use the desktop themselves (e.g. to sign in).
+         */
+        take_over?: boolean;
+    };
+    name: 'message_ask_user';
+} | {
+    /**
+     * The `memory` tool's arguments, as the model writes them.
+     */
+    args: {
+        /**
+         * What a `memory` call does to the person's notes.
+         */
+        action: 'add' | 'replace' | 'remove';
+        /**
+         * replace, remove: a part of the note's text that no other note has.
+         */
+        old?: string | null;
+        /**
+         * The note (add) or its new text (replace): one short fact, never a secret.
+         */
+        text?: string;
+    };
+    name: 'memory';
+} | {
+    args: {
+        /**
+         * Its arguments, e.g. ["tools/server.py"] (relative to the workspace).
+         */
+        args?: Array<string>;
+        /**
+         * The program that starts the server, e.g. "python3" or "node".
+         */
+        command: string;
+        /**
+         * 1 to 32 letters, digits, '-' or '_' (no '__'): its tools are offered as
+         * mcp__<name>__<tool>.
+         */
+        name: string;
+        /**
+         * A call made once it lists its tools: the server is registered only if it succeeds.
+         */
+        test?: null | {
+            arguments?: {
+                [key: string]: unknown;
+            };
+            /**
+             * The tool's name on the server (not the mcp__ name).
+             */
+            tool: string;
+        };
+    };
+    name: 'tool_register';
+} | {
+    /**
+     * What the agent's `automation_create` tool takes: a time-triggered automation for its
+     * person (webhooks are made in the app).
+     */
+    args: {
+        /**
+         * Instead of (or besides) `cron`: once, at this RFC 3339 time.
+         */
+        at?: string | null;
+        /**
+         * A cron expression: 5 fields (minute hour day month weekday), e.g. `0 9 * * MON`.
+         */
+        cron?: string | null;
+        /**
+         * A few words naming it.
+         */
+        name: string;
+        /**
+         * What to do at each run, as the person would ask it; each run starts a new chat
+         * that sees only this.
+         */
+        prompt: string;
+        /**
+         * The IANA time zone the cron is read in (the person's, if known); default UTC.
+         */
+        timezone?: string | null;
+    };
+    name: 'automation_create';
+} | {
+    args: {
+        /**
+         * One of the models listed in your instructions; the deployment's implementer model
+         * when left out.
+         */
+        model?: string | null;
+        /**
+         * Give the sub-agent a sandbox of its own (a fresh machine) instead of working in
+         * yours; it is removed when the sub-agent ends.
+         */
+        own_sandbox?: boolean;
+        /**
+         * Files of the sub-agent's sandbox to copy into yours, at the same paths, when it
+         * ends; only with `own_sandbox`. Paths relative to the workspace (`out/report.md`),
+         * at most 20, regular files of at most 100 MiB each.
+         */
+        return_files?: Array<string>;
+        /**
+         * Everything the sub-agent needs to know: it sees nothing of this conversation.
+         */
+        task: string;
+    };
+    name: 'delegate';
+} | {
+    args: {
+        /**
+         * Default 10, at most 50.
+         */
+        max_results?: number | null;
+        query: string;
+    };
+    name: 'web_search';
+} | {
+    args: {
         [key: string]: unknown;
     };
     name: string;
@@ -1056,6 +1213,30 @@ export type McpTool = {
  * How a server is reached: `http` (Streamable HTTP) or `stdio` (a command).
  */
 export type McpTransportKind = 'http' | 'stdio';
+
+/**
+ * What a `memory` call does to the person's notes.
+ */
+export type MemoryAction = 'add' | 'replace' | 'remove';
+
+/**
+ * A note the agent wrote to the person's memory (`memory`).
+ */
+export type MemoryChange = {
+    action: MemoryAction;
+    /**
+     * The notes the memory holds afterwards.
+     */
+    notes: number;
+    /**
+     * The part of the note's text that named the one replaced or removed.
+     */
+    old?: string | null;
+    /**
+     * The note as kept (add, replace); empty for remove.
+     */
+    text: string;
+};
 
 export type MemoryNoteEdit = {
     /**
@@ -1722,6 +1903,10 @@ export type ToolView = {
     own_sandbox: boolean;
 } | (ToolRegistration & {
     kind: 'tool_register';
+}) | (MemoryChange & {
+    kind: 'memory';
+}) | (AutomationMade & {
+    kind: 'automation';
 }) | {
     kind: 'error';
     message: string;

@@ -13,41 +13,18 @@
 use std::sync::Arc;
 
 use chrono::Utc;
-use serde::Deserialize;
-use utoipa::ToSchema;
 
 use super::error::{AppError, AppResult};
 use crate::domain::ids::NoteId;
 use crate::domain::memory::{Memory, NoteText};
 use crate::domain::ports::MemoryRepository;
+use crate::domain::run_call::{MemoryAction, MemoryArgs};
 use crate::domain::session::SessionId;
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
 
 /// How often a change is tried again when other writers keep coming first.
 const ATTEMPTS: usize = 8;
-
-/// The `memory` tool's arguments, as the model writes them.
-#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum MemoryAction {
-    Add,
-    Replace,
-    Remove,
-}
-
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MemoryArgs {
-    #[schema(inline)]
-    pub action: MemoryAction,
-    /// The note (add) or its new text (replace): one short fact, never a secret.
-    #[serde(default)]
-    pub text: String,
-    /// replace, remove: a part of the note's text that no other note has.
-    #[serde(default)]
-    pub old: Option<String>,
-}
 
 impl MemoryArgs {
     /// What the call asks of the memory; `Err` says what to fix.
@@ -146,18 +123,14 @@ impl MemoryService {
         Ok(memory)
     }
 
-    /// Writes a note for the agent of `session`; `Err` is for the model to read.
+    /// Writes a note for the agent of `session`: the notes the memory holds afterwards;
+    /// `Err` is for the model to read.
     pub async fn write(
         &self,
         owner: &UserId,
         session: &SessionId,
         write: NoteWrite,
-    ) -> Result<String, String> {
-        let done = match write {
-            NoteWrite::Add(_) => "added",
-            NoteWrite::Replace { .. } => "replaced",
-            NoteWrite::Remove { .. } => "removed",
-        };
+    ) -> Result<usize, String> {
         let outcome = self
             .change(owner, |memory| {
                 if !memory.enabled {
@@ -173,10 +146,7 @@ impl MemoryService {
             })
             .await;
         match outcome {
-            Ok(memory) => Ok(format!(
-                "note {done}; memory holds {} notes (new chats get them; this chat's prompt stays as it began)",
-                memory.notes.len()
-            )),
+            Ok(memory) => Ok(memory.notes.len()),
             Err(AppError::Internal(err)) => {
                 tracing::error!(%err, "writing a memory note");
                 Err("memory could not be written right now".into())

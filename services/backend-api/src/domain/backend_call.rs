@@ -9,6 +9,7 @@ use super::tool::tool_calls;
 use super::web_search::WebSearchRequest;
 
 tool_calls! {
+    typed
     /// A call of one of the backend's own tools.
     BackendCall {
     WebSearch(WebSearchRequest) = "web_search", "Search the web.";

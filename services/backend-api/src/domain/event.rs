@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use super::agent::ChatMessage;
 use super::logged_call::LoggedCall;
+pub use super::plan::{PlanStep, StepStatus};
 use super::session::{SessionId, SessionStatus};
 use super::tool::ToolView;
 
@@ -115,22 +116,6 @@ impl AgentEvent {
 pub enum MessageRole {
     User,
     Assistant,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct PlanStep {
-    pub id: String,
-    pub description: String,
-    pub status: StepStatus,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StepStatus {
-    Pending,
-    Running,
-    Completed,
-    Failed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

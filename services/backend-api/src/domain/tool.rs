@@ -12,7 +12,9 @@ mod view;
 mod view_parts;
 
 pub use view::ToolView;
-pub use view_parts::{CodeCell, CodeOutput, ImageRef, McpItem, RegisteredTool, ToolRegistration};
+pub use view_parts::{
+    AutomationMade, CodeCell, CodeOutput, ImageRef, McpItem, MemoryChange, RegisteredTool, ToolRegistration,
+};
 
 /// A tool offered to the model: its name, what it does and a JSON schema of its
 /// arguments.

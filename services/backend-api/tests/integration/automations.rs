@@ -321,6 +321,18 @@ async fn the_agent_makes_an_automation_for_its_person_shown_as_a_tool_line() {
         .filter(|e| e["type"] == "tool" && e["status"] == "called" && e["name"] == "automation_create")
         .collect();
     assert_eq!(lines.len(), 2, "{events:#?}");
+    assert_eq!(lines[0]["view"]["kind"], "error", "{:#?}", lines[0]);
+    // The made one's line shows it by its typed view, its call typed too.
+    let made_view = &lines[1]["view"];
+    assert_eq!(made_view["kind"], "automation", "{:#?}", lines[1]);
+    assert_eq!(made_view["name"], "Standup");
+    assert_eq!(
+        made_view["next_runs"].as_array().map(Vec::len),
+        Some(3),
+        "{made_view}"
+    );
+    assert_eq!(lines[1]["args"]["cron"], "0 9 * * MON");
+    assert!(lines[1].get("written").is_none(), "{:#?}", lines[1]);
     // The bad cron is the model's to read and fix; nothing was made of it.
     let refused = llm.last_message_text(1);
     assert!(

@@ -70,7 +70,18 @@ pub(crate) async fn ada_with_a_note(llm: &FakeLlm) -> (TestApp, String, String) 
     let calls = memory_calls(&events);
     assert_eq!(calls.len(), 1, "one memory tool line: {events:#?}");
     assert_eq!(calls[0]["args"]["text"], NOTE);
-    assert_eq!(calls[0]["view"]["kind"], "result", "{:#?}", calls[0]);
+    let view = &calls[0]["view"];
+    assert_eq!(
+        (&view["kind"], &view["action"], &view["text"], &view["notes"]),
+        (&json!("memory"), &json!("add"), &json!(NOTE), &json!(1)),
+        "{:#?}",
+        calls[0]
+    );
+    assert!(
+        calls[0].get("written").is_none(),
+        "the call is typed: {:#?}",
+        calls[0]
+    );
     (app, ada, chat)
 }
 
@@ -161,7 +172,17 @@ async fn a_note_changed_mid_chat_leaves_that_chats_prompt_as_it_began() {
         .await;
     assert_eq!(edited["text"], "Ada deploys with Helm to production");
     let events = app.turn(&ada, &chat, "Change how I deploy").await;
-    assert_eq!(memory_calls(&events)[0]["view"]["kind"], "result");
+    let view = &memory_calls(&events)[0]["view"];
+    assert_eq!(
+        (&view["kind"], &view["action"], &view["old"], &view["text"]),
+        (
+            &json!("memory"),
+            &json!("replace"),
+            &json!("Helm"),
+            &json!("Ada deploys with Argo CD")
+        ),
+        "{view}"
+    );
     let edited = system_prompt(&llm, 3);
     assert!(
         edited.contains("Helm to production") && !edited.contains(NOTE),

@@ -5,11 +5,11 @@
 
 use serde_json::{Map, Value};
 
-use super::run::own_calls::{DelegateArgs, DelegateCall, RunCall};
 use crate::domain::agent_server::REGISTER_TOOL;
 use crate::domain::backend_call::BackendCall;
 use crate::domain::mcp::{qualified_name, McpTool};
 use crate::domain::memory::MEMORY_TOOL;
+use crate::domain::run_call::{DelegateArgs, DelegateCall, RunCall};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::{ToolHome, ToolSpec};
 

@@ -18,6 +18,7 @@ use crate::domain::job::{Webhook, WebhookUrl};
 use crate::domain::job_attachment::NewAttachment;
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::AutomationRepository;
+use crate::domain::run_call::AutomateArgs;
 use crate::domain::session::Network;
 use crate::domain::user::UserId;
 
@@ -106,27 +107,6 @@ pub async fn save_new(
         return Err(err);
     }
     Ok((automation, secrets))
-}
-
-/// What the agent's `automation_create` tool takes: a time-triggered automation for its
-/// person (webhooks are made in the app).
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AutomateArgs {
-    /// A few words naming it.
-    pub name: String,
-    /// What to do at each run, as the person would ask it; each run starts a new chat
-    /// that sees only this.
-    pub prompt: String,
-    /// A cron expression: 5 fields (minute hour day month weekday), e.g. `0 9 * * MON`.
-    #[serde(default)]
-    pub cron: Option<String>,
-    /// The IANA time zone the cron is read in (the person's, if known); default UTC.
-    #[serde(default)]
-    pub timezone: Option<String>,
-    /// Instead of (or besides) `cron`: once, at this RFC 3339 time.
-    #[serde(default)]
-    pub at: Option<String>,
 }
 
 impl From<AutomateArgs> for NewAutomation {

@@ -9,7 +9,9 @@ use tool_api_contract::shell::CommandState;
 use tool_api_contract::web::FetchResponse;
 use utoipa::ToSchema;
 
-use super::view_parts::{CodeCell, CodeOutput, ImageRef, McpItem, ToolRegistration};
+use super::view_parts::{
+    AutomationMade, CodeCell, CodeOutput, ImageRef, McpItem, MemoryChange, ToolRegistration,
+};
 use crate::domain::files::Listing;
 use crate::domain::web_search::WebSearchResult;
 
@@ -86,6 +88,10 @@ pub enum ToolView {
     },
     /// An MCP server the agent registered with `tool_register`.
     ToolRegister(Box<ToolRegistration>),
+    /// A note the agent wrote to the person's memory (`memory`).
+    Memory(MemoryChange),
+    /// An automation the agent made for its person (`automation_create`).
+    Automation(AutomationMade),
     /// Why the call gave no result.
     Error { message: String },
 }
@@ -210,5 +216,36 @@ mod tests {
         let broken = json!({ "view": { "kind": "fetched", "url": "https://example.org" } });
         let Holder { view } = serde_json::from_value(broken).unwrap();
         assert!(matches!(view, Some(ToolView::Result { .. })), "{view:?}");
+    }
+
+    #[test]
+    fn memory_and_automation_views_are_typed_and_their_old_results_still_read() {
+        let memory = json!({ "view": { "kind": "memory", "action": "replace", "text": "uses pnpm", "old": "npm", "notes": 2 } });
+        let Holder { view } = serde_json::from_value(memory.clone()).unwrap();
+        let Some(ToolView::Memory(change)) = &view else {
+            panic!("{view:?}");
+        };
+        assert_eq!(
+            (change.text.as_str(), change.old.as_deref(), change.notes),
+            ("uses pnpm", Some("npm"), 2)
+        );
+        assert_eq!(serde_json::to_value(&view).unwrap(), memory["view"]);
+        let made = json!({ "view": { "kind": "automation", "id": "aut-1", "name": "Standup", "next_runs": ["2026-11-30T08:00:00Z"] } });
+        let Holder { view } = serde_json::from_value(made.clone()).unwrap();
+        assert!(
+            matches!(&view, Some(ToolView::Automation(a)) if a.name == "Standup" && a.next_runs.len() == 1)
+        );
+        assert_eq!(serde_json::to_value(&view).unwrap(), made["view"]);
+        // As both tools' answers were stored before they had views of their own.
+        for result in [
+            json!(
+                "note added; memory holds 1 notes (new chats get them; this chat's prompt stays as it began)"
+            ),
+            json!({ "id": "aut-1", "name": "Standup", "next_runs": ["2026-11-30T08:00:00+00:00"] }),
+        ] {
+            let stored = json!({ "view": { "kind": "result", "result": result } });
+            let Holder { view } = serde_json::from_value(stored).unwrap();
+            assert_eq!(view, Some(ToolView::Result { result }));
+        }
     }
 }

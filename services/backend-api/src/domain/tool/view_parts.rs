@@ -1,9 +1,35 @@
 //! The parts of a tool call's view that are more than a field: a code cell and its
-//! outputs, a stored image, an MCP result's pieces, a registered MCP server.
+//! outputs, a stored image, an MCP result's pieces, a registered MCP server, a memory
+//! note written, an automation made.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use tool_api_contract::code::{CodeError, CodeLanguage};
 use utoipa::ToSchema;
+
+use crate::domain::run_call::MemoryAction;
+
+/// A note the agent wrote to the person's memory (`memory`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MemoryChange {
+    pub action: MemoryAction,
+    /// The note as kept (add, replace); empty for remove.
+    pub text: String,
+    /// The part of the note's text that named the one replaced or removed.
+    #[serde(default)]
+    pub old: Option<String>,
+    /// The notes the memory holds afterwards.
+    pub notes: usize,
+}
+
+/// An automation the agent made for its person (`automation_create`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AutomationMade {
+    pub id: String,
+    pub name: String,
+    /// Its next fire times, soonest first (empty: it will not fire).
+    pub next_runs: Vec<DateTime<Utc>>,
+}
 
 /// An MCP server the agent registered: its name, how it is started, and the tools it
 /// offered with the test call's result — or why it was not registered (`error`).

@@ -8,9 +8,10 @@ use serde_json::{json, Value};
 
 use super::Run;
 use crate::application::agent::untrusted::ToolReply;
-use crate::application::automations::input::{save_new, AutomateArgs, Checks};
+use crate::application::automations::input::{save_new, Checks};
 use crate::domain::agent::ToolCallRequest;
-use crate::domain::tool::ToolView;
+use crate::domain::run_call::AutomateArgs;
+use crate::domain::tool::{AutomationMade, ToolView};
 
 /// Fire times the tool line and the model are shown.
 const SHOWN_RUNS: usize = 3;
@@ -34,19 +35,20 @@ impl Run {
         .await;
         let (view, reply) = match saved {
             Ok((automation, _)) => {
-                let next: Vec<String> = automation
-                    .next_runs(chrono::Utc::now(), SHOWN_RUNS)
-                    .iter()
-                    .map(|at| at.to_rfc3339())
-                    .collect();
-                let result =
-                    json!({ "id": automation.id.as_str(), "name": automation.name, "next_runs": next });
+                let next_runs = automation.next_runs(chrono::Utc::now(), SHOWN_RUNS);
                 let reply = format!(
                     "Made the automation \"{}\"; it runs next at {}. The person sees it on their Automations page.",
                     automation.name,
-                    next.first().map_or("no time (it will not fire)", String::as_str)
+                    next_runs
+                        .first()
+                        .map_or("no time (it will not fire)".to_owned(), |at| at.to_rfc3339())
                 );
-                (ToolView::Result { result }, reply)
+                let made = AutomationMade {
+                    id: automation.id.as_str().to_owned(),
+                    name: automation.name,
+                    next_runs,
+                };
+                (ToolView::Automation(made), reply)
             }
             Err(err) => {
                 let problem = format!("The automation was not made: {err}");

@@ -22,7 +22,6 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use super::own_calls::DelegateArgs;
 use super::sub_agents::{Finished, Outcome, Role, SubAgents};
 use super::{hand_back, Next, Run, TurnEnd};
 use crate::application::agent::catalogue::Catalogue;
@@ -31,6 +30,7 @@ use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::files::WorkspacePath;
 use crate::domain::model::ModelInfo;
+use crate::domain::run_call::DelegateArgs;
 use crate::domain::session::SessionId;
 use crate::domain::tool::ToolView;
 

@@ -10,10 +10,11 @@ use serde_json::{json, Value};
 
 use super::Run;
 use crate::application::agent::untrusted::ToolReply;
-use crate::application::memory::MemoryArgs;
+use crate::application::memory::NoteWrite;
 use crate::domain::agent::{ChatRole, ToolCallRequest};
 use crate::domain::memory::MEMORY_TOOL;
-use crate::domain::tool::ToolView;
+use crate::domain::run_call::{MemoryAction, MemoryArgs};
+use crate::domain::tool::{MemoryChange, ToolView};
 
 impl Run {
     /// As a turn starts: the `memory` tool offered while memory is on, and, in a run's
@@ -53,17 +54,39 @@ impl Run {
     pub(super) async fn memory_tool(&mut self, call: &ToolCallRequest, args: MemoryArgs) {
         let shown: Value = serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({}));
         self.open(call, shown).await;
+        let (action, old) = (args.action, args.old.clone());
         let written = match args.write() {
             Ok(write) => {
+                let text = match &write {
+                    NoteWrite::Add(text) | NoteWrite::Replace { text, .. } => text.as_str().to_owned(),
+                    NoteWrite::Remove { .. } => String::new(),
+                };
                 self.deps
                     .memory
                     .write(&self.session.owner, &self.session.id, write)
                     .await
+                    .map(|notes| (text, notes))
             }
             Err(problem) => Err(problem),
         };
         let (view, reply) = match written {
-            Ok(done) => (ToolView::Result { result: json!(done) }, done),
+            Ok((text, notes)) => {
+                let done = match action {
+                    MemoryAction::Add => "added",
+                    MemoryAction::Replace => "replaced",
+                    MemoryAction::Remove => "removed",
+                };
+                let reply = format!(
+                    "note {done}; memory holds {notes} notes (new chats get them; this chat's prompt stays as it began)"
+                );
+                let change = MemoryChange {
+                    action,
+                    text,
+                    old,
+                    notes,
+                };
+                (ToolView::Memory(change), reply)
+            }
             Err(problem) => (ToolView::error(problem.clone()), problem),
         };
         self.close(&call.id, view, ToolReply::own(reply)).await;

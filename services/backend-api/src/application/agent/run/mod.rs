@@ -18,9 +18,8 @@
 //!   step and time budgets.
 //! - `calls.rs`: one tool call from its arguments to the model's reply: parsed, opened,
 //!   run where it lives (the backend's own tools here), closed.
-//! - `own_calls.rs`: the tools the run handles itself (plan, step, title, talking to the
-//!   person, delegating) and their typed arguments, as the catalogue offers them.
-//! - `own_tools.rs`: what those tools do, and the events they leave.
+//! - `own_tools.rs`: what the tools the run handles itself do (their calls and typed
+//!   arguments are [`crate::domain::run_call`]'s), and the events they leave.
 //! - `memory_tool.rs`: the `memory` tool, notes kept across the person's chats.
 //! - `automation_tool.rs`: the `automation_create` tool, an automation for the person.
 //! - `tool_register.rs`: the `tool_register` tool, MCP servers the agent wrote, kept
@@ -49,7 +48,6 @@ mod kept_tools;
 mod mcp;
 mod memory_tool;
 mod messages;
-pub(super) mod own_calls;
 mod own_tools;
 mod sandbox;
 mod sub_agents;

@@ -1,11 +1,11 @@
 //! What the run's own tools do (planning, the session's title, talking to the person):
 //! each leaves an event of its own. The calls and their arguments are in `own_calls`.
 
-use super::own_calls::RunCall;
 use super::{Next, Run};
 use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::ToolCallRequest;
 use crate::domain::event::{AgentEvent, MessageRole};
+use crate::domain::run_call::RunCall;
 
 impl Run {
     /// The run's own tools leave their own events (plan, step, title, message, wait).

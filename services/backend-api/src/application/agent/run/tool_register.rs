@@ -22,7 +22,6 @@ use std::collections::HashSet;
 use chrono::Utc;
 use serde_json::{json, Map, Value};
 
-use super::own_calls::RegisterArgs;
 use super::Run;
 use crate::application::agent::mcp::present;
 use crate::application::agent::untrusted::ToolReply;
@@ -32,6 +31,7 @@ use crate::domain::agent_server::{
     checked_tools, command_refusal, session_size_refusal, AgentServer, MAX_SERVERS, REGISTER_TOOL,
 };
 use crate::domain::mcp::{qualified_name, McpServerName, McpSite};
+use crate::domain::run_call::RegisterArgs;
 use crate::domain::tool::{RegisteredTool, ToolRegistration, ToolView};
 use crate::domain::toolbox::KeptTool;
 

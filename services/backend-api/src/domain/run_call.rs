@@ -1,20 +1,19 @@
 //! The tools the run handles itself, as the model calls them: planning, the session's
 //! title, talking to the person, the person's memory and automations, registering an MCP
-//! server the agent wrote (see `tool_register`), and handing tasks to sub-agents (see
-//! `delegation`).
-//! Their arguments are typed like the sandbox's, and their schemas generated from those
-//! types. Values only, so the catalogue can offer them without knowing the run; what
-//! they do is in `own_tools`.
+//! server the agent wrote, and handing tasks to sub-agents. Their arguments are typed
+//! like the sandbox's, their schemas generated from those types, and a call is kept
+//! typed in the event log ([`super::logged_call`]), so the front end's union of calls is
+//! generated from them too. Values only: what the tools do is the run's
+//! (`application/agent/run/`).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::application::automations::input::AutomateArgs;
-use crate::application::memory::MemoryArgs;
-use crate::domain::event::{PlanStep, StepStatus};
-use crate::domain::tool::tool_calls;
+use super::plan::{PlanStep, StepStatus};
+use super::tool::tool_calls;
 
 tool_calls! {
+    typed
     /// A call of one of the run's own tools.
     RunCall {
         Plan(PlanArgs) = "plan_update", "Set (or replace) the plan: its steps in order.";
@@ -29,19 +28,20 @@ tool_calls! {
 }
 
 tool_calls! {
-    /// A task for a sub-agent (see `delegation`).
+    typed
+    /// A task for a sub-agent (the run's `delegation`).
     DelegateCall {
         Delegate(DelegateArgs) = "delegate", "Hand a self-contained task to a sub-agent, which works on it with the same tools (but cannot ask the person) and returns its final answer as this call's result. Several delegate calls in one answer run at the same time.";
     }
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PlanArgs {
     #[schema(inline)]
     pub steps: Vec<PlanStepArgs>,
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PlanStepArgs {
     pub id: String,
     pub description: String,
@@ -64,7 +64,7 @@ impl From<PlanStepArgs> for PlanStep {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct StepArgs {
     pub step_id: String,
     #[schema(inline)]
@@ -73,17 +73,17 @@ pub struct StepArgs {
     pub description: String,
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct TitleArgs {
     pub title: String,
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct NotifyArgs {
     pub text: String,
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct AskArgs {
     pub question: String,
     /// Whether the person should use the desktop themselves (e.g. to sign in).
@@ -91,7 +91,7 @@ pub struct AskArgs {
     pub take_over: bool,
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegisterArgs {
     /// 1 to 32 letters, digits, '-' or '_' (no '__'): its tools are offered as
@@ -108,7 +108,7 @@ pub struct RegisterArgs {
     pub test: Option<TestCallArgs>,
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TestCallArgs {
     /// The tool's name on the server (not the mcp__ name).
@@ -118,7 +118,7 @@ pub struct TestCallArgs {
     pub arguments: serde_json::Map<String, serde_json::Value>,
 }
 
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DelegateArgs {
     /// Everything the sub-agent needs to know: it sees nothing of this conversation.
@@ -136,6 +136,50 @@ pub struct DelegateArgs {
     /// at most 20, regular files of at most 100 MiB each.
     #[serde(default)]
     pub return_files: Vec<String>,
+}
+
+/// What a `memory` call does to the person's notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryAction {
+    Add,
+    Replace,
+    Remove,
+}
+
+/// The `memory` tool's arguments, as the model writes them.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryArgs {
+    #[schema(inline)]
+    pub action: MemoryAction,
+    /// The note (add) or its new text (replace): one short fact, never a secret.
+    #[serde(default)]
+    pub text: String,
+    /// replace, remove: a part of the note's text that no other note has.
+    #[serde(default)]
+    pub old: Option<String>,
+}
+
+/// What the agent's `automation_create` tool takes: a time-triggered automation for its
+/// person (webhooks are made in the app).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AutomateArgs {
+    /// A few words naming it.
+    pub name: String,
+    /// What to do at each run, as the person would ask it; each run starts a new chat
+    /// that sees only this.
+    pub prompt: String,
+    /// A cron expression: 5 fields (minute hour day month weekday), e.g. `0 9 * * MON`.
+    #[serde(default)]
+    pub cron: Option<String>,
+    /// The IANA time zone the cron is read in (the person's, if known); default UTC.
+    #[serde(default)]
+    pub timezone: Option<String>,
+    /// Instead of (or besides) `cron`: once, at this RFC 3339 time.
+    #[serde(default)]
+    pub at: Option<String>,
 }
 
 #[cfg(test)]

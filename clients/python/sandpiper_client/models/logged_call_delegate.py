@@ -1,0 +1,78 @@
+# Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.logged_call_delegate_name import LoggedCallDelegateName
+
+if TYPE_CHECKING:
+    from ..models.logged_call_delegate_args import LoggedCallDelegateArgs
+
+
+T = TypeVar("T", bound="LoggedCallDelegate")
+
+
+@_attrs_define
+class LoggedCallDelegate:
+    """
+    Attributes:
+        args (LoggedCallDelegateArgs):
+        name (LoggedCallDelegateName):
+    """
+
+    args: LoggedCallDelegateArgs
+    name: LoggedCallDelegateName
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        args = self.args.to_dict()
+
+        name = self.name.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "args": args,
+                "name": name,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.logged_call_delegate_args import LoggedCallDelegateArgs  # noqa: PLC0415
+
+        d = dict(src_dict)
+        args = LoggedCallDelegateArgs.from_dict(d.pop("args"))
+
+        name = LoggedCallDelegateName(d.pop("name"))
+
+        logged_call_delegate = cls(
+            args=args,
+            name=name,
+        )
+
+        logged_call_delegate.additional_properties = d
+        return logged_call_delegate
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
