@@ -33,24 +33,25 @@ def multiply(a: int, b: int) -> str:
 mcp.run()
 "#;
 
-/// The same server with a mistake (a transport FastMCP does not know), which ends it
-/// with a Python traceback before it serves.
+/// The same server with FastMCP's most common mistake (`@mcp.tool` without the call),
+/// which ends it with a Python traceback before it serves.
 const BROKEN: &str = r#"from mcp.server.fastmcp import FastMCP
 
 mcp = FastMCP("pycalc")
 
 
-@mcp.tool()
+@mcp.tool
 def multiply(a: int, b: int) -> str:
     """Multiplies two whole numbers."""
     return f"product={a * b}"
 
 
-mcp.run(transport="stdin")
+mcp.run()
 "#;
 
-/// The last line of [`BROKEN`]'s traceback: what the model needs to fix it.
-const BROKEN_LAST_LINE: &str = "ValueError: Unknown transport: stdin";
+/// The last line of [`BROKEN`]'s traceback, whole: what the model needs to fix it.
+const BROKEN_LAST_LINE: &str = "TypeError: The @tool decorator was used incorrectly. \
+     Did you forget to call it? Use @tool() instead of @tool";
 
 /// The tool as it is offered.
 const MULTIPLY: &str = "mcp__pycalc__multiply";

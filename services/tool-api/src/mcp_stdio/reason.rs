@@ -22,9 +22,12 @@ pub fn status(status: ExitStatus) -> String {
     }
 }
 
-/// `what`, then the telling part of `stderr`: from its first line that mentions an error
-/// (a program's own message comes before its stack trace, and the tail of a Node.js crash
-/// is only its version), else its last lines. Whitespace runs become one space.
+/// `what`, then the telling part of `stderr`: after a Python traceback its last line (the
+/// exception, which Python prints after the stack; alone, when both do not fit, as it
+/// says more than the status), else from its first line that mentions
+/// an error (a program's own message comes before its stack trace, and the tail of a
+/// Node.js crash is only its version), else its last lines. Whitespace runs become one
+/// space.
 pub fn with_stderr(what: &str, stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
     let lines: Vec<&str> = text
@@ -36,12 +39,17 @@ pub fn with_stderr(what: &str, stderr: &[u8]) -> String {
         return fit(what);
     }
     let budget = MAX_BYTES.saturating_sub(what.len() + 2);
-    let telling = match lines
+    let traceback = lines
         .iter()
-        .position(|line| line.to_ascii_lowercase().contains("error"))
-    {
-        Some(first) => head(&lines[first..].join(" "), budget),
-        None => tail(&lines.join(" "), budget),
+        .any(|line| line.starts_with("Traceback (most recent call last)"));
+    let first_error = lines
+        .iter()
+        .position(|line| line.to_ascii_lowercase().contains("error"));
+    let telling = match (traceback, first_error, lines.last()) {
+        (true, _, Some(exception)) if exception.len() > budget => return fit(exception),
+        (true, _, Some(exception)) => (*exception).to_owned(),
+        (_, Some(first), _) => head(&lines[first..].join(" "), budget),
+        _ => tail(&lines.join(" "), budget),
     };
     fit(&format!("{what}: {telling}"))
 }
@@ -101,6 +109,25 @@ mod tests {
             "{reason}"
         );
         assert!(reason.len() <= MAX_BYTES, "{} bytes", reason.len());
+    }
+
+    #[test]
+    fn a_python_crash_is_told_by_its_exception_not_its_stack() {
+        let stderr = b"Traceback (most recent call last):\n  File \"/w/calc.py\", line 4, in <module>\n\
+            @mcp.tool\n     ^^^^^^^^\n  File \"/x/fastmcp/server.py\", line 402, in decorator\n\
+            raise TypeError(\nTypeError: The @tool decorator was used incorrectly. \
+            Did you forget to call it? Use @tool() instead of @tool\n";
+        let reason = with_stderr("exited with status 1", stderr);
+        assert_eq!(
+            reason,
+            "TypeError: The @tool decorator was used incorrectly. \
+             Did you forget to call it? Use @tool() instead of @tool"
+        );
+        let short = b"Traceback (most recent call last):\n  File \"/w/calc.py\"\nValueError: no\n";
+        assert_eq!(
+            with_stderr("exited with status 1", short),
+            "exited with status 1: ValueError: no"
+        );
     }
 
     #[test]
