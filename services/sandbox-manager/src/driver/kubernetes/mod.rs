@@ -119,13 +119,15 @@ impl SandboxDriver for KubernetesDriver {
             .secret(spec, &pod)
             .map_err(|err| DriverError::StartFailed(format!("keeping the Pod spec: {err}")))?;
         self.secrets.create(&post, &secret).await.map_err(refused)?;
+        let deadline = self.start_deadline();
         if let Some(key) = &spec.home_volume {
             // Perhaps the home of an earlier sandbox of the session, whose Pod may still
             // be ending (a stop or delete does not wait for it).
-            self.claim_home(key).await?;
+            self.claim_home(key, deadline).await?;
         }
         self.pods.create(&post, &pod).await.map_err(refused)?;
-        self.wait_running(&self.objects.name(&spec.sandbox_id)).await
+        self.wait_running(&self.objects.name(&spec.sandbox_id), deadline)
+            .await
     }
 
     async fn restart(&self, sandbox_id: &str) -> DriverResult<Endpoints> {
@@ -141,12 +143,13 @@ impl SandboxDriver for KubernetesDriver {
         })?;
         // A Pod cannot run again once ended: the same Pod is made anew, on any node.
         delete_if_there(&self.pods, &name).await?;
-        self.wait_gone(&name).await?;
+        let deadline = self.start_deadline();
+        self.wait_gone(&name, deadline).await?;
         self.pods
             .create(&PostParams::default(), &pod)
             .await
             .map_err(refused)?;
-        self.wait_running(&name).await
+        self.wait_running(&name, deadline).await
     }
 
     async fn remove(&self, sandbox_id: &str, home_volume: Option<&str>) -> DriverResult<()> {

@@ -1,6 +1,7 @@
-//! What the driver waits for on the cluster, each within the start time-out: a Pod
-//! running, a Pod gone from the API, and a home volume's claim free of every other Pod
-//! (and, when it is being deleted, gone, to be made anew).
+//! What the driver waits for on the cluster, all the waits of one start within one start
+//! time-out ([`KubernetesDriver::start_deadline`]): a Pod running, a Pod gone from the
+//! API, and a home volume's claim free of every other Pod (and, when it is being deleted,
+//! gone, to be made anew).
 //! A claim is ReadWriteOnce, and deleting a Pod only begins its end (its grace period,
 //! then its kubelet's word), so the Pod of a stopped sandbox can still hold its claim,
 //! on another node, when the session's next sandbox wants it.
@@ -23,10 +24,14 @@ impl KubernetesDriver {
         Duration::from_secs(self.objects.kubernetes.start_timeout_secs)
     }
 
+    /// When a start that begins now must be done: what its waits share.
+    pub(super) fn start_deadline(&self) -> Instant {
+        Instant::now() + self.start_timeout()
+    }
+
     /// Waits until the Pod runs and has an IP, or cannot start.
-    pub(super) async fn wait_running(&self, name: &str) -> DriverResult<Endpoints> {
+    pub(super) async fn wait_running(&self, name: &str, deadline: Instant) -> DriverResult<Endpoints> {
         let timeout = self.start_timeout();
-        let deadline = Instant::now() + timeout;
         loop {
             let pod = self.pods.get(name).await.map_err(classify)?;
             match status::progress(&pod) {
@@ -53,8 +58,7 @@ impl KubernetesDriver {
     }
 
     /// Waits until the Pod is gone from the API (its containers stopped).
-    pub(super) async fn wait_gone(&self, name: &str) -> DriverResult<()> {
-        let deadline = Instant::now() + self.start_timeout();
+    pub(super) async fn wait_gone(&self, name: &str, deadline: Instant) -> DriverResult<()> {
         while self.pods.get_opt(name).await.map_err(classify)?.is_some() {
             if Instant::now() >= deadline {
                 return Err(DriverError::StartFailed(format!(
@@ -70,11 +74,10 @@ impl KubernetesDriver {
     /// holds it: the Pod of the sandbox that had it before is gone, so the claim can be
     /// attached to the next one's node. A claim being deleted (its sandbox was, and its
     /// Pod is ending) is waited out and made anew.
-    pub(super) async fn claim_home(&self, key: &str) -> DriverResult<()> {
+    pub(super) async fn claim_home(&self, key: &str, deadline: Instant) -> DriverResult<()> {
         let claim = self.objects.claim(key);
         let name = self.objects.claim_name(key);
         let timeout = self.start_timeout();
-        let deadline = Instant::now() + timeout;
         loop {
             let taken = match self.claims.create(&PostParams::default(), &claim).await {
                 Ok(_) => return Ok(()),
