@@ -22,9 +22,10 @@ pub fn status(status: ExitStatus) -> String {
     }
 }
 
-/// `what`, then the telling part of `stderr`: after a Python traceback its last line (the
-/// exception, which Python prints after the stack; alone, when both do not fit, as it
-/// says more than the status), else from its first line that mentions
+/// `what`, then the telling part of `stderr`: after a Python traceback its exception (the
+/// last line naming one, which Python prints after the stack, also inside an exception
+/// group's frame; alone, when both do not fit, as it says more than the status), else
+/// from its first line that mentions
 /// an error (a program's own message comes before its stack trace, and the tail of a
 /// Node.js crash is only its version), else its last lines. Whitespace runs become one
 /// space.
@@ -39,19 +40,50 @@ pub fn with_stderr(what: &str, stderr: &[u8]) -> String {
         return fit(what);
     }
     let budget = MAX_BYTES.saturating_sub(what.len() + 2);
-    let traceback = lines
-        .iter()
-        .any(|line| line.starts_with("Traceback (most recent call last)"));
     let first_error = lines
         .iter()
         .position(|line| line.to_ascii_lowercase().contains("error"));
-    let telling = match (traceback, first_error, lines.last()) {
-        (true, _, Some(exception)) if exception.len() > budget => return fit(exception),
-        (true, _, Some(exception)) => (*exception).to_owned(),
-        (_, Some(first), _) => head(&lines[first..].join(" "), budget),
-        _ => tail(&lines.join(" "), budget),
+    let telling = match (python_exception(&lines), first_error) {
+        (Some(exception), _) if exception.len() > budget => return fit(exception),
+        (Some(exception), _) => exception.to_owned(),
+        (None, Some(first)) => head(&lines[first..].join(" "), budget),
+        (None, None) => tail(&lines.join(" "), budget),
     };
     fit(&format!("{what}: {telling}"))
+}
+
+/// The exception a Python traceback ends with, when `lines` hold one: the stderr tail
+/// may have lost the `Traceback` header, but not its frames (`File "…", line …`). An
+/// exception group's frames are drawn with `|` and `+`, and end with a rule.
+fn python_exception<'a>(lines: &[&'a str]) -> Option<&'a str> {
+    let bare: Vec<&str> = lines
+        .iter()
+        .map(|line| line.trim_start_matches(['|', '+', ' ']))
+        .collect();
+    let traceback = bare.iter().any(|line| {
+        line.starts_with("Traceback (most recent call last)")
+            || (line.starts_with("File \"") && line.contains("\", line "))
+    });
+    if !traceback {
+        return None;
+    }
+    bare.into_iter().rev().find(|line| names_an_exception(line))
+}
+
+/// `ValueError: boom`, `module.Error: …`, a bare `KeyboardInterrupt`.
+fn names_an_exception(line: &str) -> bool {
+    let (name, message) = match line.split_once(':') {
+        Some((name, message)) => (name, Some(message)),
+        None => (line, None),
+    };
+    let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    let named = ["Error", "Exception", "Exit", "Interrupt", "Group"]
+        .iter()
+        .any(|end| name.ends_with(end));
+    identifier && (named || message.is_some_and(|m| m.starts_with(' ')))
 }
 
 /// `text` cut to [`MAX_BYTES`] at a character boundary, ending in `…` when cut.
@@ -127,6 +159,19 @@ mod tests {
         assert_eq!(
             with_stderr("exited with status 1", short),
             "exited with status 1: ValueError: no"
+        );
+        // The stderr tail lost the header; an exception group ends with its rule.
+        let grouped = b"    |   File \"/x/anyio/_backends/_asyncio.py\", line 767, in __aexit__\n\
+            | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n\
+            +-+---------------- 1 ----------------\n\
+            | Traceback (most recent call last):\n\
+            |   File \"/w/calc.py\", line 9, in multiply\n\
+            |     raise ValueError(\"boom\")\n\
+            | ValueError: boom\n\
+            +------------------------------------\n";
+        assert_eq!(
+            with_stderr("exited with status 1", grouped),
+            "exited with status 1: ValueError: boom"
         );
     }
 
