@@ -170,4 +170,14 @@ describe('ToolView of the run\'s own tools', () => {
     expect(summary('web_search', { query: 'sandpiper migration' })).toBe('sandpiper migration')
     expect(summary('tool_register', { name: 'calc', command: 'python3', args: [] })).toBe('calc')
   })
+
+  it('names a refused call of theirs, kept as written, by its name', () => {
+    const refused = (name: string, args: object) => {
+      const item = { kind: 'tool' as const, seq: 1, callId: 'c', name, running: false,
+        call: { name, args, written: true as const }, view: { kind: 'error' as const, message: 'no' } }
+      return mount(ToolView, { props: { item } }).get('header .summary').text()
+    }
+    expect(refused('tool_register', { name: 'calc', command: 'python3', args: 'not a list' })).toBe('calc')
+    expect(refused('automation_create', { name: 'standup', triggers: 'weekly' })).toBe('standup')
+  })
 })

@@ -110,6 +110,8 @@ function writtenSummary(name: string, args: Record<string, unknown>): string {
     const all = Object.keys(args).length ? JSON.stringify(args) : ''
     return all.length > 80 ? `${all.slice(0, 79)}…` : all
   }
+  // A refused call of the run's own tools keeps its arguments as written: say its name.
+  if (name === 'tool_register' || name === 'automation_create') return pick('name')
   return pick('command', 'path', 'url', 'query', 'pattern', 'text', 'key', 'task')
 }
 

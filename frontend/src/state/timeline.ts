@@ -12,7 +12,7 @@ export type Item =
       seq: number
       callId: string
       name: string
-      /** The tool and its arguments: typed for a sandbox tool, else as written. */
+      /** The tool and its arguments: typed for a built-in tool, else as written. */
       call: LoggedCall
       running: boolean
       view?: ToolView

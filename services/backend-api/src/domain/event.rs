@@ -33,8 +33,9 @@ pub enum AgentEvent {
     /// A tool call: `calling` when it starts, `called` with its view when it ends.
     Tool {
         call_id: String,
-        /// The tool's `name` and `args`: a sandbox tool's typed by its request, any other
-        /// as the model wrote them (`{}` when they were not JSON).
+        /// The tool's `name` and `args`: a built-in tool's typed (a sandbox tool's by its
+        /// request, the run's own and web search by their arguments), an MCP tool's or
+        /// arguments that did not fit as the model wrote them (`{}` when not JSON).
         #[serde(flatten)]
         call: LoggedCall,
         status: ToolStatus,

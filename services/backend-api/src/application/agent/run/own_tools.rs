@@ -1,5 +1,6 @@
 //! What the run's own tools do (planning, the session's title, talking to the person):
-//! each leaves an event of its own. The calls and their arguments are in `own_calls`.
+//! each leaves an event of its own. The calls and their arguments are typed in
+//! `domain::run_call`.
 
 use super::{Next, Run};
 use crate::application::agent::untrusted::ToolReply;
