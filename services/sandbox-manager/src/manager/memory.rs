@@ -57,6 +57,12 @@ impl MemoryBudget {
         *lock(&self.reported) = fresh;
     }
 
+    /// What one sandbox was seen to use, until the next round of health checks (a pool
+    /// sandbox's reading, carried over when it is claimed).
+    pub fn observed_one(&self, id: &str, used: u64) {
+        lock(&self.reported).insert(id.to_owned(), used);
+    }
+
     /// What a sandbox counts for until it reports, and what a new one needs, bytes.
     pub fn reservation(&self) -> u64 {
         self.reservation

@@ -152,6 +152,9 @@ impl Manager {
                 lock(&pool.state).ready.push_front(pooled);
                 return Err(err);
             }
+            if let Some(used) = pooled.memory {
+                self.memory.observed_one(&pooled.id, used);
+            }
             pool.release(&pooled.id);
             self.events
                 .publish(LifecycleKind::Ready, record, "claimed from the warm pool");
