@@ -7,7 +7,6 @@
 //! elsewhere, and one that accepts connections and never answers; and the stdio server a
 //! person plants in their sandbox to reach other people's agents.
 
-use std::net::TcpListener as StdListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -16,6 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
 
+use super::process::port_for_a_process;
 use super::TestApp;
 
 /// Where [`UNPACK_EVERYTHING`] leaves the reference server in a sandbox.
@@ -126,7 +126,7 @@ impl Everything {
             "{} is missing: run ./test.sh --prepare (or npm ci in tests/mcp-servers)",
             script.display()
         );
-        let port = free_port();
+        let port = port_for_a_process();
         let child = Command::new("node")
             .arg(&script)
             .arg("streamableHttp")
@@ -157,17 +157,9 @@ impl Drop for Everything {
     }
 }
 
-fn free_port() -> u16 {
-    StdListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// An address where nothing listens.
 pub fn refusing() -> String {
-    format!("http://127.0.0.1:{}/mcp", free_port())
+    format!("http://127.0.0.1:{}/mcp", port_for_a_process())
 }
 
 /// An HTTP server that answers everything with a web page.

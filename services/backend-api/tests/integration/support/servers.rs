@@ -2,7 +2,7 @@
 //! restart them (outages) or need them whatever `BACKEND_TEST_STORES` says. Each keeps
 //! its port (and MongoDB its data) across a restart; dropping one kills it.
 
-use std::net::TcpListener;
+use super::process::port_for_a_process;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -14,19 +14,11 @@ pub struct ServerProcess {
     _data: Option<tempfile::TempDir>,
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 impl ServerProcess {
     /// SecantusDB (MongoDB wire protocol) over a data directory that outlives restarts.
     pub fn mongodb() -> Self {
         let data = tempfile::tempdir().unwrap();
-        let port = free_port();
+        let port = port_for_a_process();
         let args = vec![
             "--host".into(),
             "127.0.0.1".into(),
@@ -44,7 +36,7 @@ impl ServerProcess {
     }
 
     pub fn redis() -> Self {
-        let port = free_port();
+        let port = port_for_a_process();
         let args = [
             "--bind",
             "127.0.0.1",
