@@ -3,7 +3,6 @@
 //! (`networks.rs`), over the sandbox image of the current sources. Dropping it kills it and
 //! removes its containers.
 
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -48,11 +47,7 @@ impl Manager {
             binary.display()
         );
         let (image, _) = sandbox::image();
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = super::process::port_for_a_process();
         let data = tempfile::tempdir().unwrap();
         // One namespace per manager: tests in one process each start their own.
         static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
