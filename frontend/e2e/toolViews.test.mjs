@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startStack } from './support/stack.mjs'
 import { launch, snap } from './support/browser.mjs'
-import { onPage as runOnPage } from './support/pages.mjs'
+import { onPage as runOnPage, signIn } from './support/pages.mjs'
 
 const EMAIL = 'ines@example.com'
 const PASSWORD = 'correct horse battery'
@@ -18,6 +18,13 @@ let browser
 before(async () => {
   stack = await startStack()
   browser = await launch()
+  // The one account both tests sign in with (registration is by invite after the first).
+  const registered = await fetch(`${stack.url}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  })
+  assert.equal(registered.status, 201, await registered.text())
 })
 
 after(async () => {
@@ -30,11 +37,7 @@ const onPage = (name, options, body) => runOnPage(browser, stack, name, options,
 describe('Tool views', () => {
   test('a listing, found files and matched lines each show as what they are', { timeout: 240_000 }, () =>
     onPage('tool-views', {}, async (page) => {
-      await page.goto(`${stack.url}/signin`)
-      await page.getByRole('button', { name: 'Create account' }).click()
-      await page.fill('input[name=email]', EMAIL)
-      await page.fill('input[name=password]', PASSWORD)
-      await page.click('button[type=submit]')
+      await signIn(page, stack.url, EMAIL, PASSWORD)
       await page.getByText('What should Sandpiper do?').waitFor()
       await page.fill('[data-test=composer]', 'Take an inventory of the notes')
       await page.keyboard.press('Enter')
@@ -68,11 +71,7 @@ describe('Tool views', () => {
 
   test('a memory note and an automation the agent made each show as what they are', { timeout: 120_000 }, () =>
     onPage('own-tool-views', {}, async (page) => {
-      await page.goto(`${stack.url}/signin`)
-      await page.getByRole('button', { name: 'Create account' }).click()
-      await page.fill('input[name=email]', 'noor@example.com')
-      await page.fill('input[name=password]', PASSWORD)
-      await page.click('button[type=submit]')
+      await signIn(page, stack.url, EMAIL, PASSWORD)
       await page.getByText('What should Sandpiper do?').waitFor()
       // Memory is off until the person turns it on.
       await page.click('[data-test=open-settings]')
