@@ -172,7 +172,7 @@ describe('ToolView of the run\'s own tools', () => {
   })
 
   it('names a refused call of theirs, kept as written, by its name', () => {
-    const refused = (name: string, args: object) => {
+    const refused = (name: string, args: Record<string, unknown>) => {
       const item = { kind: 'tool' as const, seq: 1, callId: 'c', name, running: false,
         call: { name, args, written: true as const }, view: { kind: 'error' as const, message: 'no' } }
       return mount(ToolView, { props: { item } }).get('header .summary').text()
