@@ -36,7 +36,10 @@ async fn a_command_streams_its_output_and_exit() {
     let (events, end) = stream.collect().await;
     assert!(events[0]["event"]["start"]["pid"].as_u64().unwrap() > 1);
     assert_eq!(output(&events, "stdout"), "out\n");
-    assert_eq!(output(&events, "stderr"), "err\n");
+    // A login shell on a test host may first print what its own profile complains of
+    // (a pyenv rehash racing another one, say); the sandbox's profile says nothing.
+    let stderr = output(&events, "stderr");
+    assert!(stderr == "err\n" || stderr.ends_with("\nerr\n"), "{stderr:?}");
     let exit = end_event(&events);
     assert_eq!(exit["exitCode"], 3);
     assert_eq!(exit["exited"], true);
