@@ -3,8 +3,10 @@
 //! operator's cap ([`super::rules`]), stored through the [`AutomationFiles`] port apart
 //! from the record (which keeps names, sizes and keys), each content under a fresh key
 //! before the record names it, so an edit that loses its race leaves the stored files as
-//! they were; handed to each run's job, and removed once no record names them (with the
-//! automation at the latest).
+//! they were (and one tried again keeps its new contents); handed to each run's job, and
+//! removed once no record names them (with the automation at the latest).
+
+use std::future::Future;
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
@@ -120,27 +122,24 @@ pub(super) fn keys(files: &[JobAttachment]) -> impl Iterator<Item = &str> {
     files.iter().map(key)
 }
 
-/// Stores the edit's new contents, then `automation` over `current` unless that changed
-/// meanwhile (`Conflict`, its new contents removed: the stored files stay as they were);
-/// once stored, removes the contents it no longer names.
-pub(super) async fn replace(
+/// Stores the edit's new contents, then awaits `save`, which stores the record naming
+/// them (trying again while only fires move the automation). When it does not (`Conflict`:
+/// the edit lost its race), its new contents are removed, so the stored files stay as
+/// they were; once it is stored, the contents it no longer names are removed.
+pub(super) async fn replace<T>(
     store: &dyn AutomationRepository,
-    current: &Automation,
-    automation: &Automation,
+    id: &AutomationId,
     change: FileChange,
-) -> AppResult<()> {
+    save: impl Future<Output = AppResult<T>>,
+) -> AppResult<T> {
     let added: Vec<String> = change.store.iter().map(|(key, _)| key.clone()).collect();
-    self::store(store, &automation.id, change.store).await?;
-    let replaced = store.replace(automation, current.next_fire).await;
-    if !matches!(replaced, Ok(true)) {
-        remove(store, &automation.id, added.iter().map(String::as_str)).await;
-        replaced?;
-        return Err(AppError::Conflict(
-            "the automation changed meanwhile (it fired or was edited); try again".into(),
-        ));
+    self::store(store, id, change.store).await?;
+    let saved = save.await;
+    match &saved {
+        Ok(_) => remove(store, id, keys(&change.gone)).await,
+        Err(_) => remove(store, id, added.iter().map(String::as_str)).await,
     }
-    remove(store, &automation.id, keys(&change.gone)).await;
-    Ok(())
+    saved
 }
 
 /// The automation's files as a run's job takes them; `Conflict` naming one no longer

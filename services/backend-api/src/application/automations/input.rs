@@ -1,7 +1,7 @@
 //! An automation as a client sends it, unchecked, and how it becomes a checked
 //! [`Automation`]: name, prompt template, model, network, time limit, triggers
 //! ([`super::triggers`]), webhook and files, held to the operator's rules
-//! ([`super::rules`]).
+//! ([`super::rules`]); and how an edit is stored over the automation it was made of.
 
 use chrono::Utc;
 use serde::Deserialize;
@@ -11,11 +11,12 @@ use super::files;
 use super::rules::AutomationRules;
 use super::template;
 use super::triggers::{triggers_of, NewTrigger, Secrets};
-use crate::application::error::AppResult;
+use super::UPDATE_ROUNDS;
+use crate::application::error::{AppError, AppResult};
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{check_name, Automation, MissedRuns, SessionMode};
 use crate::domain::job::{Webhook, WebhookUrl};
-use crate::domain::job_attachment::NewAttachment;
+use crate::domain::job_attachment::{JobAttachment, NewAttachment};
 use crate::domain::model::ModelCatalog;
 use crate::domain::ports::AutomationRepository;
 use crate::domain::run_call::AutomateArgs;
@@ -57,7 +58,7 @@ pub struct NewAutomation {
 
 /// Changes to an automation; what is left out stays. `triggers` replaces them all (one
 /// given with its `id` stays that trigger: a webhook keeps its URL and secret).
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Deserialize, ToSchema, Default, Clone)]
 pub struct AutomationEdit {
     pub name: Option<String>,
     pub prompt: Option<String>,
@@ -107,6 +108,52 @@ pub async fn save_new(
         return Err(err);
     }
     Ok((automation, secrets))
+}
+
+/// Applies `edit` to `current`, the automation as read, and stores it over that reading:
+/// the files it sends are stored first, and those it removes go once it is stored
+/// ([`files::replace`]). A fire's claim meanwhile moves only the fire time (the revision
+/// stays the one read), so the edit is applied again to a fresh reading, which keeps or
+/// moves that reading's fire time as it would have `current`'s, never undoing the claim.
+/// Any other change meanwhile (an edit, a rotation, a run's end) is `Conflict`.
+pub(super) async fn save_edit(
+    store: &dyn AutomationRepository,
+    checks: Checks<'_>,
+    current: &Automation,
+    mut edit: AutomationEdit,
+) -> AppResult<(Automation, Secrets)> {
+    let (sent, removed) = (edit.attachments.take(), edit.remove_attachments.take());
+    let change = files::change(current, sent, removed, checks.rules)?;
+    let save = replace_edited(store, checks, current, edit, change.attachments.clone());
+    files::replace(store, &current.id, change, save).await
+}
+
+/// Stores `edit` (with `attachments`) applied to `current`, again to a fresh reading
+/// while only fires moved it meanwhile.
+async fn replace_edited(
+    store: &dyn AutomationRepository,
+    checks: Checks<'_>,
+    current: &Automation,
+    edit: AutomationEdit,
+    attachments: Vec<JobAttachment>,
+) -> AppResult<(Automation, Secrets)> {
+    let mut read = current.clone();
+    for _ in 0..UPDATE_ROUNDS {
+        let expected = read.next_fire;
+        let (mut automation, secrets) = apply(edit.clone(), read, checks)?;
+        automation.attachments.clone_from(&attachments);
+        automation.revision = current.revision + 1;
+        if store.replace(&automation, expected).await? {
+            return Ok((automation, secrets));
+        }
+        match store.get(&current.id).await? {
+            Some(fresh) if fresh.revision == current.revision => read = fresh,
+            _ => break,
+        }
+    }
+    Err(AppError::Conflict(
+        "the automation changed meanwhile (edited, or a run ended); try again".into(),
+    ))
 }
 
 impl From<AutomateArgs> for NewAutomation {

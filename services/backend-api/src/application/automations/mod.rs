@@ -39,7 +39,7 @@ use crate::domain::user::UserId;
 use input::{AutomationEdit, Checks, NewAutomation};
 use rules::AutomationRules;
 
-/// Times an update is tried again when a claim moved the automation in between.
+/// Times an update or an edit is tried when a claim moved the automation in between.
 const UPDATE_ROUNDS: usize = 5;
 
 /// History entries a listing shows at most.
@@ -200,16 +200,11 @@ impl AutomationService {
         Ok(listed)
     }
 
-    pub async fn edit(&self, owner: &UserId, id: &str, mut edit: AutomationEdit) -> AppResult<Saved> {
+    pub async fn edit(&self, owner: &UserId, id: &str, edit: AutomationEdit) -> AppResult<Saved> {
         let current = self.get(owner, id).await?;
         self.check_webhook(Some(&current), edit.webhook_url.as_deref())
             .await?;
-        let (sent, removed) = (edit.attachments.take(), edit.remove_attachments.take());
-        let change = files::change(&current, sent, removed, &self.settings.rules)?;
-        let (mut automation, secrets) = input::apply(edit, current.clone(), self.checks())?;
-        automation.attachments = change.attachments.clone();
-        automation.revision = current.revision + 1;
-        files::replace(&*self.store, &current, &automation, change).await?;
+        let (automation, secrets) = input::save_edit(&*self.store, self.checks(), &current, edit).await?;
         self.wake.notify_one();
         Ok(Saved::over(Some(&current), automation, secrets))
     }

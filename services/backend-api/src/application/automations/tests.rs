@@ -1,26 +1,20 @@
-//! What an edit changes beyond its fields: when the automation fires next, whether a
-//! persistent one keeps its session, and its files' stored contents when it loses its
-//! race.
+//! What an edit changes beyond its fields: when the automation fires next and whether a
+//! persistent one keeps its session; how it is stored when a fire or another change
+//! came meanwhile ([`races`]).
 
 use std::time::Duration;
 
 use chrono::Utc;
 
-use base64::engine::general_purpose::STANDARD as BASE64;
-use base64::Engine;
-
-use super::files;
 use super::input::{apply, AutomationEdit, Checks};
 use super::rules::AutomationRules;
 use super::triggers::NewTrigger;
-use crate::application::error::AppError;
 use crate::domain::automation::{Automation, SessionMode};
-use crate::domain::job_attachment::NewAttachment;
 use crate::domain::model::{ModelCatalog, ModelInfo, ModelName};
-use crate::domain::ports::{AutomationFiles, AutomationRepository};
 use crate::domain::session::{Network, SessionId};
 use crate::domain::user::UserId;
-use crate::infrastructure::embedded::EmbeddedStore;
+
+mod races;
 
 fn models() -> ModelCatalog {
     let info = |name: &str| ModelInfo {
@@ -240,68 +234,4 @@ fn a_fired_one_shot_and_a_schedule_older_than_the_gap_rule_save_again_unchanged(
         "triggers",
         "an id names a stored trigger of its type"
     );
-}
-
-fn notes(content: &[u8]) -> Option<Vec<NewAttachment>> {
-    Some(vec![NewAttachment {
-        name: "notes.txt".into(),
-        content_base64: BASE64.encode(content),
-    }])
-}
-
-/// An edit replacing `current`'s file with `content`: the record it would store, the
-/// change, and the keys of its new contents.
-fn replacing(current: &Automation, content: &[u8]) -> (Automation, files::FileChange, Vec<String>) {
-    let change = files::change(current, notes(content), None, &RULES).unwrap();
-    let added = change.store.iter().map(|(key, _)| key.clone()).collect();
-    let edited = Automation {
-        attachments: change.attachments.clone(),
-        revision: current.revision + 1,
-        ..current.clone()
-    };
-    (edited, change, added)
-}
-
-#[tokio::test]
-async fn an_edit_that_loses_its_race_leaves_the_stored_files_as_they_were() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = EmbeddedStore::open(dir.path()).unwrap();
-    let (current, made, _) = replacing(&Automation::blank(UserId::new(), Utc::now()), b"old");
-    files::store(&store, &current.id, made.store).await.unwrap();
-    assert!(store.insert(&current, usize::MAX).await.unwrap());
-    // Changed meanwhile (a run counted, say), after the edit read it.
-    let meanwhile = Automation {
-        failures: 1,
-        revision: current.revision + 1,
-        ..current.clone()
-    };
-    assert!(store.replace(&meanwhile, current.next_fire).await.unwrap());
-
-    let (edited, change, added) = replacing(&current, b"new, and larger");
-    let lost = files::replace(&store, &current, &edited, change).await;
-    assert!(matches!(lost, Err(AppError::Conflict(_))), "{:?}", lost.err());
-    let stored = store.get(&current.id).await.unwrap().unwrap();
-    assert_eq!(stored.attachments, current.attachments);
-    let run = files::for_run(&store, &stored).await.unwrap();
-    assert_eq!(
-        run[0].content_base64,
-        BASE64.encode(b"old"),
-        "a run gets the old content"
-    );
-    for key in &added {
-        assert_eq!(
-            store.file(&current.id, key).await.unwrap(),
-            None,
-            "the lost edit's content is not kept"
-        );
-    }
-
-    // Made again from a fresh reading, it lands, and the old content goes.
-    let (edited, change, _) = replacing(&stored, b"new, and larger");
-    files::replace(&store, &stored, &edited, change).await.unwrap();
-    let stored = store.get(&current.id).await.unwrap().unwrap();
-    let run = files::for_run(&store, &stored).await.unwrap();
-    assert_eq!(run[0].content_base64, BASE64.encode(b"new, and larger"));
-    let old = current.attachments[0].key.as_deref().unwrap();
-    assert_eq!(store.file(&current.id, old).await.unwrap(), None);
 }

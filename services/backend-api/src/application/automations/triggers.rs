@@ -19,7 +19,7 @@ use crate::domain::ids::TriggerId;
 /// A trigger as a client sends it. `id`: one of the automation's triggers (of the same
 /// type) that this one is, in an edit; it keeps its id (and a webhook its URL and
 /// secret), and an `at` sent unchanged is taken even once its time has passed.
-#[derive(Deserialize, ToSchema)]
+#[derive(Deserialize, ToSchema, Clone)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum NewTrigger {
     /// A cron expression: 5 fields (minute hour day month weekday) or 6 (seconds
