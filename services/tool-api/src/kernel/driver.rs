@@ -23,9 +23,9 @@ use crate::stderr_tail::StderrTail;
 
 /// The driver program: its E2B part (`streamed.py`) first, as `driver.py` uses it.
 const DRIVER: &str = concat!(include_str!("streamed.py"), include_str!("driver.py"));
-/// What the driver teaches each kernel it starts (E2B's extra result fields), passed the
-/// same way.
-const FORMATS: &str = include_str!("formats.py");
+/// What the driver teaches each kernel it starts (E2B's extra result fields, and a shown
+/// figure's PNG from one draw), passed the same way.
+const FORMATS: &str = concat!(include_str!("formats.py"), include_str!("figures.py"));
 const FORMATS_VARIABLE: &str = "SANDPIPER_KERNEL_FORMATS";
 /// The driver's source travels in this variable, which the bootstrap takes out again: on
 /// the command line it would fill every `ps` listing the agent reads.

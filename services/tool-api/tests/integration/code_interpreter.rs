@@ -5,6 +5,7 @@
 //! kernel that dies mid-cell replaced.
 //! Needs a Docker engine (see `container`).
 
+mod figures;
 mod formats;
 mod hang_up;
 
