@@ -23,9 +23,13 @@ use crate::stderr_tail::StderrTail;
 
 /// The driver program: its E2B part (`streamed.py`) first, as `driver.py` uses it.
 const DRIVER: &str = concat!(include_str!("streamed.py"), include_str!("driver.py"));
-/// What the driver teaches each kernel it starts (E2B's extra result fields, and a shown
-/// figure's PNG from one draw), passed the same way.
-const FORMATS: &str = concat!(include_str!("formats.py"), include_str!("figures.py"));
+/// What the driver teaches each kernel it starts (E2B's extra result fields, a shown
+/// figure's PNG from one draw, an image's `show()` as a picture), passed the same way.
+const FORMATS: &str = concat!(
+    include_str!("formats.py"),
+    include_str!("figures.py"),
+    include_str!("pictures.py")
+);
 const FORMATS_VARIABLE: &str = "SANDPIPER_KERNEL_FORMATS";
 /// The driver's source travels in this variable, which the bootstrap takes out again: on
 /// the command line it would fill every `ps` listing the agent reads.

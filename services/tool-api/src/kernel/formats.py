@@ -1,8 +1,10 @@
 """E2B's extra result fields, taught to the kernel as it starts.
 
-The driver (driver.py) sends this source as a silent cell after every kernel start. It
+The driver (driver.py) sends this source, with figures.py and pictures.py, as a silent
+cell after every kernel start. It
 adds to what IPython shows the data E2B's results carry: a Matplotlib figure's `chart`
-(the type — line, scatter, bar, pie, a "superchart" of several axes, else unknown —,
+(the type — line, scatter, bar, pie, box and whisker, a "superchart" of several axes,
+else unknown —,
 title, labels and units, ticks and scales, and the elements, in the shapes
 e2b_code_interpreter's charts.py reads), a pandas DataFrame's `data` (its columns), and
 `json` for a list or dict. Nothing is imported until such an object is shown, nothing is
@@ -109,18 +111,65 @@ def _sandpiper_formats():
 
     def pie(ax):
         wedges = [
-            {"label": w.get_label(), "angle": round(abs(float(w.theta2) - float(w.theta1)), 6), "radius": float(w.r)}
+            {"label": w.get_label(), "angle": round(abs(float(w.theta2) - float(w.theta1)), 4), "radius": float(w.r)}
             for w in ax.patches
         ]
         return {"type": "pie", "title": ax.get_title() or None, "elements": wedges}
 
+    def box_and_whisker(ax):
+        """Boxes as `boxplot(patch_artist=True)` draws them: each box's patch spans the
+        quartiles, its whiskers run from them to the ends along the box's centre line, its
+        median crosses it, and its fliers (markers, no line) are the outliers. The plot is
+        read upright or on its side, whichever finds more whiskers."""
+        import numpy
+        from matplotlib.patches import PathPatch
+
+        lines = [(drawn, numpy.asarray(drawn.get_xdata(), float), numpy.asarray(drawn.get_ydata(), float)) for drawn in ax.get_lines()]
+        boxes = [patch.get_path().vertices for patch in ax.patches if isinstance(patch, PathPatch)]
+
+        def read(box, upright):
+            across, along = (box[:, 0], box[:, 1]) if upright else (box[:, 1], box[:, 0])
+            low, high = across.min(), across.max()
+            centre, first, third = (low + high) / 2, along.min(), along.max()
+            found = {"centre": centre, "first_quartile": float(first), "third_quartile": float(third), "outliers": []}
+            ends, median = [], None
+            for drawn, xs, ys in lines:
+                at, values = (xs, ys) if upright else (ys, xs)
+                if not len(at) or at.min() < low or at.max() > high:
+                    continue
+                if drawn.get_linestyle() in ("None", "none", "", " "):
+                    found["outliers"] += [float(v) for v in values]
+                elif len(at) == 2 and values[0] != values[1] and numpy.isclose(at, centre).all():
+                    ends += list(values)
+                elif len(at) == 2 and values[0] == values[1] and numpy.isclose([at.min(), at.max()], [low, high]).all():
+                    median = values[0]
+            found.update(min=float(min(ends, default=first)), max=float(max(ends, default=third)))
+            found["median"] = float(median) if median is not None else None
+            return found, len(ends)
+
+        upright = sum(read(box, True)[1] for box in boxes) >= sum(read(box, False)[1] for box in boxes)
+        chart = labelled(ax, "box_and_whisker")
+        axis = ax.xaxis if upright else ax.yaxis
+        names = {round(float(tick), 6): text.get_text() for tick, text in zip(axis.get_ticklocs(), axis.get_ticklabels())}
+        for box in boxes:
+            found, _ = read(box, upright)
+            centre = found.pop("centre")
+            chart["elements"].append({"label": names.get(round(float(centre), 6), str(value(centre))), **found})
+        if not upright:
+            chart["x_label"], chart["y_label"] = chart["y_label"], chart["x_label"]
+            chart["x_unit"], chart["y_unit"] = chart["y_unit"], chart["x_unit"]
+        return chart
+
     def chart_of_axes(ax):
         from matplotlib.collections import PathCollection
         from matplotlib.lines import Line2D
-        from matplotlib.patches import Rectangle, Wedge
+        from matplotlib.patches import PathPatch, Rectangle, Wedge
         from matplotlib.text import Text
 
         drawn = [artist for artist in getattr(ax, "_children", []) if not isinstance(artist, Text)]
+        boxes = any(isinstance(artist, PathPatch) for artist in drawn)
+        if boxes and all(isinstance(artist, (PathPatch, Line2D)) for artist in drawn):
+            return box_and_whisker(ax)
         for kind, read in ((Line2D, line), (PathCollection, scatter), (Wedge, pie), (Rectangle, bar)):
             if drawn and all(isinstance(artist, kind) for artist in drawn):
                 return read(ax)

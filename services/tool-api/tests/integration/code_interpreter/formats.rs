@@ -58,6 +58,28 @@ async fn figures_and_frames_carry_their_data() {
         json!({ "label": "b", "angle": 270.0, "radius": 1.0 })
     );
 
+    // A share's angle as the slice shows it, not Matplotlib's float32 error (323.999991).
+    let shares = chart_of(client, "plt.pie([90, 10], startangle=90)\nplt.show()").await;
+    assert_eq!(shares["elements"][0]["angle"], 324.0, "{shares}");
+
+    // Boxes: quartiles, median, whisker ends and outliers, upright and on their side.
+    let scores = "{'A': [85, 90, 78, 92, 88], 'B': [95, 89, 76, 91, 84, 87]}";
+    let b = json!({ "label": "B", "min": 84.0, "first_quartile": 84.75, "median": 88.0,
+                    "third_quartile": 90.5, "max": 95.0, "outliers": [76.0] });
+    for side in ["True", "False"] {
+        let boxes = chart_of(
+            client,
+            &format!(
+                "scores = {scores}\nplt.boxplot(scores.values(), labels=scores.keys(), \
+                 patch_artist=True, vert={side})\nplt.ylabel('Score')\nplt.show()"
+            ),
+        )
+        .await;
+        assert_eq!(boxes["type"], "box_and_whisker", "{boxes}");
+        assert_eq!(boxes["elements"][1], b, "vert={side}: {boxes}");
+        assert_eq!(boxes["elements"][0]["outliers"], json!([]));
+    }
+
     let two = chart_of(
         client,
         "fig, (left, right) = plt.subplots(1, 2)\nleft.scatter([1, 2], [3, 4])\nright.plot([1, 2])\n\
@@ -90,6 +112,17 @@ async fn figures_and_frames_carry_their_data() {
         result.get("chart").is_none() && result.get("data").is_none(),
         "{result}"
     );
+
+    // A Pillow image's show() is the cell's picture, not a viewer program's window.
+    let shown = run(
+        client,
+        "from PIL import Image\nImage.new('RGB', (16, 8), 'red').show()\nprint('shown')",
+    )
+    .await;
+    let [picture] = &of(&shown, "result")[..] else {
+        panic!("{shown:?}")
+    };
+    assert!(picture["png"].is_string(), "{picture}");
 
     // A dict or list as JSON when it is JSON (NumPy's numbers too), else as text only.
     let dict = run(client, "import numpy as np\n{'a': [1, np.int64(2)], 'b': None}").await;
