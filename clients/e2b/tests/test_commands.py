@@ -16,6 +16,8 @@ def test_a_command_answers_with_its_output_and_exit_code(sandbox: Sandbox) -> No
     streamed: list[str] = []
     sandbox.commands.run("for i in 1 2 3; do echo $i; done", on_stdout=streamed.append)
     assert "".join(streamed) == "1\n2\n3\n"
+    # `python`, as programs written for E2B's sandboxes call it.
+    assert sandbox.commands.run("python -c 'print(6 * 7)'").stdout == "42\n"
 
 
 def test_environment_working_directory_and_the_sandboxes_variables(key: str) -> None:
