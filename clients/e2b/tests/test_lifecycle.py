@@ -1,6 +1,7 @@
-"""A sandbox's life through E2B's SDK: created, found, listed by its metadata, told to
-live longer, paused and resumed with its files, killed; its time running out ends it,
-or pauses it when asked to; and no one else reaches it."""
+"""A sandbox's life through E2B's SDK: created, found, listed by its metadata (newest
+first, paged, filtered by start and template), told to live longer, paused and resumed
+with its files, killed; its time running out (or a timeout of 0) ends it, or pauses it
+when asked to; and no one else reaches it."""
 
 import time
 
@@ -47,17 +48,50 @@ def test_a_sandbox_is_made_found_listed_extended_and_killed(key: str) -> None:
     assert Sandbox.kill(sandbox.sandbox_id, api_key=key) is False
 
 
-def test_a_listing_is_paged_with_the_next_token(key: str) -> None:
+def test_a_listing_is_newest_first_paged_and_filtered(key: str) -> None:
+    """As E2B lists: newest first unless `order="asc"`, the next token following on in
+    either order, and `started_after` and `template` filtering."""
     made = [Sandbox.create(api_key=key, metadata={"suite": "paging"}, timeout=60) for _ in range(3)]
-    try:
-        paginator = Sandbox.list(api_key=key, query=SandboxQuery(metadata={"suite": "paging"}), limit=2)
-        seen = []
+    ids = [s.sandbox_id for s in made]
+
+    def pages(query: SandboxQuery, **options: str) -> list[str]:
+        paginator = Sandbox.list(api_key=key, query=query, limit=2, **options)
+        seen: list[str] = []
         while paginator.has_next:
             seen.extend(s.sandbox_id for s in paginator.next_items())
-        assert sorted(seen) == sorted(s.sandbox_id for s in made)
+        return seen
+
+    try:
+        suite = SandboxQuery(metadata={"suite": "paging"})
+        assert pages(suite) == ids[::-1]
+        assert pages(suite, order="desc") == ids[::-1]
+        assert pages(suite, order="asc") == ids
+        second = made[1].get_info().started_at
+        later = SandboxQuery(metadata={"suite": "paging"}, started_after=second)
+        assert pages(later) == ids[:0:-1], "started at or after the second"
+        assert pages(later, order="asc") == ids[1:]
+        for template, expected in [("base", ids[::-1]), ("code-interpreter-v1", []), ("unknown-template", [])]:
+            query = SandboxQuery(metadata={"suite": "paging"}, template=template)
+            assert pages(query) == expected, template
     finally:
         for sandbox in made:
             sandbox.kill()
+
+
+def test_a_timeout_of_zero_ends_it_or_pauses_it_at_once(key: str) -> None:
+    ended = Sandbox.create(api_key=key, timeout=60)
+    ended.set_timeout(0)
+    assert not ended.is_running(), "ended before set_timeout returned"
+    with pytest.raises(NotFoundException):
+        Sandbox.get_info(ended.sandbox_id, api_key=key)
+
+    paused = Sandbox.create(api_key=key, timeout=60, lifecycle={"on_timeout": "pause"})
+    try:
+        paused.set_timeout(0)
+        assert Sandbox.get_info(paused.sandbox_id, api_key=key).state == SandboxState.PAUSED
+        assert not paused.is_running()
+    finally:
+        paused.kill()
 
 
 def test_its_time_running_out_ends_it(key: str) -> None:

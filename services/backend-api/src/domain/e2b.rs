@@ -99,7 +99,8 @@ impl Template {
     }
 }
 
-/// How long a sandbox lives from now: 1 s to [`MAX_TIMEOUT_SECS`].
+/// How long a sandbox lives from now: 0 s (its time is up at once, as E2B's API allows)
+/// to [`MAX_TIMEOUT_SECS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct E2bTimeout(u64);
 
@@ -107,14 +108,19 @@ impl E2bTimeout {
     pub fn parse(secs: Option<i64>) -> DomainResult<Self> {
         match secs {
             None => Ok(Self(DEFAULT_TIMEOUT_SECS)),
-            Some(secs) if (1..=MAX_TIMEOUT_SECS as i64).contains(&secs) => Ok(Self(secs as u64)),
+            Some(secs) if (0..=MAX_TIMEOUT_SECS as i64).contains(&secs) => Ok(Self(secs as u64)),
             Some(secs) => Err(DomainError::InvalidField {
                 field: "timeout",
                 message: format!(
-                    "a timeout of {secs} s is out of range: give 1 to {MAX_TIMEOUT_SECS} seconds"
+                    "a timeout of {secs} s is out of range: give 0 to {MAX_TIMEOUT_SECS} seconds"
                 ),
             }),
         }
+    }
+
+    /// The sandbox's time is up now.
+    pub fn is_zero(self) -> bool {
+        self.0 == 0
     }
 
     /// When a sandbox told this at `now` ends, in whole seconds (so stores may compare
@@ -267,7 +273,10 @@ mod tests {
             (now + Duration::seconds(300)).trunc_subsecs(0)
         );
         assert!(E2bTimeout::parse(Some(MAX_TIMEOUT_SECS as i64)).is_ok());
-        for bad in [0, -5, MAX_TIMEOUT_SECS as i64 + 1] {
+        let now_up = E2bTimeout::parse(Some(0)).unwrap();
+        assert!(now_up.is_zero() && now_up.end_from(now) <= now);
+        assert!(!E2bTimeout::parse(Some(1)).unwrap().is_zero());
+        for bad in [-1, -5, MAX_TIMEOUT_SECS as i64 + 1] {
             assert!(E2bTimeout::parse(Some(bad)).is_err(), "{bad}");
         }
     }

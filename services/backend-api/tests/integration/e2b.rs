@@ -2,8 +2,9 @@
 //! `sandboxes` keys shaped as E2B's SDKs require and kept to `/e2b`; every other caller
 //! refused with E2B's error shape (no key 401, a revoked key 401, a `jobs` or `full` key
 //! 403, an access token 401); bad bodies, templates and timeouts refused before anything
-//! is made; a sandbox that is not the caller's (or no sandbox) 404 on every route; the
-//! data plane refusing a request without the sandbox's access token.
+//! is made; a listing's bad order, start time or token 400; a sandbox that is not the
+//! caller's (or no sandbox) 404 on every route; the data plane refusing a request
+//! without the sandbox's access token, and an expired signed link in E2B's words.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
@@ -163,13 +164,15 @@ async fn bad_requests_are_refused_before_anything_is_made() {
     );
     let (status, body) = create(json!({ "timeout": 60 })).await;
     assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, "templateID");
-    let (status, body) = create(json!({ "templateID": "base", "timeout": 0 })).await;
-    assert_e2b_error(
-        status,
-        &body,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "1 to 86400 seconds",
-    );
+    for timeout in [-1, 86_401] {
+        let (status, body) = create(json!({ "templateID": "base", "timeout": timeout })).await;
+        assert_e2b_error(
+            status,
+            &body,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "0 to 86400 seconds",
+        );
+    }
     let (status, body) = create(json!({ "templateID": "base", "envVars": { "1BAD": "x" } })).await;
     assert_e2b_error(
         status,
@@ -197,6 +200,38 @@ async fn bad_requests_are_refused_before_anything_is_made() {
     assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, "limit");
     let (status, body) = e2b(&app, Method::GET, "/v2/sandboxes?state=asleep", Some(&key), None).await;
     assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, "running, paused");
+    for (query, says) in [
+        ("order=newest", "not one of asc, desc"),
+        ("startedAfter=yesterday", "not an RFC 3339 time"),
+        ("startedAfter=2025-01-31", "not an RFC 3339 time"),
+        (
+            "nextToken=0195f0a8-0000-7000-8000-000000000001",
+            "not one a listing gave out",
+        ),
+    ] {
+        let (status, body) = e2b(
+            &app,
+            Method::GET,
+            &format!("/v2/sandboxes?{query}"),
+            Some(&key),
+            None,
+        )
+        .await;
+        assert_e2b_error(status, &body, StatusCode::BAD_REQUEST, says);
+    }
+    let (status, body) = e2b(
+        &app,
+        Method::GET,
+        "/v2/sandboxes?order=asc&startedAfter=2025-01-31T12%3A00%3A00%2B01%3A00&template=base",
+        Some(&key),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (StatusCode::OK, json!([])),
+        "E2B's own filters are taken"
+    );
     let (status, body) = e2b(&app, Method::POST, "/templates", Some(&key), Some(json!({}))).await;
     assert_e2b_error(status, &body, StatusCode::NOT_IMPLEMENTED, "not served here");
     assert_eq!(
@@ -273,4 +308,17 @@ async fn no_sandbox_of_another_or_of_no_one_is_found_on_any_route() {
     ])
     .await;
     assert_e2b_error(status, &body, StatusCode::BAD_GATEWAY, "port 8080 is not open");
+
+    // A signed link past its expiration is refused before any sandbox is looked for, in
+    // E2B's words (its SDK's tests compare the body whole).
+    let expired = format!(
+        "{}/files?path=notes.txt&username=user&signature=v1_abc&signature_expiration=1",
+        app.base
+    );
+    let refused = reqwest::get(expired).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        refused.json::<Value>().await.unwrap(),
+        json!({ "code": 401, "message": "signature is already expired" })
+    );
 }

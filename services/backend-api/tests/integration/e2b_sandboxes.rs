@@ -17,7 +17,7 @@ use crate::e2b::{e2b, key};
 use crate::support::manager::Manager;
 use crate::support::{borrowed, TestApp};
 
-async fn backend(manager: &Manager) -> TestApp {
+pub async fn backend(manager: &Manager) -> TestApp {
     let settings = manager.settings();
     TestApp::spawn(&borrowed(&settings)).await
 }
@@ -42,7 +42,7 @@ async fn data_plane(
 }
 
 /// How many sandboxes the manager runs for the rented sandbox `id`.
-async fn containers_of(manager: &Manager, id: &str) -> usize {
+pub async fn containers_of(manager: &Manager, id: &str) -> usize {
     let query = ListQuery {
         session_id: Some(id.to_owned()),
         ..Default::default()
@@ -268,7 +268,7 @@ async fn kill_removes_the_container_at_once_and_connect_extends_but_never_shorte
 }
 
 /// The manager's sandboxes of the rented sandbox `id` that run.
-async fn running_of(manager: &Manager, id: &str) -> Vec<sandbox_manager_client::contract::Sandbox> {
+pub async fn running_of(manager: &Manager, id: &str) -> Vec<sandbox_manager_client::contract::Sandbox> {
     let query = ListQuery {
         session_id: Some(id.to_owned()),
         state: Some(SandboxState::Ready),

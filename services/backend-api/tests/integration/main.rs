@@ -13,6 +13,7 @@ mod auth;
 mod automations;
 mod delegation;
 mod e2b;
+mod e2b_listing;
 mod e2b_records;
 mod e2b_sandboxes;
 mod events;

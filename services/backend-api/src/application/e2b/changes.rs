@@ -6,7 +6,7 @@ use chrono::Utc;
 
 use super::E2bService;
 use crate::application::{AppError, AppResult};
-use crate::domain::e2b::{E2bSandbox, E2bSandboxId};
+use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bState};
 use crate::domain::ports::Updated;
 
 /// How often a change is tried again from a fresh reading when others keep landing first.
@@ -28,6 +28,17 @@ impl E2bService {
             self.gateway.stop(sandbox.id.session()).await?;
         }
         Ok(updated)
+    }
+
+    /// Ends the sandbox read as `read` whose time is up, or pauses it when it runs and
+    /// asked for that; `true` when this call did. One connected or extended since it was
+    /// read is left running.
+    pub(super) async fn time_up(&self, read: &E2bSandbox) -> AppResult<bool> {
+        if read.state == E2bState::Running && read.auto_pause {
+            Ok(self.pause_now(read).await? == Updated::Stored)
+        } else {
+            Ok(self.end(&read.id).await)
+        }
     }
 
     /// Applies `change` to the stored sandbox and stores the result, from a fresh reading

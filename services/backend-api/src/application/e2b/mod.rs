@@ -9,6 +9,7 @@
 //! - `changes.rs` — changing a record only from the reading it was made from.
 //! - `tokens.rs` — the sandbox's access and traffic tokens, HMACs of its id.
 //! - `found.rs` — where each running sandbox's tool-api was found, for a moment.
+//! - `listing.rs` — the owner's sandboxes, filtered, ordered by start and paged.
 //! - `reach.rs` — reaching a running sandbox: a data-plane request admitted, its metrics.
 //! - `signed.rs` — a signed file URL admitted by the running sandbox whose token signed it.
 //! - `running.rs` — everyone's running sandboxes, read at a bounded pace for those links.
@@ -21,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 mod changes;
 mod found;
+mod listing;
 mod reach;
 mod running;
 mod signed;
@@ -36,6 +38,7 @@ use found::Found;
 use running::Running;
 use tokens::TokenKeys;
 
+pub use listing::{Cursor, Order, Page, SandboxFilter};
 pub use signed::{FileOperation, SignedFile};
 pub use tokens::SandboxTokens;
 
@@ -48,15 +51,6 @@ pub struct NewSandbox {
     pub network: Network,
     /// Paused rather than ended when its time is up.
     pub auto_pause: bool,
-}
-
-/// Which of the owner's sandboxes a listing wants.
-#[derive(Default)]
-pub struct SandboxFilter {
-    /// Every pair must be among the sandbox's metadata.
-    pub metadata: BTreeMap<String, String>,
-    /// Only these states; empty: any.
-    pub states: Vec<E2bState>,
 }
 
 /// What a connect did.
@@ -161,19 +155,6 @@ impl E2bService {
         }
     }
 
-    /// The owner's sandboxes matching `filter`, oldest first.
-    pub async fn list(&self, owner: &UserId, filter: &SandboxFilter) -> AppResult<Vec<E2bSandbox>> {
-        let mut sandboxes = self.sandboxes.list(owner).await?;
-        sandboxes.retain(|sandbox| {
-            (filter.states.is_empty() || filter.states.contains(&sandbox.state))
-                && filter
-                    .metadata
-                    .iter()
-                    .all(|(key, value)| sandbox.metadata.get(key) == Some(value))
-        });
-        Ok(sandboxes)
-    }
-
     /// Ends the owner's sandbox now.
     pub async fn kill(&self, owner: &UserId, id: &str) -> AppResult<()> {
         let sandbox = self.get(owner, id).await?;
@@ -183,21 +164,28 @@ impl E2bService {
         Ok(())
     }
 
-    /// The running sandbox ends `timeout` from now, sooner or later than it would have.
-    pub async fn set_timeout(&self, owner: &UserId, id: &str, timeout: E2bTimeout) -> AppResult<E2bSandbox> {
+    /// The running sandbox ends `timeout` from now, sooner or later than it would have;
+    /// a timeout of 0 ends it (or pauses it, with `auto_pause`) before this returns.
+    pub async fn set_timeout(&self, owner: &UserId, id: &str, timeout: E2bTimeout) -> AppResult<()> {
         let sandbox = self.get(owner, id).await?;
-        self.change(&sandbox.id, |sandbox| {
-            if sandbox.state == E2bState::Paused {
-                return Err(AppError::Conflict(
-                    "the sandbox is paused: connect to it to resume it, with the timeout it should have"
-                        .into(),
-                ));
-            }
-            sandbox.end_at = timeout.end_from(Utc::now());
-            Ok(())
-        })
-        .await?
-        .ok_or(AppError::NotFound("sandbox"))
+        let changed = self
+            .change(&sandbox.id, |sandbox| {
+                if sandbox.state == E2bState::Paused {
+                    return Err(AppError::Conflict(
+                        "the sandbox is paused: connect to it to resume it, with the timeout it should have"
+                            .into(),
+                    ));
+                }
+                sandbox.end_at = timeout.end_from(Utc::now());
+                Ok(())
+            })
+            .await?
+            .ok_or(AppError::NotFound("sandbox"))?;
+        if timeout.is_zero() {
+            // Not left to the sweep: the SDK's next call should find it ended.
+            self.time_up(&changed).await?;
+        }
+        Ok(())
     }
 
     /// The owner's sandbox, running (a paused one resumes, with its files) and living at
@@ -274,18 +262,12 @@ impl E2bService {
     pub async fn end_overdue(&self, now: DateTime<Utc>) -> AppResult<usize> {
         let mut ended = 0;
         for sandbox in self.sandboxes.ended_by(now).await? {
-            let id = sandbox.id.clone();
-            if sandbox.state == E2bState::Running && sandbox.auto_pause {
-                // One connected or extended since it was read is left running.
-                match self.pause_now(&sandbox).await {
-                    Ok(Updated::Stored) => ended += 1,
-                    Ok(Updated::ChangedMeanwhile | Updated::Removed) => {}
-                    Err(err) => {
-                        tracing::warn!(sandbox = id.as_str(), error = %err, "a sandbox whose time was up was not paused")
-                    }
+            match self.time_up(&sandbox).await {
+                Ok(true) => ended += 1,
+                Ok(false) => {}
+                Err(err) => {
+                    tracing::warn!(sandbox = sandbox.id.as_str(), error = %err, "a sandbox whose time was up was not paused")
                 }
-            } else if self.end(&id).await {
-                ended += 1;
             }
         }
         Ok(ended)

@@ -73,7 +73,8 @@ impl SignedFile<'_> {
 impl E2bService {
     /// The running sandbox a signed link is for: the one `named` (when the request names
     /// it), or else the running sandbox whose token signed it, with its id. An expired,
-    /// altered or foreign link is `401`, saying which.
+    /// altered or foreign link is `401`, saying which (an expired one in
+    /// E2B's words, `signature is already expired`: ask the SDK for a new link).
     pub async fn admit_signed(
         &self,
         named: Option<&str>,
@@ -81,9 +82,8 @@ impl E2bService {
     ) -> AppResult<(E2bSandboxId, SandboxAccess)> {
         if let Some(expiration) = signed.expiration {
             if expiration < Utc::now().timestamp() {
-                return Err(AppError::Unauthorized(
-                    "this signed URL has expired: ask the SDK for a new one".into(),
-                ));
+                // E2B's own words, which its SDK's tests compare whole.
+                return Err(AppError::Unauthorized("signature is already expired".into()));
             }
         }
         let signed_by = |id: &E2bSandboxId| signed.signed_with(&self.keys.tokens(id).access);

@@ -10,13 +10,14 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::caller::E2bCaller;
 use super::error::{E2bError, E2bResult};
 use super::views::{Created, Detail, Metric};
-use crate::application::e2b::{NewSandbox, SandboxFilter};
+use crate::application::e2b::{Cursor, NewSandbox, Order, SandboxFilter};
 use crate::application::AppError;
 use crate::domain::e2b::{self, E2bState, E2bTimeout, Template};
 use crate::domain::session::Network;
@@ -83,15 +84,18 @@ pub async fn get(
     Ok(Json(Detail::from(&state.e2b.get(&owner, &id).await?)))
 }
 
-/// `GET /v2/sandboxes?metadata=&state=&nextToken=&limit=`: `metadata` is `key=value&…`
-/// URL-encoded once more as a whole, `state` is `running` and/or `paused`.
+/// `GET /v2/sandboxes?metadata=&state=&order=&startedAfter=&template=&nextToken=&limit=`:
+/// `metadata` is `key=value&…` URL-encoded once more as a whole, `state` is `running`
+/// and/or `paused`, `order` `asc` or `desc` (the default: newest first) by start time,
+/// `startedAfter` an RFC 3339 time, `template` a template's name. `X-Next-Token` is
+/// where the next page starts, in the same order.
 pub async fn list(
     State(state): State<AppState>,
     E2bCaller(owner): E2bCaller,
     RawQuery(query): RawQuery,
 ) -> E2bResult<Response> {
     let mut filter = SandboxFilter::default();
-    let (mut after, mut limit) = (None, PAGE_MAX);
+    let (mut order, mut after, mut limit) = (Order::default(), None, PAGE_MAX);
     for (name, value) in url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
         match name.as_ref() {
             "metadata" => filter.metadata.extend(
@@ -110,7 +114,17 @@ pub async fn list(
                     });
                 }
             }
-            "nextToken" => after = Some(value.into_owned()),
+            "order" => order = Order::parse(&value)?,
+            "startedAfter" => {
+                let at = DateTime::parse_from_rfc3339(&value).map_err(|_| {
+                    E2bError::Malformed(format!(
+                        "startedAfter `{value}` is not an RFC 3339 time, such as 2025-01-31T12:00:00Z"
+                    ))
+                })?;
+                filter.started_after = Some(at.with_timezone(&Utc));
+            }
+            "template" => filter.template = Some(value.into_owned()),
+            "nextToken" => after = Some(Cursor::parse(&value)?),
             "limit" => {
                 limit = value
                     .parse::<usize>()
@@ -122,23 +136,19 @@ pub async fn list(
             _ => {}
         }
     }
-    let mut sandboxes = state.e2b.list(&owner, &filter).await?;
-    if let Some(after) = &after {
-        sandboxes.retain(|sandbox| sandbox.id.as_str() > after.as_str());
-    }
-    let more = sandboxes.len() > limit;
-    sandboxes.truncate(limit);
-    let page: Vec<Detail> = sandboxes.iter().map(Detail::from).collect();
+    let page = state
+        .e2b
+        .list(&owner, &filter, order, after.as_ref(), limit)
+        .await?;
     let mut headers = HeaderMap::new();
-    if more {
-        if let Some(last) = sandboxes
-            .last()
-            .and_then(|s| HeaderValue::from_str(s.id.as_str()).ok())
-        {
-            headers.insert("x-next-token", last);
-        }
+    if let Some(next) = page
+        .next
+        .and_then(|next| HeaderValue::from_str(&next.token()).ok())
+    {
+        headers.insert("x-next-token", next);
     }
-    Ok((headers, Json(page)).into_response())
+    let listed: Vec<Detail> = page.sandboxes.iter().map(Detail::from).collect();
+    Ok((headers, Json(listed)).into_response())
 }
 
 pub async fn kill(
