@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fs::Metadata;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
@@ -60,14 +60,9 @@ pub fn describe_with(path: &Path, meta: &Metadata) -> EntryInfo {
     let is_symlink = meta.file_type().is_symlink();
     let (kind, symlink_target) = if is_symlink {
         let target = std::fs::metadata(path).ok();
-        let resolved = std::fs::canonicalize(path).ok().or_else(|| {
-            std::fs::read_link(path)
-                .ok()
-                .map(|link| path.parent().unwrap_or(Path::new("/")).join(link))
-        });
         (
             target.map_or(UNSPECIFIED, |t| kind_of(&t)),
-            resolved.map(|p| p.display().to_string()),
+            link_target(path).map(|p| p.display().to_string()),
         )
     } else {
         (kind_of(meta), None)
@@ -91,6 +86,30 @@ pub fn describe_with(path: &Path, meta: &Metadata) -> EntryInfo {
         metadata: metadata(path),
         is_symlink,
     }
+}
+
+/// Where the link at `path` leads, every link on the way followed (E2B's envd follows them
+/// all), but written under the directories `path` names: the home is `/home/user`, a link
+/// to the sandbox user's real home, and a target in it is given under `/home/user`, as
+/// E2B, whose home is a real directory, gives it. A dangling link: its target as written,
+/// taken from the link's directory.
+fn link_target(path: &Path) -> Option<PathBuf> {
+    let Ok(target) = std::fs::canonicalize(path) else {
+        let link = std::fs::read_link(path).ok()?;
+        return Some(path.parent().unwrap_or(Path::new("/")).join(link));
+    };
+    // The nearest directory above `path` whose real location holds the target ("/" does).
+    path.ancestors()
+        .skip(1)
+        .find_map(|dir| {
+            let real = std::fs::canonicalize(dir).ok()?;
+            let rest = target.strip_prefix(real).ok()?;
+            Some(match rest.as_os_str().is_empty() {
+                true => dir.to_path_buf(),
+                false => dir.join(rest),
+            })
+        })
+        .or(Some(target))
 }
 
 fn kind_of(meta: &Metadata) -> &'static str {
@@ -175,14 +194,36 @@ mod tests {
         let linked = describe(&link).unwrap();
         assert!(linked.is_symlink);
         assert_eq!(linked.kind, FILE);
-        assert_eq!(
-            linked.symlink_target,
-            Some(std::fs::canonicalize(&file).unwrap().display().to_string())
-        );
+        assert_eq!(linked.symlink_target, Some(file.display().to_string()));
         assert!(linked.permissions.starts_with('L'));
         assert_eq!(
             describe(dir.path()).unwrap().permissions.chars().next(),
             Some('d')
         );
+    }
+
+    #[test]
+    fn link_targets_are_written_under_the_directories_the_path_names() {
+        // `home` a link to `real`, as /home/user is to the sandbox user's home.
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(root.join("real/d")).unwrap();
+        std::os::unix::fs::symlink(root.join("real"), root.join("home")).unwrap();
+        std::fs::write(root.join("real/d/t.txt"), "x").unwrap();
+        std::fs::write(root.join("outside.txt"), "x").unwrap();
+        let home = root.join("home");
+        let links = [
+            ("d/near", "t.txt".into(), home.join("d/t.txt")),
+            ("d/up", "../../outside.txt".into(), root.join("outside.txt")),
+            ("d/real", root.join("real/d/t.txt"), home.join("d/t.txt")),
+            ("d/dir", "..".into(), home.clone()),
+            ("d/dangling", "gone".into(), home.join("d/gone")),
+        ];
+        for (name, points_to, expected) in links {
+            let path = home.join(name);
+            std::os::unix::fs::symlink::<PathBuf, _>(points_to, &path).unwrap();
+            let target = describe(&path).unwrap().symlink_target;
+            assert_eq!(target, Some(expected.display().to_string()), "{name}");
+        }
     }
 }

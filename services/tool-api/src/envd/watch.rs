@@ -2,7 +2,8 @@
 //! a watcher with an id whose events a client collects with `GetWatcherEvents` until it
 //! removes it. Events come from inotify through `notify`; names are relative to the
 //! watched directory. A file tool-api writes atomically (a staging file renamed over it)
-//! shows as created and then written, as a write in place would.
+//! shows as created, its mode set, and written: the events E2B's envd gives for a file it
+//! writes, which it creates, hands to the user (a `chown`, seen as CHMOD) and fills.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -83,10 +84,13 @@ fn translate(event: notify::Event) -> Vec<(PathBuf, &'static str)> {
     let kinds: &[&'static str] = match event.kind {
         EventKind::Create(_) | EventKind::Modify(ModifyKind::Name(RenameMode::To)) => &["EVENT_TYPE_CREATE"],
         EventKind::Modify(ModifyKind::Name(RenameMode::From)) => &["EVENT_TYPE_RENAME"],
-        // A staging file moved into place: its content is what was written.
+        // A staging file moved into place (after its CREATE): its mode, set as it was made,
+        // and its content are what was written.
         EventKind::Modify(ModifyKind::Name(RenameMode::Both)) => {
             return match event.paths.as_slice() {
-                [from, to] if staging(from) && !staging(to) => vec![(to.clone(), "EVENT_TYPE_WRITE")],
+                [from, to] if staging(from) && !staging(to) => ["EVENT_TYPE_CHMOD", "EVENT_TYPE_WRITE"]
+                    .map(|kind| (to.clone(), kind))
+                    .to_vec(),
                 _ => Vec::new(),
             };
         }

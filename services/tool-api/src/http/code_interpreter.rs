@@ -88,7 +88,8 @@ async fn execute(State(state): State<AppState>, Json(request): Json<ExecuteReque
 #[utoipa::path(post, path = "/e2b/code/contexts", tag = "e2b", request_body = CreateContextRequest,
     responses((status = 200, body = ContextInfo),
         (status = 400, body = ErrorBody, description = "a language there is no kernel for"),
-        (status = 422, body = ErrorBody, description = "cwd is not a directory"),
+        (status = 403, body = ErrorBody, description = "the sandbox user may not enter cwd"),
+        (status = 422, body = ErrorBody, description = "cwd does not exist or is not a directory"),
         (status = 429, body = ErrorBody, description = "every context slot is taken"),
         (status = 503, body = ErrorBody, description = "the kernel could not be started")))]
 async fn create_context(

@@ -205,7 +205,8 @@ async fn upload(
 }
 
 /// A file as a byte stream. A single `Range` (`bytes=a-b`, `a-`, `-n`) answers 206 with
-/// that part; several ranges answer the whole file.
+/// that part; several ranges answer the whole file. A file that does not tell its size
+/// (`/proc`, `/sys`, an empty one) is sent whole, chunked, to its end.
 #[utoipa::path(get, path = "/v1/files/download", tag = "files", params(PathRequest),
     responses((status = 200, content_type = "application/octet-stream", description = "the file"),
         (status = 206, content_type = "application/octet-stream", description = "the requested range"),
@@ -217,7 +218,12 @@ async fn download(
     headers: HeaderMap,
 ) -> ToolResult<Response> {
     let download = files::open_download(&state.workspace, &query.path).await?;
-    let size = download.size;
+    let mut response_headers = attachment(&download.name, download.content_type);
+    let Some(size) = download.size else {
+        // A file that does not tell its size (`/proc`, `/sys`): whole, chunked, no ranges.
+        let body = Body::from_stream(download.into_stream_to_end());
+        return Ok((response_headers, body).into_response());
+    };
     let range = headers.get(RANGE).and_then(|value| value.to_str().ok());
     let (status, first, len) = match files::byte_range(range, size) {
         ByteRange::Whole => (StatusCode::OK, 0, size),
@@ -230,7 +236,6 @@ async fn download(
             return Ok(([(CONTENT_RANGE, format!("bytes */{size}"))], error).into_response());
         }
     };
-    let mut response_headers = attachment(&download.name, download.content_type);
     response_headers.insert(CONTENT_LENGTH, HeaderValue::from(len));
     response_headers.insert(ACCEPT_RANGES, HeaderValue::from_static("bytes"));
     if status == StatusCode::PARTIAL_CONTENT {

@@ -34,9 +34,14 @@ pub enum InterpreterError {
     /// 404: no context with that id.
     #[error("no code context {0:?}")]
     UnknownContext(String),
-    /// 422: a working directory that is not a directory here.
-    #[error("cwd {0:?} is not a directory in the sandbox")]
-    Cwd(String),
+    /// 422: a working directory that is missing or not a directory; the reason says which.
+    #[error("cannot use {0} as the working directory: {1}")]
+    Cwd(String, String),
+    /// 403: a working directory the sandbox user, who runs the kernels, may not enter.
+    #[error(
+        "cannot use {0} as the working directory: permission denied (the sandbox user may not enter it)"
+    )]
+    CwdDenied(String),
     /// 422: a variable the OS cannot set.
     #[error("{0}")]
     EnvVar(String),
@@ -61,7 +66,8 @@ impl From<InterpreterError> for ToolError {
                 ErrorCode::MalformedRequest
             }
             InterpreterError::UnknownContext(_) => ErrorCode::NotFound,
-            InterpreterError::Cwd(_) | InterpreterError::EnvVar(_) | InterpreterError::DefaultContext => {
+            InterpreterError::CwdDenied(_) => ErrorCode::PermissionDenied,
+            InterpreterError::Cwd(..) | InterpreterError::EnvVar(_) | InterpreterError::DefaultContext => {
                 ErrorCode::InvalidInput
             }
             InterpreterError::TooManyContexts => ErrorCode::LimitReached,
@@ -149,13 +155,7 @@ impl Interpreter {
     ) -> Result<ContextInfo, InterpreterError> {
         let language = language_of(language)?;
         let cwd = match cwd.filter(|cwd| !cwd.is_empty()) {
-            Some(asked) => {
-                let resolved = self.home.join(asked);
-                match tokio::fs::metadata(&resolved).await {
-                    Ok(meta) if meta.is_dir() => resolved,
-                    _ => return Err(InterpreterError::Cwd(asked.into())),
-                }
-            }
+            Some(asked) => working_dir(self.home.join(asked)).await?,
             None => self.home.clone(),
         };
         self.room()?;
@@ -232,6 +232,28 @@ impl Interpreter {
     }
 }
 
+/// `dir` once checked as a kernel's working directory: an existing directory the sandbox
+/// user may enter (kernels run as that user, as this server does), so that a bad choice is
+/// the client's error rather than a kernel that cannot start.
+async fn working_dir(dir: PathBuf) -> Result<PathBuf, InterpreterError> {
+    let shown = dir.display().to_string();
+    let problem = |reason: &str| InterpreterError::Cwd(shown.clone(), reason.to_owned());
+    match tokio::fs::metadata(&dir).await {
+        Ok(meta) if !meta.is_dir() => Err(problem("it is not a directory")),
+        Ok(_) => match nix::unistd::access(&dir, nix::unistd::AccessFlags::X_OK) {
+            Ok(()) => Ok(dir),
+            Err(nix::errno::Errno::EACCES) => Err(InterpreterError::CwdDenied(shown)),
+            Err(err) => Err(problem(err.desc())),
+        },
+        Err(err) => Err(match err.kind() {
+            std::io::ErrorKind::NotFound => problem("it does not exist"),
+            std::io::ErrorKind::NotADirectory => problem("it is not a directory"),
+            std::io::ErrorKind::PermissionDenied => InterpreterError::CwdDenied(shown),
+            _ => problem(&err.to_string()),
+        }),
+    }
+}
+
 /// The language asked for, as E2B names them (none means Python).
 fn language_of(asked: Option<&str>) -> Result<&'static str, InterpreterError> {
     match asked.map(|language| language.trim().to_lowercase()) {
@@ -262,6 +284,28 @@ mod tests {
             err.to_string().contains("only language available is python"),
             "{err}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_working_directory_is_checked_before_a_kernel_starts() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        assert_eq!(working_dir(root.clone()).await.unwrap(), root);
+        std::fs::write(root.join("file"), "").unwrap();
+        for (asked, reason) in [
+            ("file", "it is not a directory"),
+            ("file/below", "it is not a directory"),
+            ("missing", "it does not exist"),
+        ] {
+            let err = working_dir(root.join(asked)).await.unwrap_err();
+            let expected = format!(
+                "cannot use {} as the working directory: {reason}",
+                root.join(asked).display()
+            );
+            assert_eq!(err.to_string(), expected);
+            let code = ErrorCode::InvalidInput;
+            assert!(matches!(ToolError::from(err), ToolError::Api { code: c, .. } if c == code));
+        }
     }
 
     #[test]

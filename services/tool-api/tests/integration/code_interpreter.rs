@@ -242,6 +242,17 @@ async fn contexts_are_kernels_of_their_own() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{message}");
     let (status, message) = refused(contexts().json(&json!({ "cwd": "/no/such/dir" }))).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{message}");
+    assert!(
+        message.contains("/no/such/dir") && message.contains("does not exist"),
+        "{message}"
+    );
+    // A directory the sandbox user may not enter is the caller's choice, not a broken kernel.
+    let (status, message) = refused(contexts().json(&json!({ "cwd": "/root" }))).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{message}");
+    assert!(
+        message.starts_with("cannot use /root as the working directory: permission denied"),
+        "{message}"
+    );
     let default_id = listed[0]["id"].as_str().unwrap();
     let remove = |id: &str| client.request(Method::DELETE, &format!("/e2b/code/contexts/{id}"));
     assert_eq!(

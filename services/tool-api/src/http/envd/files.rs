@@ -53,9 +53,15 @@ pub async fn download(
     match opened.await {
         Ok(download) => {
             let mut response_headers = attachment(&download.name, download.content_type);
-            response_headers.insert(CONTENT_LENGTH, HeaderValue::from(download.size));
-            let size = download.size;
-            (response_headers, Body::from_stream(download.into_stream(0, size))).into_response()
+            let chunks = match download.size {
+                Some(size) => {
+                    response_headers.insert(CONTENT_LENGTH, HeaderValue::from(size));
+                    download.into_stream(0, size)
+                }
+                // `/proc`, `/sys` and the like: chunked, to the file's end.
+                None => download.into_stream_to_end(),
+            };
+            (response_headers, Body::from_stream(chunks)).into_response()
         }
         Err(err) => rest_failure(err),
     }

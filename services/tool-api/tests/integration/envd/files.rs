@@ -1,6 +1,6 @@
 //! envd's REST `/files` over the wire: uploads as E2B's SDK sends them (a raw body, gzip,
-//! multipart with one or several files, metadata headers) and downloads, within the
-//! upload limit and the storage quota.
+//! multipart with one or several files, metadata headers) and downloads (kernel files
+//! that misreport their size included), within the upload limit and the storage quota.
 
 use std::io::Write;
 
@@ -126,6 +126,31 @@ async fn multipart_uploads_write_each_part_to_its_name() {
     assert_eq!(response.status(), 200);
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "3");
     assert!(!app.path("m/ignored.txt").exists());
+}
+
+/// `/proc` and `/sys` files report a size of 0 or a page, whatever they hold: they come
+/// whole, chunked, here and on the tool-api's own download route (Range or not).
+#[tokio::test]
+async fn kernel_files_download_whole_though_their_size_says_otherwise() {
+    let app = spawn_app().await;
+    for path in [
+        "/proc/sys/kernel/random/boot_id",
+        "/sys/devices/system/cpu/online",
+    ] {
+        let expected = std::fs::read_to_string(path).unwrap();
+        let envd = download(&app, path).await;
+        let own = app.client.download(path, Some("bytes=0-3")).await.unwrap();
+        for response in [envd, own] {
+            assert_eq!(response.status(), 200, "{path}");
+            assert!(
+                response.headers().get("content-length").is_none(),
+                "{path}: no length to announce"
+            );
+            assert_eq!(response.text().await.unwrap(), expected, "{path}");
+        }
+    }
+    let status = download(&app, "/proc/self/status").await.text().await.unwrap();
+    assert!(status.starts_with("Name:"), "{status}");
 }
 
 #[tokio::test]

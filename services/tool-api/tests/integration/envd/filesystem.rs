@@ -1,11 +1,12 @@
 //! `filesystem.Filesystem` over the wire, on real files: entries as E2B reads them, the
-//! calls that change the tree, and watches both streamed and polled.
+//! calls that change the tree (links behind a linked directory included), and watches
+//! both streamed and polled, an upload showing as E2B's envd shows one.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::wire::{open_stream, unary};
+use super::wire::{open_stream, unary, RpcStream};
 use crate::support::{spawn_app, TestApp};
 
 async fn call(app: &TestApp, method: &str, message: Value) -> (u16, Value) {
@@ -96,6 +97,19 @@ async fn symlinks_relative_paths_and_refusals() {
     assert_eq!(
         stat["entry"]["symlinkTarget"],
         app.path("target.txt").display().to_string()
+    );
+
+    // Behind a linked directory (as /home/user is), the target is given under the link.
+    std::fs::create_dir_all(app.path("real/d")).unwrap();
+    std::os::unix::fs::symlink(app.path("real"), app.path("home")).unwrap();
+    std::fs::write(app.path("real/d/t.txt"), "x").unwrap();
+    std::os::unix::fs::symlink("t.txt", app.path("home/d/l.txt")).unwrap();
+    let linked = app.path("home/d/l.txt").display().to_string();
+    let (_, stat) = call(&app, "Stat", json!({ "path": linked })).await;
+    assert_eq!(stat["entry"]["path"], linked);
+    assert_eq!(
+        stat["entry"]["symlinkTarget"],
+        app.path("home/d/t.txt").display().to_string()
     );
 
     let (_, home) = call(&app, "Stat", json!({ "path": "." })).await;
@@ -191,4 +205,44 @@ async fn a_streamed_watch_reports_changes_in_subdirectories() {
         .collect()
         .await;
     assert_eq!(end["error"]["code"], "not_found", "{end}");
+}
+
+/// The types of the events a watch streams until it has been quiet for a moment, each
+/// checked to be about `name`.
+async fn kinds_until_quiet(stream: &mut RpcStream, name: &str) -> Vec<String> {
+    let mut kinds = Vec::new();
+    while let Ok(Some(event)) = tokio::time::timeout(Duration::from_millis(500), stream.next()).await {
+        assert_eq!(event["filesystem"]["name"], name, "{event}");
+        kinds.push(event["filesystem"]["type"].as_str().unwrap().to_owned());
+    }
+    kinds
+}
+
+#[tokio::test]
+async fn an_uploaded_file_shows_as_envd_reports_one() {
+    let app = spawn_app().await;
+    let request = json!({ "path": app.root().display().to_string() });
+    let mut stream = open_stream(&app, "filesystem.Filesystem/WatchDir", request, &[]).await;
+    assert_eq!(stream.next().await.unwrap(), json!({ "start": {} }));
+    let url = format!("/e2b/envd/files?path={}", app.path("up.txt").display());
+    let upload = |content: &'static str| {
+        app.request(reqwest::Method::POST, &url)
+            .header("content-type", "application/octet-stream")
+            .body(content)
+            .send()
+    };
+
+    // E2B's envd creates the file, hands it to the user (CHMOD) and fills it.
+    assert_eq!(upload("first").await.unwrap().status(), 200);
+    assert_eq!(
+        kinds_until_quiet(&mut stream, "up.txt").await,
+        ["EVENT_TYPE_CREATE", "EVENT_TYPE_CHMOD", "EVENT_TYPE_WRITE"]
+    );
+    assert_eq!(upload("second").await.unwrap().status(), 200);
+    let kinds = kinds_until_quiet(&mut stream, "up.txt").await;
+    assert_eq!(
+        kinds.last().map(String::as_str),
+        Some("EVENT_TYPE_WRITE"),
+        "{kinds:?}"
+    );
 }
