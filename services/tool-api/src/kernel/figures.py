@@ -3,12 +3,14 @@
 IPython's inline backend prints a figure with `bbox_inches="tight"`, which lays the figure
 out twice before it draws it: once to place its parts and once to measure them. That is
 most of a plot cell's time. Here the figure is drawn once, as it is, and the picture is
-cropped to what was drawn, with the same padding: the same picture for a figure whose
-parts all lie on its canvas. IPython prints, as before, a figure with anything the
-tight box would grow the picture to show (a legend or text placed outside the canvas,
-an axes past its edge, drawing closer to the border than the padding), a figure on a
-canvas other than Agg, and any other setting (another format, print options of one's
-own, transparency). The driver sends this source (after formats.py) as a silent cell.
+cropped to what was drawn and every axes' box, with the same padding: the picture the
+tight box gives, to a few pixels (it measures text by its box, this by its ink), for a
+figure whose parts all lie on its canvas. IPython prints, as before, a figure with
+anything the tight box would grow the picture to show (a legend, title or text placed
+outside the canvas, an axes past its edge, drawing closer to the border than the
+padding), subfigures, a canvas other than Agg, and any other setting (another format,
+print options of one's own, transparency). The driver sends this source (after
+formats.py) as a silent cell.
 """
 
 
@@ -26,45 +28,56 @@ def _sandpiper_figures():
         return extent.x0 >= 0 and extent.y0 >= 0 and extent.x1 <= width and extent.y1 <= height
 
     def all_on_canvas(figure, renderer):
-        """Whether every part that can lie beyond the canvas lies on it."""
+        """Whether every part that can lie wholly beyond the drawn canvas lies on it."""
         width, height = figure.bbox.width, figure.bbox.height
-        for ax in figure.axes:
-            if ax.get_visible() and not inside(ax.get_position(), 1, 1):
-                return False
         loose = list(figure.legends) + list(figure.texts)
         for ax in figure.axes:
-            loose += [*ax.texts, *ax.artists, *filter(None, [ax.get_legend()])]
-        for artist in loose:
-            if artist.get_visible() and not inside(artist.get_window_extent(renderer), width, height):
+            if ax.get_visible() and not inside(ax.bbox, width, height):
                 return False
-        return True
+            loose += [*ax.texts, *ax.artists, *filter(None, [ax.get_legend()])]
+            loose += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+        return all(
+            not artist.get_visible() or inside(artist.get_window_extent(renderer), width, height)
+            for artist in loose
+        )
 
     def drawn_once(figure):
         """The tight PNG of `figure` from one draw, or None where that is not the same."""
+        import math
+
         import matplotlib
         import matplotlib.image
         import numpy
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-        if not isinstance(figure.canvas, FigureCanvasAgg) or matplotlib.rcParams["savefig.transparent"]:
-            return None
-        if not all_on_canvas(figure, figure.canvas.get_renderer()):
+        plain = isinstance(figure.canvas, FigureCanvasAgg) and not getattr(figure, "subfigs", None)
+        if not plain or matplotlib.rcParams["savefig.transparent"]:
             return None
         figure.canvas.draw()
+        if not all_on_canvas(figure, figure.canvas.get_renderer()):
+            return None
         pixels = numpy.asarray(figure.canvas.buffer_rgba())
         words = pixels.view(numpy.uint32)[:, :, 0]
         drawn = words != words[0, 0]
+        height, width = drawn.shape
         rows, columns = numpy.flatnonzero(drawn.any(axis=1)), numpy.flatnonzero(drawn.any(axis=0))
-        if not rows.size:
+        # The tight box holds what was drawn and every axes' whole box, blank or not (a
+        # pie's, one with its axis off).
+        boxes = [ax.bbox for ax in figure.axes if ax.get_visible()]
+        lefts = [*columns[:1], *(math.floor(box.x0) for box in boxes)]
+        rights = [*(columns[-1:] + 1), *(math.ceil(box.x1) for box in boxes)]
+        tops = [*rows[:1], *(math.floor(height - box.y1) for box in boxes)]
+        bottoms = [*(rows[-1:] + 1), *(math.ceil(height - box.y0) for box in boxes)]
+        if not lefts:
             return None
         pad = int(round(matplotlib.rcParams["savefig.pad_inches"] * figure.dpi))
-        top, bottom = rows[0] - pad, rows[-1] + 1 + pad
-        left, right = columns[0] - pad, columns[-1] + 1 + pad
-        if top < 0 or left < 0 or bottom > drawn.shape[0] or right > drawn.shape[1]:
+        left, right = min(lefts) - pad, max(rights) + pad
+        top, bottom = min(tops) - pad, max(bottoms) + pad
+        if top < 0 or left < 0 or bottom > height or right > width:
             return None  # the tight box would grow the picture past the canvas
         picture = io.BytesIO()
         cropped = numpy.ascontiguousarray(pixels[top:bottom, left:right])
-        matplotlib.image.imsave(picture, cropped, format="png", dpi=figure.dpi)
+        matplotlib.image.imsave(picture, cropped, format="png", origin="upper", dpi=figure.dpi)
         return picture.getvalue()
 
     def plain_tight_png(printer):
