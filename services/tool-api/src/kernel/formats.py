@@ -7,7 +7,7 @@ adds to what IPython shows the data E2B's results carry: a Matplotlib figure's `
 else unknown —,
 title, labels and units, ticks and scales, and the elements, in the shapes
 e2b_code_interpreter's charts.py reads), a pandas DataFrame's `data` (its columns), and
-`json` for a list or dict. Nothing is imported until such an object is shown, nothing is
+`json` for a list or dict. Nothing here is imported until such an object is shown, nothing is
 left in the user's namespace, and an object that cannot be read gets no extra field,
 never an error in the cell.
 """
@@ -131,23 +131,28 @@ def _sandpiper_formats():
             across, along = (box[:, 0], box[:, 1]) if upright else (box[:, 1], box[:, 0])
             low, high = across.min(), across.max()
             centre, first, third = (low + high) / 2, along.min(), along.max()
-            found = {"centre": centre, "first_quartile": float(first), "third_quartile": float(third), "outliers": []}
-            ends, median = [], None
+            found = {"centre": centre, "first_quartile": float(first), "third_quartile": float(third)}
+            ends, median, markers = [], None, []
             for drawn, xs, ys in lines:
                 at, values = (xs, ys) if upright else (ys, xs)
                 if not len(at) or at.min() < low or at.max() > high:
                     continue
                 if drawn.get_linestyle() in ("None", "none", "", " "):
-                    found["outliers"] += [float(v) for v in values]
+                    markers += [float(v) for v in values]
                 elif len(at) == 2 and values[0] != values[1] and numpy.isclose(at, centre).all():
                     ends += list(values)
-                elif len(at) == 2 and values[0] == values[1] and numpy.isclose([at.min(), at.max()], [low, high]).all():
-                    median = values[0]
+                elif median is None and len(at) == 2 and values[0] == values[1] and numpy.isclose([at.min(), at.max()], [low, high]).all():
+                    median = values[0]  # the first line across: a mean drawn as a line comes later
             found.update(min=float(min(ends, default=first)), max=float(max(ends, default=third)))
             found["median"] = float(median) if median is not None else None
+            # Markers between the whisker ends are the mean's, not outliers.
+            found["outliers"] = [v for v in markers if v < found["min"] or v > found["max"]]
             return found, len(ends)
 
-        upright = sum(read(box, True)[1] for box in boxes) >= sum(read(box, False)[1] for box in boxes)
+        upright_ends, side_ends = (sum(read(box, way)[1] for box in boxes) for way in (True, False))
+        if not upright_ends and not side_ends:
+            return None  # patches without whiskers: not a box plot
+        upright = upright_ends >= side_ends
         chart = labelled(ax, "box_and_whisker")
         axis = ax.xaxis if upright else ax.yaxis
         names = {round(float(tick), 6): text.get_text() for tick, text in zip(axis.get_ticklocs(), axis.get_ticklabels())}
@@ -167,9 +172,12 @@ def _sandpiper_formats():
         from matplotlib.text import Text
 
         drawn = [artist for artist in getattr(ax, "_children", []) if not isinstance(artist, Text)]
-        boxes = any(isinstance(artist, PathPatch) for artist in drawn)
-        if boxes and all(isinstance(artist, (PathPatch, Line2D)) for artist in drawn):
-            return box_and_whisker(ax)
+        # Exactly PathPatch: its kinds, such as StepPatch (`stairs`), are no boxes.
+        boxes = any(type(artist) is PathPatch for artist in drawn)
+        if boxes and all(type(artist) is PathPatch or isinstance(artist, Line2D) for artist in drawn):
+            chart = box_and_whisker(ax)
+            if chart is not None:
+                return chart
         for kind, read in ((Line2D, line), (PathCollection, scatter), (Wedge, pie), (Rectangle, bar)):
             if drawn and all(isinstance(artist, kind) for artist in drawn):
                 return read(ax)

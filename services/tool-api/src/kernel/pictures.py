@@ -3,8 +3,8 @@
 Pillow hands `Image.show()` to an outside viewer program, which a kernel has no screen
 for (or, with the desktop up, would open a window nobody asked for); E2B's kernel shows
 the image among the cell's results instead. A viewer registered first with Pillow's own
-`ImageShow` does the same here. The driver sends this source after formats.py and
-figures.py.
+`ImageShow` does the same here; importing it costs each kernel's start a few
+milliseconds. The driver sends this source after formats.py and figures.py.
 """
 
 
@@ -13,7 +13,10 @@ def _sandpiper_pictures():
     from PIL import ImageShow
 
     class CellViewer(ImageShow.Viewer):
-        def show(self, image, **options):
+        # Pillow's show() converts an image PNG cannot hold (a float or CMYK one) first.
+        format = "PNG"
+
+        def show_image(self, image, **options):
             display(image)
             return 1
 

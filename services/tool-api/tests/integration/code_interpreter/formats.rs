@@ -66,12 +66,13 @@ async fn figures_and_frames_carry_their_data() {
     let scores = "{'A': [85, 90, 78, 92, 88], 'B': [95, 89, 76, 91, 84, 87]}";
     let b = json!({ "label": "B", "min": 84.0, "first_quartile": 84.75, "median": 88.0,
                     "third_quartile": 90.5, "max": 95.0, "outliers": [76.0] });
-    for side in ["True", "False"] {
+    // The mean, drawn as a line across or as a marker, is neither median nor outlier.
+    for (side, mean) in [("True", "meanline=True"), ("False", "meanline=False")] {
         let boxes = chart_of(
             client,
             &format!(
                 "scores = {scores}\nplt.boxplot(scores.values(), labels=scores.keys(), \
-                 patch_artist=True, vert={side})\nplt.ylabel('Score')\nplt.show()"
+                 patch_artist=True, vert={side}, showmeans=True, {mean})\nplt.show()"
             ),
         )
         .await;
@@ -79,6 +80,9 @@ async fn figures_and_frames_carry_their_data() {
         assert_eq!(boxes["elements"][1], b, "vert={side}: {boxes}");
         assert_eq!(boxes["elements"][0]["outliers"], json!([]));
     }
+    // Steps are patches too, but no boxes.
+    let steps = chart_of(client, "plt.stairs([1, 3, 2])\nplt.show()").await;
+    assert_eq!(steps["type"], "unknown", "{steps}");
 
     let two = chart_of(
         client,
