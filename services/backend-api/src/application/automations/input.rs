@@ -115,7 +115,8 @@ pub async fn save_new(
 /// ([`files::replace`]). A fire's claim meanwhile moves only the fire time (the revision
 /// stays the one read), so the edit is applied again to a fresh reading, which keeps or
 /// moves that reading's fire time as it would have `current`'s, never undoing the claim.
-/// Any other change meanwhile (an edit, a rotation, a run's end) is `Conflict`.
+/// Any other change meanwhile (an edit, a rotation, a run's end) is `Conflict`; one
+/// deleted meanwhile is `NotFound`.
 pub(super) async fn save_edit(
     store: &dyn AutomationRepository,
     checks: Checks<'_>,
@@ -148,7 +149,8 @@ async fn replace_edited(
         }
         match store.get(&current.id).await? {
             Some(fresh) if fresh.revision == current.revision => read = fresh,
-            _ => break,
+            Some(_) => break,
+            None => return Err(AppError::NotFound("automation")),
         }
     }
     Err(AppError::Conflict(

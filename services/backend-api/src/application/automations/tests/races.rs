@@ -1,6 +1,6 @@
 //! An edit stored over an automation that changed after the edit read it: a fire's claim
-//! meanwhile does not stop it (and stays claimed), any other change makes it lose, and
-//! the files it sends are kept or removed to match.
+//! meanwhile does not stop it (and stays claimed), any other change makes it lose (a
+//! deletion as not found), and the files it sends are kept or removed to match.
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
@@ -140,4 +140,22 @@ async fn an_edit_that_loses_to_another_change_leaves_the_stored_files_as_they_we
         );
     }
     assert_eq!(notes_run(&store, &current).await, b"old");
+}
+
+#[tokio::test]
+async fn an_edit_of_an_automation_deleted_after_it_was_read_is_not_found() {
+    let models = models();
+    let (_dir, store, current) = stored().await;
+    assert!(store.delete(&current.id).await.unwrap());
+    let edit = AutomationEdit {
+        name: Some("Renamed".into()),
+        ..AutomationEdit::default()
+    };
+    let lost = save_edit(&store, checks(&models), &current, edit).await;
+    assert!(
+        matches!(lost, Err(AppError::NotFound("automation"))),
+        "{:?}",
+        lost.err()
+    );
+    assert!(store.get(&current.id).await.unwrap().is_none());
 }
