@@ -1,7 +1,8 @@
 //! Listing rented sandboxes as E2B does, in real sandboxes: newest first unless
 //! `order=asc`, `X-Next-Token` following on in either order (also when the sandbox a page
 //! ended at is gone meanwhile), `startedAfter` and `template` filtering; and a timeout of
-//! 0 ending a sandbox, or pausing one that asked for that, before the call answers.
+//! 0, set or created with, ending a sandbox, or pausing one that asked for that, before
+//! the call answers.
 //!
 //! Needs the Docker engine and the sandbox-manager binary, like `e2b_sandboxes`.
 
@@ -130,7 +131,7 @@ async fn a_listing_is_newest_first_paged_in_either_order_and_filtered() {
 }
 
 #[tokio::test]
-async fn a_timeout_of_zero_ends_it_or_pauses_it_before_answering() {
+async fn a_timeout_of_zero_set_or_created_with_ends_it_or_pauses_it_before_answering() {
     let manager = Manager::start();
     let app = backend(&manager).await;
     let (token, _, _) = app.register("ada@example.org").await;
@@ -168,4 +169,30 @@ async fn a_timeout_of_zero_ends_it_or_pauses_it_before_answering() {
     );
     let (status, _) = e2b(&app, Method::DELETE, &path, Some(&ada), None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
+
+    // Created with a timeout of 0: handed out, and already ended or paused.
+    for auto_pause in [false, true] {
+        let body = json!({ "templateID": "base", "timeout": 0, "autoPause": auto_pause });
+        let (status, made) = e2b(&app, Method::POST, "/v2/sandboxes", Some(&ada), Some(body)).await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        let id = made["sandboxID"].as_str().unwrap().to_owned();
+        let path = format!("/sandboxes/{id}");
+        let (status, detail) = e2b(&app, Method::GET, &path, Some(&ada), None).await;
+        if auto_pause {
+            assert_eq!(
+                (status, detail["state"].as_str()),
+                (StatusCode::OK, Some("paused")),
+                "{detail}"
+            );
+            assert!(
+                running_of(&manager, &id).await.is_empty(),
+                "its container stopped"
+            );
+            let (status, _) = e2b(&app, Method::DELETE, &path, Some(&ada), None).await;
+            assert_eq!(status, StatusCode::NO_CONTENT);
+        } else {
+            assert_eq!(status, StatusCode::NOT_FOUND, "{detail}");
+            assert_eq!(containers_of(&manager, &id).await, 0, "its container was removed");
+        }
+    }
 }

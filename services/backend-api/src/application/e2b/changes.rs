@@ -31,14 +31,31 @@ impl E2bService {
     }
 
     /// Ends the sandbox read as `read` whose time is up, or pauses it when it runs and
-    /// asked for that; `true` when this call did. One connected or extended since it was
-    /// read is left running.
+    /// asked for that; `true` when this call did. The end removes it whatever happened
+    /// since it was read; the pause leaves one connected or extended since then running.
     pub(super) async fn time_up(&self, read: &E2bSandbox) -> AppResult<bool> {
-        if read.state == E2bState::Running && read.auto_pause {
+        if pauses(read) {
             Ok(self.pause_now(read).await? == Updated::Stored)
         } else {
             Ok(self.end(&read.id).await)
         }
+    }
+
+    /// [`Self::time_up`] now, done when this returns: when the sweep (or a kill) got
+    /// there first and may still be at it, the container is removed or stopped here too
+    /// (doing either again does nothing more).
+    pub(super) async fn end_now(&self, read: &E2bSandbox) -> AppResult<()> {
+        if !pauses(read) {
+            self.end_surely(&read.id).await;
+        } else if self.pause_now(read).await? != Updated::Stored {
+            match self.sandboxes.get(&read.id).await? {
+                None => self.release(&read.id).await,
+                Some(now) if now.state == E2bState::Paused => self.gateway.stop(now.id.session()).await?,
+                // Connected or extended meanwhile: it runs on.
+                Some(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// Applies `change` to the stored sandbox and stores the result, from a fresh reading
@@ -62,4 +79,9 @@ impl E2bService {
         }
         Err(changed_too_often())
     }
+}
+
+/// Whether `read` pauses rather than ends when its time is up.
+fn pauses(read: &E2bSandbox) -> bool {
+    read.state == E2bState::Running && read.auto_pause
 }

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use tokio_util::sync::CancellationToken;
 
 mod changes;
@@ -41,6 +41,10 @@ use tokens::TokenKeys;
 pub use listing::{Cursor, Order, Page, SandboxFilter};
 pub use signed::{FileOperation, SignedFile};
 pub use tokens::SandboxTokens;
+
+/// How long a new sandbox's record is kept while its sandbox starts (longer than the
+/// manager takes to give up on a start); the start then sets the end it asked for.
+const START_GRACE_SECS: i64 = 600;
 
 /// What a caller asks for, parsed.
 pub struct NewSandbox {
@@ -89,10 +93,11 @@ impl E2bService {
     }
 
     /// A running sandbox for `owner`, with its tokens. A sandbox that could not be
-    /// started leaves no record behind.
+    /// started leaves no record behind. One whose `timeout` is 0 is ended (or paused,
+    /// with `auto_pause`) before this returns, as [`Self::set_timeout`] does.
     pub async fn create(&self, owner: &UserId, new: NewSandbox) -> AppResult<(E2bSandbox, SandboxTokens)> {
         let now = Utc::now();
-        let mut sandbox = E2bSandbox {
+        let sandbox = E2bSandbox {
             id: E2bSandboxId::new(),
             owner: owner.clone(),
             template: new.template,
@@ -101,49 +106,54 @@ impl E2bService {
             cpu_count: 0,
             memory_mb: 0,
             started_at: now,
-            end_at: new.timeout.end_from(now),
+            end_at: (now + chrono::Duration::seconds(START_GRACE_SECS)).trunc_subsecs(0),
             state: E2bState::Running,
             auto_pause: new.auto_pause,
             env_vars: new.env_vars,
         };
-        // Stored first, so a sandbox whose start is cut short is still found and ended.
+        // Stored first, so a sandbox whose start is cut short is still found and ended;
+        // the sweep leaves it to start until its grace is over.
         self.sandboxes.insert(&sandbox).await?;
-        let started = async {
-            let access = self
-                .gateway
-                .acquire_for_code(
-                    sandbox.id.session(),
-                    owner,
-                    Some(sandbox.network),
-                    sandbox.template.runs_code(),
-                )
-                .await?;
-            self.environment.set(&access, &sandbox.env_vars).await?;
-            let size = access.size;
-            self.change(&sandbox.id, |sandbox| {
-                sandbox.cpu_count = size.cpus.ceil() as u32;
-                sandbox.memory_mb = size.memory_mb;
-                Ok(())
-            })
-            .await
-        };
-        match started.await {
-            Ok(Some(started)) => sandbox = started,
-            // Its time ran out while it started: the sweep removed the record, maybe
-            // before the manager had a container to remove, so it is removed here too.
-            Ok(None) => {
-                self.release(&sandbox.id).await;
-                return Err(AppError::Gone(
-                    "the sandbox's time ran out while it was starting; give it a longer timeout".into(),
-                ));
-            }
+        let started = match self.start(&sandbox, new.timeout).await {
+            Ok(started) => started,
             Err(err) => {
-                self.end(&sandbox.id).await;
+                self.end_surely(&sandbox.id).await;
                 return Err(err);
             }
+        };
+        if new.timeout.is_zero() {
+            self.end_now(&started).await?;
         }
-        let tokens = self.keys.tokens(&sandbox.id);
-        Ok((sandbox, tokens))
+        let tokens = self.keys.tokens(&started.id);
+        Ok((started, tokens))
+    }
+
+    /// Starts the stored `sandbox` with its variables, then records its size and its end,
+    /// `timeout` from now; `Gone` when it was killed, paused or ended while it started.
+    async fn start(&self, sandbox: &E2bSandbox, timeout: E2bTimeout) -> AppResult<E2bSandbox> {
+        let gone = || AppError::Gone("the sandbox was ended or paused while it was starting".into());
+        let access = self
+            .gateway
+            .acquire_for_code(
+                sandbox.id.session(),
+                &sandbox.owner,
+                Some(sandbox.network),
+                sandbox.template.runs_code(),
+            )
+            .await?;
+        self.environment.set(&access, &sandbox.env_vars).await?;
+        let size = access.size;
+        self.change(&sandbox.id, |sandbox| {
+            if sandbox.state != E2bState::Running {
+                return Err(gone());
+            }
+            sandbox.cpu_count = size.cpus.ceil() as u32;
+            sandbox.memory_mb = size.memory_mb;
+            sandbox.end_at = timeout.end_from(Utc::now());
+            Ok(())
+        })
+        .await?
+        .ok_or_else(gone)
     }
 
     /// The owner's sandbox; another person's is not found.
@@ -183,7 +193,7 @@ impl E2bService {
             .ok_or(AppError::NotFound("sandbox"))?;
         if timeout.is_zero() {
             // Not left to the sweep: the SDK's next call should find it ended.
-            self.time_up(&changed).await?;
+            self.end_now(&changed).await?;
         }
         Ok(())
     }
@@ -309,6 +319,14 @@ impl E2bService {
                 tracing::warn!(sandbox = id.as_str(), error = %err, "a sandbox's record was not removed");
                 false
             }
+        }
+    }
+
+    /// Removes the record and the container, the container also when another call (a
+    /// kill, the sweep) removed the record first and may not have removed it yet.
+    async fn end_surely(&self, id: &E2bSandboxId) {
+        if !self.end(id).await {
+            self.release(id).await;
         }
     }
 

@@ -1,6 +1,7 @@
 //! The service on the embedded store with a sandbox-manager stand-in that records what
-//! it is asked: a sandbox whose time runs out while it starts, and changes that race (a
-//! connect and the sweep's pause), each made to land at the worst moment.
+//! it is asked: a sandbox ended or paused while it starts (which the sweep leaves alone,
+//! whatever its timeout), and changes that race (a connect and the sweep's pause), each
+//! made to land at the worst moment.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,8 +21,9 @@ use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
 use crate::infrastructure::embedded::EmbeddedStore;
 
-/// Starts every sandbox, but first ends it as the sweep would when its time runs out
-/// during the start (the record removed); counts the removals it is asked for.
+/// Starts every sandbox, but first ends it as a kill would during the start (the record
+/// removed), once it has seen the sweep leave it alone; counts the removals it is asked
+/// for.
 struct SlowStart {
     store: Arc<EmbeddedStore>,
     released: AtomicUsize,
@@ -36,6 +38,10 @@ impl SandboxGateway for SlowStart {
         _network: Option<Network>,
     ) -> DomainResult<SandboxAccess> {
         let id = E2bSandboxId::parse(session.as_str()).expect("a rented sandbox's session");
+        assert!(
+            self.store.ended_by(Utc::now()).await?.is_empty(),
+            "a starting sandbox is not due"
+        );
         assert!(
             self.store.remove(&id).await?,
             "the record was there while it started"
@@ -98,8 +104,20 @@ impl SandboxEnvironment for NoEnvironment {
     }
 }
 
+/// What a caller asks for with a timeout of 0.
+fn created_with_timeout_0(auto_pause: bool) -> NewSandbox {
+    NewSandbox {
+        template: Template::Base,
+        timeout: E2bTimeout::parse(Some(0)).unwrap(),
+        metadata: BTreeMap::new(),
+        env_vars: BTreeMap::new(),
+        network: Network::Internet,
+        auto_pause,
+    }
+}
+
 #[tokio::test]
-async fn a_sandbox_whose_time_runs_out_while_it_starts_is_removed_not_handed_out() {
+async fn a_sandbox_ended_while_it_starts_is_removed_not_handed_out() {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
     let gateway = Arc::new(SlowStart {
@@ -108,21 +126,13 @@ async fn a_sandbox_whose_time_runs_out_while_it_starts_is_removed_not_handed_out
     });
     let service = E2bService::new(store.clone(), gateway.clone(), Arc::new(NoEnvironment), "secret");
     let owner = UserId::new();
-    let new = NewSandbox {
-        template: Template::Base,
-        timeout: E2bTimeout::parse(Some(1)).unwrap(),
-        metadata: BTreeMap::new(),
-        env_vars: BTreeMap::new(),
-        network: Network::Internet,
-        auto_pause: false,
-    };
     let refused = service
-        .create(&owner, new)
+        .create(&owner, created_with_timeout_0(false))
         .await
         .err()
         .expect("no sandbox handed out");
     assert!(
-        matches!(&refused, AppError::Gone(message) if message.contains("longer timeout")),
+        matches!(&refused, AppError::Gone(message) if message.contains("while it was starting")),
         "{refused}"
     );
     assert_eq!(
@@ -307,3 +317,23 @@ async fn the_sweep_leaves_a_sandbox_connected_since_it_was_read_running() {
     assert_eq!(stored.state, E2bState::Running);
     assert!(stored.end_at > Utc::now(), "{stored:?}");
 }
+
+/// A sandbox paused while it starts (its container stopped, maybe before there was one)
+/// is not recorded running over the pause: it is removed, container and all.
+#[tokio::test]
+async fn a_sandbox_paused_while_it_starts_is_removed_not_handed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let gateway = Arc::new(PausedWhileAcquired {
+        store: store.clone(),
+        log: Mutex::new(Vec::new()),
+    });
+    let service = E2bService::new(store.clone(), gateway.clone(), Arc::new(NoEnvironment), "secret");
+    let owner = UserId::new();
+    let refused = service.create(&owner, created_with_timeout_0(true)).await.err();
+    assert!(matches!(refused, Some(AppError::Gone(_))), "{refused:?}");
+    assert_eq!(gateway.log(), ["acquire", "stop", "release"]);
+    assert!(store.list(&owner).await.unwrap().is_empty());
+}
+
+mod swept;
