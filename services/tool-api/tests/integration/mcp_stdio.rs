@@ -12,19 +12,10 @@ use std::time::{Duration, Instant};
 use futures::{SinkExt, StreamExt};
 use serde_json::json;
 use support::mcp::{self, next_message, shell, Session};
-use support::{alive, expect_code, spawn_app, spawn_app_with};
+use support::{alive, eventually, expect_code, spawn_app, spawn_app_with};
 use tool_api_client::{ClientError, StdioClose};
 use tool_api_contract::mcp::StdioStart;
 use tool_api_contract::ErrorCode;
-
-/// Waits until `done` holds, failing with `what` after 5 s.
-async fn eventually(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !done() {
-        assert!(Instant::now() < deadline, "{what} within 5 s");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 #[tokio::test]
 async fn the_reference_server_initializes_lists_its_tools_and_echoes() {

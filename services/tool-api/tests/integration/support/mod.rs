@@ -8,6 +8,7 @@ pub mod sse;
 pub mod vnc;
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use tool_api::config::Settings;
 use tool_api::Application;
@@ -108,6 +109,15 @@ pub fn expect_code<T: std::fmt::Debug>(
             body.error.message
         }
         other => panic!("expected {code:?}, got {other:?}"),
+    }
+}
+
+/// Waits until `done` holds, failing with `what` after 5 s.
+pub async fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !done() {
+        assert!(Instant::now() < deadline, "{what} within 5 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
