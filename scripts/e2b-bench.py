@@ -14,7 +14,9 @@ Jupyter Server, warm kernel) measured on a 2-core machine like ours:
   backend-api, the same request by hand through backend-api, and straight to the
   sandbox's tool-api (`/e2b/code/execute` with its own token): the last two differ by
   what the relay costs;
-- `commands.run("echo hi")` through backend-api;
+- `commands.run("echo hi")` through backend-api, beside what bounds it from below on the
+  machine: the SDK alone against a local server that answers at once, and the login
+  shell started inside the sandbox with no HTTP at all;
 - a pandas + matplotlib cell drawing a PNG, through the SDK and straight to the tool-api;
 - the memory of one sandbox left idle after its first cell (`docker stats`, and the
   processes' RSS: tool-api, the kernel and its driver).
@@ -33,8 +35,10 @@ virtual environment clients/test-live.sh uses.
 import argparse
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 
 from e2b_stack import Stack, add_stack_arguments, load_now, p50_p95, stop_on_signals, with_the_sdks
@@ -190,6 +194,90 @@ def plot_cells(cells, count):
     return alternated({"sdk": cells.plot_sdk, "direct": cells.plot_direct}, 3, count)
 
 
+# The login shell E2B's SDK starts each command in, started `count` times by Python inside
+# the sandbox: the process's own cost there, with no HTTP; prints the p50 in ms.
+SHELL_STARTS = """\
+import statistics, subprocess, sys, time
+times = []
+for _ in range(int(sys.argv[1])):
+    started = time.perf_counter()
+    subprocess.run(["/bin/bash", "-l", "-c", "echo hi"], stdin=subprocess.DEVNULL, capture_output=True, check=True)
+    times.append(time.perf_counter() - started)
+print(statistics.median(times) * 1000)
+"""
+
+
+def shell_start_inside(sandbox, count):
+    """p50 ms of the login shell started inside the sandbox, no HTTP."""
+    sandbox.files.write("/tmp/shell_starts.py", SHELL_STARTS)
+    return float(sandbox.commands.run(f"python3 /tmp/shell_starts.py {count}").stdout)
+
+
+class AnsweringAtOnce:
+    """A local server answering envd's `process.Process/Start` at once (start, the output,
+    the end) on kept-alive connections: what the SDK's own side of `commands.run` costs."""
+
+    EVENTS = [{"event": {"start": {"pid": 1}}}, {"event": {"data": {"stdout": "aGkK"}}},
+              {"event": {"end": {"exitCode": 0, "exited": True, "status": "exit status 0"}}}]
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        frames = [self.envelope(0, event) for event in self.EVENTS] + [self.envelope(2, {})]
+        self.answer = (b"HTTP/1.1 200 OK\r\ncontent-type: application/connect+json\r\ntransfer-encoding: chunked\r\n\r\n"
+                       + b"".join(b"%x\r\n%s\r\n" % (len(frame), frame) for frame in frames) + b"0\r\n\r\n")
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    @staticmethod
+    def envelope(flags, message):
+        payload = json.dumps(message).encode()
+        return bytes([flags]) + len(payload).to_bytes(4, "big") + payload
+
+    def accept(self):
+        while True:
+            connection, _ = self.listener.accept()
+            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
+
+    def serve(self, connection):
+        """Reads each request (its head, then a chunked or sized body) and answers it."""
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        pending = b""
+        with connection:
+            while True:
+                while b"\r\n\r\n" not in pending:
+                    received = connection.recv(65536)
+                    if not received:
+                        return
+                    pending += received
+                head, pending = pending.split(b"\r\n\r\n", 1)
+                head = head.lower()
+                if b"transfer-encoding: chunked" in head:
+                    while b"0\r\n\r\n" not in pending:
+                        pending += connection.recv(65536)
+                    pending = pending.split(b"0\r\n\r\n", 1)[1]
+                else:
+                    length = int(head.split(b"content-length:")[1].split(b"\r\n")[0]) if b"content-length:" in head else 0
+                    while len(pending) < length:
+                        pending += connection.recv(65536)
+                    pending = pending[length:]
+                connection.sendall(self.answer)
+
+    def commands(self, sandbox):
+        """The SDK's `commands` as `sandbox` has them (its envd version), pointed here."""
+        import httpx
+        from e2b.connection_config import ConnectionConfig
+        from e2b.sandbox_sync.commands.command import Commands
+
+        config = ConnectionConfig(api_key="e2b_" + "0" * 40)
+        return Commands(self.url, config, sandbox._envd_version, httpx.Client())
+
+
+def sdk_alone(sandbox, count):
+    """`commands.run("echo hi")` against a server that answers at once: seconds each."""
+    commands = AnsweringAtOnce().commands(sandbox)
+    return alternated({"sdk alone": lambda: commands.run("echo hi")}, 5, count)["sdk alone"]
+
+
 def process_name(command):
     if "ipykernel" in command:
         return "kernel"
@@ -254,6 +342,9 @@ def main():
             trips = round_trips(cells, sandbox, args.cells)
             print(f"plot cells, {args.plots}…", file=sys.stderr)
             plots = plot_cells(cells, args.plots)
+            print("the login shell inside the sandbox, and the SDK alone…", file=sys.stderr)
+            shell_inside = shell_start_inside(sandbox, args.cells)
+            alone = sdk_alone(sandbox, args.cells)
         finally:
             sandbox.kill()
         statuses = stack.backend_statuses()
@@ -275,6 +366,8 @@ def main():
         ("commands.run(\"echo hi\") via backend-api", "p50 ≤ 5 ms", "", p50_p95(trips["echo"])),
         ("  its Start (bash -l -c) straight to tool-api", "", "", p50_p95(trips["login shell"])),
         ("  /bin/echo hi without a shell, straight", "", "", p50_p95(trips["no shell"])),
+        ("  the login shell started inside the sandbox, no HTTP", "", "", f"{shell_inside:.1f} ms (p50)"),
+        ("  the SDK alone, a local server answering at once", "", "", p50_p95(alone)),
         ("pandas + matplotlib PNG cell, SDK via backend-api", "p50 ≤ 79.8 ms", "79.8 / 137.8 ms", p50_p95(plots["sdk"])),
         ("the same cell straight to tool-api", "", "tool-api 93.6 / 132.4 ms", p50_p95(plots["direct"])),
         ("  the SDK's and relay's part (per pair)", "", "", p50_p95([a - b for a, b in zip(plots["sdk"], plots["direct"])])),
