@@ -1,7 +1,8 @@
 //! The service on the embedded store with a sandbox-manager stand-in that records what
 //! it is asked: a sandbox ended or paused while it starts (which the sweep leaves alone,
-//! whatever its timeout), and changes that race (a connect and the sweep's pause), each
-//! made to land at the worst moment.
+//! whatever its timeout), and a connect that meets the sweep's pause, each made to land
+//! at the worst moment. `racing.rs`: calls on a store where another's change lands just
+//! before their own.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -104,6 +105,13 @@ impl SandboxEnvironment for NoEnvironment {
     }
 }
 
+/// A fresh embedded store, in a folder kept as long as the returned guard.
+fn store() -> (tempfile::TempDir, Arc<EmbeddedStore>) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    (dir, store)
+}
+
 /// What a caller asks for with a timeout of 0.
 fn created_with_timeout_0(auto_pause: bool) -> NewSandbox {
     NewSandbox {
@@ -118,8 +126,7 @@ fn created_with_timeout_0(auto_pause: bool) -> NewSandbox {
 
 #[tokio::test]
 async fn a_sandbox_ended_while_it_starts_is_removed_not_handed_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let (_dir, store) = store();
     let gateway = Arc::new(SlowStart {
         store: store.clone(),
         released: AtomicUsize::new(0),
@@ -226,19 +233,41 @@ impl PausableSandboxes for PausedWhileAcquired {
     }
 }
 
+/// A store, [`PausedWhileAcquired`] on it, and the service on both.
+struct Fixture {
+    _dir: tempfile::TempDir,
+    store: Arc<EmbeddedStore>,
+    gateway: Arc<PausedWhileAcquired>,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let (_dir, store) = store();
+        let gateway = Arc::new(PausedWhileAcquired {
+            store: store.clone(),
+            log: Mutex::new(Vec::new()),
+        });
+        Self { _dir, store, gateway }
+    }
+
+    /// The service on the store as it is.
+    fn service(&self) -> E2bService {
+        self.service_on(self.store.clone())
+    }
+
+    pub(super) fn service_on(&self, sandboxes: Arc<dyn E2bSandboxRepository>) -> E2bService {
+        E2bService::new(sandboxes, self.gateway.clone(), Arc::new(NoEnvironment), "secret")
+    }
+}
+
 /// A connect whose sandbox the sweep paused while it was acquired does not write
 /// "running" over the pause (its container is gone): it acquires again.
 #[tokio::test]
 async fn a_connect_that_meets_the_sweeps_pause_acquires_the_sandbox_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
-    let gateway = Arc::new(PausedWhileAcquired {
-        store: store.clone(),
-        log: Mutex::new(Vec::new()),
-    });
-    let service = E2bService::new(store.clone(), gateway.clone(), Arc::new(NoEnvironment), "secret");
+    let fixture = Fixture::new();
+    let (store, gateway, service) = (&fixture.store, &fixture.gateway, fixture.service());
     let owner = UserId::new();
-    let sandbox = running(&store, &owner, Utc::now() + Duration::seconds(60)).await;
+    let sandbox = running(store, &owner, Utc::now() + Duration::seconds(60)).await;
 
     let connected = service
         .connect(&owner, sandbox.id.as_str(), E2bTimeout::parse(Some(300)).unwrap())
@@ -255,80 +284,12 @@ async fn a_connect_that_meets_the_sweeps_pause_acquires_the_sandbox_again() {
     assert!(stored.end_at >= Utc::now() + Duration::seconds(290), "{stored:?}");
 }
 
-/// The store as a connect racing the sweep sees it: just before the sweep's pause is
-/// stored, the connect's change (running, a later end) lands.
-struct ConnectedFirst(Arc<EmbeddedStore>);
-
-#[async_trait::async_trait]
-impl E2bSandboxRepository for ConnectedFirst {
-    async fn insert(&self, sandbox: &E2bSandbox) -> DomainResult<()> {
-        self.0.insert(sandbox).await
-    }
-    async fn get(&self, id: &E2bSandboxId) -> DomainResult<Option<E2bSandbox>> {
-        self.0.get(id).await
-    }
-    async fn list(&self, owner: &UserId) -> DomainResult<Vec<E2bSandbox>> {
-        self.0.list(owner).await
-    }
-    async fn update(&self, sandbox: &E2bSandbox, as_read: &E2bSandbox) -> DomainResult<Updated> {
-        if sandbox.state == E2bState::Paused {
-            let mut connected = as_read.clone();
-            connected.end_at = Utc::now() + Duration::seconds(300);
-            assert_eq!(self.0.update(&connected, as_read).await?, Updated::Stored);
-        }
-        self.0.update(sandbox, as_read).await
-    }
-    async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool> {
-        self.0.remove(id).await
-    }
-    async fn ended_by(&self, now: chrono::DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>> {
-        self.0.ended_by(now).await
-    }
-    async fn running(&self) -> DomainResult<Vec<E2bSandboxId>> {
-        self.0.running().await
-    }
-}
-
-/// The sweep does not pause a sandbox a connect extended after the sweep read it.
-#[tokio::test]
-async fn the_sweep_leaves_a_sandbox_connected_since_it_was_read_running() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
-    let gateway = Arc::new(PausedWhileAcquired {
-        store: store.clone(),
-        log: Mutex::new(Vec::new()),
-    });
-    let service = E2bService::new(
-        Arc::new(ConnectedFirst(store.clone())),
-        gateway.clone(),
-        Arc::new(NoEnvironment),
-        "secret",
-    );
-    let owner = UserId::new();
-    let sandbox = running(&store, &owner, Utc::now() - Duration::seconds(5)).await;
-
-    assert_eq!(service.end_overdue(Utc::now()).await.unwrap(), 0);
-    assert!(
-        gateway.log().is_empty(),
-        "its container was left alone: {:?}",
-        gateway.log()
-    );
-    let stored = store.get(&sandbox.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, E2bState::Running);
-    assert!(stored.end_at > Utc::now(), "{stored:?}");
-}
-
 /// A sandbox paused while it starts (its container stopped, maybe before there was one)
 /// is not recorded running over the pause: it is removed, container and all.
 #[tokio::test]
 async fn a_sandbox_paused_while_it_starts_is_removed_not_handed_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
-    let gateway = Arc::new(PausedWhileAcquired {
-        store: store.clone(),
-        log: Mutex::new(Vec::new()),
-    });
-    let service = E2bService::new(store.clone(), gateway.clone(), Arc::new(NoEnvironment), "secret");
+    let fixture = Fixture::new();
+    let (store, gateway, service) = (&fixture.store, &fixture.gateway, fixture.service());
     let owner = UserId::new();
     let refused = service.create(&owner, created_with_timeout_0(true)).await.err();
     assert!(matches!(refused, Some(AppError::Gone(_))), "{refused:?}");
@@ -336,4 +297,4 @@ async fn a_sandbox_paused_while_it_starts_is_removed_not_handed_out() {
     assert!(store.list(&owner).await.unwrap().is_empty());
 }
 
-mod swept;
+mod racing;
