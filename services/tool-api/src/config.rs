@@ -138,7 +138,8 @@ pub struct KernelSettings {
 }
 
 /// The kernel [`KernelSettings::prewarm`] starts (`TOOL_API_KERNEL__PREWARM`). The
-/// boolean it once was still reads: `true` is `code_run`, `false` is `none`.
+/// boolean it once was still reads, in the words every boolean setting takes: `true`,
+/// `1`, `yes`, `on` are `code_run`; `false`, `0`, `no`, `off` are `none`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", try_from = "PrewarmSetting")]
 pub enum Prewarm {
@@ -150,11 +151,13 @@ pub enum Prewarm {
     Interpreter,
 }
 
-/// [`Prewarm`] as written: a name, or the boolean of before.
+/// [`Prewarm`] as written: a name, or the boolean of before (which the environment's
+/// parsing turns `1` and `0` into numbers for).
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum PrewarmSetting {
     Flag(bool),
+    Number(i64),
     Name(String),
 }
 
@@ -162,17 +165,19 @@ impl TryFrom<PrewarmSetting> for Prewarm {
     type Error = String;
 
     fn try_from(setting: PrewarmSetting) -> Result<Self, Self::Error> {
-        match setting {
-            PrewarmSetting::Flag(false) => Ok(Self::None),
-            PrewarmSetting::Flag(true) => Ok(Self::CodeRun),
-            PrewarmSetting::Name(name) => match name.as_str() {
-                "none" | "false" => Ok(Self::None),
-                "code_run" | "true" => Ok(Self::CodeRun),
-                "interpreter" => Ok(Self::Interpreter),
-                _ => Err(format!(
-                    "kernel.prewarm `{name}`: expected none, code_run or interpreter"
-                )),
-            },
+        let name = match setting {
+            PrewarmSetting::Flag(false) | PrewarmSetting::Number(0) => return Ok(Self::None),
+            PrewarmSetting::Flag(true) | PrewarmSetting::Number(1) => return Ok(Self::CodeRun),
+            PrewarmSetting::Number(number) => number.to_string(),
+            PrewarmSetting::Name(name) => name,
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "none" | "false" | "0" | "no" | "off" => Ok(Self::None),
+            "code_run" | "true" | "1" | "yes" | "on" => Ok(Self::CodeRun),
+            "interpreter" => Ok(Self::Interpreter),
+            _ => Err(format!(
+                "kernel.prewarm `{name}`: expected none, code_run or interpreter"
+            )),
         }
     }
 }
@@ -304,10 +309,46 @@ impl Settings {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::Prewarm;
 
     fn read(value: serde_json::Value) -> Result<Prewarm, serde_json::Error> {
         serde_json::from_value(value)
+    }
+
+    /// The setting as `TOOL_API_KERNEL__PREWARM=<value>` gives it, parsed as
+    /// [`Settings::load`](super::Settings::load) parses the environment.
+    fn from_environment(value: &str) -> Result<Prewarm, config::ConfigError> {
+        #[derive(serde::Deserialize)]
+        struct Kernel {
+            prewarm: Prewarm,
+        }
+        let variables = HashMap::from([("KERNEL_PREWARM".to_owned(), value.to_owned())]);
+        let environment = config::Environment::with_prefix("KERNEL")
+            .try_parsing(true)
+            .source(Some(variables));
+        let kernel: Kernel = config::Config::builder()
+            .add_source(environment)
+            .build()?
+            .try_deserialize()?;
+        Ok(kernel.prewarm)
+    }
+
+    #[test]
+    fn prewarm_takes_the_words_of_every_boolean_setting() {
+        for word in ["1", "true", "TRUE", "yes", "on"] {
+            assert_eq!(from_environment(word).unwrap(), Prewarm::CodeRun, "{word}");
+        }
+        for word in ["0", "false", "no", "Off"] {
+            assert_eq!(from_environment(word).unwrap(), Prewarm::None, "{word}");
+        }
+        assert_eq!(from_environment("interpreter").unwrap(), Prewarm::Interpreter);
+        let wrong = from_environment("2").unwrap_err().to_string();
+        assert!(
+            wrong.contains("expected none, code_run or interpreter"),
+            "{wrong}"
+        );
     }
 
     #[test]
