@@ -6,7 +6,8 @@ hardening; every secret it reads is in secrets.env.example; the manager may do e
 what its driver does, in the namespace it is told to use, which enforces the restricted
 Pod Security Standard; both namespaces deny traffic by default; MongoDB and Redis demand
 the Secret's credentials and backend-api presents them; Redis persists; sandboxes run
-under a RuntimeClass that places them; the ingress suits event streams and WebSockets. Prints each failure and exits 1 if there is one.
+under a RuntimeClass that places them; the ingress suits event streams and WebSockets,
+and backend-api's public address is its host. Prints each failure and exits 1 if there is one.
 """
 
 import pathlib
@@ -204,6 +205,10 @@ paths = {
 check(paths.get("/api") == "backend-api" and paths.get("/") == "frontend", f"ingress paths {paths}")
 # E2B's SDKs: the E2B-compatible API, and the signed file links they build at the root.
 check(paths.get("/e2b") == "backend-api" and paths.get("/files") == "backend-api", f"E2B's paths {paths}")
+# The address backend-api gives out (webhook URLs) is the one the ingress serves.
+hosts = [rule.get("host") for rule in ingress.get("spec", {}).get("rules", [])]
+public_url = backend_env.get("BACKEND_PUBLIC_URL", {}).get("value", "")
+check(public_url in [f"https://{host}" for host in hosts], f"BACKEND_PUBLIC_URL {public_url!r} is not the ingress's https://{hosts}")
 
 for failure in failures:
     print(f"deploy/kubernetes: {failure}", file=sys.stderr)
