@@ -1,6 +1,7 @@
 //! Rented sandboxes' records in both stores, the embedded one and a real MongoDB: a change
-//! lands only on the reading it was made from, so the sweep pausing a sandbox and a
-//! connect resuming it cannot write over each other (the service reads again when told).
+//! (or the sweep's end) lands only on the reading it was made from, so the sweep pausing
+//! or ending a sandbox and a connect resuming it cannot write over each other (the
+//! service reads again when told).
 
 use std::collections::BTreeMap;
 
@@ -59,10 +60,24 @@ async fn changes_land_only_on_their_reading(store: &dyn E2bSandboxRepository) {
         (E2bState::Running, extended.end_at)
     );
 
+    // The sweep's end, made from the reading before the resume, does not land; made
+    // from the stored one, it removes the sandbox, once.
+    assert_eq!(
+        store.remove_as_read(&paused).await.unwrap(),
+        Updated::ChangedMeanwhile
+    );
+    assert!(store.get(&read.id).await.unwrap().is_some());
+    assert_eq!(store.remove_as_read(&stored).await.unwrap(), Updated::Stored);
+    assert_eq!(store.remove_as_read(&stored).await.unwrap(), Updated::Removed);
+
     // Once removed, a change says so and stores nothing.
-    assert!(store.remove(&read.id).await.unwrap());
+    assert!(!store.remove(&read.id).await.unwrap());
     assert_eq!(store.update(&resumed, &stored).await.unwrap(), Updated::Removed);
     assert!(store.get(&read.id).await.unwrap().is_none());
+    assert!(
+        store.list(&read.owner).await.unwrap().is_empty(),
+        "out of the owner's list"
+    );
 }
 
 #[tokio::test]

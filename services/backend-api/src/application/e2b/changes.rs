@@ -31,14 +31,25 @@ impl E2bService {
     }
 
     /// Ends the sandbox read as `read` whose time is up, or pauses it when it runs and
-    /// asked for that; `true` when this call did. The end removes it whatever happened
-    /// since it was read; the pause leaves one connected or extended since then running.
+    /// asked for that; `true` when this call did. Either leaves one connected or extended
+    /// since it was read as it is.
     pub(super) async fn time_up(&self, read: &E2bSandbox) -> AppResult<bool> {
-        if pauses(read) {
-            Ok(self.pause_now(read).await? == Updated::Stored)
+        let updated = if pauses(read) {
+            self.pause_now(read).await?
         } else {
-            Ok(self.end(&read.id).await)
+            self.end_as_read(read).await?
+        };
+        Ok(updated == Updated::Stored)
+    }
+
+    /// Removes the record, then the container, of the sandbox still as `read`.
+    async fn end_as_read(&self, read: &E2bSandbox) -> AppResult<Updated> {
+        self.found.forget(&read.id);
+        let updated = self.sandboxes.remove_as_read(read).await?;
+        if updated == Updated::Stored {
+            self.release(&read.id).await;
         }
+        Ok(updated)
     }
 
     /// [`Self::time_up`] now, done when this returns: when the sweep (or a kill) got

@@ -27,6 +27,11 @@ pub trait E2bSandboxRepository: Send + Sync {
     /// Removes the sandbox; `true` only for the one call that removed it, so of replicas
     /// racing to end a sandbox exactly one goes on to remove its container.
     async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool>;
+    /// Removes the sandbox, but only while the stored one is still `as_read`, as
+    /// [`Self::update`] stores: the sweep ending a sandbox whose time was up does not end
+    /// one a connect or a new timeout extended since it was read. `Stored` when this call
+    /// removed it.
+    async fn remove_as_read(&self, as_read: &E2bSandbox) -> DomainResult<Updated>;
     /// Everyone's sandboxes whose end time is at or before `now`.
     async fn ended_by(&self, now: DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>>;
     /// Everyone's running (not paused) sandboxes.

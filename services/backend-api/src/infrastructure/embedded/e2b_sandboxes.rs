@@ -1,7 +1,8 @@
 //! Rented sandboxes in the embedded store by id, with an index by owner (their list).
 //! Ending one removes it in one write transaction, which redb serialises, so of two
-//! callers ending the same sandbox only one is told it removed it, and a change compares
-//! the stored state and end time with those it was made from in the same transaction.
+//! callers ending the same sandbox only one is told it removed it, and a change (or the
+//! sweep's end) compares the stored state and end time with those it was made from in
+//! the same transaction.
 
 use chrono::{DateTime, Utc};
 use redb::{ReadableDatabase, ReadableTable};
@@ -57,24 +58,33 @@ impl E2bSandboxRepository for EmbeddedStore {
     }
 
     async fn update(&self, sandbox: &E2bSandbox, as_read: &E2bSandbox) -> DomainResult<Updated> {
-        let (sandbox, expected) = (sandbox.clone(), (as_read.state, as_read.end_at));
+        let (sandbox, as_read) = (sandbox.clone(), as_read.clone());
         self.blocking(move |db| {
             let txn = db.begin_write()?;
             let outcome = {
                 let mut table = txn.open_table(E2B_SANDBOXES)?;
-                let stored: Option<E2bSandbox> = table
-                    .get(sandbox.id.as_str())?
-                    .map(|value| decode(value.value()))
-                    .transpose()?;
-                match stored {
-                    None => Updated::Removed,
-                    Some(stored) if (stored.state, stored.end_at) != expected => Updated::ChangedMeanwhile,
-                    Some(_) => {
-                        table.insert(sandbox.id.as_str(), serde_json::to_vec(&sandbox)?.as_slice())?;
-                        Updated::Stored
-                    }
+                let outcome = still_as_read(&table, &as_read)?;
+                if outcome == Updated::Stored {
+                    table.insert(sandbox.id.as_str(), serde_json::to_vec(&sandbox)?.as_slice())?;
                 }
+                outcome
             };
+            txn.commit()?;
+            Ok(outcome)
+        })
+        .await
+    }
+
+    async fn remove_as_read(&self, as_read: &E2bSandbox) -> DomainResult<Updated> {
+        let as_read = as_read.clone();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let outcome = still_as_read(&txn.open_table(E2B_SANDBOXES)?, &as_read)?;
+            if outcome == Updated::Stored {
+                txn.open_table(E2B_SANDBOXES)?.remove(as_read.id.as_str())?;
+                txn.open_table(OWNER_E2B_SANDBOXES)?
+                    .remove((as_read.owner.as_str(), as_read.id.as_str()))?;
+            }
             txn.commit()?;
             Ok(outcome)
         })
@@ -129,4 +139,23 @@ impl E2bSandboxRepository for EmbeddedStore {
         })
         .await
     }
+}
+
+/// `Stored` while the stored sandbox is `as_read` (its state and end time), so a change
+/// made from that reading may land; else why not.
+fn still_as_read(
+    table: &impl ReadableTable<&'static str, &'static [u8]>,
+    as_read: &E2bSandbox,
+) -> anyhow::Result<Updated> {
+    let stored: Option<E2bSandbox> = table
+        .get(as_read.id.as_str())?
+        .map(|value| decode(value.value()))
+        .transpose()?;
+    Ok(match stored {
+        None => Updated::Removed,
+        Some(stored) if (stored.state, stored.end_at) != (as_read.state, as_read.end_at) => {
+            Updated::ChangedMeanwhile
+        }
+        Some(_) => Updated::Stored,
+    })
 }

@@ -1,8 +1,8 @@
 //! Rented sandboxes in MongoDB, one document per sandbox, with a unique index on `id`,
 //! one on `end_at` for the sweep that ends them and one on `state` for the running ones.
 //! Ending one is a single delete, so of replicas racing to end the same sandbox only one
-//! is told it removed it; a change is one replace that matches only while the state and
-//! end time are as they were read.
+//! is told it removed it; a change, and the sweep's end, is one replace or delete that
+//! matches only while the state and end time are as they were read.
 
 use chrono::{DateTime, SubsecRound, Utc};
 use mongodb::bson::{doc, Document};
@@ -37,28 +37,21 @@ impl E2bSandboxRepository for MongoStore {
     }
 
     async fn update(&self, sandbox: &E2bSandbox, as_read: &E2bSandbox) -> DomainResult<Updated> {
-        // A record stored before sandboxes could pause has no `state`: it runs.
-        let state = match as_read.state {
-            E2bState::Running => bson(&[Some(E2bState::Running), None])?,
-            E2bState::Paused => bson(&[E2bState::Paused])?,
-        };
-        let unchanged = doc! {
-            "id": sandbox.id.as_str(),
-            "state": { "$in": state },
-            "end_at": bson(&as_read.end_at)?,
-        };
         let replaced = self
             .e2b_sandboxes
-            .replace_one(unchanged, sandbox)
+            .replace_one(unchanged_since(as_read)?, sandbox)
             .await
             .map_err(failure)?;
-        if replaced.matched_count == 1 {
-            return Ok(Updated::Stored);
-        }
-        Ok(match self.get(&sandbox.id).await? {
-            Some(_) => Updated::ChangedMeanwhile,
-            None => Updated::Removed,
-        })
+        self.outcome(replaced.matched_count == 1, as_read).await
+    }
+
+    async fn remove_as_read(&self, as_read: &E2bSandbox) -> DomainResult<Updated> {
+        let removed = self
+            .e2b_sandboxes
+            .delete_one(unchanged_since(as_read)?)
+            .await
+            .map_err(failure)?;
+        self.outcome(removed.deleted_count == 1, as_read).await
     }
 
     async fn remove(&self, id: &E2bSandboxId) -> DomainResult<bool> {
@@ -94,4 +87,32 @@ impl E2bSandboxRepository for MongoStore {
             .filter_map(|found| E2bSandboxId::parse(found.get_str("id").ok()?).ok())
             .collect())
     }
+}
+
+impl MongoStore {
+    /// What a change conditional on `as_read` found: `Stored` when it `landed`, else
+    /// whether the sandbox changed meanwhile or is gone.
+    async fn outcome(&self, landed: bool, as_read: &E2bSandbox) -> DomainResult<Updated> {
+        if landed {
+            return Ok(Updated::Stored);
+        }
+        Ok(match self.get(&as_read.id).await? {
+            Some(_) => Updated::ChangedMeanwhile,
+            None => Updated::Removed,
+        })
+    }
+}
+
+/// The filter matching the sandbox only while its state and end time are `as_read`'s.
+fn unchanged_since(as_read: &E2bSandbox) -> DomainResult<Document> {
+    // A record stored before sandboxes could pause has no `state`: it runs.
+    let state = match as_read.state {
+        E2bState::Running => bson(&[Some(E2bState::Running), None])?,
+        E2bState::Paused => bson(&[E2bState::Paused])?,
+    };
+    Ok(doc! {
+        "id": as_read.id.as_str(),
+        "state": { "$in": state },
+        "end_at": bson(&as_read.end_at)?,
+    })
 }

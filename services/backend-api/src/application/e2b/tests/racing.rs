@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 
 use super::{running, Fixture};
 use crate::application::e2b::E2bService;
@@ -18,7 +18,7 @@ use crate::infrastructure::embedded::EmbeddedStore;
 
 /// Whose change lands just before a call's pause (or removal) is stored.
 enum Race {
-    /// A connect's: running on, with a later end.
+    /// A connect's: running on, with a later end (also before the sweep's end).
     Connect,
     /// The sweep's: the sandbox paused, or removed before a removal (its container not
     /// reached yet).
@@ -59,6 +59,14 @@ impl E2bSandboxRepository for Racing {
         }
         self.store.remove(id).await
     }
+    async fn remove_as_read(&self, as_read: &E2bSandbox) -> DomainResult<Updated> {
+        if matches!(self.first, Race::Connect) {
+            let mut connected = as_read.clone();
+            connected.end_at = Utc::now() + Duration::seconds(300);
+            assert_eq!(self.store.update(&connected, as_read).await?, Updated::Stored);
+        }
+        self.store.remove_as_read(as_read).await
+    }
     async fn ended_by(&self, now: chrono::DateTime<Utc>) -> DomainResult<Vec<E2bSandbox>> {
         self.store.ended_by(now).await
     }
@@ -67,23 +75,33 @@ impl E2bSandboxRepository for Racing {
     }
 }
 
-/// The sweep does not pause a sandbox a connect extended after the sweep read it.
+/// The sweep neither pauses nor ends a sandbox a connect extended after the sweep read it.
 #[tokio::test]
 async fn the_sweep_leaves_a_sandbox_connected_since_it_was_read_running() {
-    let fixture = Fixture::new();
-    let (store, gateway, service) = (&fixture.store, &fixture.gateway, fixture.racing(Race::Connect));
-    let owner = UserId::new();
-    let sandbox = running(store, &owner, Utc::now() - Duration::seconds(5)).await;
+    for auto_pause in [true, false] {
+        let fixture = Fixture::new();
+        let (store, gateway, service) = (&fixture.store, &fixture.gateway, fixture.racing(Race::Connect));
+        let sandbox = pausing_or_not(store, auto_pause, Utc::now() - Duration::seconds(5)).await;
 
-    assert_eq!(service.end_overdue(Utc::now()).await.unwrap(), 0);
-    assert!(
-        gateway.log().is_empty(),
-        "its container was left alone: {:?}",
-        gateway.log()
-    );
-    let stored = store.get(&sandbox.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, E2bState::Running);
-    assert!(stored.end_at > Utc::now(), "{stored:?}");
+        assert_eq!(service.end_overdue(Utc::now()).await.unwrap(), 0);
+        assert!(
+            gateway.log().is_empty(),
+            "auto_pause {auto_pause}: its container was left alone: {:?}",
+            gateway.log()
+        );
+        let stored = store.get(&sandbox.id).await.unwrap().expect("still recorded");
+        assert_eq!(stored.state, E2bState::Running);
+        assert!(stored.end_at > Utc::now(), "{stored:?}");
+    }
+}
+
+/// A running sandbox of a new owner, ending at `end_at`, that pauses then or not.
+async fn pausing_or_not(store: &EmbeddedStore, auto_pause: bool, end_at: DateTime<Utc>) -> E2bSandbox {
+    let mut sandbox = running(store, &UserId::new(), end_at).await;
+    sandbox.auto_pause = auto_pause;
+    let read = store.get(&sandbox.id).await.unwrap().unwrap();
+    assert_eq!(store.update(&sandbox, &read).await.unwrap(), Updated::Stored);
+    sandbox
 }
 
 impl Fixture {
@@ -101,11 +119,8 @@ async fn a_timeout_of_0_stops_or_removes_the_container_also_when_the_sweep_got_t
     for auto_pause in [true, false] {
         let fixture = Fixture::new();
         let (store, gateway, service) = (&fixture.store, &fixture.gateway, fixture.racing(Race::Sweep));
-        let owner = UserId::new();
-        let mut sandbox = running(store, &owner, Utc::now() + Duration::seconds(60)).await;
-        sandbox.auto_pause = auto_pause;
-        let read = store.get(&sandbox.id).await.unwrap().unwrap();
-        assert_eq!(store.update(&sandbox, &read).await.unwrap(), Updated::Stored);
+        let sandbox = pausing_or_not(store, auto_pause, Utc::now() + Duration::seconds(60)).await;
+        let owner = sandbox.owner.clone();
 
         let now = E2bTimeout::parse(Some(0)).unwrap();
         service
