@@ -695,7 +695,8 @@ export class Automations {
      * for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
      * runs nothing (the filter did not match, the automation is paused). Unsigned or badly
      * signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
-     * trigger is `404` before any of the body is read.
+     * trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
+     * too many deliveries wait to be read.
      */
     public static deliver<ThrowOnError extends boolean = false>(options: Options<DeliverData, ThrowOnError>): RequestResult<DeliverResponses, DeliverErrors, ThrowOnError> {
         return (options.client ?? client).post<DeliverResponses, DeliverErrors, ThrowOnError>({

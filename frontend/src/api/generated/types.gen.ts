@@ -2645,7 +2645,7 @@ export type DeliverErrors = {
     404: ErrorBody;
     413: ErrorBody;
     /**
-     * no run could start (the queue full, a store failing); retry later
+     * no run could start (the queue full, a store failing), or too many deliveries wait to be read; retry later
      */
     503: ErrorBody;
 };

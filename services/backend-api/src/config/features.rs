@@ -153,6 +153,12 @@ pub struct AutomationsConfig {
     /// once for changes made on its replica.
     pub poll_secs: u64,
     pub max_webhook_bytes: usize,
+    /// Webhook deliveries read and checked at once (each holds its body until it fired).
+    pub webhooks_at_once: usize,
+    /// Deliveries waiting for a turn beyond those, holding nothing yet; more are `503`.
+    pub webhooks_queue: usize,
+    /// Longest wait for a turn, in seconds (`503` after).
+    pub webhooks_wait_secs: u64,
     /// The automations one person may have.
     pub max_per_person: usize,
     /// The shortest time an automation's triggers together may leave between two fires.
@@ -166,6 +172,9 @@ impl Default for AutomationsConfig {
             missed_after_secs: 60,
             poll_secs: 10,
             max_webhook_bytes: 1024 * 1024,
+            webhooks_at_once: 8,
+            webhooks_queue: 256,
+            webhooks_wait_secs: 10,
             max_per_person: 100,
             min_interval_secs: 60,
         }

@@ -11,6 +11,7 @@ use super::agent::AgentParts;
 use crate::application::automations::{AutomationService, AutomationSettings};
 use crate::application::events::EventService;
 use crate::application::jobs::{JobEnds, JobPorts, JobService, JobSettings};
+use crate::application::turns::TurnSettings;
 use crate::config::Settings;
 use crate::infrastructure::stores::StoragePorts;
 use crate::infrastructure::webhooks::HttpWebhooks;
@@ -56,6 +57,11 @@ pub(super) async fn start(
             missed_after: Duration::from_secs(settings.automations.missed_after_secs),
             poll: Duration::from_secs(settings.automations.poll_secs.max(1)),
             max_webhook_bytes: settings.automations.max_webhook_bytes,
+            deliveries: TurnSettings {
+                at_once: settings.automations.webhooks_at_once,
+                queue: settings.automations.webhooks_queue,
+                wait: Duration::from_secs(settings.automations.webhooks_wait_secs),
+            },
             public_url: settings.public_base()?,
             rules: parts.automation_rules,
         },

@@ -108,7 +108,8 @@ def sync_detailed(
     for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
     runs nothing (the filter did not match, the automation is paused). Unsigned or badly
     signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
-    trigger is `404` before any of the body is read.
+    trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
+    too many deliveries wait to be read.
 
     Args:
         trigger_id (str):
@@ -150,7 +151,8 @@ def sync(
     for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
     runs nothing (the filter did not match, the automation is paused). Unsigned or badly
     signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
-    trigger is `404` before any of the body is read.
+    trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
+    too many deliveries wait to be read.
 
     Args:
         trigger_id (str):
@@ -187,7 +189,8 @@ async def asyncio_detailed(
     for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
     runs nothing (the filter did not match, the automation is paused). Unsigned or badly
     signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
-    trigger is `404` before any of the body is read.
+    trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
+    too many deliveries wait to be read.
 
     Args:
         trigger_id (str):
@@ -227,7 +230,8 @@ async def asyncio(
     for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
     runs nothing (the filter did not match, the automation is paused). Unsigned or badly
     signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
-    trigger is `404` before any of the body is read.
+    trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
+    too many deliveries wait to be read.
 
     Args:
         trigger_id (str):

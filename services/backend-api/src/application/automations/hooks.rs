@@ -4,12 +4,16 @@
 //! expression over the body), and only when the trigger's filter holds. A delivery that is
 //! not signed right runs nothing and says no more than that. One that made no job (the
 //! queue full, the store failing) is 503 and its key is released, so a retry runs.
+//! Deliveries take turns before their bodies are read
+//! ([`super::AutomationSettings::deliveries`]), so a flood of them, signed or not, holds
+//! a bounded amount of memory.
 
 use std::sync::Arc;
 
 use chrono::Utc;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
+use tokio::sync::SemaphorePermit;
 
 use super::runs::Fire;
 use super::template::{self, Payload};
@@ -52,6 +56,12 @@ pub enum Delivered {
 }
 
 impl AutomationService {
+    /// A turn to read and fire a delivery, taken after its trigger was found and before
+    /// its body is read, held until it has fired: `Busy` when too many wait.
+    pub async fn delivery_turn(&self) -> AppResult<SemaphorePermit<'_>> {
+        self.deliveries.take().await
+    }
+
     /// The webhook trigger of that id: `NotFound` unless it is one whose owner is active.
     pub async fn hook(&self, trigger: &str) -> AppResult<Hook> {
         let unknown = || AppError::NotFound("webhook");

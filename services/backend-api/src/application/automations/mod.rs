@@ -30,6 +30,7 @@ use tokio_util::sync::CancellationToken;
 use super::error::{AppError, AppResult};
 use super::jobs::JobService;
 use super::sessions::SessionService;
+use super::turns::{TurnSettings, Turns};
 use crate::domain::api_key::ApiKeyId;
 use crate::domain::automation::{Automation, AutomationRun, FiredBy, TriggerKind};
 use crate::domain::ids::{AutomationId, TriggerId};
@@ -56,6 +57,9 @@ pub struct AutomationSettings {
     pub poll: Duration,
     /// The largest webhook body taken.
     pub max_webhook_bytes: usize,
+    /// Webhook deliveries read and checked at once (each holds its body until it has
+    /// fired), those waiting for a turn (holding nothing yet), and how long they wait.
+    pub deliveries: TurnSettings,
     /// What every saved automation is held to.
     pub rules: AutomationRules,
     /// The deployment's public base URL, which webhook URLs are given under when known.
@@ -71,6 +75,8 @@ pub struct AutomationService {
     settings: AutomationSettings,
     /// Wakes the scheduler when a fire time changed on this replica.
     wake: Notify,
+    /// Webhook deliveries take turns here before their bodies are read.
+    deliveries: Turns,
     stopping: CancellationToken,
 }
 
@@ -126,6 +132,7 @@ impl AutomationService {
             users,
             jobs,
             sessions,
+            deliveries: Turns::new(settings.deliveries.clone(), "taking many webhook deliveries"),
             settings,
             wake: Notify::new(),
             stopping,

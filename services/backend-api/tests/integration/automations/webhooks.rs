@@ -143,18 +143,19 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
+/// An automation of the person `token` signs in with, with one webhook trigger.
+async fn hook(app: &crate::support::TestApp, token: &str) -> Value {
+    let only_a_webhook = json!({ "name": "Hook", "prompt": "Hook", "triggers": [{ "type": "webhook" }] });
+    create(app, token, only_a_webhook).await
+}
+
 #[tokio::test]
 async fn webhook_urls_are_absolute_under_the_deployments_public_url() {
     let llm = FakeLlm::start(vec![]).await;
     let public = "https://sandpiper.example.org";
     let app = backend(&llm, &[("public_url", format!("{public}/"))]).await;
     let (token, _, _) = app.register("ada@example.org").await;
-    let created = create(
-        &app,
-        &token,
-        json!({ "name": "Hook", "prompt": "Hook", "triggers": [{ "type": "webhook" }] }),
-    )
-    .await;
+    let created = hook(&app, &token).await;
     let trigger = &created["triggers"][0];
     let id = trigger["id"].as_str().unwrap();
     let url = trigger["url"].as_str().unwrap();
@@ -173,4 +174,65 @@ async fn webhook_urls_are_absolute_under_the_deployments_public_url() {
     let path = url.strip_prefix(public).unwrap();
     let (status, answer) = deliver(&app, path, body, &[("X-Sandpiper-Signature", signature)]).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{answer}");
+}
+
+/// Deliveries take turns before their bodies are read: one whose body is still coming
+/// holds the only turn (the server asked for its body with `100 Continue` once it had
+/// it), the next is `503` with `Retry-After` at once, unread; when the first is done,
+/// the next is read again.
+#[tokio::test]
+async fn a_flood_of_deliveries_waits_its_turn_before_its_bodies_are_read() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let llm = FakeLlm::start(vec![]).await;
+    let app = backend(
+        &llm,
+        &[
+            ("automations.webhooks_at_once", "1".into()),
+            ("automations.webhooks_queue", "0".into()),
+        ],
+    )
+    .await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let created = hook(&app, &token).await;
+    let url = created["triggers"][0]["url"].as_str().unwrap().to_owned();
+
+    let address = app.base.trim_start_matches("http://").to_owned();
+    let mut held = BufReader::new(tokio::net::TcpStream::connect(&address).await.unwrap());
+    let head = format!(
+        "POST {url} HTTP/1.1\r\nHost: {address}\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n"
+    );
+    held.get_mut().write_all(head.as_bytes()).await.unwrap();
+    let mut line = String::new();
+    held.read_line(&mut line).await.unwrap();
+    assert!(line.starts_with("HTTP/1.1 100"), "{line:?}");
+
+    let response = app
+        .http
+        .post(format!("{}{url}", app.base))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(response.headers().contains_key("retry-after"));
+    let refused: Value = response.json().await.unwrap();
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("webhook deliveries"), "{refused}");
+
+    // The held one's body comes (unsigned: 401), and its turn is free again.
+    held.get_mut().write_all(b"{}").await.unwrap();
+    let mut status = String::new();
+    while !status.starts_with("HTTP/1.1 4") {
+        status.clear();
+        held.read_line(&mut status).await.unwrap();
+    }
+    assert!(status.starts_with("HTTP/1.1 401"), "{status:?}");
+    drop(held);
+    let (status, answer) = deliver(&app, &url, b"{}", &[]).await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "read once the turn is free: {answer}"
+    );
 }

@@ -32,7 +32,8 @@ pub struct DeliveryAnswer {
 /// for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
 /// runs nothing (the filter did not match, the automation is paused). Unsigned or badly
 /// signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
-/// trigger is `404` before any of the body is read.
+/// trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
+/// too many deliveries wait to be read.
 #[utoipa::path(post, path = "/api/v1/hooks/{trigger_id}", tag = "automations",
     request_body(content = serde_json::Value, description = "the delivery (JSON is offered to the prompt and the filter as `body`; any other body as text)"),
     params(("trigger_id" = String, Path, description = "the webhook trigger's id"),
@@ -40,7 +41,7 @@ pub struct DeliveryAnswer {
         ("Idempotency-Key" = Option<String>, Header, description = "the delivery's id: a repeat runs nothing")),
     responses((status = 202, body = DeliveryAnswer), (status = 200, body = DeliveryAnswer),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
-        (status = 503, description = "no run could start (the queue full, a store failing); retry later", body = ErrorBody)),
+        (status = 503, description = "no run could start (the queue full, a store failing), or too many deliveries wait to be read; retry later", body = ErrorBody)),
     security(()))]
 pub(super) async fn deliver(
     State(state): State<AppState>,
@@ -48,6 +49,7 @@ pub(super) async fn deliver(
     request: Request,
 ) -> AppResult<(StatusCode, axum::Json<DeliveryAnswer>)> {
     let hook = state.automations.hook(&trigger).await?;
+    let _turn = state.automations.delivery_turn().await?;
     let headers: HeaderMap = request.headers().clone();
     let limit = state.automations.max_webhook_bytes();
     let body = read_body(request.into_body(), limit, || {
