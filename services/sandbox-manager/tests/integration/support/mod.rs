@@ -1,6 +1,6 @@
 //! The real sandbox-manager binary against the real Docker engine. Each [`Manager`] gets
 //! its own namespace (so parallel tests never see each other's containers), data
-//! directory and port, and the networks of its test process ([`networks`]); dropping it
+//! directory and port (one it binds itself), and the networks of its test process ([`networks`]); dropping it
 //! kills the process and removes whatever is left of its namespace on the engine.
 #![allow(dead_code)]
 
@@ -9,7 +9,7 @@ pub mod networks;
 #[path = "../../../../tool-api/tests/integration/support/sandbox.rs"]
 mod sandbox;
 
-use std::net::TcpListener;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
@@ -170,39 +170,50 @@ impl Drop for Manager {
     }
 }
 
+/// Starts the binary on a port it picks itself (`0`) and reads the one it bound from its
+/// `listening` log line, so nothing else can take the port between a pick and the bind.
+/// Its log goes on to this process's stderr.
 fn spawn(env: &[(String, String)], data: &Path) -> (Child, String) {
-    let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_sandbox-manager"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sandbox-manager"))
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .env("SANDBOX_MANAGER_TOKEN", TOKEN)
-        .env("SANDBOX_MANAGER_PORT", port.to_string())
+        .env("SANDBOX_MANAGER_PORT", "0")
         .env("SANDBOX_MANAGER_DATA_DIR", PathBuf::from(data))
         .env(
             "RUST_LOG",
             std::env::var("RUST_LOG").unwrap_or_else(|_| "sandbox_manager=info".into()),
         )
+        .env("LOG_FORMAT", "json")
         .stdin(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("the sandbox-manager binary starts");
-    let base = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    // The listener is bound before anything else is served: a connection means it is up.
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the manager did not answer within 20 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (child, base)
+    let log = child.stderr.take().expect("its stderr is piped");
+    let (bound, port) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bound = Some(bound);
+        for line in BufReader::new(log).lines().map_while(Result::ok) {
+            if let Some(port) = bound.as_ref().and_then(|_| listening_port(&line)) {
+                let _ = bound.take().map(|sender| sender.send(port));
+            }
+            eprintln!("{line}");
+        }
+    });
+    let port = port.recv_timeout(Duration::from_secs(20)).expect(
+        "the manager logged where it listens within 20 s (RUST_LOG must let sandbox_manager's info through)",
+    );
+    (child, format!("http://127.0.0.1:{port}"))
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// The port of the manager's `sandbox-manager listening` log line (JSON).
+fn listening_port(line: &str) -> Option<u16> {
+    let event: serde_json::Value = serde_json::from_str(line).ok()?;
+    let fields = event.get("fields")?;
+    if fields.get("message")?.as_str()? != "sandbox-manager listening" {
+        return None;
+    }
+    let address: std::net::SocketAddr = fields.get("address")?.as_str()?.parse().ok()?;
+    Some(address.port())
 }
 
 pub fn random_suffix() -> String {
