@@ -170,11 +170,14 @@ impl Manager {
         };
         match started {
             Ok(endpoints) => {
+                // Idle time counts from here: a slow start is not the caller's idleness.
+                let now = Utc::now();
                 let ready = self
                     .registry
                     .update(&record.id, |r| {
                         r.endpoints = Some(endpoints);
                         r.state = SandboxState::Ready;
+                        r.last_used_at = now;
                     })
                     .await?
                     .ok_or_else(|| anyhow::anyhow!("record {} vanished while it was created", record.id))?;

@@ -127,14 +127,8 @@ async fn idle_sandboxes_expire_and_keep_alive_or_keep_while_idle_holds_them() {
     let mut events = Box::pin(client.events(None).await.unwrap());
     let idle = client.create(&request("t-1", "alice")).await.unwrap();
     let kept = client.create(&request("t-2", "alice")).await.unwrap();
-    // Its caller keeps its end (E2B's timeout): never kept alive, never ended for it.
-    let exempt = CreateSandbox {
-        keep_while_idle: true,
-        ..request("t-3", "alice")
-    };
-    let exempt = client.create(&exempt).await.unwrap();
-    // Kept alive from the start: on a busy machine a start takes long enough for both to
-    // reach the TTL in one sweep.
+    // Kept alive from the moment it is ready: the next start alone can outlast the TTL on
+    // a busy machine.
     let keeper = tokio::spawn({
         let (client, id) = (client.clone(), kept.id.clone());
         async move {
@@ -144,6 +138,12 @@ async fn idle_sandboxes_expire_and_keep_alive_or_keep_while_idle_holds_them() {
             }
         }
     });
+    // Its caller keeps its end (E2B's timeout): never kept alive, never ended for it.
+    let exempt = CreateSandbox {
+        keep_while_idle: true,
+        ..request("t-3", "alice")
+    };
+    let exempt = client.create(&exempt).await.unwrap();
     let started = Instant::now();
     let expired = expect_event(
         &mut events,
