@@ -20,6 +20,11 @@ const WAIT: Duration = Duration::from_secs(180);
 const PAGE: &str = "<title>Birds</title><p>The heron waits.</p>\
     <script>console.log('page loaded'); console.error('no seeds left')</script>";
 
+/// Serves the workspace on port 8931 and returns once the port answers (a busy machine can
+/// take seconds to start Python), or after 30 s.
+const SERVE_PAGE: &str = "(python3 -m http.server 8931 --bind 127.0.0.1 >/dev/null 2>&1 &); \
+    for _ in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/8931) 2>/dev/null && break; sleep 0.1; done";
+
 #[tokio::test]
 async fn listings_matches_console_and_fetched_pages_have_typed_views() {
     let llm = FakeLlm::start(vec![
@@ -41,10 +46,7 @@ async fn listings_matches_console_and_fetched_pages_have_typed_views() {
             json!({ "javascript": "({ title: document.title, n: 2 + 2 })" }),
         ),
         Reply::tool("browser_console_exec", json!({ "javascript": "missing.thing" })),
-        Reply::tool(
-            "shell_exec",
-            json!({ "command": "(python3 -m http.server 8931 --bind 127.0.0.1 >/dev/null 2>&1 &); sleep 2" }),
-        ),
+        Reply::tool("shell_exec", json!({ "command": SERVE_PAGE })),
         Reply::tool("web_fetch", json!({ "url": "http://127.0.0.1:8931/page.html" })),
         Reply::Text("Looked around."),
     ])
