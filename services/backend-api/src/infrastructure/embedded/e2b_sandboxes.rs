@@ -79,9 +79,15 @@ impl E2bSandboxRepository for EmbeddedStore {
         let as_read = as_read.clone();
         self.blocking(move |db| {
             let txn = db.begin_write()?;
-            let outcome = still_as_read(&txn.open_table(E2B_SANDBOXES)?, &as_read)?;
+            let outcome = {
+                let mut table = txn.open_table(E2B_SANDBOXES)?;
+                let outcome = still_as_read(&table, &as_read)?;
+                if outcome == Updated::Stored {
+                    table.remove(as_read.id.as_str())?;
+                }
+                outcome
+            };
             if outcome == Updated::Stored {
-                txn.open_table(E2B_SANDBOXES)?.remove(as_read.id.as_str())?;
                 txn.open_table(OWNER_E2B_SANDBOXES)?
                     .remove((as_read.owner.as_str(), as_read.id.as_str()))?;
             }
