@@ -44,12 +44,7 @@ impl E2bSandboxRepository for Racing {
     }
     async fn update(&self, sandbox: &E2bSandbox, as_read: &E2bSandbox) -> DomainResult<Updated> {
         if sandbox.state == E2bState::Paused {
-            let mut first = as_read.clone();
-            match self.first {
-                Race::Connect => first.end_at = Utc::now() + Duration::seconds(300),
-                Race::Sweep => first.pause(Utc::now() - Duration::seconds(1)),
-            }
-            assert_eq!(self.store.update(&first, as_read).await?, Updated::Stored);
+            self.land_first(as_read).await?;
         }
         self.store.update(sandbox, as_read).await
     }
@@ -61,9 +56,7 @@ impl E2bSandboxRepository for Racing {
     }
     async fn remove_as_read(&self, as_read: &E2bSandbox) -> DomainResult<Updated> {
         if matches!(self.first, Race::Connect) {
-            let mut connected = as_read.clone();
-            connected.end_at = Utc::now() + Duration::seconds(300);
-            assert_eq!(self.store.update(&connected, as_read).await?, Updated::Stored);
+            self.land_first(as_read).await?;
         }
         self.store.remove_as_read(as_read).await
     }
@@ -72,6 +65,19 @@ impl E2bSandboxRepository for Racing {
     }
     async fn running(&self) -> DomainResult<Vec<E2bSandboxId>> {
         self.store.running().await
+    }
+}
+
+impl Racing {
+    /// Stores the racing change over `as_read`, as if it had landed just before.
+    async fn land_first(&self, as_read: &E2bSandbox) -> DomainResult<()> {
+        let mut first = as_read.clone();
+        match self.first {
+            Race::Connect => first.end_at = Utc::now() + Duration::seconds(300),
+            Race::Sweep => first.pause(Utc::now() - Duration::seconds(1)),
+        }
+        assert_eq!(self.store.update(&first, as_read).await?, Updated::Stored);
+        Ok(())
     }
 }
 
