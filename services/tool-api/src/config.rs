@@ -166,8 +166,7 @@ impl TryFrom<PrewarmSetting> for Prewarm {
 
     fn try_from(setting: PrewarmSetting) -> Result<Self, Self::Error> {
         let name = match setting {
-            PrewarmSetting::Flag(false) | PrewarmSetting::Number(0) => return Ok(Self::None),
-            PrewarmSetting::Flag(true) | PrewarmSetting::Number(1) => return Ok(Self::CodeRun),
+            PrewarmSetting::Flag(flag) => flag.to_string(),
             PrewarmSetting::Number(number) => number.to_string(),
             PrewarmSetting::Name(name) => name,
         };
