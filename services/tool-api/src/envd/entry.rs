@@ -58,14 +58,17 @@ pub fn describe(path: &Path) -> EnvdResult<EntryInfo> {
 /// Describes the file at `path` whose `lstat` is `meta`.
 pub fn describe_with(path: &Path, meta: &Metadata) -> EntryInfo {
     let is_symlink = meta.file_type().is_symlink();
-    let (kind, symlink_target) = if is_symlink {
+    // A link's kind and mode are its target's, as E2B's envd gives them; its
+    // `permissions` stay the link's own (`Lrwxrwxrwx`).
+    let (kind, mode, symlink_target) = if is_symlink {
         let target = std::fs::metadata(path).ok();
         (
-            target.map_or(UNSPECIFIED, |t| kind_of(&t)),
+            target.as_ref().map_or(UNSPECIFIED, kind_of),
+            target.as_ref().unwrap_or(meta).permissions().mode() & 0o777,
             link_target(path).map(|p| p.display().to_string()),
         )
     } else {
-        (kind_of(meta), None)
+        (kind_of(meta), meta.permissions().mode() & 0o777, None)
     };
     EntryInfo {
         name: path
@@ -74,7 +77,7 @@ pub fn describe_with(path: &Path, meta: &Metadata) -> EntryInfo {
         kind,
         path: path.display().to_string(),
         size: meta.len().to_string(),
-        mode: meta.permissions().mode() & 0o777,
+        mode,
         permissions: permissions(meta),
         owner: owner(meta.uid()),
         group: group(meta.gid()),
@@ -193,7 +196,7 @@ mod tests {
         std::os::unix::fs::symlink("a.txt", &link).unwrap();
         let linked = describe(&link).unwrap();
         assert!(linked.is_symlink);
-        assert_eq!(linked.kind, FILE);
+        assert_eq!((linked.kind, linked.mode), (FILE, 0o640));
         assert_eq!(linked.symlink_target, Some(file.display().to_string()));
         assert!(linked.permissions.starts_with('L'));
         assert_eq!(
