@@ -4,6 +4,7 @@ with its files, killed; its time running out (or a timeout of 0) ends it, or pau
 when asked to; and no one else reaches it."""
 
 import time
+from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
@@ -37,6 +38,9 @@ def test_a_sandbox_is_made_found_listed_extended_and_killed(key: str) -> None:
         assert metrics.cpu_count >= 1 and 0 <= metrics.cpu_used_pct <= 100, metrics
         assert 0 < metrics.mem_used < metrics.mem_total, metrics
         assert metrics.disk_total > 0, metrics
+        an_hour_ago = datetime.now(timezone.utc) - timedelta(hours=1)
+        assert sandbox.get_metrics(start=an_hour_ago, end=an_hour_ago + timedelta(minutes=30)) == []
+        assert len(sandbox.get_metrics(start=an_hour_ago, end=datetime.now(timezone.utc))) == 1
 
         again = Sandbox.connect(sandbox.sandbox_id, api_key=key)
         assert again.commands.run("echo connected").stdout == "connected\n"

@@ -12,6 +12,9 @@ use super::error::{DomainError, DomainResult};
 use super::session::{Network, SessionId};
 use super::user::UserId;
 
+mod metrics;
+pub use metrics::{E2bMetrics, MetricsWindow};
+
 /// The longest a sandbox may live without being told again (24 h, E2B's own maximum).
 pub const MAX_TIMEOUT_SECS: u64 = 86_400;
 /// What E2B's SDKs give when the caller says nothing (5 min).
@@ -180,19 +183,6 @@ pub fn env_vars(raw: BTreeMap<String, String>) -> DomainResult<BTreeMap<String, 
         }
     }
     Ok(raw)
-}
-
-/// One reading of what a running sandbox uses, as E2B's metrics report it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct E2bMetrics {
-    pub at: DateTime<Utc>,
-    pub cpu_count: u32,
-    /// Of all its CPUs, over the moment the reading took.
-    pub cpu_used_pct: f64,
-    pub mem_used: u64,
-    pub mem_total: u64,
-    pub disk_used: u64,
-    pub disk_total: u64,
 }
 
 /// How long a paused sandbox's files are kept before it is removed (30 days).

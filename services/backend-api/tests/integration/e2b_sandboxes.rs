@@ -176,6 +176,21 @@ async fn a_rented_sandbox_is_reached_through_the_data_plane_and_ends_when_its_ti
     assert!(used > 0 && used < total, "{reading}");
     assert!(reading["diskTotal"].as_u64().unwrap() > 0, "{reading}");
     assert!(reading["cpuUsedPct"].is_number(), "{reading}");
+    // A span that ended before the sandbox began holds no reading; a malformed one is
+    // 400, one out of order or before 1970 422.
+    let before = format!("{metrics}?start=1000000000&end=1000001800");
+    let (status, readings) = e2b(&app, Method::GET, &before, Some(&ada), None).await;
+    assert_eq!((status, readings), (StatusCode::OK, json!([])));
+    for (bad, expected) in [
+        ("start=soon", StatusCode::BAD_REQUEST),
+        ("start=20&end=10", StatusCode::UNPROCESSABLE_ENTITY),
+        ("end=-1", StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        let query = format!("{metrics}?{bad}");
+        let (status, body) = e2b(&app, Method::GET, &query, Some(&ada), None).await;
+        assert_eq!(status, expected, "{bad}: {body}");
+        assert_eq!(body["code"], expected.as_u16(), "{bad}: {body}");
+    }
     assert_eq!(
         e2b(&app, Method::GET, &metrics, Some(&eve), None).await.0,
         StatusCode::NOT_FOUND

@@ -2,11 +2,13 @@
 //! token, and the owner's reading of what it uses. Where its tool-api runs is asked of
 //! the sandbox-manager and kept a moment (`found.rs`).
 
+use chrono::Utc;
+
 use super::tokens::TokenKind;
 use super::E2bService;
 use crate::application::{AppError, AppResult};
 use crate::domain::agent::SandboxAccess;
-use crate::domain::e2b::{E2bMetrics, E2bSandboxId, E2bState};
+use crate::domain::e2b::{E2bMetrics, E2bSandboxId, E2bState, MetricsWindow};
 use crate::domain::user::UserId;
 
 impl E2bService {
@@ -45,10 +47,16 @@ impl E2bService {
     }
 
     /// What the owner's sandbox uses now: one reading while it runs, none while paused
-    /// (E2B answers a time series; this is its newest point).
-    pub async fn metrics(&self, owner: &UserId, id: &str) -> AppResult<Vec<E2bMetrics>> {
+    /// (E2B answers a time series; this is its newest point), and none when `window`
+    /// does not reach the present.
+    pub async fn metrics(
+        &self,
+        owner: &UserId,
+        id: &str,
+        window: MetricsWindow,
+    ) -> AppResult<Vec<E2bMetrics>> {
         let sandbox = self.get(owner, id).await?;
-        if sandbox.state == E2bState::Paused {
+        if sandbox.state == E2bState::Paused || !window.holds(Utc::now()) {
             return Ok(Vec::new());
         }
         let access = self.locate(&sandbox.id).await?;

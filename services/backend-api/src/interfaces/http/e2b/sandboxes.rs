@@ -19,7 +19,7 @@ use super::error::{E2bError, E2bResult};
 use super::views::{Created, Detail, Metric};
 use crate::application::e2b::{Cursor, NewSandbox, Order, SandboxFilter};
 use crate::application::AppError;
-use crate::domain::e2b::{self, E2bState, E2bTimeout, Template};
+use crate::domain::e2b::{self, E2bState, E2bTimeout, MetricsWindow, Template};
 use crate::domain::session::Network;
 use crate::interfaces::http::AppState;
 
@@ -207,13 +207,26 @@ pub async fn pause(
     }
 }
 
-/// `GET /sandboxes/{id}/metrics`: the newest reading (none while paused); `start` and
-/// `end` are taken and not needed, as there is no older one.
+/// `GET /sandboxes/{id}/metrics?start=&end=` (Unix seconds): the newest reading (none
+/// while paused), when the span asked for reaches it; there is no older one.
 pub async fn metrics(
     State(state): State<AppState>,
     E2bCaller(owner): E2bCaller,
     Path(id): Path<String>,
+    RawQuery(query): RawQuery,
 ) -> E2bResult<Json<Vec<Metric>>> {
-    let readings = state.e2b.metrics(&owner, &id).await?;
+    let (mut start, mut end) = (None, None);
+    for (name, value) in url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
+        let slot = match name.as_ref() {
+            "start" => &mut start,
+            "end" => &mut end,
+            _ => continue,
+        };
+        *slot = Some(value.parse::<i64>().map_err(|_| {
+            E2bError::Malformed(format!("{name} `{value}` is not a time: give Unix seconds"))
+        })?);
+    }
+    let window = MetricsWindow::parse(start, end)?;
+    let readings = state.e2b.metrics(&owner, &id, window).await?;
     Ok(Json(readings.iter().map(Metric::from).collect()))
 }
