@@ -97,6 +97,22 @@ async fn the_sandbox_image_serves_a_hardened_desktop_and_browser() {
         )
         .await
         .unwrap();
+    // Until it listens: a loaded machine can take seconds to start Python.
+    let listening =
+        "for _ in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/8000) 2>/dev/null && break; sleep 0.1; done";
+    let waited = sandbox
+        .client
+        .exec(
+            "wait",
+            &ExecRequest {
+                command: listening.into(),
+                timeout_secs: Some(40.0),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(waited.exit_code, Some(0), "{waited:?}");
     let loaded = sandbox
         .client
         .navigate(&NavigateRequest {

@@ -61,8 +61,9 @@ async fn reaps_children_and_kills_every_group_on_sigterm() {
             timeout_secs: Some(0.3),
             ..Default::default()
         };
-        let running = client.exec(session, &request).await.unwrap();
-        pids.extend(running.output.lines().map(|l| l.parse::<u32>().unwrap()));
+        client.exec(session, &request).await.unwrap();
+        let output = support::output_of(&client, session, 2).await;
+        pids.extend(output.lines().map(|l| l.parse::<u32>().unwrap()));
     }
     assert_eq!(pids.len(), 4);
     // A shell finds none of the server's secrets in its environment.

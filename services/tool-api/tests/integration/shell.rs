@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use support::sse::SseReader;
-use support::{alive, expect_code, spawn_app, spawn_app_with};
+use support::{alive, expect_code, output_of, spawn_app, spawn_app_with};
 use tool_api_contract::shell::{CommandState, ExecRequest, ShellSnapshot};
 use tool_api_contract::ErrorCode;
 
@@ -78,11 +78,11 @@ async fn a_command_that_outlives_its_wait_goes_on_and_is_viewed_later() {
     let started = Instant::now();
     let first = app
         .client
-        .exec("slow", &run_for("echo begin; sleep 1; echo end", 0.2))
+        .exec("slow", &run_for("echo begin; sleep 3; echo end", 1.0))
         .await
         .unwrap();
     assert!(
-        started.elapsed() < Duration::from_millis(900),
+        started.elapsed() < Duration::from_millis(2500),
         "exec must answer after its wait"
     );
     assert_eq!(first.state, CommandState::Running);
@@ -116,7 +116,7 @@ async fn a_command_that_outlives_its_wait_goes_on_and_is_viewed_later() {
     let console = app.client.view("slow", true).await.unwrap();
     assert_eq!(
         console.output,
-        "$ echo begin; sleep 1; echo end\nbegin\nend\n$ echo again\nagain\n"
+        "$ echo begin; sleep 3; echo end\nbegin\nend\n$ echo again\nagain\n"
     );
 }
 
@@ -159,9 +159,10 @@ async fn input_reaches_a_waiting_command() {
 async fn kill_ends_the_command_and_its_children() {
     let app = spawn_app().await;
     let script = "sleep 300 & echo $!; (sleep 300; echo never) & echo $!; sleep 300";
-    let running = app.client.exec("k", &run_for(script, 0.5)).await.unwrap();
-    let children: Vec<u32> = running.output.lines().map(|l| l.parse().unwrap()).collect();
-    assert_eq!(children.len(), 2, "{running:?}");
+    app.client.exec("k", &run_for(script, 0.5)).await.unwrap();
+    let output = output_of(&app.client, "k", 2).await;
+    let children: Vec<u32> = output.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(children.len(), 2, "{output:?}");
     assert!(children.iter().all(|&pid| alive(pid)));
 
     let started = Instant::now();
@@ -182,9 +183,10 @@ async fn kill_ends_the_command_and_its_children() {
 
     // A process that ignores SIGTERM is killed anyway.
     app.client
-        .exec("stubborn", &run_for("trap '' TERM; sleep 300", 0.2))
+        .exec("stubborn", &run_for("trap '' TERM; echo armed; sleep 300", 0.2))
         .await
         .unwrap();
+    output_of(&app.client, "stubborn", 1).await;
     let killed = app.client.kill("stubborn").await.unwrap();
     assert_eq!(killed.state, CommandState::Killed);
     assert_eq!(killed.signal, Some(9));

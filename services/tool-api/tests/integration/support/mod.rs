@@ -121,6 +121,23 @@ pub async fn eventually(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// The output of the command running in shell session `session` once it has printed
+/// `lines` lines (its start can take a while on a loaded machine), failing after 30 s.
+pub async fn output_of(client: &ToolApiClient, session: &str, lines: usize) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let output = client.view(session, false).await.unwrap().output;
+        if output.lines().count() >= lines {
+            return output;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{session} printed {output:?}, not {lines} lines, within 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Whether `pid` can still run: a zombie has exited, and only its parent's wait is left.
 pub fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
