@@ -217,7 +217,7 @@ async fn a_message_sent_during_a_run_is_taken_into_it_once() {
     // The first answer waits until the follow-up is in, however slow the machine.
     let first_answer = Arc::new(tokio::sync::Notify::new());
     let llm = FakeLlm::start(vec![
-        Reply::Gated(first_answer.clone(), "First answer."),
+        Reply::Gated(first_answer.clone(), Box::new(Reply::Text("First answer."))),
         Reply::Text("Second answer, with the follow-up."),
     ])
     .await;

@@ -104,7 +104,7 @@ async fn the_agent_writes_a_file_runs_it_and_is_stopped_mid_command() {
     stream
         .until(WAIT, |e| e["type"] == "tool" && e["status"] == "calling")
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    manager.until_shell_runs(&id, "agent").await;
     let stopped = app.stop_run(&token, &id).await;
     assert_eq!(stopped["status"], "completed");
     // The log is consistent: the interrupted call is closed, then the status.
@@ -211,7 +211,7 @@ async fn a_sandbox_that_dies_is_replaced_with_its_files_kept_and_a_death_mid_run
     stream
         .until(WAIT, |e| e["type"] == "tool" && e["status"] == "calling")
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    manager.until_shell_runs(&id, "agent").await;
     kill().await;
     let third = stream.until(Duration::from_secs(30), ended).await;
     assert_eq!(third.last().unwrap()["status"], "failed", "{third:#?}");

@@ -284,7 +284,7 @@ async fn jobs_beyond_the_limit_queue_in_order_also_across_a_restart() {
     // The first job's answer waits until the second is seen queued behind it.
     let first_answer = Arc::new(tokio::sync::Notify::new());
     let llm = FakeLlm::start(vec![
-        Reply::Gated(first_answer.clone(), "first"),
+        Reply::Gated(first_answer.clone(), Box::new(Reply::Text("first"))),
         Reply::Text("second"),
         Reply::tool("message_ask_user", json!({ "question": "Sure?" })),
         Reply::Text("third"),

@@ -8,6 +8,7 @@
 
 use crate::support;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
@@ -294,9 +295,11 @@ async fn a_job_runs_with_the_model_it_names() {
 
 #[tokio::test]
 async fn a_change_during_a_turn_applies_from_the_next_one() {
+    // The turn's first answer waits until the change is in, however slow the machine.
+    let first_answer = Arc::new(tokio::sync::Notify::new());
     let planner = FakeLlm::start(vec![
-        Reply::Later(
-            700,
+        Reply::Gated(
+            first_answer.clone(),
             Box::new(Reply::tool("set_title", json!({ "title": "Plan" }))),
         ),
         Reply::Text("Planned."),
@@ -328,6 +331,7 @@ async fn a_change_during_a_turn_applies_from_the_next_one() {
         (changed["status"].as_str(), changed["model"].as_str()),
         (Some("running"), Some("coder"))
     );
+    first_answer.notify_one();
     stream
         .until(WAIT, |e| e["type"] == "status" && e["status"] == "completed")
         .await;

@@ -30,11 +30,9 @@ pub enum Reply {
     Slow(u64, &'static str),
     /// The start of an answer, then the stream ends without `[DONE]`.
     Cut,
-    /// This reply after this many milliseconds.
-    Later(u64, Box<Reply>),
-    /// A plain answer once the test opens the gate (`notify_one`, before or after the
+    /// This reply once the test opens the gate (`notify_one`, before or after the
     /// request arrives).
-    Gated(Arc<tokio::sync::Notify>, &'static str),
+    Gated(Arc<tokio::sync::Notify>, Box<Reply>),
 }
 
 impl Reply {
@@ -301,8 +299,8 @@ async fn complete(
         replies.pop_front().unwrap_or(Reply::Text("(script ended)"))
     };
     let reply = match reply {
-        Reply::Later(millis, reply) => {
-            tokio::time::sleep(Duration::from_millis(millis)).await;
+        Reply::Gated(gate, reply) => {
+            gate.notified().await;
             *reply
         }
         reply => reply,
@@ -329,17 +327,13 @@ async fn complete(
             tokio::time::sleep(Duration::from_secs(3600)).await;
         }
         Reply::Text(text) => answer(&mut stream, text),
-        Reply::Later(..) => unreachable!("taken apart above"),
+        Reply::Gated(..) => unreachable!("taken apart above"),
         Reply::Cut => {
             stream.push_str(&chunk(json!({ "role": "assistant", "content": "Half an ans" })));
             return ([("content-type", "text/event-stream")], stream).into_response();
         }
         Reply::Slow(millis, text) => {
             tokio::time::sleep(Duration::from_millis(millis)).await;
-            answer(&mut stream, text);
-        }
-        Reply::Gated(gate, text) => {
-            gate.notified().await;
             answer(&mut stream, text);
         }
         Reply::Tools(calls) if provider.whole_calls => {

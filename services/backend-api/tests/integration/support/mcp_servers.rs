@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -268,17 +269,23 @@ async fn echo(
     ([("content-type", "application/json")], reply.to_string()).into_response()
 }
 
-/// A server that accepts connections and never answers.
-pub async fn hanging() -> String {
+/// A server that accepts connections and never answers; its URL, and how many
+/// connections it has taken so far.
+pub async fn hanging() -> (String, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((socket, _)) = listener.accept().await {
-            held.push(socket);
+    let taken = Arc::new(AtomicUsize::new(0));
+    tokio::spawn({
+        let taken = taken.clone();
+        async move {
+            let mut held = Vec::new();
+            while let Ok((socket, _)) = listener.accept().await {
+                taken.fetch_add(1, Ordering::SeqCst);
+                held.push(socket);
+            }
         }
     });
-    format!("http://{address}/mcp")
+    (format!("http://{address}/mcp"), taken)
 }
 
 /// An `mcp.json` naming `servers` (name → entry), written into `dir`; its path.
