@@ -207,13 +207,29 @@ async fn a_streamed_watch_reports_changes_in_subdirectories() {
     assert_eq!(end["error"]["code"], "not_found", "{end}");
 }
 
-/// The types of the events a watch streams until it has been quiet for a moment, each
+/// The types of the events a watch streams up to a WRITE and for a moment after, each
 /// checked to be about `name`.
-async fn kinds_until_quiet(stream: &mut RpcStream, name: &str) -> Vec<String> {
+async fn kinds_until_written(stream: &mut RpcStream, name: &str) -> Vec<String> {
     let mut kinds = Vec::new();
-    while let Ok(Some(event)) = tokio::time::timeout(Duration::from_millis(500), stream.next()).await {
+    let mut take = |event: Value| {
         assert_eq!(event["filesystem"]["name"], name, "{event}");
         kinds.push(event["filesystem"]["type"].as_str().unwrap().to_owned());
+        kinds.last().cloned()
+    };
+    // Up to its WRITE, however slow the watcher is on a loaded machine.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let event = tokio::time::timeout_at(deadline, stream.next())
+            .await
+            .expect("no WRITE within 20 s")
+            .expect("the watch ended");
+        if take(event).as_deref() == Some("EVENT_TYPE_WRITE") {
+            break;
+        }
+    }
+    // Then whatever follows at once.
+    while let Ok(Some(event)) = tokio::time::timeout(Duration::from_millis(500), stream.next()).await {
+        take(event);
     }
     kinds
 }
@@ -235,11 +251,11 @@ async fn an_uploaded_file_shows_as_envd_reports_one() {
     // E2B's envd creates the file, hands it to the user (CHMOD) and fills it.
     assert_eq!(upload("first").await.unwrap().status(), 200);
     assert_eq!(
-        kinds_until_quiet(&mut stream, "up.txt").await,
+        kinds_until_written(&mut stream, "up.txt").await,
         ["EVENT_TYPE_CREATE", "EVENT_TYPE_CHMOD", "EVENT_TYPE_WRITE"]
     );
     assert_eq!(upload("second").await.unwrap().status(), 200);
-    let kinds = kinds_until_quiet(&mut stream, "up.txt").await;
+    let kinds = kinds_until_written(&mut stream, "up.txt").await;
     assert_eq!(
         kinds.last().map(String::as_str),
         Some("EVENT_TYPE_WRITE"),
