@@ -32,6 +32,9 @@ pub enum EnvdError {
     /// than the upload limit.
     #[error("{0}")]
     TooLarge(String),
+    /// `deadline_exceeded`, HTTP 504: the request's `Connect-Timeout-Ms` passed.
+    #[error("{0}")]
+    DeadlineExceeded(String),
     /// `internal`, HTTP 500: logged, and answered with a generic message.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -57,6 +60,7 @@ impl EnvdError {
             Self::PermissionDenied(_) => "permission_denied",
             Self::FailedPrecondition(_) => "failed_precondition",
             Self::ResourceExhausted(_) | Self::TooLarge(_) => "resource_exhausted",
+            Self::DeadlineExceeded(_) => "deadline_exceeded",
             Self::Internal(_) => "internal",
         }
     }
@@ -69,6 +73,7 @@ impl EnvdError {
             Self::AlreadyExists(_) => 409,
             Self::PermissionDenied(_) => 403,
             Self::ResourceExhausted(_) | Self::TooLarge(_) => 429,
+            Self::DeadlineExceeded(_) => 504,
             Self::Internal(_) => 500,
         }
     }

@@ -1,7 +1,8 @@
 //! E2B's envd protocol against the real server, spoken over plain HTTP as E2B's SDKs do:
-//! the REST routes here, processes in [`process`], filesystem calls in [`filesystem`],
-//! and file transfer in [`files`].
+//! the REST routes here, processes in [`process`], a request's time in [`deadlines`],
+//! filesystem calls in [`filesystem`], and file transfer in [`files`].
 
+mod deadlines;
 mod files;
 mod filesystem;
 mod process;

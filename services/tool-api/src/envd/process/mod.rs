@@ -8,6 +8,7 @@ pub mod spawn;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use bytes::Bytes;
 use nix::sys::signal::Signal;
@@ -196,6 +197,20 @@ impl Process {
                 self.pid
             ))),
         }
+    }
+
+    /// Kills the process's group once `limit` has passed, unless it has ended by then: a
+    /// Start's `Connect-Timeout-Ms` bounds the process, as E2B's envd bounds it.
+    pub fn kill_after(&self, limit: Duration) {
+        let (pid, mut ended) = (self.pid, self.ended.clone());
+        tokio::spawn(async move {
+            if tokio::time::timeout(limit, ended.wait_for(Option::is_some))
+                .await
+                .is_err()
+            {
+                process_group::signal(pid, Signal::SIGKILL);
+            }
+        });
     }
 
     /// Sends `signal` to the process's group.

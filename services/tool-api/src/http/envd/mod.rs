@@ -22,7 +22,7 @@ use axum::Extension;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::AppState;
-use crate::envd::error::EnvdResult;
+use crate::envd::error::{EnvdError, EnvdResult};
 use crate::envd::{check_user, Envd};
 
 /// Names the home directory the envd surface works in, when it is not `$HOME`.
@@ -82,6 +82,25 @@ fn check_request_user(headers: &HeaderMap) -> EnvdResult<()> {
         .get(USER_HEADER)
         .map(|value| value.to_str().unwrap_or("\u{fffd}"));
     check_user(user)
+}
+
+/// How long a Connect request may take, in milliseconds (its `Connect-Timeout-Ms`).
+const TIMEOUT_HEADER: &str = "connect-timeout-ms";
+
+/// The time a request may take, when it names one: at most 10 digits of milliseconds,
+/// as Connect defines the header; 0 is no limit, as E2B's envd reads it.
+fn deadline(headers: &HeaderMap) -> EnvdResult<Option<Duration>> {
+    let Some(value) = headers.get(TIMEOUT_HEADER) else {
+        return Ok(None);
+    };
+    let millis = value
+        .to_str()
+        .ok()
+        .map(str::trim)
+        .filter(|v| (1..=10).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|v| v.parse::<u64>().ok())
+        .ok_or_else(|| EnvdError::invalid("Connect-Timeout-Ms is at most 10 digits of milliseconds"))?;
+    Ok((millis > 0).then(|| Duration::from_millis(millis)))
 }
 
 /// The keepalive period a streaming request asks for.

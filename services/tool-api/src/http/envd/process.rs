@@ -22,7 +22,7 @@ use super::process_messages::{
     PtyMessage, SelectRequest, SendInputRequest, SendSignalRequest, StartRequest, StreamInputMessage,
     UpdateRequest,
 };
-use super::{check_request_user, keepalive, AppState, SharedEnvd};
+use super::{check_request_user, deadline, keepalive, AppState, SharedEnvd};
 use crate::envd::error::{EnvdError, EnvdResult};
 use crate::envd::process::{Event, Exit, Output, ProcessConfig, PtySize, StartSpec, Subscription};
 
@@ -32,6 +32,10 @@ pub async fn start(
     headers: HeaderMap,
     StreamRequest(request): StreamRequest<StartRequest>,
 ) -> Response {
+    let limit = match deadline(&headers) {
+        Ok(limit) => limit,
+        Err(err) => return failed_stream(err),
+    };
     let started = check_request_user(&headers).and_then(|()| {
         let config = request.process.unwrap_or_default();
         if config.cmd.is_empty() {
@@ -71,12 +75,20 @@ pub async fn start(
         envd.processes.start(spec)
     });
     match started {
-        Ok((process, subscription)) => streaming(events(
-            process.pid,
-            subscription,
-            keepalive(&headers),
-            state.stopping.clone(),
-        )),
+        Ok((process, subscription)) => {
+            if let Some(limit) = limit {
+                process.kill_after(limit);
+            }
+            streaming(events(
+                process.pid,
+                subscription,
+                Ends {
+                    limit,
+                    keepalive: keepalive(&headers),
+                    stopping: state.stopping.clone(),
+                },
+            ))
+        }
         Err(err) => failed_stream(err),
     }
 }
@@ -87,15 +99,21 @@ pub async fn connect(
     headers: HeaderMap,
     StreamRequest(request): StreamRequest<SelectRequest>,
 ) -> Response {
-    let found = check_request_user(&headers)
-        .and_then(|()| selector(request.process))
-        .and_then(|selected| envd.processes.find(&selected));
+    // The stream ends at the deadline; the process goes on, as under E2B's envd.
+    let found = deadline(&headers).and_then(|limit| {
+        check_request_user(&headers)?;
+        let process = envd.processes.find(&selector(request.process)?)?;
+        Ok((process, limit))
+    });
     match found {
-        Ok(process) => streaming(events(
+        Ok((process, limit)) => streaming(events(
             process.pid,
             process.subscribe(),
-            keepalive(&headers),
-            state.stopping.clone(),
+            Ends {
+                limit,
+                keepalive: keepalive(&headers),
+                stopping: state.stopping.clone(),
+            },
         )),
         Err(err) => failed_stream(err),
     }
@@ -255,25 +273,40 @@ enum Next {
     Event(Option<Event>),
     Keepalive,
     Stopping,
+    Deadline,
+}
+
+/// What besides the process's end ends or punctuates its stream.
+struct Ends {
+    /// The request's `Connect-Timeout-Ms`: the stream then ends with `deadline_exceeded`.
+    limit: Option<Duration>,
+    /// The keepalive period the client asked for.
+    keepalive: Option<Duration>,
+    /// The tool-api is shutting down.
+    stopping: CancellationToken,
 }
 
 /// A process's events as `StartResponse`/`ConnectResponse` messages.
 fn events(
     pid: u32,
     mut subscription: Subscription,
-    keepalive: Option<Duration>,
-    stopping: CancellationToken,
+    ends: Ends,
 ) -> impl Stream<Item = EnvdResult<Value>> + Send {
+    let expires = ends.limit.map(|limit| tokio::time::Instant::now() + limit);
     async_stream::stream! {
         yield Ok(json!({ "event": { "start": { "pid": pid } } }));
         // Without keepalives the ticker never fires in practice.
-        let period = keepalive.unwrap_or(Duration::from_secs(1 << 30));
+        let period = ends.keepalive.unwrap_or(Duration::from_secs(1 << 30));
         let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         loop {
             let next = tokio::select! {
+                // The deadline first: the process it kills must not end the stream as
+                // its own end.
+                biased;
+                () = until(expires) => Next::Deadline,
                 event = subscription.next() => Next::Event(event),
                 _ = ticker.tick() => Next::Keepalive,
-                () = stopping.cancelled() => Next::Stopping,
+                () = ends.stopping.cancelled() => Next::Stopping,
             };
             match next {
                 Next::Event(Some(Event::Data(output))) => yield Ok(json!({ "event": { "data": data(&output) } })),
@@ -282,9 +315,24 @@ fn events(
                     break;
                 }
                 Next::Keepalive => yield Ok(json!({ "event": { "keepalive": {} } })),
+                Next::Deadline => {
+                    let limit = ends.limit.unwrap_or_default().as_millis();
+                    yield Err(EnvdError::DeadlineExceeded(format!(
+                        "the request's time ran out (Connect-Timeout-Ms: {limit})"
+                    )));
+                    break;
+                }
                 Next::Event(None) | Next::Stopping => break,
             }
         }
+    }
+}
+
+/// Returns at `at`; never without one.
+async fn until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
