@@ -1,9 +1,12 @@
 """Commands and terminals through E2B's SDK (envd's process service over the one-host
 data plane): output, exit codes, environment, working directory, background commands,
-their stdin and their end, and a PTY."""
+their stdin and their end, a timeout that ends a command, and a PTY."""
+
+import asyncio
+import time
 
 import pytest
-from e2b import CommandExitException, PtySize, Sandbox
+from e2b import AsyncSandbox, CommandExitException, PtySize, Sandbox, TimeoutException
 
 
 def test_a_command_answers_with_its_output_and_exit_code(sandbox: Sandbox) -> None:
@@ -18,6 +21,25 @@ def test_a_command_answers_with_its_output_and_exit_code(sandbox: Sandbox) -> No
     assert "".join(streamed) == "1\n2\n3\n"
     # `python`, as programs written for E2B's sandboxes call it.
     assert sandbox.commands.run("python -c 'print(6 * 7)'").stdout == "42\n"
+
+
+def test_a_command_past_its_timeout_is_ended_with_it(key: str) -> None:
+    with Sandbox.create(api_key=key, timeout=60) as sandbox:
+        with pytest.raises(TimeoutException):
+            sandbox.commands.run("sleep 30 # outlived", timeout=2)
+        # Ended with its request's time (`Connect-Timeout-Ms`), not only given up on.
+        deadline = time.monotonic() + 20
+        while "outlived" in sandbox.commands.run("ps -eo args").stdout:
+            assert time.monotonic() < deadline, "the command outlived its timeout"
+            time.sleep(0.2)
+
+        # The async SDK leaves the deadline to the sandbox, which ends the stream with it.
+        async def run_past_its_timeout() -> None:
+            same = await AsyncSandbox.connect(sandbox.sandbox_id, api_key=key)
+            with pytest.raises(TimeoutException):
+                await same.commands.run("sleep 30", timeout=2)
+
+        asyncio.run(run_past_its_timeout())
 
 
 def test_environment_working_directory_and_the_sandboxes_variables(key: str) -> None:
