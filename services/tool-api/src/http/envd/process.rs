@@ -300,13 +300,13 @@ fn events(
         let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         loop {
             let next = tokio::select! {
-                // The deadline first: the process it kills must not end the stream as
-                // its own end.
+                // The deadline first (the process it kills must not end the stream as its
+                // own end), then a shutdown, which output never holds up.
                 biased;
                 () = until(expires) => Next::Deadline,
+                () = ends.stopping.cancelled() => Next::Stopping,
                 event = subscription.next() => Next::Event(event),
                 _ = ticker.tick() => Next::Keepalive,
-                () = ends.stopping.cancelled() => Next::Stopping,
             };
             match next {
                 Next::Event(Some(Event::Data(output))) => yield Ok(json!({ "event": { "data": data(&output) } })),
