@@ -32,8 +32,8 @@ pub async fn start(
     headers: HeaderMap,
     StreamRequest(request): StreamRequest<StartRequest>,
 ) -> Response {
-    let limit = match deadline(&headers) {
-        Ok(limit) => limit,
+    let ends = match Ends::asked(&headers, &state) {
+        Ok(ends) => ends,
         Err(err) => return failed_stream(err),
     };
     let started = check_request_user(&headers).and_then(|()| {
@@ -76,18 +76,10 @@ pub async fn start(
     });
     match started {
         Ok((process, subscription)) => {
-            if let Some(limit) = limit {
+            if let Some(limit) = ends.limit {
                 process.kill_after(limit);
             }
-            streaming(events(
-                process.pid,
-                subscription,
-                Ends {
-                    limit,
-                    keepalive: keepalive(&headers),
-                    stopping: state.stopping.clone(),
-                },
-            ))
+            streaming(events(process.pid, subscription, ends))
         }
         Err(err) => failed_stream(err),
     }
@@ -99,22 +91,16 @@ pub async fn connect(
     headers: HeaderMap,
     StreamRequest(request): StreamRequest<SelectRequest>,
 ) -> Response {
+    let ends = match Ends::asked(&headers, &state) {
+        Ok(ends) => ends,
+        Err(err) => return failed_stream(err),
+    };
     // The stream ends at the deadline; the process goes on, as under E2B's envd.
-    let found = deadline(&headers).and_then(|limit| {
-        check_request_user(&headers)?;
-        let process = envd.processes.find(&selector(request.process)?)?;
-        Ok((process, limit))
-    });
+    let found = check_request_user(&headers)
+        .and_then(|()| selector(request.process))
+        .and_then(|selected| envd.processes.find(&selected));
     match found {
-        Ok((process, limit)) => streaming(events(
-            process.pid,
-            process.subscribe(),
-            Ends {
-                limit,
-                keepalive: keepalive(&headers),
-                stopping: state.stopping.clone(),
-            },
-        )),
+        Ok(process) => streaming(events(process.pid, process.subscribe(), ends)),
         Err(err) => failed_stream(err),
     }
 }
@@ -284,6 +270,17 @@ struct Ends {
     keepalive: Option<Duration>,
     /// The tool-api is shutting down.
     stopping: CancellationToken,
+}
+
+impl Ends {
+    /// What a Start or Connect request's headers ask for.
+    fn asked(headers: &HeaderMap, state: &AppState) -> EnvdResult<Self> {
+        Ok(Self {
+            limit: deadline(headers)?,
+            keepalive: keepalive(headers),
+            stopping: state.stopping.clone(),
+        })
+    }
 }
 
 /// A process's events as `StartResponse`/`ConnectResponse` messages.
