@@ -279,11 +279,13 @@ async fn make_twins(name: &str, count: usize) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_network_removed_under_a_running_manager_is_made_again() {
     let name = format!("sandpiper-gone-{}", support::random_suffix());
+    // Made before the manager so it drops after it: the network can go only once the
+    // manager's containers have left it.
+    let _cleanup = NetworkGuard(name.clone());
     let manager = Manager::start(&[
         ("SANDBOX__INTERNET_NETWORK", &name),
         ("SANDBOX__OFFLINE_NETWORK", &name),
     ]);
-    let _cleanup = NetworkGuard(name.clone());
     let first = manager.client.create(&request("before", "alice")).await.unwrap();
     let removed = joined_network(&manager, &first.id);
     manager.client.delete(&first.id).await.unwrap();
