@@ -7,7 +7,7 @@ span, for each that is not there (renamed, moved or removed), so the list cannot
 
   `backend-api unit: domain::session::tests::foreign_ids_are_not_found`
       fn foreign_ids_are_not_found in the package's src/ file of that module path
-  `tool-api integration: files::concurrent_writers_never_tear_a_file`
+  `tool-api integration: files::write::concurrent_writers_never_tear_a_file`
       the same in its tests/integration/
   `frontend component: tests/filePreview.test.ts > FilePreview > frames %s in a sandbox…`
       that file of frontend/, holding each quoted title
