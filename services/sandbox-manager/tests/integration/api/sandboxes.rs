@@ -1,17 +1,8 @@
-//! The API against the real engine: create-or-get, access through the returned URL,
-//! hardening (no operator secret in a sandbox's environment), delete, quotas and bad
-//! input.
+//! A sandbox's life through the API: one hardened sandbox per session that only its token
+//! opens, a create that finishes though its client left, and volume storage kept across a
+//! restart and a stop, removed by a delete.
 
-use crate::support;
-
-use std::time::Duration;
-
-use sandbox_manager_client::contract::{
-    CreateSandbox, ErrorCode, LimitsRequest, ListQuery, NetworkMode, SandboxState, StorageKind,
-};
-use serde_json::Value;
-use support::{code, docker, request, Manager};
-use tool_api_client::ToolApiClient;
+use super::*;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
@@ -180,22 +171,6 @@ async fn a_session_gets_one_hardened_sandbox_that_only_its_token_opens() {
     assert_eq!(status, 404);
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn quotas_refuse_with_429_and_a_message() {
-    let manager = Manager::start(&[("QUOTA__PER_OWNER", "1"), ("QUOTA__GLOBAL", "2")]);
-    let client = &manager.client;
-    client.create(&request("q-1", "alice")).await.unwrap();
-    let err = client.create(&request("q-2", "alice")).await.unwrap_err();
-    let message = err.to_string();
-    assert_eq!(code(err), (429, ErrorCode::OwnerQuotaExceeded));
-    assert!(message.contains("quota is 1"), "{message}");
-    client.create(&request("q-3", "bob")).await.unwrap();
-    let err = client.create(&request("q-4", "carol")).await.unwrap_err();
-    assert_eq!(code(err), (429, ErrorCode::CapacityReached));
-    // Refusals made nothing.
-    assert_eq!(manager.containers().len(), 2);
-}
-
 /// A backend that gives up waiting (or is killed) while its session's sandbox starts
 /// must not leave the session without one: the start goes on, and the next request gets
 /// that sandbox rather than a conflict.
@@ -217,182 +192,6 @@ async fn a_create_whose_client_leaves_still_finishes() {
     let sandbox = manager.client.create(&request("leaves", "alice")).await.unwrap();
     assert_eq!(sandbox.state, SandboxState::Ready);
     assert_eq!(manager.containers(), [sandbox.id]);
-}
-
-/// The memory budget counts what the sandboxes use: light ones leave room; one that
-/// takes 350 MiB keeps the next out (429, saying why) until it lets go.
-#[tokio::test(flavor = "multi_thread")]
-async fn the_memory_budget_counts_what_sandboxes_use() {
-    let manager = Manager::start(&[("QUOTA__MEMORY_MB", "400")]);
-    let client = &manager.client;
-    let first = client.create(&request("m-1", "alice")).await.unwrap();
-    client.create(&request("m-2", "bob")).await.unwrap();
-    let used = || async { manager.health().await["memory"]["used_mb"].as_u64().unwrap() };
-    assert_eq!(manager.health().await["memory"]["budget_mb"], 400);
-    // Reported by the health checks: light sandboxes use far less than their reservation.
-    support::eventually(Duration::from_secs(20), "light sandboxes reported", || async {
-        used().await < 64
-    })
-    .await;
-
-    let access = first.tool_api.unwrap();
-    let tools = ToolApiClient::new(&access.url, &access.token);
-    support::sh(
-        &tools,
-        "nohup python3 -c 'import time; b = b\"x\" * (350 << 20); time.sleep(600)' >/dev/null 2>&1 &",
-    )
-    .await;
-    support::eventually(Duration::from_secs(20), "the big one reported", || async {
-        used().await >= 350
-    })
-    .await;
-    let err = client.create(&request("m-3", "carol")).await.unwrap_err();
-    let message = err.to_string();
-    assert_eq!(code(err), (429, ErrorCode::CapacityReached));
-    assert!(message.contains("of the 400 MiB"), "{message}");
-
-    support::sh(&tools, "pkill -f 'time.sleep'; true").await;
-    support::eventually(Duration::from_secs(20), "the memory given back", || async {
-        used().await < 64
-    })
-    .await;
-    client.create(&request("m-3", "carol")).await.unwrap();
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn bad_input_gets_clear_errors_and_changes_nothing() {
-    let manager = Manager::start(&[]);
-    let client = &manager.client;
-    let post = |body: &'static str| {
-        client
-            .request(reqwest::Method::POST, "/v1/sandboxes")
-            .header("content-type", "application/json")
-            .body(body)
-    };
-    for (body, status, expected) in [
-        ("{not json", 400, "malformed_request"),
-        (r#"{"owner":"a"}"#, 400, "malformed_request"),
-        (
-            r#"{"session_id":"s","owner":"a","colour":"red"}"#,
-            400,
-            "malformed_request",
-        ),
-        (r#"{"session_id":"../etc","owner":"a"}"#, 422, "invalid_input"),
-        (r#"{"session_id":"s","owner":""}"#, 422, "invalid_input"),
-        (
-            r#"{"session_id":"s","owner":"a","limits":{"memory_mb":100000000}}"#,
-            422,
-            "invalid_input",
-        ),
-        (
-            r#"{"session_id":"s","owner":"a","limits":{"cpus":0}}"#,
-            422,
-            "invalid_input",
-        ),
-        (
-            r#"{"session_id":"s","owner":"a","limits":{"pids":10}}"#,
-            422,
-            "invalid_input",
-        ),
-        (
-            r#"{"session_id":"s","owner":"a","network":"moon"}"#,
-            400,
-            "malformed_request",
-        ),
-    ] {
-        let response = post(body).send().await.unwrap();
-        assert_eq!(response.status(), status, "{body}");
-        let json: Value = response.json().await.unwrap();
-        assert_eq!(json["error"]["code"], expected, "{body}: {json}");
-        assert!(!json["error"]["message"].as_str().unwrap().is_empty());
-    }
-    let huge = "x".repeat(100_000);
-    let response = client
-        .request(reqwest::Method::POST, "/v1/sandboxes")
-        .header("content-type", "application/json")
-        .body(format!(r#"{{"session_id":"s","owner":"{huge}"}}"#))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 413);
-
-    assert_eq!(
-        code(client.get("sbx-nope").await.unwrap_err()),
-        (404, ErrorCode::NotFound)
-    );
-    assert_eq!(code(client.keep_alive("sbx-nope").await.unwrap_err()).0, 404);
-    assert_eq!(code(client.logs("sbx-nope", None).await.unwrap_err()).0, 404);
-    let bad_tail = client
-        .request(reqwest::Method::GET, "/v1/sandboxes/x/logs?tail=abc")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(bad_tail.status(), 400);
-    let bad_state = client
-        .request(reqwest::Method::GET, "/v1/sandboxes?state=sleepy")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(bad_state.status(), 400);
-    let anonymous = reqwest::get(format!("{}/v1/sandboxes", manager.base))
-        .await
-        .unwrap();
-    assert_eq!(anonymous.status(), 401);
-    let json: Value = anonymous.json().await.unwrap();
-    assert_eq!(json["error"]["code"], "unauthorized");
-    let unknown = client
-        .request(reqwest::Method::GET, "/v2/whatever")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(unknown.status(), 404);
-    let wrong_method = client
-        .request(reqwest::Method::PUT, "/v1/sandboxes")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(wrong_method.status(), 405);
-    // The health check and the document need no token.
-    let health = manager.health().await;
-    assert_eq!(health["status"], "ok");
-    let doc: Value = reqwest::get(format!("{}/openapi.json", manager.base))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert!(doc["paths"]["/v1/sandboxes/{id}/keepalive"]["post"].is_object());
-
-    assert!(client.list(&ListQuery::default()).await.unwrap().is_empty());
-    assert!(manager.containers().is_empty());
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn a_missing_image_or_engine_is_a_503_and_the_manager_recovers() {
-    let missing = Manager::start(&[("SANDBOX__IMAGE", "sandpiper-sandbox:does-not-exist")]);
-    let err = missing.client.create(&request("m-1", "alice")).await.unwrap_err();
-    let message = err.to_string();
-    assert_eq!(code(err), (503, ErrorCode::ImageMissing));
-    assert!(message.contains("./build.sh"), "{message}");
-    assert!(missing
-        .client
-        .list(&ListQuery::default())
-        .await
-        .unwrap()
-        .is_empty());
-
-    // An engine that is not there yet: DOCKER_HOST points at a socket that appears later.
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("docker.sock");
-    let docker_host = format!("unix://{}", socket.display());
-    let manager = Manager::start_with(&[], &[("DOCKER_HOST", &docker_host)]);
-    let err = manager.client.create(&request("e-1", "alice")).await.unwrap_err();
-    assert_eq!(code(err), (503, ErrorCode::EngineUnavailable));
-    let health = manager.health().await;
-    assert_eq!(health["status"], "degraded");
-    std::os::unix::fs::symlink("/var/run/docker.sock", &socket).unwrap();
-    let sandbox = manager.client.create(&request("e-1", "alice")).await.unwrap();
-    assert_eq!(sandbox.state, SandboxState::Ready);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -472,11 +271,4 @@ async fn volume_storage_keeps_files_across_a_restart_and_a_stop_and_delete_remov
     client.delete(&sandbox.id).await.unwrap();
     assert!(manager.containers().is_empty());
     assert!(manager.volumes().is_empty(), "{:?}", manager.volumes());
-}
-
-/// The id of the network of that name.
-fn network_id(name: &str) -> String {
-    docker(&["network", "inspect", "-f", "{{.Id}}", name])
-        .trim()
-        .to_owned()
 }
