@@ -6,23 +6,36 @@
 //! (`./test.sh` starts both and runs the suite both ways), with a database and a key
 //! prefix named after its data directory — so tests stay apart, and a restart on the
 //! same directory finds the same data.
+//!
+//! # Layout
+//!
+//! - this file: the settings, and `TestApp`, a server and its raw calls;
+//! - `calls.rs`: the calls tests make most (an account, a job, a session's turns, a stop);
+//! - `sse.rs`: event streams read event by event;
+//! - `fake_llm.rs`: a scripted model server; `mcp_servers.rs`: MCP servers;
+//! - `manager.rs`: a real sandbox-manager; `process.rs`: the backend as its own process;
+//! - `servers.rs`: MongoDB-wire and Redis servers of a test's own; `live.rs`: the live
+//!   desktop and terminal from a client's side.
 #![allow(dead_code)]
 
+mod calls;
 pub mod fake_llm;
 pub mod live;
 pub mod manager;
 pub mod mcp_servers;
 pub mod process;
 pub mod servers;
+mod sse;
+
+pub use sse::SseStream;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use backend_api::config::Settings;
 use backend_api::Application;
-use futures::StreamExt;
 use reqwest::{Client, Method, Response, StatusCode};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -229,206 +242,6 @@ impl TestApp {
             serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path} is not JSON: {text}"))
         }
     }
-
-    /// Registers an account; returns (access token, refresh cookie, user id).
-    pub async fn register(&self, email: &str) -> (String, String, String) {
-        let response = self
-            .call(
-                Method::POST,
-                "/api/v1/auth/register",
-                None,
-                Some(json!({ "email": email, "password": PASSWORD })),
-            )
-            .await;
-        assert_eq!(response.status(), StatusCode::CREATED, "register {email}");
-        let refresh = refresh_cookie(&response).expect("registering sets the refresh cookie");
-        let body: Value = response.json().await.unwrap();
-        (
-            body["tokens"]["access_token"].as_str().unwrap().to_owned(),
-            refresh,
-            body["user"]["id"].as_str().unwrap().to_owned(),
-        )
-    }
-
-    /// `POST /auth/refresh` as the app sends it: `{}` as JSON, with this refresh cookie.
-    pub async fn refresh(&self, cookie: &str) -> Response {
-        self.http
-            .post(format!("{}/api/v1/auth/refresh", self.base))
-            .header("cookie", format!("{REFRESH_COOKIE}={cookie}"))
-            .json(&json!({}))
-            .send()
-            .await
-            .unwrap()
-    }
-
-    /// Creates a job (`POST /jobs`, expecting `201`).
-    pub async fn create_job(&self, token: &str, body: Value) -> Value {
-        self.expect(
-            StatusCode::CREATED,
-            Method::POST,
-            "/api/v1/jobs",
-            Some(token),
-            Some(body),
-        )
-        .await
-    }
-
-    /// The job as `GET /jobs/{id}` gives it.
-    pub async fn job(&self, token: &str, id: &str) -> Value {
-        let path = format!("/api/v1/jobs/{id}");
-        self.expect(StatusCode::OK, Method::GET, &path, Some(token), None)
-            .await
-    }
-
-    /// Polls the job until it is in `status`; fails the test after 120 s.
-    pub async fn until_job(&self, token: &str, id: &str, status: &str) -> Value {
-        let start = std::time::Instant::now();
-        loop {
-            let job = self.job(token, id).await;
-            if job["status"] == status {
-                return job;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(120),
-                "the job never became {status}: {job:#}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    /// Makes a `jobs` API key for the account `token` signs in to; the key's secret.
-    pub async fn jobs_key(&self, token: &str) -> String {
-        let key = self
-            .expect(
-                StatusCode::CREATED,
-                Method::POST,
-                "/api/v1/api-keys",
-                Some(token),
-                Some(json!({ "name": "script", "scope": "jobs" })),
-            )
-            .await;
-        key["key"].as_str().unwrap().to_owned()
-    }
-
-    /// Waits until the first API key of the account `token` signs in to lists `tokens`:
-    /// a job's tokens are added just after its end is stored, so maybe a moment after
-    /// it shows. Fails the test after 30 s.
-    pub async fn until_key_tokens(&self, token: &str, tokens: &Value) {
-        let start = std::time::Instant::now();
-        loop {
-            let keys = self
-                .expect(StatusCode::OK, Method::GET, "/api/v1/api-keys", Some(token), None)
-                .await;
-            if &keys[0]["tokens"] == tokens {
-                return;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "the key never showed {tokens}: {keys}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    pub async fn new_session(&self, token: &str) -> String {
-        let body = self
-            .expect(
-                StatusCode::CREATED,
-                Method::POST,
-                "/api/v1/sessions",
-                Some(token),
-                None,
-            )
-            .await;
-        body["id"].as_str().unwrap().to_owned()
-    }
-
-    pub async fn post_message(&self, token: &str, session: &str, content: &str) -> u64 {
-        let path = format!("/api/v1/sessions/{session}/messages");
-        let body = self
-            .expect(
-                StatusCode::CREATED,
-                Method::POST,
-                &path,
-                Some(token),
-                Some(json!({ "content": content })),
-            )
-            .await;
-        body["seq"].as_u64().unwrap()
-    }
-
-    /// The session as `GET /sessions/{id}` gives it.
-    pub async fn session(&self, token: &str, id: &str) -> Value {
-        let path = format!("/api/v1/sessions/{id}");
-        self.expect(StatusCode::OK, Method::GET, &path, Some(token), None)
-            .await
-    }
-
-    /// Posts `content` and returns the turn's events, up to its final status.
-    pub async fn turn(&self, token: &str, id: &str, content: &str) -> Vec<Value> {
-        let before = self.session(token, id).await["last_seq"].as_u64().unwrap();
-        let mut stream = self.events(token, id, Some(before)).await;
-        self.post_message(token, id, content).await;
-        stream
-            .until(Duration::from_secs(120), |e| {
-                e["type"] == "status"
-                    && ["completed", "failed", "waiting"].contains(&e["status"].as_str().unwrap())
-            })
-            .await
-    }
-
-    /// Stops the session's run and checks that the answer did not wait for the work it
-    /// stops (the callers stop a model request that never ends or a `sleep 600`); returns
-    /// the session as the answer gives it. How fast a stop answers is the benchmarks'
-    /// business: a bound of a second failed on a loaded machine.
-    pub async fn stop_run(&self, token: &str, session: &str) -> Value {
-        let started = std::time::Instant::now();
-        let stopped = self
-            .expect(
-                StatusCode::OK,
-                Method::POST,
-                &format!("/api/v1/sessions/{session}/stop"),
-                Some(token),
-                None,
-            )
-            .await;
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the stop waited for the work it stops: {:?}",
-            started.elapsed()
-        );
-        stopped
-    }
-
-    /// Opens a session's event stream (optionally resuming) and returns its SSE events.
-    pub async fn events(&self, token: &str, session: &str, last_event_id: Option<u64>) -> SseStream {
-        let mut request = self
-            .http
-            .get(format!("{}/api/v1/sessions/{session}/events", self.base))
-            .bearer_auth(token);
-        if let Some(id) = last_event_id {
-            request = request.header("Last-Event-ID", id.to_string());
-        }
-        let response = request.send().await.unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        assert_eq!(response.headers()["content-type"], "text/event-stream");
-        SseStream::from_response(response)
-    }
-}
-
-impl TestApp {
-    /// Opens the live list of the caller's sessions.
-    pub async fn session_changes(&self, token: &str) -> SseStream {
-        let response = self
-            .http
-            .get(format!("{}/api/v1/sessions/stream", self.base))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        SseStream::from_response(response)
-    }
 }
 
 impl Drop for TestApp {
@@ -436,71 +249,5 @@ impl Drop for TestApp {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-    }
-}
-
-type Inner = futures::stream::BoxStream<
-    'static,
-    Result<eventsource_stream::Event, eventsource_stream::EventStreamError<reqwest::Error>>,
->;
-
-pub struct SseStream {
-    inner: Inner,
-}
-
-impl SseStream {
-    pub fn from_response(response: Response) -> Self {
-        Self {
-            inner: eventsource_stream::EventStream::new(response.bytes_stream()).boxed(),
-        }
-    }
-
-    /// The next event, or `None` when the server ended the stream.
-    pub async fn next_or_end(&mut self) -> Option<eventsource_stream::Event> {
-        match self.inner.next().await {
-            Some(Ok(event)) => Some(event),
-            _ => None,
-        }
-    }
-
-    /// The next event within 5 s (heartbeat comments are not events).
-    pub async fn next(&mut self) -> Option<eventsource_stream::Event> {
-        tokio::time::timeout(Duration::from_secs(5), self.inner.next())
-            .await
-            .expect("an event within 5 s")
-            .map(|e| e.expect("a well-formed SSE event"))
-    }
-
-    /// Events (their `event` part, as JSON) until one matches `last` (inclusive); fails
-    /// the test when none does `within`.
-    pub async fn until(&mut self, within: Duration, last: impl Fn(&Value) -> bool) -> Vec<Value> {
-        let mut events = Vec::new();
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let event = tokio::time::timeout_at(deadline, self.next_or_end())
-                .await
-                .unwrap_or_else(|_| panic!("no matching event within {within:?}: {events:?}"))
-                .unwrap_or_else(|| panic!("the stream ended: {events:?}"));
-            let data: Value = serde_json::from_str(&event.data).unwrap();
-            let done = last(&data["event"]);
-            events.push(data["event"].clone());
-            if done {
-                return events;
-            }
-        }
-    }
-
-    /// The next `n` events' sequence numbers, checking `id:` against the data's `seq`.
-    pub async fn seqs(&mut self, n: usize) -> Vec<u64> {
-        let mut seqs = Vec::new();
-        while seqs.len() < n {
-            let event = self.next().await.expect("the stream is open");
-            let data: Value = serde_json::from_str(&event.data).unwrap();
-            let seq = data["seq"].as_u64().unwrap();
-            assert_eq!(event.id, seq.to_string(), "the SSE id is the sequence number");
-            assert_eq!(event.event, data["event"]["type"].as_str().unwrap());
-            seqs.push(seq);
-        }
-        seqs
     }
 }
