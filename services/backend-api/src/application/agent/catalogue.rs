@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::domain::agent_server::REGISTER_TOOL;
 use crate::domain::backend_call::BackendCall;
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::mcp::{qualified_name, McpTool};
 use crate::domain::memory::MEMORY_TOOL;
 use crate::domain::run_call::{DelegateArgs, DelegateCall, RunCall};
@@ -28,6 +29,24 @@ pub enum ToolCall {
         tool: String,
         arguments: Map<String, Value>,
     },
+}
+
+impl ToolCall {
+    /// The call as the event log keeps it, from this same parse; `args`, the model's
+    /// arguments of the call named `name`, are kept only for an MCP tool, whose arguments
+    /// have no type here.
+    pub fn logged(&self, name: &str, args: Value) -> LoggedCall {
+        match self {
+            Self::Run(call) => LoggedCall::Run(Box::new(call.clone())),
+            Self::Delegate(task) => LoggedCall::Delegate(DelegateCall::Delegate(task.clone())),
+            Self::Backend(call) => LoggedCall::Backend(call.clone()),
+            Self::Sandbox(call) => LoggedCall::Sandbox(call.clone()),
+            Self::Mcp { .. } => LoggedCall::Written {
+                name: name.to_owned(),
+                args,
+            },
+        }
+    }
 }
 
 pub struct Catalogue {

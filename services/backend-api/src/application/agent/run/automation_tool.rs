@@ -4,12 +4,11 @@
 //! times; input that does not parse (a bad cron, an unknown zone) is the model's to read
 //! and fix. The scheduler finds it within its poll.
 
-use serde_json::{json, Value};
-
 use super::Run;
 use crate::application::agent::untrusted::ToolReply;
 use crate::application::automations::input::{save_new, Checks};
 use crate::domain::agent::ToolCallRequest;
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::run_call::AutomateArgs;
 use crate::domain::tool::{AutomationMade, ToolView};
 
@@ -18,9 +17,13 @@ const SHOWN_RUNS: usize = 3;
 
 impl Run {
     /// Makes the automation, between the call's `calling` and `called` events.
-    pub(super) async fn automation_tool(&mut self, call: &ToolCallRequest, args: AutomateArgs) {
-        let shown: Value = serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({}));
-        self.open(call, shown).await;
+    pub(super) async fn automation_tool(
+        &mut self,
+        call: &ToolCallRequest,
+        logged: LoggedCall,
+        args: AutomateArgs,
+    ) {
+        self.open(call, logged).await;
         let owner = &self.session.owner;
         let saved = save_new(
             &*self.deps.automations,

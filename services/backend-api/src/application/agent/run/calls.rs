@@ -17,7 +17,7 @@ use crate::domain::tool::ToolView;
 impl Run {
     /// Runs one tool call; `Err` ends the turn with that message.
     pub(super) async fn handle(&mut self, call: &ToolCallRequest) -> Result<Next, String> {
-        let Some((args, parsed)) = self.parse(call).await else {
+        let Some((logged, parsed)) = self.parse(call).await else {
             return Ok(Next::Continue);
         };
         // Delegations of one answer start together; any other call waits for their
@@ -26,22 +26,23 @@ impl Run {
             self.sub_agents_answer().await?;
         }
         match parsed {
-            ToolCall::Delegate(task) => self.delegate(call, args, task).await,
-            ToolCall::Run(run_call) => return Ok(self.run_tool(call, run_call).await),
-            ToolCall::Backend(request) => self.backend_tool(call, args, &request).await,
-            ToolCall::Sandbox(request) => self.sandbox_tool(call, args, &request).await?,
+            ToolCall::Delegate(task) => self.delegate(call, logged, task).await,
+            ToolCall::Run(run_call) => return Ok(self.run_tool(call, run_call, logged).await),
+            ToolCall::Backend(request) => self.backend_tool(call, logged, &request).await,
+            ToolCall::Sandbox(request) => self.sandbox_tool(call, logged, &request).await?,
             ToolCall::Mcp {
                 server,
                 tool,
                 arguments,
-            } => self.mcp_tool(call, args, &server, &tool, arguments).await,
+            } => self.mcp_tool(call, logged, &server, &tool, arguments).await,
         }
         Ok(Next::Continue)
     }
 
-    /// The call's arguments and what they ask for; `None` when they do not parse, and the
-    /// call is then logged as failed with the problem for the model to fix.
-    async fn parse(&mut self, call: &ToolCallRequest) -> Option<(Value, ToolCall)> {
+    /// The call as it is logged and what it asks for, from one parse; `None` when its
+    /// arguments do not parse, and the call is then logged as failed with the problem for
+    /// the model to fix.
+    async fn parse(&mut self, call: &ToolCallRequest) -> Option<(LoggedCall, ToolCall)> {
         let raw = if call.arguments.trim().is_empty() {
             "{}"
         } else {
@@ -54,15 +55,16 @@ impl Run {
                     "the arguments of {} are not valid JSON ({err}); call it again with a JSON object",
                     call.name
                 );
-                self.fail_call(call, Value::Object(Default::default()), problem)
-                    .await;
+                let logged = LoggedCall::read(call.name.clone(), Value::Object(Default::default()));
+                self.fail_call(call, logged, problem).await;
                 return None;
             }
         };
         match self.catalogue.parse(&call.name, args.clone()) {
-            Ok(parsed) => Some((args, parsed)),
+            Ok(parsed) => Some((parsed.logged(&call.name, args), parsed)),
             Err(problem) => {
-                self.fail_call(call, args, problem).await;
+                self.fail_call(call, LoggedCall::read(call.name.clone(), args), problem)
+                    .await;
                 None
             }
         }
@@ -70,15 +72,15 @@ impl Run {
 
     /// Runs one of the backend's own tools, here and without a sandbox. Its failure is the
     /// model's to read; the turn goes on.
-    async fn backend_tool(&mut self, call: &ToolCallRequest, args: Value, request: &BackendCall) {
+    async fn backend_tool(&mut self, call: &ToolCallRequest, logged: LoggedCall, request: &BackendCall) {
         let BackendCall::WebSearch(search) = request;
         // The catalogue offers web_search only with a provider; a model that names it
         // anyway is told why it cannot run.
         let Some(web) = self.deps.web_search.clone() else {
             let problem = "web search is not configured on this server".to_owned();
-            return self.fail_call(call, args, problem).await;
+            return self.fail_call(call, logged, problem).await;
         };
-        self.open(call, args).await;
+        self.open(call, logged).await;
         let outcome = web.search(search).await;
         self.close(&call.id, outcome.view, ToolReply::outside(outcome.text))
             .await;
@@ -86,24 +88,24 @@ impl Run {
 
     /// A call that failed before it could run: opened and closed with the problem, which
     /// both the person and the model see.
-    async fn fail_call(&mut self, call: &ToolCallRequest, args: Value, problem: String) {
-        self.open(call, args).await;
+    async fn fail_call(&mut self, call: &ToolCallRequest, logged: LoggedCall, problem: String) {
+        self.open(call, logged).await;
         let reply = ToolReply::own(problem.clone());
         self.close(&call.id, ToolView::error(problem), reply).await;
     }
 
     /// Logs the call's `calling` event; it stays open until [`Run::close`].
-    pub(super) async fn open(&mut self, call: &ToolCallRequest, args: Value) {
+    pub(super) async fn open(&mut self, call: &ToolCallRequest, logged: LoggedCall) {
         self.emit(AgentEvent::Tool {
             call_id: call.id.clone(),
-            call: LoggedCall::read(call.name.clone(), args.clone()),
+            call: logged.clone(),
             status: ToolStatus::Calling,
             view: None,
         })
         .await;
         self.open_calls.push(OpenCall {
             call: call.clone(),
-            args,
+            logged,
         });
     }
 
@@ -117,10 +119,10 @@ impl Run {
             );
             return;
         };
-        let OpenCall { call, args } = self.open_calls.remove(at);
+        let OpenCall { call, logged } = self.open_calls.remove(at);
         self.emit(AgentEvent::Tool {
             call_id: call.id.clone(),
-            call: LoggedCall::read(call.name.clone(), args),
+            call: logged,
             status: ToolStatus::Called,
             view: Some(view),
         })

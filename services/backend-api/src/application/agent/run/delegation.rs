@@ -19,7 +19,6 @@
 use std::collections::HashSet;
 
 use futures::future::BoxFuture;
-use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::sub_agents::{Finished, Outcome, Role, SubAgents};
@@ -29,6 +28,7 @@ use crate::application::agent::prompt::sub_agent_prompt;
 use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::files::WorkspacePath;
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::model::ModelInfo;
 use crate::domain::run_call::DelegateArgs;
 use crate::domain::session::SessionId;
@@ -47,8 +47,8 @@ struct Assignment {
 impl Run {
     /// Starts the sub-agent of one `delegate` call; its answer closes the call when the
     /// run next waits for its sub-agents.
-    pub(super) async fn delegate(&mut self, call: &ToolCallRequest, args: Value, task: DelegateArgs) {
-        self.open(call, args).await;
+    pub(super) async fn delegate(&mut self, call: &ToolCallRequest, logged: LoggedCall, task: DelegateArgs) {
+        self.open(call, logged).await;
         let assignment = match self.assign(task).await {
             Ok(assignment) => assignment,
             Err(problem) => {

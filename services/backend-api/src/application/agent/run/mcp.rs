@@ -12,6 +12,7 @@ use crate::application::agent::mcp::present;
 use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::ToolCallRequest;
 use crate::domain::event::AgentEvent;
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::mcp::McpSite;
 use crate::domain::tool::ToolView;
 
@@ -55,12 +56,12 @@ impl Run {
     pub(super) async fn mcp_tool(
         &mut self,
         call: &ToolCallRequest,
-        args: Value,
+        logged: LoggedCall,
         server: &str,
         tool: &str,
         arguments: Map<String, Value>,
     ) {
-        self.open(call, args).await;
+        self.open(call, logged).await;
         let registered = self.agent_server(server);
         let site = if registered.is_some() || self.deps.mcp.runs_in_sandbox(server) {
             match self.mcp_site().await {

@@ -6,12 +6,11 @@
 //! turn goes on. A sub-agent gets neither, nor does a job's session (see
 //! [`crate::domain::session::Session::headless`]): only chats a person opened do.
 
-use serde_json::{json, Value};
-
 use super::Run;
 use crate::application::agent::untrusted::ToolReply;
 use crate::application::memory::NoteWrite;
 use crate::domain::agent::{ChatRole, ToolCallRequest};
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::memory::MEMORY_TOOL;
 use crate::domain::run_call::{MemoryAction, MemoryArgs};
 use crate::domain::tool::{MemoryChange, ToolView};
@@ -51,9 +50,8 @@ impl Run {
     }
 
     /// Writes the note, between the call's `calling` and `called` events.
-    pub(super) async fn memory_tool(&mut self, call: &ToolCallRequest, args: MemoryArgs) {
-        let shown: Value = serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({}));
-        self.open(call, shown).await;
+    pub(super) async fn memory_tool(&mut self, call: &ToolCallRequest, logged: LoggedCall, args: MemoryArgs) {
+        self.open(call, logged).await;
         let (action, old) = (args.action, args.old.clone());
         let written = match args.write() {
             Ok(write) => {

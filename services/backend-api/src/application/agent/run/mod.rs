@@ -57,7 +57,6 @@ mod turn;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -66,6 +65,7 @@ use super::replicas::Fence;
 use super::{prompt, Dependencies, Incoming};
 use crate::domain::agent::{ChatMessage, ChatRole, SandboxAccess, TokenUsage, ToolCallRequest};
 use crate::domain::agent_server::AgentServer;
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::model::ModelInfo;
 use crate::domain::session::{Session, SessionId};
 use sub_agents::{Role, StepBudget, SubAgents};
@@ -88,7 +88,7 @@ enum Next {
 /// A tool call whose `calling` event is in the log and whose `called` one is not yet.
 struct OpenCall {
     call: ToolCallRequest,
-    args: Value,
+    logged: LoggedCall,
 }
 
 pub struct Run {

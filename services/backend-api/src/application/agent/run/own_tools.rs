@@ -6,11 +6,17 @@ use super::{Next, Run};
 use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::ToolCallRequest;
 use crate::domain::event::{AgentEvent, MessageRole};
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::run_call::RunCall;
 
 impl Run {
     /// The run's own tools leave their own events (plan, step, title, message, wait).
-    pub(super) async fn run_tool(&mut self, call: &ToolCallRequest, run_call: RunCall) -> Next {
+    pub(super) async fn run_tool(
+        &mut self,
+        call: &ToolCallRequest,
+        run_call: RunCall,
+        logged: LoggedCall,
+    ) -> Next {
         let (event, answer) = match run_call {
             RunCall::Plan(plan) => {
                 let steps = plan.steps.into_iter().map(Into::into).collect();
@@ -34,15 +40,15 @@ impl Run {
                 "delivered",
             ),
             RunCall::Memory(args) => {
-                self.memory_tool(call, args).await;
+                self.memory_tool(call, logged, args).await;
                 return Next::Continue;
             }
             RunCall::Register(args) => {
-                self.register_tool(call, args).await;
+                self.register_tool(call, logged, args).await;
                 return Next::Continue;
             }
             RunCall::Automate(args) => {
-                self.automation_tool(call, args).await;
+                self.automation_tool(call, logged, args).await;
                 return Next::Continue;
             }
             RunCall::Ask(ask) => {

@@ -2,12 +2,11 @@
 //! sub-agent's own), its tool calls, the images their views show, stored once, and the
 //! failed-cell budget — generate, run, fix, but only so many failed cells in a row.
 
-use serde_json::Value;
-
 use super::{messages, Run};
 use crate::application::agent::untrusted::ToolReply;
 use crate::domain::agent::{SandboxAccess, ToolCallRequest};
 use crate::domain::image::{ImageId, Picture};
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::{ImageRef, ToolView};
 
@@ -16,10 +15,10 @@ impl Run {
     pub(super) async fn sandbox_tool(
         &mut self,
         call: &ToolCallRequest,
-        args: Value,
+        logged: LoggedCall,
         request: &SandboxCall,
     ) -> Result<(), String> {
-        self.open(call, args).await;
+        self.open(call, logged).await;
         let sandbox = match self.sandbox().await {
             Ok(sandbox) => sandbox,
             Err(message) => {

@@ -20,7 +20,7 @@
 use std::collections::HashSet;
 
 use chrono::Utc;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::Run;
 use crate::application::agent::mcp::present;
@@ -30,6 +30,7 @@ use crate::domain::agent::ToolCallRequest;
 use crate::domain::agent_server::{
     checked_tools, command_refusal, session_size_refusal, AgentServer, MAX_SERVERS, REGISTER_TOOL,
 };
+use crate::domain::logged_call::LoggedCall;
 use crate::domain::mcp::{qualified_name, McpServerName, McpSite};
 use crate::domain::run_call::RegisterArgs;
 use crate::domain::tool::{RegisteredTool, ToolRegistration, ToolView};
@@ -116,9 +117,13 @@ impl Run {
     }
 
     /// Registers the server, between the call's `calling` and `called` events.
-    pub(super) async fn register_tool(&mut self, call: &ToolCallRequest, args: RegisterArgs) {
-        let shown: Value = serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({}));
-        self.open(call, shown).await;
+    pub(super) async fn register_tool(
+        &mut self,
+        call: &ToolCallRequest,
+        logged: LoggedCall,
+        args: RegisterArgs,
+    ) {
+        self.open(call, logged).await;
         let view = |tools: Vec<RegisteredTool>, test: Option<String>, error: Option<String>| {
             ToolView::ToolRegister(Box::new(ToolRegistration {
                 server: args.name.clone(),
