@@ -17,7 +17,7 @@ use support::manager::Manager;
 use support::process::BackendProcess;
 use support::servers::ServerProcess;
 use support::{SseStream, TestApp};
-use tool_api_client::contract::shell::CommandState;
+use tool_api_client::contract::shell::{CommandState, ExecRequest};
 
 /// How long a sandbox step may take (the first one starts a container).
 const WAIT: Duration = Duration::from_secs(120);
@@ -73,6 +73,23 @@ fn shell(command: &str) -> Reply {
     Reply::tool("shell_exec", json!({ "command": command, "timeout_secs": 600 }))
 }
 
+/// A command that runs until the test opens its gate (`open_gate`), so that what the test
+/// does meanwhile reaches the run while the command still runs, however slow the machine.
+fn gated(gate: &str) -> Reply {
+    shell(&format!("until [ -e /tmp/{gate} ]; do sleep 0.05; done"))
+}
+
+/// Opens the gate of the gated command running in the session's sandbox, once it runs.
+async fn open_gate(deployment: &Deployment, session: &str, gate: &str) {
+    deployment.manager.until_shell_runs(session, "agent").await;
+    let request = ExecRequest {
+        command: format!("touch /tmp/{gate}"),
+        ..Default::default()
+    };
+    let tool_api = deployment.manager.tool_api(session).await;
+    tool_api.exec("gate", &request).await.unwrap();
+}
+
 fn running_statuses(events: &[Value]) -> usize {
     events
         .iter()
@@ -102,13 +119,13 @@ async fn a_runs_messages_stop_and_take_over_reach_it_from_the_other_replica() {
     let deployment = Deployment::start(
         vec![
             // Two messages at two replicas at once.
-            shell("sleep 1"),
+            gated("both"),
             Reply::Text("read both"),
             // A message to A while B runs.
-            shell("sleep 2"),
+            gated("follow-up"),
             Reply::Text("read the follow-up"),
             // A take-over through A.
-            shell("sleep 3"),
+            gated("take-over"),
             Reply::Text("after the take-over"),
             // A stop through A.
             shell("sleep 600"),
@@ -130,6 +147,7 @@ async fn a_runs_messages_stop_and_take_over_reach_it_from_the_other_replica() {
         b.post_message(&token, &id, "second message, to B"),
     );
     assert_ne!(first, second);
+    open_gate(&deployment, &id, "both").await;
     let turn = until_status(&mut stream, "completed").await;
     assert_eq!(running_statuses(&turn), 1, "{turn:#?}");
     assert_eq!(llm.requests().len(), 2);
@@ -140,6 +158,7 @@ async fn a_runs_messages_stop_and_take_over_reach_it_from_the_other_replica() {
     b.post_message(&token, &id, "start on B").await;
     let mut turn = until_calling(&mut stream).await;
     a.post_message(&token, &id, "follow-up through A").await;
+    open_gate(&deployment, &id, "follow-up").await;
     turn.extend(until_status(&mut stream, "completed").await);
     assert_eq!(running_statuses(&turn), 1, "{turn:#?}");
     assert_eq!(llm.requests().len(), 4);
@@ -149,6 +168,9 @@ async fn a_runs_messages_stop_and_take_over_reach_it_from_the_other_replica() {
     b.post_message(&token, &id, "work, then let me take over").await;
     until_calling(&mut stream).await;
     let desktop = connect(&a, &token, &id, "control").await;
+    // A announces its holds to B at once and again every second (`HOLD_REFRESH`).
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    open_gate(&deployment, &id, "take-over").await;
     stream
         .until(WAIT, |e| e["type"] == "tool" && e["status"] == "called")
         .await;
