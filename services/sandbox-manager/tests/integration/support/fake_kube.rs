@@ -152,7 +152,10 @@ impl FakeCluster {
     /// Evicts a Pod as the kubelet does under node pressure: marks it as a disruption
     /// target being deleted, stops its container, then deletes it.
     pub async fn evict(&self, name: &str) {
-        let uid = self.get("pods", name).unwrap()["metadata"]["uid"].clone();
+        let pod = self.get("pods", name).expect("a Pod to evict");
+        // Read before the mark: the manager, seeing the Pod end, may delete it at once,
+        // before its container is stopped here.
+        let (uid, container) = (pod["metadata"]["uid"].clone(), self.cluster.container(&pod));
         let marked = self.cluster.modify("pods", name, &uid, |pod| {
             pod["metadata"]["deletionTimestamp"] = json!(now());
             pod["status"]["conditions"] = json!([{
@@ -162,7 +165,7 @@ impl FakeCluster {
         });
         assert!(marked, "no Pod {name} to evict");
         let _ = Command::new("docker")
-            .args(["stop", "-t", "1", &self.container(name)])
+            .args(["stop", "-t", "1", &container])
             .output()
             .await;
         self.cluster.delete_pod(name, &uid);
