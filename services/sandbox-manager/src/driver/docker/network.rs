@@ -149,10 +149,15 @@ impl Networks {
 async fn merge(docker: &Docker, name: &str, twins: &[String]) -> DriverResult<String> {
     let mut in_use = None;
     for id in twins {
-        let network = docker
+        let inspected = docker
             .inspect_network(id, None::<bollard::query_parameters::InspectNetworkOptions>)
-            .await
-            .map_err(classify)?;
+            .await;
+        let network = match inspected {
+            Ok(network) => network,
+            // Another manager merging the same twins removed it meanwhile.
+            Err(BollardError::DockerResponseServerError { status_code: 404, .. }) => continue,
+            Err(err) => return Err(classify(err)),
+        };
         if network.containers.is_some_and(|on| !on.is_empty()) {
             in_use = Some(id.clone());
             break;
