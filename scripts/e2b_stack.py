@@ -119,6 +119,9 @@ class Stack:
                 "SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS": "120",
                 "SANDBOX_MANAGER_SANDBOX__INTERNET_NETWORK": self.networks[0],
                 "SANDBOX_MANAGER_SANDBOX__OFFLINE_NETWORK": self.networks[1],
+                # Reached as Compose reaches them, at their own addresses: no port
+                # published, no userland proxy between backend-api and the sandbox.
+                "SANDBOX_MANAGER_SANDBOX__ADDRESS_MODE": "bridge",
                 "SANDBOX_IMAGE": self.image,
                 **(manager_env or {}),
             })

@@ -108,6 +108,12 @@ pub enum AddressMode {
     /// whoever deploys makes and attaches backend-api and the manager to, and are reached
     /// by container name. For services running in containers themselves (compose).
     Network,
+    /// Nothing published: sandboxes are reached at their own address on the bridge they
+    /// join, which the manager makes as with `published`. For services on the engine's own
+    /// Linux host, which routes to its bridges (rootless Docker's and Docker Desktop's
+    /// hosts do not); each request then skips Docker's userland proxy, and no proxy
+    /// process runs per sandbox.
+    Bridge,
 }
 
 /// How each sandbox is made.

@@ -2,7 +2,9 @@
 //! real manager started. They share one ordinary bridge with traffic between containers
 //! on and NAT out — the topology of Compose, and the most open one — so their own
 //! firewall is all that keeps them in. A plain container on that bridge, with no
-//! firewall, shows that each target with a server behind it is really there.
+//! firewall, shows that each target with a server behind it is really there. The
+//! manager reaches them at their own addresses on that bridge (`address_mode=bridge`):
+//! nothing is published, and the firewall's one open port must still admit the host.
 
 use crate::support;
 
@@ -39,6 +41,7 @@ async fn sandboxes_reach_public_addresses_only_and_offline_ones_nothing() {
     let manager = Manager::start(&[
         ("SANDBOX__INTERNET_NETWORK", &network.name),
         ("SANDBOX__OFFLINE_NETWORK", &network.name),
+        ("SANDBOX__ADDRESS_MODE", "bridge"),
     ]);
     let client = &manager.client;
     // A service on the sandboxes' network, as backend-api and the manager are in Compose.
@@ -105,7 +108,11 @@ async fn sandboxes_reach_public_addresses_only_and_offline_ones_nothing() {
     }
 
     // The backend's side: the manager reached each sandbox's tool-api to call it ready,
-    // and the test reaches it through the URL it was given.
+    // and the test reaches it through the URL it was given: the sandbox's own address,
+    // with no port published on the host.
+    assert_eq!(b.tool_api.as_ref().unwrap().url, format!("http://{peer}"));
+    let published = docker(&["port", &manager.container_name(&b.id)]);
+    assert!(published.is_empty(), "published: {published}");
     let restarted_id = b.id.clone();
     let (a, c) = (tools(&a), tools(&c));
     let everything: Vec<&str> = served
@@ -132,7 +139,8 @@ async fn sandboxes_reach_public_addresses_only_and_offline_ones_nothing() {
     assert!(flush.contains("Operation not permitted"), "{flush}");
     assert_eq!(probe(&a, &[peer.as_str()]).await[peer.as_str()], "firewall");
 
-    // A sandbox the manager starts again gets its rules again, for its own mode.
+    // A sandbox the manager starts again gets its rules again, for its own mode, and is
+    // reached at its address after the start.
     docker(&["kill", &manager.container_name(&restarted_id)]);
     let b = support::restarted(client, &restarted_id, 1, Duration::from_secs(60)).await;
     let stand_in = format!("{backend}:8000");

@@ -3,15 +3,17 @@
 //! Each sandbox is one container named `sandpiper-<namespace>-<sandbox id>`, hardened as
 //! `sandbox-image/README.md` describes (non-root, `--init`, no capabilities,
 //! no-new-privileges, the Chromium seccomp profile, read-only root with tmpfs or a session
-//! volume for home and /tmp, memory / CPU / pids limits, bounded logs). Its ports are
-//! either published on the loopback address only, or not at all when the sandbox is
-//! reached by name on a network shared with backend-api (`AddressMode`). Labels name it as ours: the manager namespace,
+//! volume for home and /tmp, memory / CPU / pids limits, bounded logs). Its port is
+//! published on the loopback address only, or not at all when the sandbox is reached by
+//! name on a network shared with backend-api or at its address on its bridge
+//! (`AddressMode`, [`endpoints`]). Labels name it as ours: the manager namespace,
 //! the sandbox id, its network mode and, when it was created for a session, the session and owner. Docker
 //! cannot change labels later, so a warm-pool container carries only its sandbox id; the
 //! manager's records say whose it became. Every sandbox gets a firewall in its own network
 //! namespace once it runs ([`firewall`]), before the manager reports it ready.
 
 mod container;
+mod endpoints;
 mod engine_error;
 mod firewall;
 mod network;
@@ -36,10 +38,9 @@ use self::network::Networks;
 use super::{
     network_label, DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec,
     LABEL_HOME, LABEL_MANAGED, LABEL_NAMESPACE, LABEL_NETWORK, LABEL_SANDBOX, LABEL_SESSION, MANAGED_BY,
-    TOOL_API_PORT,
 };
 use crate::access::Endpoints;
-use crate::config::{AddressMode, SandboxSettings};
+use crate::config::SandboxSettings;
 
 const TOOL_API_EXPOSED: &str = "8080/tcp";
 
@@ -106,32 +107,6 @@ impl DockerDriver {
             "label".to_owned(),
             vec![format!("{LABEL_NAMESPACE}={}", self.namespace)],
         )])
-    }
-
-    async fn endpoints(&self, docker: &Docker, name: &str) -> DriverResult<Endpoints> {
-        if self.settings.address_mode == AddressMode::Network {
-            // Docker's DNS on a user-defined network answers to the container's name.
-            return Ok(Endpoints {
-                host: name.to_owned(),
-                tool_api_port: TOOL_API_PORT,
-            });
-        }
-        let inspect = docker
-            .inspect_container(name, None::<bollard::query_parameters::InspectContainerOptions>)
-            .await
-            .map_err(classify)?;
-        let ports = inspect.network_settings.and_then(|n| n.ports).unwrap_or_default();
-        let tool_api_port = ports
-            .get(TOOL_API_EXPOSED)
-            .and_then(|b| b.as_ref())
-            .and_then(|b| b.first())
-            .and_then(|b| b.host_port.as_deref())
-            .and_then(|p| p.parse().ok())
-            .ok_or_else(|| DriverError::StartFailed(format!("{TOOL_API_EXPOSED} was not published")))?;
-        Ok(Endpoints {
-            host: self.settings.advertise_host.clone(),
-            tool_api_port,
-        })
     }
 
     async fn create_and_start(&self, docker: &Docker, spec: &SandboxSpec) -> DriverResult<Endpoints> {
