@@ -100,11 +100,7 @@ async fn the_api_reference_loads_nothing_from_another_origin() {
 async fn nginx_sends_the_policy_the_backend_sends() {
     let (app, _dist) = app_with_front_end().await;
     let served = policy_of("/", &app.call(Method::GET, "/", None, None).await);
-    let conf = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../deploy/docker/security-headers.conf"
-    ))
-    .unwrap();
+    let conf = include_str!("../../../../deploy/docker/security-headers.conf");
     let nginx = conf
         .lines()
         .find_map(|line| line.strip_prefix("add_header Content-Security-Policy \""))

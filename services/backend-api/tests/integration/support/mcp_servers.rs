@@ -60,7 +60,7 @@ pub const PYTHON_SDK_IN_SANDBOX: &str = "/home/sandbox/workspace/python-packages
 pub const UNPACK_PYTHON_SDK: &str = "tar xzf python-sdk.tar.gz && echo unpacked";
 
 fn test_packages() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/mcp-servers")
+    super::manager::sandbox::in_repository("tests/mcp-servers")
 }
 
 /// `folder` of `tests/mcp-servers`, as a `.tar.gz` (made in `dir`) to upload into a

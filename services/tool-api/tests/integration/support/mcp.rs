@@ -16,7 +16,7 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// `tests/mcp-servers` on this machine, with its `node_modules` installed.
 pub fn servers_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/mcp-servers"));
+    let dir = super::sandbox::in_repository("tests/mcp-servers");
     assert!(
         dir.join("node_modules").join(EVERYTHING).exists(),
         "{} is missing: run ./test.sh --prepare (or npm ci in tests/mcp-servers)",

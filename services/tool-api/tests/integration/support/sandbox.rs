@@ -4,11 +4,20 @@
 //! benchmark (which includes this file by path).
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use tool_api_client::contract::info::Readiness;
 use tool_api_client::ToolApiClient;
+
+/// A file of the repository, found from the working directory: tests and benchmarks run
+/// in their package's directory, `services/<name>` (cargo's rule, which test.sh keeps).
+/// Not from the path the binary was built at: a shared target directory hands one build
+/// to every clone of the same sources, and the clone that built it may be gone.
+pub fn in_repository(relative: &str) -> PathBuf {
+    std::path::absolute(Path::new("../..").join(relative)).expect("the working directory exists")
+}
 
 /// Runs the docker CLI; a failure is a failed test.
 pub fn docker(args: &[&str]) -> String {
@@ -31,7 +40,7 @@ pub fn image() -> (String, Duration) {
     if let Ok(image) = std::env::var("SANDBOX_TEST_IMAGE") {
         return (image, Duration::ZERO);
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../sandbox-image/build.sh");
+    let script = in_repository("sandbox-image/build.sh");
     let started = Instant::now();
     // Cargo gives a test the package's own variables (CARGO_PKG_NAME, …); passed on, they
     // change the fingerprint of a dependency's build script and make the nested release
@@ -99,11 +108,8 @@ impl Drop for Sandbox {
 }
 
 pub fn start(image: &str, token: &str) -> Sandbox {
-    let seccomp = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../sandbox-image/seccomp-chromium.json"
-    );
-    let seccomp = format!("seccomp={seccomp}");
+    let seccomp = in_repository("sandbox-image/seccomp-chromium.json");
+    let seccomp = format!("seccomp={}", seccomp.display());
     // As the sandbox-manager does: the sandbox gets the token's digest only.
     let token_env = format!("SANDBOX_TOKEN_SHA256={}", service_kit::sha256_hex(token));
     #[rustfmt::skip]
