@@ -143,6 +143,11 @@ pub struct Automation {
     /// edit, a rotation, a run's count) never undo each other.
     #[serde(default)]
     pub revision: u64,
+    /// Counts the person's own changes (edits, rotations) among those: an edit that meets
+    /// only the system's meanwhile (a fire's claim, a run's end) is applied again to the
+    /// fresh reading; one that meets another of the person's loses.
+    #[serde(default)]
+    pub edits: u64,
 }
 
 impl Automation {
@@ -170,6 +175,7 @@ impl Automation {
             api_key: None,
             created_at: now,
             revision: 0,
+            edits: 0,
         }
     }
 

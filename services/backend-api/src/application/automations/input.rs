@@ -112,11 +112,11 @@ pub async fn save_new(
 
 /// Applies `edit` to `current`, the automation as read, and stores it over that reading:
 /// the files it sends are stored first, and those it removes go once it is stored
-/// ([`files::replace`]). A fire's claim meanwhile moves only the fire time (the revision
-/// stays the one read), so the edit is applied again to a fresh reading, which keeps or
-/// moves that reading's fire time as it would have `current`'s, never undoing the claim.
-/// Any other change meanwhile (an edit, a rotation, a run's end) is `Conflict`; one
-/// deleted meanwhile is `NotFound`.
+/// ([`files::replace`]). What the system changes meanwhile (a fire's claim, a run's end
+/// counting a failure or keeping its session) does not stop it: the edit is applied
+/// again to a fresh reading, which keeps that reading's fire time, count and session as
+/// it would have `current`'s, never undoing them. The person's own change meanwhile (an
+/// edit, a rotation) is `Conflict`; one deleted meanwhile is `NotFound`.
 pub(super) async fn save_edit(
     store: &dyn AutomationRepository,
     checks: Checks<'_>,
@@ -130,31 +130,43 @@ pub(super) async fn save_edit(
 }
 
 /// Stores `edit` (with `attachments`) applied to `current`, again to a fresh reading
-/// while only fires moved it meanwhile.
+/// while only the system changed it meanwhile.
 async fn replace_edited(
     store: &dyn AutomationRepository,
     checks: Checks<'_>,
     current: &Automation,
-    edit: AutomationEdit,
+    mut edit: AutomationEdit,
     attachments: Vec<JobAttachment>,
 ) -> AppResult<(Automation, Secrets)> {
+    // The editor sends every field: `enabled` as the person saw it asks for no change, so
+    // a run's end that paused the automation meanwhile is not undone by the same form.
+    if edit.enabled == Some(current.enabled) {
+        edit.enabled = None;
+    }
     let mut read = current.clone();
     for _ in 0..UPDATE_ROUNDS {
-        let expected = read.next_fire;
+        let (expected, revision) = (read.next_fire, read.revision);
         let (mut automation, secrets) = apply(edit.clone(), read, checks)?;
         automation.attachments.clone_from(&attachments);
-        automation.revision = current.revision + 1;
+        automation.revision = revision + 1;
+        automation.edits = current.edits + 1;
         if store.replace(&automation, expected).await? {
             return Ok((automation, secrets));
         }
         match store.get(&current.id).await? {
-            Some(fresh) if fresh.revision == current.revision => read = fresh,
-            Some(_) => break,
+            Some(fresh) if fresh.edits == current.edits => read = fresh,
+            Some(_) => {
+                return Err(AppError::Conflict(
+                    "the automation was changed meanwhile (edited, or a webhook secret \
+                     rotated); load it again"
+                        .into(),
+                ))
+            }
             None => return Err(AppError::NotFound("automation")),
         }
     }
     Err(AppError::Conflict(
-        "the automation changed meanwhile (edited, or a run ended); try again".into(),
+        "the automation's runs kept changing it while it was saved; try again".into(),
     ))
 }
 

@@ -231,6 +231,8 @@ impl AutomationService {
         }
         let secret = triggers::new_secret();
         self.update(&automation.id, |automation| {
+            // The person's change: an edit read before it loses rather than undo it.
+            automation.edits += 1;
             for stored in &mut automation.triggers {
                 if let (true, TriggerKind::Webhook { secret: old, .. }) =
                     (stored.id == trigger, &mut stored.kind)

@@ -29,6 +29,7 @@ async fn a_change_lands_only_on_its_revision(store: &dyn AutomationRepository) {
 
     first.name = "Renamed".into();
     first.revision += 1;
+    first.edits += 1;
     assert!(
         store.replace(&first, None).await.unwrap(),
         "the first change lands"
@@ -40,7 +41,10 @@ async fn a_change_lands_only_on_its_revision(store: &dyn AutomationRepository) {
         "a change made from the same reading does not"
     );
     let now = store.get(&stored.id).await.unwrap().unwrap();
-    assert_eq!((now.name.as_str(), now.failures, now.revision), ("Renamed", 0, 1));
+    assert_eq!(
+        (now.name.as_str(), now.failures, now.revision, now.edits),
+        ("Renamed", 0, 1, 1)
+    );
 
     // Made again from a fresh reading, it lands.
     let mut again = now.clone();
@@ -48,7 +52,11 @@ async fn a_change_lands_only_on_its_revision(store: &dyn AutomationRepository) {
     again.revision += 1;
     assert!(store.replace(&again, None).await.unwrap());
     let now = store.get(&stored.id).await.unwrap().unwrap();
-    assert_eq!((now.name.as_str(), now.failures, now.revision), ("Renamed", 3, 2));
+    assert_eq!(
+        (now.name.as_str(), now.failures, now.revision, now.edits),
+        ("Renamed", 3, 2, 1),
+        "a run's count keeps the person's edits"
+    );
 }
 
 async fn the_earliest_fire_is_the_earliest_of_all(store: &dyn AutomationRepository) {

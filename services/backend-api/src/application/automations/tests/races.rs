@@ -1,6 +1,7 @@
-//! An edit stored over an automation that changed after the edit read it: a fire's claim
-//! meanwhile does not stop it (and stays claimed), any other change makes it lose (a
-//! deletion as not found), and the files it sends are kept or removed to match.
+//! An edit stored over an automation that changed after the edit read it: what the
+//! system changed meanwhile (a fire's claim, a run's end) does not stop it and stays as
+//! the system left it, the person's own change (another edit, a rotation) makes it lose,
+//! a deletion as not found, and the files it sends are kept or removed to match.
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
@@ -101,13 +102,53 @@ async fn a_fire_between_an_edits_read_and_its_write_does_not_stop_it_nor_fire_ag
 }
 
 #[tokio::test]
+async fn a_runs_end_between_an_edits_read_and_its_write_stays_and_the_edit_lands() {
+    let models = models();
+    let (_dir, store, current) = stored().await;
+    // The run's end counted its last allowed failure and paused the automation.
+    let paused = Automation {
+        failures: 3,
+        enabled: false,
+        next_fire: None,
+        paused_reason: Some("paused after 3 failed runs in a row".into()),
+        revision: current.revision + 1,
+        ..current.clone()
+    };
+    assert!(store.replace(&paused, current.next_fire).await.unwrap());
+    // Saved from the editor as it showed the automation: enabled, renamed.
+    let edit = AutomationEdit {
+        name: Some("Renamed".into()),
+        enabled: Some(true),
+        ..AutomationEdit::default()
+    };
+    let (saved, _) = save_edit(&store, checks(&models), &current, edit).await.unwrap();
+    let stored = store.get(&current.id).await.unwrap().unwrap();
+    assert_eq!(stored.name, "Renamed");
+    assert_eq!(
+        (
+            stored.enabled,
+            stored.failures,
+            stored.next_fire,
+            &stored.paused_reason
+        ),
+        (false, 3, None, &paused.paused_reason),
+        "the pause stands: the form's `enabled` was what the person saw"
+    );
+    assert_eq!(
+        (stored.revision, stored.edits, saved.revision),
+        (current.revision + 2, current.edits + 1, stored.revision)
+    );
+}
+
+#[tokio::test]
 async fn an_edit_that_loses_to_another_change_leaves_the_stored_files_as_they_were() {
     let models = models();
     let (_dir, store, current) = stored().await;
-    // Changed meanwhile by more than a fire (a run counted, say), after the edit read it.
+    // Edited meanwhile by the person elsewhere (another tab), after this edit read it.
     let meanwhile = Automation {
-        failures: 1,
+        name: "Renamed elsewhere".into(),
         revision: current.revision + 1,
+        edits: current.edits + 1,
         ..current.clone()
     };
     assert!(store.replace(&meanwhile, current.next_fire).await.unwrap());
@@ -119,7 +160,7 @@ async fn an_edit_that_loses_to_another_change_leaves_the_stored_files_as_they_we
     let lost = save_edit(&store, checks(&models), &current, edit).await;
     assert!(matches!(lost, Err(AppError::Conflict(_))), "{:?}", lost.err());
     let stored = store.get(&current.id).await.unwrap().unwrap();
-    assert_eq!((stored.name, stored.failures), (current.name.clone(), 1));
+    assert_eq!(stored.name, "Renamed elsewhere");
     assert_eq!(stored.attachments, current.attachments);
     assert_eq!(
         notes_run(&store, &current).await,
