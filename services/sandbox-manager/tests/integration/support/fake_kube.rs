@@ -21,6 +21,7 @@
 //! with mode 0777.
 
 mod api;
+mod gate;
 mod kubelet;
 
 use std::collections::BTreeMap;
@@ -70,6 +71,8 @@ pub struct Cluster {
     objects: Mutex<Objects>,
     deletion: Mutex<Deletion>,
     changes: broadcast::Sender<Change>,
+    /// What the kubelet makes on the engine passes it; closed before the clean-up.
+    gate: gate::Gate,
     /// Labels this cluster's containers on the engine, for clean-up.
     pub id: String,
 }
@@ -86,6 +89,7 @@ impl FakeCluster {
             objects: Mutex::default(),
             deletion: Mutex::new(Deletion::AtOnce),
             changes: broadcast::channel(1024).0,
+            gate: gate::Gate::default(),
             id: format!("fk{}", super::random_suffix()),
         });
         let app = api::router(cluster.clone());
@@ -180,6 +184,8 @@ impl FakeCluster {
 
 impl Drop for FakeCluster {
     fn drop(&mut self) {
+        // Nothing the kubelet is making may land after the sweep.
+        self.cluster.gate.close_and_drain();
         let filter = format!("label=fake-kube={}", self.cluster.id);
         let ids = std::process::Command::new("docker")
             .args(["ps", "-aq", "--filter", &filter])

@@ -9,6 +9,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 use tokio::process::Command;
 
+use super::gate::outcome;
 use super::{now, Cluster};
 
 impl Cluster {
@@ -81,17 +82,15 @@ pub(super) async fn run(cluster: Arc<Cluster>) {
     }
 }
 
+/// A docker command that makes nothing (what makes something goes through the gate).
 async fn docker(args: &[String]) -> Result<String, String> {
-    let out = Command::new("docker")
-        .args(args)
-        .output()
-        .await
-        .map_err(|e| e.to_string())?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
-    }
+    outcome(
+        Command::new("docker")
+            .args(args)
+            .output()
+            .await
+            .map_err(|e| e.to_string())?,
+    )
 }
 
 /// Waits until no other Pod holds the claim (each is on a node of its own, and a
@@ -258,14 +257,16 @@ async fn run_pod(cluster: Arc<Cluster>, pod: Value) {
                 return; // deleted while it waited
             }
             let volume = format!("{}-{claim}", cluster.id);
-            let _ = docker(&[
-                "volume".into(),
-                "create".into(),
-                "--label".into(),
-                format!("fake-kube={}", cluster.id),
-                volume.clone(),
-            ])
-            .await;
+            let _ = cluster
+                .gate
+                .make(vec![
+                    "volume".into(),
+                    "create".into(),
+                    "--label".into(),
+                    format!("fake-kube={}", cluster.id),
+                    volume.clone(),
+                ])
+                .await;
             args.extend([
                 "--mount".into(),
                 format!("type=volume,source={volume},target={path}"),
@@ -273,8 +274,8 @@ async fn run_pod(cluster: Arc<Cluster>, pod: Value) {
         }
     }
     args.push(image.clone());
-    let started = match docker(&args).await {
-        Ok(_) => docker(&["start".into(), container.clone()]).await,
+    let started = match cluster.gate.make(args).await {
+        Ok(_) => cluster.gate.make(vec!["start".into(), container.clone()]).await,
         Err(err) => Err(err),
     };
     if let Err(err) = started {
