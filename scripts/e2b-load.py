@@ -165,10 +165,8 @@ def rate_limit_phase(stack, clients, per_minute):
             sandbox = Sandbox.create(api_key=key, timeout=300, request_timeout=180, retries=0)
         except RateLimitException:
             with phase.lock:
-                first = not plain
-                plain.append(None)
-            if first:
-                plain[0] = over_the_limit()
+                if not plain:
+                    plain.append(over_the_limit())
             return phase.count("RateLimitException (429)")
         except SandboxException as err:
             phase.count(f"{type(err).__name__} {getattr(err, 'status_code', '')}".strip())
