@@ -115,9 +115,7 @@ impl Application {
             jobs,
             automations,
             e2b,
-            relay_http: reqwest::Client::builder()
-                .connect_timeout(Duration::from_secs(10))
-                .build()
+            relay_http: crate::interfaces::http::e2b_relay_client()
                 .context("building the E2B data plane's HTTP client")?,
             live,
             holds,

@@ -322,3 +322,41 @@ async fn no_sandbox_of_another_or_of_no_one_is_found_on_any_route() {
         json!({ "code": 401, "message": "signature is already expired" })
     );
 }
+
+/// A path that would leave the E2B prefix on the sandbox's tool-api once normalised is
+/// refused before any sandbox is looked for, however the dots are spelled. Sent as raw
+/// HTTP/1.1, since an HTTP client normalises most of them away before sending.
+#[tokio::test]
+async fn the_data_plane_refuses_paths_that_climb_out_of_the_sandbox_api() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let app = TestApp::spawn(&[]).await;
+    let address = app.base.trim_start_matches("http://").to_owned();
+    for path in [
+        "/e2b/sandbox/../../shell/exec",
+        "/e2b/sandbox/%2e%2e/%2E%2e/shell/exec",
+        "/e2b/sandbox/files/.%2e/.%2e/.%2e/health",
+        "/e2b/sandbox/..%2f..%2fshell%2fexec",
+        "/e2b/sandbox/..%5c..%5cshell",
+        "/e2b/sandbox/./health",
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nE2b-Sandbox-Id: isbx\r\n\
+             E2b-Sandbox-Port: 49983\r\nX-Access-Token: {}\r\nConnection: close\r\n\r\n",
+            "00".repeat(32)
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).await.unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 400"), "{path}: {head}");
+        let body: Value = serde_json::from_str(body).unwrap();
+        assert_e2b_error(
+            StatusCode::BAD_REQUEST,
+            &body,
+            StatusCode::BAD_REQUEST,
+            "`..` segments",
+        );
+    }
+}

@@ -38,6 +38,7 @@ mod users;
 mod views;
 mod vnc;
 
+pub use e2b::relay_client as e2b_relay_client;
 pub use images::image_url;
 
 use std::sync::Arc;

@@ -11,6 +11,12 @@
 //! No wildcard DNS, no TLS of its own, no affinity: any replica finds the sandbox by its
 //! id. The SDK's `Authorization: Basic <user>:` (envd's user) travels as `E2b-User`,
 //! since `Authorization` carries the tool-api's own token on the way in.
+//!
+//! What the sandbox answers is untrusted, and it is answered on the app's own origin: a
+//! path with a dot segment (`..`, also percent-encoded) is refused before any sandbox is
+//! looked for, since it would leave the E2B prefix on the tool-api once normalised; the
+//! relay follows no redirect; cookies pass neither way (the person's cookies are not the
+//! sandbox's to read, and a sandbox sets none on the app's origin).
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -34,7 +40,7 @@ const CODE_INTERPRETER_PORT: &str = "49999";
 
 /// Headers that belong to one hop, or to this relay, and are not passed on. A sandbox's
 /// own Content-Security-Policy is not: the API's (`hardening.rs`) holds for what it answers.
-const NOT_RELAYED: [&str; 14] = [
+const NOT_RELAYED: [&str; 16] = [
     "connection",
     "keep-alive",
     "proxy-connection",
@@ -49,7 +55,18 @@ const NOT_RELAYED: [&str; 14] = [
     "e2b-sandbox-id",
     "e2b-sandbox-port",
     "content-security-policy",
+    "cookie",
+    "set-cookie",
 ];
+
+/// The HTTP client the relay sends with: it follows no redirect (a `3xx` is answered as
+/// it came), so a sandbox cannot point the relay anywhere else.
+pub fn client() -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .connect_timeout(std::time::Duration::from_secs(10))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+}
 
 pub async fn relay(State(state): State<AppState>, request: Request) -> Response {
     match forward(&state, request).await {
@@ -66,6 +83,11 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
     let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     let path = parts.uri.path();
     let rest = path.strip_prefix(MOUNT).unwrap_or(path);
+    if has_dot_segment(rest) {
+        return Err(E2bError::Malformed(
+            "a sandbox path may not hold `.` or `..` segments (nor their percent-encoded forms)".into(),
+        ));
+    }
     let mut signed = false;
     let (id, prefix, access) = match signed_link(&parts.method, rest, parts.uri.query()) {
         // A signed link is opened with no header at all, by whoever holds it.
@@ -111,21 +133,36 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, E2bErro
         state.e2b.unreachable(id);
         AppError::Gone(format!("sandbox {id} does not answer"))
     })?;
-    let mut response = Response::builder().status(upstream.status());
-    for (name, value) in upstream.headers() {
-        if !NOT_RELAYED.contains(&name.as_str()) {
-            response = response.header(name, value);
-        }
-    }
-    let mut response = response
-        .body(Body::from_stream(upstream.bytes_stream()))
-        .map_err(|err| AppError::Internal(err.into()))?;
+    let mut response = relayed(upstream)?;
     if signed {
         // Kept by no cache, so what a link opened is not served once it has expired.
         let no_store = HeaderValue::from_static("no-store");
         response.headers_mut().insert(header::CACHE_CONTROL, no_store);
     }
     Ok(response)
+}
+
+/// The sandbox's answer as the caller gets it: its status and body, its headers but those
+/// of one hop, of this relay or setting cookies.
+fn relayed(upstream: reqwest::Response) -> Result<Response, E2bError> {
+    let mut response = Response::builder().status(upstream.status());
+    for (name, value) in upstream.headers() {
+        if !NOT_RELAYED.contains(&name.as_str()) {
+            response = response.header(name, value);
+        }
+    }
+    Ok(response
+        .body(Body::from_stream(upstream.bytes_stream()))
+        .map_err(|err| AppError::Internal(err.into()))?)
+}
+
+/// Whether a path holds a `.` or `..` segment once percent-decoded (`%2e`, `.%2E`, …), with
+/// `/` and `\` both taken as separators (`..%2f`, `..%5c`), as URL parsers normalise them.
+fn has_dot_segment(path: &str) -> bool {
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    decoded
+        .split(['/', '\\'])
+        .any(|segment| segment == "." || segment == "..")
 }
 
 /// The sandbox (its id) and the tool-api prefix a request names by its headers, admitted by its
@@ -227,7 +264,82 @@ fn basic_user(value: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::basic_user;
+    use super::*;
+
+    #[test]
+    fn dot_segments_are_found_in_every_spelling() {
+        for path in [
+            "/..",
+            "/../files",
+            "/a/./b",
+            "/%2e%2e/x",
+            "/%2E%2e/x",
+            "/.%2e/x",
+            "/%2e./x",
+            "/%2e/x",
+            "/a/..%2fshell",
+            "/a/..%5cshell",
+            "/a\\..\\b",
+            "/..;/x/..",
+        ] {
+            assert!(has_dot_segment(path), "{path}");
+        }
+        for path in [
+            "/files",
+            "/health",
+            "/a/...",
+            "/.hidden",
+            "/a/..b",
+            "/%252e%252e/x",
+            "",
+        ] {
+            assert!(!has_dot_segment(path), "{path}");
+        }
+    }
+
+    /// A sandbox answering a redirect that sets a cookie, through the relay's own client
+    /// and answer: the redirect comes back as it was (not followed), without the cookie.
+    #[tokio::test]
+    async fn a_sandbox_neither_redirects_the_relay_nor_sets_cookies() {
+        use axum::http::StatusCode;
+        let followed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let seen = followed.clone();
+        let sandbox = axum::Router::new()
+            .route(
+                "/e2b/envd/files",
+                axum::routing::get(|| async {
+                    (
+                        StatusCode::FOUND,
+                        [
+                            (header::LOCATION, "/elsewhere"),
+                            (header::SET_COOKIE, "sandpiper_refresh=planted; Path=/"),
+                        ],
+                    )
+                }),
+            )
+            .route(
+                "/elsewhere",
+                axum::routing::get(move || async move {
+                    seen.store(true, std::sync::atomic::Ordering::SeqCst);
+                    "followed"
+                }),
+            );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, sandbox).await });
+
+        let upstream = client()
+            .unwrap()
+            .get(format!("http://{address}/e2b/envd/files"))
+            .send()
+            .await
+            .unwrap();
+        let answer = relayed(upstream).unwrap();
+        assert_eq!(answer.status(), StatusCode::FOUND);
+        assert_eq!(answer.headers()[header::LOCATION], "/elsewhere");
+        assert!(answer.headers().get(header::SET_COOKIE).is_none());
+        assert!(!followed.load(std::sync::atomic::Ordering::SeqCst));
+    }
 
     #[test]
     fn the_envd_user_is_read_from_basic_auth() {

@@ -21,6 +21,7 @@ use axum::routing::{any, get, post};
 use axum::Router;
 
 use super::AppState;
+pub use data_plane::client as relay_client;
 use error::E2bError;
 
 pub fn router() -> Router<AppState> {
