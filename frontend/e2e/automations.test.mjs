@@ -43,10 +43,10 @@ function runCurl(script) {
   return JSON.parse(execFileSync('bash', ['-c', `${script} -w '\\n'`], { encoding: 'utf8' }))
 }
 
-/** A delivery signed with `secret`, sent from here: its status. */
-async function deliver(url, secret, body = '{"event":"probe"}') {
+/** A delivery signed with `secret` at `at` (Unix seconds), sent from here: its status. */
+async function deliver(url, secret, body = '{"event":"probe"}', at = Math.floor(Date.now() / 1000)) {
   const { createHmac } = await import('node:crypto')
-  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+  const signature = `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')}`
   const response = await fetch(url, { method: 'POST', headers: { 'X-Sandpiper-Signature': signature }, body })
   return response.status
 }
@@ -130,11 +130,17 @@ describe('Automations and memory in a browser', () => {
       assert.equal(await page.locator('[data-test=webhook-reveal]').count(), 0)
       assert.equal((await page.content()).includes(secret), false, 'the secret is not shown again')
 
-      // Rotated: a new secret, and the old one is refused.
+      // Rotated: a new secret; the old one is still taken for the grace the page names. A
+      // delivery sent again runs once; one signed ten minutes ago not at all.
       await card.locator('[data-test=webhook-rotate]').click()
       const rotated = await reveal.locator('[data-test=webhook-secret]').innerText()
       assert.notEqual(rotated, secret)
-      assert.equal(await deliver(url, secret), 401)
+      assert.match(await reveal.locator('[data-test=webhook-previous-until]').innerText(), /still taken until/)
+      await snap(page, '31a-webhook-rotated')
+      const at = Math.floor(Date.now() / 1000)
+      assert.equal(await deliver(url, secret, '{"event":"again"}', at), 202)
+      assert.equal(await deliver(url, secret, '{"event":"again"}', at), 200)
+      assert.equal(await deliver(url, rotated, '{"event":"late"}', at - 600), 401)
       await reveal.locator('[data-test=webhook-done]').click()
 
       // Run now: the history, newest first, opens the run's chat.
@@ -142,10 +148,11 @@ describe('Automations and memory in a browser', () => {
       await card.locator('[data-test=run-started]').waitFor()
       const runs = card.locator('[data-test=run]')
       await runs.nth(1).waitFor()
-      assert.deepEqual(await runs.evaluateAll((rows) => rows.map((r) => r.dataset.trigger)), ['manual', 'webhook'])
+      await runs.nth(2).waitFor()
+      assert.deepEqual(await runs.evaluateAll((rows) => rows.map((r) => r.dataset.trigger)), ['manual', 'webhook', 'webhook'])
       // The history follows the runs to their end, and the last result with it.
       await card.locator('[data-test=run][data-trigger=manual][data-status=succeeded]').waitFor(SLOW)
-      await card.locator('[data-test=run][data-trigger=webhook][data-status=succeeded]').waitFor(SLOW)
+      await card.locator('[data-test=run][data-trigger=webhook][data-status=succeeded]').nth(1).waitFor(SLOW)
       await card.locator('[data-test=automation-last]', { hasText: 'Succeeded' }).waitFor()
       await snap(page, '32-automation-history')
       await page.setViewportSize(PHONE)

@@ -78,13 +78,16 @@ describe('the files of the form', () => {
 })
 
 describe('the webhook curl', () => {
-  it('signs the body with openssl exactly as HMAC-SHA256 of it with the secret', () => {
+  it('signs "<time>.<body>" with openssl exactly as HMAC-SHA256 with the secret, and sends both', () => {
     const secret = "s3cr'et"
     const body = '{"event":"it\'s here"}'
-    // The script's signature line, run as printed, with curl replaced by an echo.
-    const script = signedCurl('http://127.0.0.1:1/api/v1/hooks/x', secret, body).split('\n').slice(0, 2).join('\n')
-    const printed = execFileSync('bash', ['-c', `${script}\nprintf '%s' "$SIG"`], { encoding: 'utf8' })
-    expect(printed).toBe(createHmac('sha256', secret).update(body).digest('hex'))
+    // The script's signing lines, run as printed, with curl replaced by an echo.
+    const lines = signedCurl('http://127.0.0.1:1/api/v1/hooks/x', secret, body).split('\n')
+    const printed = execFileSync('bash', ['-c', `${lines.slice(0, 3).join('\n')}\nprintf '%s %s' "$T" "$SIG"`], { encoding: 'utf8' })
+    const [time, signature] = printed.split(' ')
+    expect(Math.abs(Number(time) - Date.now() / 1000)).toBeLessThan(60)
+    expect(signature).toBe(createHmac('sha256', secret).update(`${time}.${body}`).digest('hex'))
+    expect(lines).toContain('  -H "X-Sandpiper-Signature: t=$T,v1=$SIG" \\')
   })
 })
 

@@ -175,14 +175,16 @@ export function describeTrigger(trigger: Trigger): string {
 /** Shell-quoted with single quotes. */
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
 
-/** A `curl` that sends `body` to the webhook, signed with openssl as the API checks it. */
+/** A `curl` that sends `body` to the webhook, signed with openssl as the API checks it:
+ * the HMAC-SHA256 of `<time>.<body>`, with the time it was signed at. */
 export function signedCurl(url: string, secret: string, body = '{"event":"test"}'): string {
   return [
     `BODY=${quote(body)}`,
-    `SIG=$(printf '%s' "$BODY" | openssl dgst -sha256 -hmac ${quote(secret)} | sed 's/^.* //')`,
+    `T=$(date +%s)`,
+    `SIG=$(printf '%s.%s' "$T" "$BODY" | openssl dgst -sha256 -hmac ${quote(secret)} | sed 's/^.* //')`,
     `curl -sS -X POST ${quote(url)} \\`,
     `  -H 'Content-Type: application/json' \\`,
-    `  -H "X-Sandpiper-Signature: sha256=$SIG" \\`,
+    `  -H "X-Sandpiper-Signature: t=$T,v1=$SIG" \\`,
     `  --data-binary "$BODY"`,
   ].join('\n')
 }

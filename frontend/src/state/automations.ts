@@ -15,6 +15,8 @@ export interface Revealed {
   trigger: string
   url: string
   secret: string
+  /** After a rotation: until when the secret it replaced is still taken. */
+  previousUntil?: string
 }
 
 /** The `trigger` of the automation's own webhook in [[Revealed]]. */
@@ -70,11 +72,12 @@ export async function runNow(id: string): Promise<string> {
   return job_id
 }
 
-/** A new secret for a webhook trigger; the old one stops working. */
+/** A new secret for a webhook trigger; the old one is still taken until `previousUntil`. */
 export async function rotateSecret(id: string, trigger: string): Promise<void> {
   const answer = await api<RotatedSecret>('POST', routes.automations.rotate(id, trigger))
   const others = (automations.revealed[id] ?? []).filter((hook) => hook.trigger !== trigger)
-  automations.revealed[id] = [...others, { trigger, url: absoluteUrl(answer.url), secret: answer.secret }]
+  const hook = { trigger, url: absoluteUrl(answer.url), secret: answer.secret, previousUntil: answer.previous_valid_until }
+  automations.revealed[id] = [...others, hook]
 }
 
 /** The history's newest entry as the automation's last result. */

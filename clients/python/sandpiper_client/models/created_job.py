@@ -30,7 +30,7 @@ class CreatedJob:
         network (Network | None | Unset):
         started_at (datetime.datetime | None | Unset):
         webhook_secret (None | str | Unset): The key the webhook's bodies are signed with (`X-Sandpiper-Signature:
-            sha256=<hex HMAC-SHA256 of the body>`); shown only here.
+            t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`); shown only here.
         webhook_url (None | str | Unset): Where the job's webhook goes, if it has one.
     """
 

@@ -1,6 +1,7 @@
 # Generated from docs/openapi.json by scripts/clients.sh (openapi-python-client): do not edit.
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -15,17 +16,23 @@ class RotatedSecret:
     """
     Attributes:
         id (str):
-        secret (str): The new signing secret, shown only here; the old one no longer works.
+        previous_valid_until (datetime.datetime): Until when the secret it replaced is still taken beside it (the
+            rotation's grace,
+            `AUTOMATIONS__ROTATION_GRACE_SECS`); after, only the new one.
+        secret (str): The new signing secret, shown only here.
         url (str):
     """
 
     id: str
+    previous_valid_until: datetime.datetime
     secret: str
     url: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
+
+        previous_valid_until = self.previous_valid_until.isoformat()
 
         secret = self.secret
 
@@ -36,6 +43,7 @@ class RotatedSecret:
         field_dict.update(
             {
                 "id": id,
+                "previous_valid_until": previous_valid_until,
                 "secret": secret,
                 "url": url,
             }
@@ -48,12 +56,15 @@ class RotatedSecret:
         d = dict(src_dict)
         id = d.pop("id")
 
+        previous_valid_until = datetime.datetime.fromisoformat(d.pop("previous_valid_until"))
+
         secret = d.pop("secret")
 
         url = d.pop("url")
 
         rotated_secret = cls(
             id=id,
+            previous_valid_until=previous_valid_until,
             secret=secret,
             url=url,
         )

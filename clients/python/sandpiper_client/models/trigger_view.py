@@ -22,8 +22,8 @@ class TriggerView:
         at (datetime.datetime | None | Unset):
         cron (None | str | Unset):
         filter_ (None | str | Unset):
-        key (None | str | Unset): A webhook's expression giving a delivery's idempotency key when it has no
-            `Idempotency-Key` header.
+        key (None | str | Unset): A webhook's expression over the body giving a delivery's deduplication key (without
+            one, the delivery's signature is its key).
         secret (None | str | Unset): A webhook's signing secret: only in the answer that made it (or rotated it).
         timezone (None | str | Unset):
         url (None | str | Unset): A webhook's address: `<BACKEND_PUBLIC_URL>/api/v1/hooks/{id}` when the deployment

@@ -672,7 +672,8 @@ export class Automations {
     }
     
     /**
-     * A new signing secret for a webhook trigger; the old one stops working at once.
+     * A new signing secret for a webhook trigger; the old one is still taken until
+     * `previous_valid_until`, so senders can move to the new one without losing deliveries.
      */
     public static rotate<ThrowOnError extends boolean = false>(options: Options<RotateData, ThrowOnError>): RequestResult<RotateResponses, RotateErrors, ThrowOnError> {
         return (options.client ?? client).post<RotateResponses, RotateErrors, ThrowOnError>({
@@ -692,9 +693,11 @@ export class Automations {
     
     /**
      * Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
-     * for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
-     * runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-     * signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+     * for a delivery taken before (the same signature, the same value of the trigger's key,
+     * or a repeated `Idempotency-Key`: the earlier job, no second run) or one that runs
+     * nothing (the filter did not match, the automation is paused). Unsigned, badly signed
+     * or signed at a time more than the tolerance (5 minutes) from the clock: `401`,
+     * larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
      * trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
      * too many deliveries wait to be read.
      */

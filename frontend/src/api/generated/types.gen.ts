@@ -346,7 +346,7 @@ export type CookieRequest = {
 export type CreatedJob = JobView & {
     /**
      * The key the webhook's bodies are signed with (`X-Sandpiper-Signature:
-     * sha256=<hex HMAC-SHA256 of the body>`); shown only here.
+     * t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`); shown only here.
      */
     webhook_secret?: string | null;
 };
@@ -1608,7 +1608,12 @@ export type Role = 'admin' | 'user';
 export type RotatedSecret = {
     id: string;
     /**
-     * The new signing secret, shown only here; the old one no longer works.
+     * Until when the secret it replaced is still taken beside it (the rotation's grace,
+     * `AUTOMATIONS__ROTATION_GRACE_SECS`); after, only the new one.
+     */
+    previous_valid_until: string;
+    /**
+     * The new signing secret, shown only here.
      */
     secret: string;
     url: string;
@@ -1918,8 +1923,8 @@ export type TriggerView = {
     filter?: string | null;
     id: string;
     /**
-     * A webhook's expression giving a delivery's idempotency key when it has no
-     * `Idempotency-Key` header.
+     * A webhook's expression over the body giving a delivery's deduplication key (without
+     * one, the delivery's signature is its key).
      */
     key?: string | null;
     /**
@@ -2621,9 +2626,13 @@ export type DeliverData = {
     body: unknown;
     headers?: {
         /**
-         * sha256=<hex HMAC-SHA256 of the body with the trigger's secret> (or send it as X-Hub-Signature-256)
+         * t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the trigger's secret>
          */
         'X-Sandpiper-Signature'?: string | null;
+        /**
+         * GitHub's signature, sha256=<hex HMAC-SHA256 of the body>, instead of X-Sandpiper-Signature
+         */
+        'X-Hub-Signature-256'?: string | null;
         /**
          * the delivery's id: a repeat runs nothing
          */

@@ -24,5 +24,6 @@ mod sharing;
 pub mod tickets;
 pub mod toolbox;
 pub mod turns;
+pub mod webhook_signature;
 
 pub use error::{AppError, AppResult};

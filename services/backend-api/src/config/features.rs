@@ -153,6 +153,11 @@ pub struct AutomationsConfig {
     /// once for changes made on its replica.
     pub poll_secs: u64,
     pub max_webhook_bytes: usize,
+    /// How far a webhook delivery's signed time may be from this server's clock, either
+    /// way, in seconds; one signed earlier (or later) is refused.
+    pub signature_tolerance_secs: u64,
+    /// How long a rotated webhook secret is still taken beside the new one, in seconds.
+    pub rotation_grace_secs: u64,
     /// Webhook deliveries read and checked at once (each holds its body until it fired).
     pub webhooks_at_once: usize,
     /// Deliveries waiting for a turn beyond those, holding nothing yet; more are `503`.
@@ -172,6 +177,8 @@ impl Default for AutomationsConfig {
             missed_after_secs: 60,
             poll_secs: 10,
             max_webhook_bytes: 1024 * 1024,
+            signature_tolerance_secs: 300,
+            rotation_grace_secs: 24 * 60 * 60,
             webhooks_at_once: 8,
             webhooks_queue: 256,
             webhooks_wait_secs: 10,

@@ -63,15 +63,44 @@ pub enum TriggerKind {
         at: DateTime<Utc>,
     },
     /// `secret`: the HMAC key its deliveries are signed with (it must be kept to check
-    /// them); `filter`: an expression over the delivery that must hold for a run; `key`:
-    /// an expression over the delivery giving its idempotency key, when it comes without
-    /// an `Idempotency-Key` header.
+    /// them); `previous`: the one it replaced, still taken for a while after a rotation;
+    /// `filter`: an expression over the delivery that must hold for a run; `key`: an
+    /// expression over the delivery giving its deduplication key (else the signature).
     Webhook {
         secret: String,
+        #[serde(default)]
+        previous: Option<RotatedSecret>,
         filter: Option<String>,
         #[serde(default)]
         key: Option<String>,
     },
+}
+
+/// A webhook secret replaced by a rotation, taken beside the new one until `until`, so
+/// senders can move to the new one without losing deliveries (as Stripe's rotation does).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RotatedSecret {
+    pub secret: String,
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub until: DateTime<Utc>,
+}
+
+impl TriggerKind {
+    /// A webhook's secrets taken at `now`: its own, and the one it replaced while that
+    /// one's grace lasts. None for a time trigger.
+    pub fn webhook_secrets(&self, now: DateTime<Utc>) -> Vec<&str> {
+        match self {
+            TriggerKind::Webhook { secret, previous, .. } => std::iter::once(secret.as_str())
+                .chain(
+                    previous
+                        .iter()
+                        .filter(|previous| previous.until > now)
+                        .map(|previous| previous.secret.as_str()),
+                )
+                .collect(),
+            TriggerKind::Schedule { .. } | TriggerKind::At { .. } => Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -74,7 +74,7 @@ impl WebhookSender for HttpWebhooks {
         let response = client
             .post(url.as_str())
             .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .header("X-Sandpiper-Signature", format!("sha256={signature}"))
+            .header("X-Sandpiper-Signature", signature)
             .body(body.to_vec())
             .send()
             .await

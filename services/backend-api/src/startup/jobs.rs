@@ -57,6 +57,18 @@ pub(super) async fn start(
             missed_after: Duration::from_secs(settings.automations.missed_after_secs),
             poll: Duration::from_secs(settings.automations.poll_secs.max(1)),
             max_webhook_bytes: settings.automations.max_webhook_bytes,
+            signature_tolerance: chrono::Duration::seconds(
+                settings
+                    .automations
+                    .signature_tolerance_secs
+                    .min(i64::MAX as u64 / 1000) as i64,
+            ),
+            rotation_grace: chrono::Duration::seconds(
+                settings
+                    .automations
+                    .rotation_grace_secs
+                    .min(i64::MAX as u64 / 1000) as i64,
+            ),
             deliveries: TurnSettings {
                 at_once: settings.automations.webhooks_at_once,
                 queue: settings.automations.webhooks_queue,

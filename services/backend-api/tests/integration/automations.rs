@@ -13,10 +13,8 @@
 
 use std::time::{Duration, Instant};
 
-use hmac::{Hmac, KeyInit, Mac};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use sha2::Sha256;
 
 use crate::support::fake_llm::{FakeLlm, Reply};
 use crate::support::manager::Manager;
@@ -80,18 +78,6 @@ async fn until_runs(app: &TestApp, token: &str, id: &str, done: impl Fn(&[Value]
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-}
-
-fn sign(secret: &str, body: &[u8]) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-    mac.update(body);
-    let hex: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256={hex}")
 }
 
 async fn deliver(app: &TestApp, url: &str, body: &[u8], headers: &[(&str, String)]) -> (StatusCode, Value) {

@@ -17,11 +17,15 @@ def _get_kwargs(
     *,
     body: Any,
     x_sandpiper_signature: None | str | Unset = UNSET,
+    x_hub_signature_256: None | str | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(x_sandpiper_signature, Unset):
         headers["X-Sandpiper-Signature"] = x_sandpiper_signature
+
+    if not isinstance(x_hub_signature_256, Unset):
+        headers["X-Hub-Signature-256"] = x_hub_signature_256
 
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
@@ -102,18 +106,22 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: Any,
     x_sandpiper_signature: None | str | Unset = UNSET,
+    x_hub_signature_256: None | str | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[DeliveryAnswer | ErrorBody]:
     """Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
-    for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
-    runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-    signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+    for a delivery taken before (the same signature, the same value of the trigger's key,
+    or a repeated `Idempotency-Key`: the earlier job, no second run) or one that runs
+    nothing (the filter did not match, the automation is paused). Unsigned, badly signed
+    or signed at a time more than the tolerance (5 minutes) from the clock: `401`,
+    larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
     trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
     too many deliveries wait to be read.
 
     Args:
         trigger_id (str):
         x_sandpiper_signature (None | str | Unset):
+        x_hub_signature_256 (None | str | Unset):
         idempotency_key (None | str | Unset):
         body (Any):
 
@@ -129,6 +137,7 @@ def sync_detailed(
         trigger_id=trigger_id,
         body=body,
         x_sandpiper_signature=x_sandpiper_signature,
+        x_hub_signature_256=x_hub_signature_256,
         idempotency_key=idempotency_key,
     )
 
@@ -145,18 +154,22 @@ def sync(
     client: AuthenticatedClient,
     body: Any,
     x_sandpiper_signature: None | str | Unset = UNSET,
+    x_hub_signature_256: None | str | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> DeliveryAnswer | ErrorBody | None:
     """Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
-    for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
-    runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-    signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+    for a delivery taken before (the same signature, the same value of the trigger's key,
+    or a repeated `Idempotency-Key`: the earlier job, no second run) or one that runs
+    nothing (the filter did not match, the automation is paused). Unsigned, badly signed
+    or signed at a time more than the tolerance (5 minutes) from the clock: `401`,
+    larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
     trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
     too many deliveries wait to be read.
 
     Args:
         trigger_id (str):
         x_sandpiper_signature (None | str | Unset):
+        x_hub_signature_256 (None | str | Unset):
         idempotency_key (None | str | Unset):
         body (Any):
 
@@ -173,6 +186,7 @@ def sync(
         client=client,
         body=body,
         x_sandpiper_signature=x_sandpiper_signature,
+        x_hub_signature_256=x_hub_signature_256,
         idempotency_key=idempotency_key,
     ).parsed
 
@@ -183,18 +197,22 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: Any,
     x_sandpiper_signature: None | str | Unset = UNSET,
+    x_hub_signature_256: None | str | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[DeliveryAnswer | ErrorBody]:
     """Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
-    for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
-    runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-    signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+    for a delivery taken before (the same signature, the same value of the trigger's key,
+    or a repeated `Idempotency-Key`: the earlier job, no second run) or one that runs
+    nothing (the filter did not match, the automation is paused). Unsigned, badly signed
+    or signed at a time more than the tolerance (5 minutes) from the clock: `401`,
+    larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
     trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
     too many deliveries wait to be read.
 
     Args:
         trigger_id (str):
         x_sandpiper_signature (None | str | Unset):
+        x_hub_signature_256 (None | str | Unset):
         idempotency_key (None | str | Unset):
         body (Any):
 
@@ -210,6 +228,7 @@ async def asyncio_detailed(
         trigger_id=trigger_id,
         body=body,
         x_sandpiper_signature=x_sandpiper_signature,
+        x_hub_signature_256=x_hub_signature_256,
         idempotency_key=idempotency_key,
     )
 
@@ -224,18 +243,22 @@ async def asyncio(
     client: AuthenticatedClient,
     body: Any,
     x_sandpiper_signature: None | str | Unset = UNSET,
+    x_hub_signature_256: None | str | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> DeliveryAnswer | ErrorBody | None:
     """Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
-    for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
-    runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-    signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+    for a delivery taken before (the same signature, the same value of the trigger's key,
+    or a repeated `Idempotency-Key`: the earlier job, no second run) or one that runs
+    nothing (the filter did not match, the automation is paused). Unsigned, badly signed
+    or signed at a time more than the tolerance (5 minutes) from the clock: `401`,
+    larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
     trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
     too many deliveries wait to be read.
 
     Args:
         trigger_id (str):
         x_sandpiper_signature (None | str | Unset):
+        x_hub_signature_256 (None | str | Unset):
         idempotency_key (None | str | Unset):
         body (Any):
 
@@ -253,6 +276,7 @@ async def asyncio(
             client=client,
             body=body,
             x_sandpiper_signature=x_sandpiper_signature,
+            x_hub_signature_256=x_hub_signature_256,
             idempotency_key=idempotency_key,
         )
     ).parsed

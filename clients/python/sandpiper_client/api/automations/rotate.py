@@ -64,7 +64,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | RotatedSecret]:
-    """A new signing secret for a webhook trigger; the old one stops working at once.
+    """A new signing secret for a webhook trigger; the old one is still taken until
+    `previous_valid_until`, so senders can move to the new one without losing deliveries.
 
     Args:
         id (str):
@@ -96,7 +97,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | RotatedSecret | None:
-    """A new signing secret for a webhook trigger; the old one stops working at once.
+    """A new signing secret for a webhook trigger; the old one is still taken until
+    `previous_valid_until`, so senders can move to the new one without losing deliveries.
 
     Args:
         id (str):
@@ -123,7 +125,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | RotatedSecret]:
-    """A new signing secret for a webhook trigger; the old one stops working at once.
+    """A new signing secret for a webhook trigger; the old one is still taken until
+    `previous_valid_until`, so senders can move to the new one without losing deliveries.
 
     Args:
         id (str):
@@ -153,7 +156,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | RotatedSecret | None:
-    """A new signing secret for a webhook trigger; the old one stops working at once.
+    """A new signing secret for a webhook trigger; the old one is still taken until
+    `previous_valid_until`, so senders can move to the new one without losing deliveries.
 
     Args:
         id (str):

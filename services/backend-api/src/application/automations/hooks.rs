@@ -1,9 +1,11 @@
 //! Webhook deliveries: `POST /api/v1/hooks/{trigger_id}`, signed with the trigger's
-//! secret as `sha256=<hex HMAC-SHA256 of the body>` (compared in constant time), run
-//! once per delivery key (its `Idempotency-Key` header, else the trigger's key
-//! expression over the body), and only when the trigger's filter holds. A delivery that is
-//! not signed right runs nothing and says no more than that. One that made no job (the
-//! queue full, the store failing) is 503 and its key is released, so a retry runs.
+//! secret ([`webhook_signature`]: a signed time within the tolerance, or GitHub's body
+//! signature), run at most once each, and only when the trigger's filter holds. What makes
+//! a delivery "the same again" comes from signed data: the trigger's key expression over
+//! the body, else the signature itself; an `Idempotency-Key` header (unsigned) can only
+//! add a second key, never let a signed delivery run twice. A delivery that is not signed
+//! right runs nothing and says no more than why. One that made no job (the queue full, the
+//! store failing) is 503 and its keys are released, so a retry runs.
 //! Deliveries take turns before their bodies are read
 //! ([`super::AutomationSettings::deliveries`]), so a flood of them, signed or not, holds
 //! a bounded amount of memory.
@@ -11,16 +13,15 @@
 use std::sync::Arc;
 
 use chrono::Utc;
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
 use tokio::sync::SemaphorePermit;
 
 use super::runs::Fire;
 use super::template::{self, Payload};
 use super::AutomationService;
 use crate::application::error::{AppError, AppResult};
+use crate::application::webhook_signature::{self, Claim};
 use crate::domain::automation::{Automation, FiredBy, TriggerKind};
-use crate::domain::ids::TriggerId;
+use crate::domain::ids::{RunId, TriggerId};
 use crate::domain::job::JobId;
 
 /// What a sender whose delivery could not start a run is told to wait.
@@ -31,8 +32,8 @@ const MAX_KEY_CHARS: usize = 200;
 
 /// One delivery as it came.
 pub struct Delivery<'a> {
-    /// The signature header's value (`sha256=<hex>`).
-    pub signature: Option<&'a str>,
+    /// Its signature, by the header it came in.
+    pub signature: Option<Claim<'a>>,
     /// The sender's delivery id (`Idempotency-Key`); a repeat runs nothing.
     pub key: Option<&'a str>,
     pub body: &'a [u8],
@@ -75,25 +76,27 @@ impl AutomationService {
 
     pub async fn deliver(self: &Arc<Self>, hook: Hook, delivery: Delivery<'_>) -> AppResult<Delivered> {
         let Hook { automation, trigger } = hook;
-        let Some(TriggerKind::Webhook { secret, filter, key }) =
-            automation.webhook(&trigger).map(|t| &t.kind)
-        else {
+        let Some(found) = automation.webhook(&trigger) else {
             return Err(AppError::NotFound("webhook"));
         };
-        if !signed(secret, delivery.signature, delivery.body) {
-            return Err(AppError::Unauthorized(
-                "the delivery is not signed with this webhook's secret (X-Sandpiper-Signature: \
-                 sha256=<hex HMAC-SHA256 of the body>)"
-                    .into(),
-            ));
-        }
+        let TriggerKind::Webhook { filter, key, .. } = &found.kind else {
+            return Err(AppError::NotFound("webhook"));
+        };
+        let now = Utc::now();
+        let signature = webhook_signature::verify(
+            delivery.signature,
+            &found.kind.webhook_secrets(now),
+            delivery.body,
+            now,
+            self.settings.signature_tolerance.num_seconds(),
+        )
+        .map_err(|refused| AppError::Unauthorized(refused.to_string()))?;
         if !automation.enabled {
             return Ok(Delivered::NotRun("the automation is paused".into()));
         }
         let body = serde_json::from_slice(delivery.body).unwrap_or_else(|_| {
             serde_json::Value::String(String::from_utf8_lossy(delivery.body).into_owned())
         });
-        let now = Utc::now();
         let payload = Payload {
             fired_at: now,
             trigger: "webhook",
@@ -105,21 +108,21 @@ impl AutomationService {
         {
             return Ok(Delivered::NotRun("the trigger's filter did not match".into()));
         }
-        let key = match delivery.key {
-            Some(header) => Some(header.to_owned()),
-            None => key.as_ref().and_then(|key| template::text_of(key, &payload)),
+        // The signed key first, so an unsigned one can never stand in for it.
+        let signed = match key.as_ref().and_then(|key| template::text_of(key, &payload)) {
+            Some(text) => format!("key:{}", checked_key(&text, "key")?),
+            None => format!("signature:{signature}"),
         };
+        let mut keys = vec![signed];
+        if let Some(header) = delivery.key {
+            keys.push(format!("header:{}", checked_key(header, "Idempotency-Key")?));
+        }
         let mut fire = Fire::new(FiredBy::Webhook, Some(trigger.clone()), now);
         fire.body = body;
         let run = fire.run.clone();
-        if let Some(key) = &key {
-            if key.is_empty() || key.chars().count() > MAX_KEY_CHARS {
-                return Err(AppError::InvalidField {
-                    field: "Idempotency-Key",
-                    message: format!("a delivery key has 1 to {MAX_KEY_CHARS} characters"),
-                });
-            }
+        for (taken, key) in keys.iter().enumerate() {
             if let Some(earlier) = self.store.first_delivery(&trigger, key, &run).await? {
+                self.release(&trigger, &keys[..taken], &run).await?;
                 let earlier = self.store.run(&automation.id, &earlier).await?;
                 return Ok(Delivered::Repeated(earlier.and_then(|run| run.job_id)));
             }
@@ -130,9 +133,7 @@ impl AutomationService {
             Err(_) => None,
         };
         if made.is_none() {
-            if let Some(key) = &key {
-                self.store.forget_delivery(&trigger, key, &run).await?;
-            }
+            self.release(&trigger, &keys, &run).await?;
         }
         match (fired?, made) {
             (_, Some(job)) => Ok(Delivered::Started(job)),
@@ -145,52 +146,24 @@ impl AutomationService {
             }),
         }
     }
+
+    /// Gives back the delivery keys `run` took, so a retry of a delivery that ran
+    /// nothing runs.
+    async fn release(&self, trigger: &TriggerId, keys: &[String], run: &RunId) -> AppResult<()> {
+        for key in keys {
+            self.store.forget_delivery(trigger, key, run).await?;
+        }
+        Ok(())
+    }
 }
 
-/// Whether `signature` is `sha256=<hex>` of the body's HMAC-SHA256 under `secret`.
-fn signed(secret: &str, signature: Option<&str>, body: &[u8]) -> bool {
-    let Some(hex) = signature.and_then(|s| s.trim().strip_prefix("sha256=")) else {
-        return false;
-    };
-    let Some(given) = decode_hex(hex) else {
-        return false;
-    };
-    // HMAC takes keys of any length, so this cannot fail.
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("an HMAC key");
-    mac.update(body);
-    mac.verify_slice(&given).is_ok()
-}
-
-fn decode_hex(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) || !hex.is_ascii() {
-        return None;
+/// A delivery key as given, if it has 1 to [`MAX_KEY_CHARS`] characters.
+fn checked_key<'a>(key: &'a str, field: &'static str) -> AppResult<&'a str> {
+    if key.is_empty() || key.chars().count() > MAX_KEY_CHARS {
+        return Err(AppError::InvalidField {
+            field,
+            message: format!("a delivery key has 1 to {MAX_KEY_CHARS} characters"),
+        });
     }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sign(secret: &str, body: &[u8]) -> String {
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-        mac.update(body);
-        format!("sha256={}", service_kit::hex(&mac.finalize().into_bytes()))
-    }
-
-    #[test]
-    fn only_the_right_signature_passes() {
-        let body = br#"{"action":"opened"}"#;
-        let right = sign("s3cret", body);
-        assert!(signed("s3cret", Some(&right), body));
-        assert!(!signed("other", Some(&right), body));
-        assert!(!signed("s3cret", Some(&right), b"{}"));
-        assert!(!signed("s3cret", None, body));
-        assert!(!signed("s3cret", Some(right.trim_start_matches("sha256=")), body));
-        assert!(!signed("s3cret", Some("sha256=zz"), body));
-        assert!(!signed("s3cret", Some("sha256="), body));
-    }
+    Ok(key)
 }

@@ -23,7 +23,7 @@ pub mod triggers;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
@@ -32,7 +32,7 @@ use super::jobs::JobService;
 use super::sessions::SessionService;
 use super::turns::{TurnSettings, Turns};
 use crate::domain::api_key::ApiKeyId;
-use crate::domain::automation::{Automation, AutomationRun, FiredBy, TriggerKind};
+use crate::domain::automation::{Automation, AutomationRun, FiredBy, RotatedSecret, TriggerKind};
 use crate::domain::ids::{AutomationId, TriggerId};
 use crate::domain::job::{Job, JobId, WebhookUrl};
 use crate::domain::ports::{AutomationRepository, UserRepository};
@@ -57,6 +57,10 @@ pub struct AutomationSettings {
     pub poll: Duration,
     /// The largest webhook body taken.
     pub max_webhook_bytes: usize,
+    /// How far a delivery's signed time may be from the clock, either way.
+    pub signature_tolerance: chrono::Duration,
+    /// How long a rotated webhook secret is still taken beside the new one.
+    pub rotation_grace: chrono::Duration,
     /// Webhook deliveries read and checked at once (each holds its body until it has
     /// fired), those waiting for a turn (holding nothing yet), and how long they wait.
     pub deliveries: TurnSettings,
@@ -222,27 +226,44 @@ impl AutomationService {
         Ok(())
     }
 
-    /// A new secret for a webhook trigger (the old one stops working); shown once.
-    pub async fn rotate(&self, owner: &UserId, id: &str, trigger: &str) -> AppResult<(TriggerId, String)> {
+    /// A new secret for a webhook trigger, shown once; the one it replaces is still
+    /// taken for the rotation's grace ([`AutomationSettings::rotation_grace`]), then no
+    /// more. When is the old one's last moment.
+    pub async fn rotate(
+        &self,
+        owner: &UserId,
+        id: &str,
+        trigger: &str,
+    ) -> AppResult<(TriggerId, String, DateTime<Utc>)> {
         let automation = self.get(owner, id).await?;
         let trigger = TriggerId::parse(trigger)?;
         if automation.webhook(&trigger).is_none() {
             return Err(AppError::NotFound("webhook trigger"));
         }
         let secret = triggers::new_secret();
+        let until = Utc::now() + self.settings.rotation_grace;
         self.update(&automation.id, |automation| {
             // The person's change: an edit read before it loses rather than undo it.
             automation.edits += 1;
             for stored in &mut automation.triggers {
-                if let (true, TriggerKind::Webhook { secret: old, .. }) =
-                    (stored.id == trigger, &mut stored.kind)
+                if let (
+                    true,
+                    TriggerKind::Webhook {
+                        secret: old,
+                        previous,
+                        ..
+                    },
+                ) = (stored.id == trigger, &mut stored.kind)
                 {
-                    old.clone_from(&secret);
+                    *previous = Some(RotatedSecret {
+                        secret: std::mem::replace(old, secret.clone()),
+                        until,
+                    });
                 }
             }
         })
         .await?;
-        Ok((trigger, secret))
+        Ok((trigger, secret, until))
     }
 
     /// Changes the stored automation with `change`, again on a fresh read while a fire's

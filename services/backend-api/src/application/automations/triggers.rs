@@ -128,15 +128,21 @@ fn one_trigger(
         NewTrigger::Webhook { id, filter, key } => {
             let (filter, key) = (checked(filter, "filter")?, checked(key, "key")?);
             let (id, stored) = kept(id, current, "webhook")?;
-            let secret = match stored.map(|t| &t.kind) {
-                Some(TriggerKind::Webhook { secret, .. }) => secret.clone(),
+            let (secret, previous) = match stored.map(|t| &t.kind) {
+                Some(TriggerKind::Webhook { secret, previous, .. }) => (secret.clone(), previous.clone()),
                 _ => {
                     let secret = new_secret();
                     secrets.push((id.clone(), secret.clone()));
-                    secret
+                    (secret, None)
                 }
             };
-            (id, TriggerKind::Webhook { secret, filter, key })
+            let kind = TriggerKind::Webhook {
+                secret,
+                previous,
+                filter,
+                key,
+            };
+            (id, kind)
         }
     };
     Ok(Trigger { id, kind })

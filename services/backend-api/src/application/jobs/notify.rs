@@ -1,15 +1,16 @@
 //! What an ended (or waiting) job tells the outside: its tokens added to its API key's,
-//! the job sent to its webhook, signed with HMAC-SHA256 and retried with back-off, and
+//! the job sent to its webhook, signed with its time ([`webhook_signature`]) at each
+//! attempt and retried with back-off, and
 //! its end told to whoever listens for ends ([`JobEnds`]: the automations).
 
 use std::sync::Weak;
 use std::time::Duration;
 
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
+use chrono::Utc;
 
 use super::views::JobDetail;
 use super::JobService;
+use crate::application::webhook_signature;
 use crate::domain::job::Job;
 
 /// Calls of a webhook before it is given up: the first, then retries after 1, 2, 4 and
@@ -80,9 +81,10 @@ impl JobService {
         let sender = self.webhooks.clone();
         let id = job.id.clone();
         tokio::spawn(async move {
-            let signature = sign(&webhook.secret, &body);
             let mut pause = WEBHOOK_FIRST_RETRY;
             for attempt in 1..=WEBHOOK_ATTEMPTS {
+                // Signed at each attempt, so a receiver's tolerance holds for retries.
+                let signature = webhook_signature::sign(&webhook.secret, Utc::now(), &body);
                 match sender.post(&webhook.url, &body, &signature).await {
                     Ok(()) => return,
                     Err(err) if attempt == WEBHOOK_ATTEMPTS => {
@@ -97,12 +99,4 @@ impl JobService {
             }
         });
     }
-}
-
-/// The lower-case hex HMAC-SHA256 of `body` under `secret`.
-fn sign(secret: &str, body: &[u8]) -> String {
-    // HMAC takes keys of any length, so this cannot fail.
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("an HMAC key");
-    mac.update(body);
-    service_kit::hex(&mac.finalize().into_bytes())
 }

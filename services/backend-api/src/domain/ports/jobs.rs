@@ -48,7 +48,7 @@ pub trait WebhookSender: Send + Sync {
     /// `Invalid` (naming `webhook_url`) when the URL's host is an address the backend
     /// may not call (private, loopback, link-local…, unless the operator allows them).
     async fn check(&self, url: &WebhookUrl) -> DomainResult<()>;
-    /// POSTs `body` (JSON) with `X-Sandpiper-Signature: sha256=<signature>`, checking the
+    /// POSTs `body` (JSON) with `X-Sandpiper-Signature: <signature>`, checking the
     /// address again; `Unavailable` when the receiver does not answer with a 2xx.
     async fn post(&self, url: &WebhookUrl, body: &[u8], signature: &str) -> DomainResult<()>;
 }

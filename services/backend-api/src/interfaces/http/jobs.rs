@@ -84,7 +84,7 @@ pub struct CreatedJob {
     #[serde(flatten)]
     pub job: JobView,
     /// The key the webhook's bodies are signed with (`X-Sandpiper-Signature:
-    /// sha256=<hex HMAC-SHA256 of the body>`); shown only here.
+    /// t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`); shown only here.
     pub webhook_secret: Option<String>,
 }
 

@@ -7,8 +7,9 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use super::{backend, create, deliver, fired_at, runs, sign, until_runs, AUTOMATIONS};
+use super::{backend, create, deliver, fired_at, runs, until_runs, AUTOMATIONS};
 use crate::support::fake_llm::{FakeLlm, Reply};
+use crate::support::signatures::{signed_at, signed_now};
 
 #[tokio::test]
 async fn a_full_queue_skips_a_run_and_the_number_of_automations_is_capped() {
@@ -115,7 +116,7 @@ async fn a_deactivated_owners_automations_do_not_run_and_its_webhook_is_not_foun
         body,
         &[(
             "X-Sandpiper-Signature",
-            sign(trigger["secret"].as_str().unwrap(), body),
+            signed_now(trigger["secret"].as_str().unwrap(), body),
         )],
     )
     .await;
@@ -186,20 +187,25 @@ async fn a_delivery_that_made_no_job_is_503_and_its_retry_is_not_a_repeat() {
     .await;
     let trigger = &hook["triggers"][0];
     let (url, body) = (trigger["url"].as_str().unwrap(), b"{}");
-    let signature = sign(trigger["secret"].as_str().unwrap(), body);
-    let headers = |key: &str| {
+    // Each delivery signed at its own second, so each is another delivery.
+    let now = chrono::Utc::now().timestamp();
+    let headers = |key: &str, ago: i64| {
         vec![
-            ("X-Sandpiper-Signature", signature.clone()),
+            (
+                "X-Sandpiper-Signature",
+                signed_at(trigger["secret"].as_str().unwrap(), now - ago, body),
+            ),
             ("Idempotency-Key", key.to_owned()),
         ]
     };
-    // One runs, one waits queued; the queue is full for the third.
-    for key in ["d-1", "d-2"] {
-        let (status, answer) = deliver(&app, url, body, &headers(key)).await;
+    // One runs, one waits queued; the queue is full for the third, which is released
+    // (both its keys), so the same delivery sent again is tried again.
+    for (key, ago) in [("d-1", 1), ("d-2", 2)] {
+        let (status, answer) = deliver(&app, url, body, &headers(key, ago)).await;
         assert_eq!(status, StatusCode::ACCEPTED, "{answer}");
     }
     for _ in 0..2 {
-        let (status, answer) = deliver(&app, url, body, &headers("d-3")).await;
+        let (status, answer) = deliver(&app, url, body, &headers("d-3", 3)).await;
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{answer}");
         assert!(answer.to_string().contains("queue full"), "{answer}");
     }

@@ -2,14 +2,13 @@
 //! the one secret the automation's answer showed once, retried like a job's; a URL is
 //! checked as a job's is.
 
-use hmac::{Hmac, KeyInit, Mac};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use sha2::Sha256;
 
 use super::{backend, create, AUTOMATIONS};
 use crate::jobs::{calls, receiver};
 use crate::support::fake_llm::{FakeLlm, Reply};
+use crate::support::signatures::assert_signed;
 
 #[tokio::test]
 async fn each_runs_end_reaches_the_automations_webhook_signed_with_its_one_secret() {
@@ -51,19 +50,7 @@ async fn each_runs_end_reaches_the_automations_webhook_signed_with_its_one_secre
     let mut ends: Vec<String> = got
         .iter()
         .map(|(signature, body)| {
-            let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-            mac.update(body);
-            let hex: String = mac
-                .finalize()
-                .into_bytes()
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            assert_eq!(
-                signature,
-                &format!("sha256={hex}"),
-                "signed with the automation's secret"
-            );
+            assert_signed(signature, &secret, body);
             let body: Value = serde_json::from_slice(body).unwrap();
             format!(
                 "{} {}",

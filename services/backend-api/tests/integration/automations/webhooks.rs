@@ -1,12 +1,16 @@
-//! Webhook triggers: a signed delivery runs once per key, and bad deliveries (unsigned,
-//! wrongly signed, filtered out, too large) run nothing; their URLs are absolute under the
-//! deployment's public URL when it has one.
+//! Webhook triggers: a signed delivery runs once, however it is sent again; bad deliveries
+//! (unsigned, wrongly signed, signed too long ago or ahead, filtered out, too large) run
+//! nothing; a rotated secret is taken for its grace only; their URLs are absolute under
+//! the deployment's public URL when it has one.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use super::{backend, create, deliver, runs, sign, AUTOMATIONS};
+use super::{backend, create, deliver, runs, AUTOMATIONS};
 use crate::support::fake_llm::FakeLlm;
+use crate::support::signatures::{github_signed, signed_at, signed_now};
+
+const SIGNATURE: &str = "X-Sandpiper-Signature";
 
 #[tokio::test]
 async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
@@ -40,28 +44,55 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
     assert_eq!(again["triggers"][0]["secret"], Value::Null);
 
     let body = br#"{"action":"opened","repository":{"name":"sandpiper"}}"#;
-    let wrong = sign("not-the-secret", body);
-    for headers in [
-        vec![],
-        vec![("X-Sandpiper-Signature", wrong.clone())],
-        vec![("X-Hub-Signature-256", wrong)],
+    let now = chrono::Utc::now().timestamp();
+    for (headers, says) in [
+        (vec![], "not signed"),
+        (
+            vec![(SIGNATURE, signed_now("not-the-secret", body))],
+            "not signed with this webhook's secret",
+        ),
+        (
+            vec![("X-Hub-Signature-256", github_signed("not-the-secret", body))],
+            "not signed with",
+        ),
+        // The body's signature alone, in Sandpiper's header: no time, so refused.
+        (vec![(SIGNATURE, github_signed(secret, body))], "t=<unix seconds>"),
+        // Captured and sent again later, or signed ahead: outside the 5 minutes.
+        (
+            vec![(SIGNATURE, signed_at(secret, now - 301, body))],
+            "from this server's clock",
+        ),
+        (
+            vec![(SIGNATURE, signed_at(secret, now + 301, body))],
+            "from this server's clock",
+        ),
+        // A signature with its time moved: the time is signed too.
+        (
+            vec![(
+                SIGNATURE,
+                signed_at(secret, now - 400, body).replace(&format!("t={}", now - 400), &format!("t={now}")),
+            )],
+            "not signed with",
+        ),
     ] {
         let (status, answer) = deliver(&app, url, body, &headers).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{says:?} in {answer}");
     }
     // Signed right, but another body than the one signed.
-    let signature = sign(secret, body);
-    let (status, _) = deliver(&app, url, b"{}", &[("X-Sandpiper-Signature", signature.clone())]).await;
+    let signature = signed_now(secret, body);
+    let (status, _) = deliver(&app, url, b"{}", &[(SIGNATURE, signature.clone())]).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let big = vec![b' '; 4096];
-    let (status, _) = deliver(&app, url, &big, &[("X-Sandpiper-Signature", sign(secret, &big))]).await;
+    let (status, _) = deliver(&app, url, &big, &[(SIGNATURE, signed_now(secret, &big))]).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     let closed = br#"{"action":"closed","repository":{"name":"sandpiper"}}"#;
     let (status, answer) = deliver(
         &app,
         url,
         closed,
-        &[("X-Hub-Signature-256", sign(secret, closed))],
+        &[("X-Hub-Signature-256", github_signed(secret, closed))],
     )
     .await;
     assert_eq!(
@@ -72,17 +103,39 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
     assert!(runs(&app, &token, id).await.is_empty(), "nothing ran so far");
 
     let headers = [
-        ("X-Sandpiper-Signature", signature.clone()),
+        (SIGNATURE, signature.clone()),
         ("Idempotency-Key", "delivery-1".to_owned()),
     ];
     let (status, first) = deliver(&app, url, body, &headers).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{first}");
     let job = first["job_id"].as_str().unwrap();
-    let (status, replay) = deliver(&app, url, body, &headers).await;
-    assert_eq!(status, StatusCode::OK, "{replay}");
+    // Sent again as it was, with another Idempotency-Key, or with none: the signature
+    // names the delivery, so it runs no more.
+    for again in [
+        headers.to_vec(),
+        vec![
+            (SIGNATURE, signature.clone()),
+            ("Idempotency-Key", "another".to_owned()),
+        ],
+        vec![(SIGNATURE, signature.clone())],
+    ] {
+        let (status, replay) = deliver(&app, url, body, &again).await;
+        assert_eq!(status, StatusCode::OK, "{replay}");
+        assert_eq!(
+            (replay["job_id"].as_str(), replay["repeated"].as_bool()),
+            (Some(job), Some(true))
+        );
+    }
+    // Signed again later by the sender, with the same Idempotency-Key: the key holds.
+    let resigned = [
+        (SIGNATURE, signed_at(secret, now - 5, body)),
+        ("Idempotency-Key", "delivery-1".to_owned()),
+    ];
+    let (status, replay) = deliver(&app, url, body, &resigned).await;
     assert_eq!(
-        (replay["job_id"].as_str(), replay["repeated"].as_bool()),
-        (Some(job), Some(true))
+        (status, replay["job_id"].as_str()),
+        (StatusCode::OK, Some(job)),
+        "{replay}"
     );
     app.until_job(&token, job, "succeeded").await;
     let history = runs(&app, &token, id).await;
@@ -96,7 +149,7 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
         .join("\n");
     assert!(asked.contains("Review sandpiper"), "{asked}");
 
-    // A rotated secret replaces the old one.
+    // A rotated secret: the new one is taken, and the old one still, for the grace.
     let rotate = format!(
         "{AUTOMATIONS}/{id}/triggers/{}/rotate",
         trigger["id"].as_str().unwrap()
@@ -104,10 +157,18 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
     let rotated = app
         .expect(StatusCode::OK, Method::POST, &rotate, Some(&token), None)
         .await;
-    let (status, _) = deliver(&app, url, body, &[("X-Sandpiper-Signature", signature)]).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let fresh = sign(rotated["secret"].as_str().unwrap(), body);
-    let (status, _) = deliver(&app, url, body, &[("X-Sandpiper-Signature", fresh)]).await;
+    let until =
+        chrono::DateTime::parse_from_rfc3339(rotated["previous_valid_until"].as_str().unwrap()).unwrap();
+    let grace = until.timestamp() - chrono::Utc::now().timestamp();
+    assert!(
+        (86_300..=86_400).contains(&grace),
+        "a day's grace by default: {rotated}"
+    );
+    let old = signed_at(secret, now - 1, body);
+    let (status, answer) = deliver(&app, url, body, &[(SIGNATURE, old)]).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{answer}");
+    let fresh = signed_at(rotated["secret"].as_str().unwrap(), now - 2, body);
+    let (status, _) = deliver(&app, url, body, &[(SIGNATURE, fresh)]).await;
     assert_eq!(status, StatusCode::ACCEPTED);
     // A trigger's key expression names a delivery sent without the header.
     let keyed = create(
@@ -122,7 +183,7 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
         keyed["triggers"][0]["secret"].as_str().unwrap(),
     );
     let delivery = br#"{"id":"d-7"}"#;
-    let signed_delivery = [("X-Hub-Signature-256", sign(secret, delivery))];
+    let signed_delivery = [("X-Hub-Signature-256", github_signed(secret, delivery))];
     let (status, first) = deliver(&app, url, delivery, &signed_delivery).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{first}");
     let (status, again) = deliver(&app, url, delivery, &signed_delivery).await;
@@ -153,7 +214,14 @@ async fn hook(app: &crate::support::TestApp, token: &str) -> Value {
 async fn webhook_urls_are_absolute_under_the_deployments_public_url() {
     let llm = FakeLlm::start(vec![]).await;
     let public = "https://sandpiper.example.org";
-    let app = backend(&llm, &[("public_url", format!("{public}/"))]).await;
+    let app = backend(
+        &llm,
+        &[
+            ("public_url", format!("{public}/")),
+            ("automations.rotation_grace_secs", "0".into()),
+        ],
+    )
+    .await;
     let (token, _, _) = app.register("ada@example.org").await;
     let created = hook(&app, &token).await;
     let trigger = &created["triggers"][0];
@@ -168,11 +236,15 @@ async fn webhook_urls_are_absolute_under_the_deployments_public_url() {
         .expect(StatusCode::OK, Method::POST, &rotate, Some(&token), None)
         .await;
     assert_eq!(rotated["url"], url);
-    // Its path is this API's: a delivery signed with the new secret runs.
+    // Its path is this API's: a delivery signed with the new secret runs; with no grace
+    // set, the old secret is refused at once.
     let body = b"{}";
-    let signature = sign(rotated["secret"].as_str().unwrap(), body);
     let path = url.strip_prefix(public).unwrap();
-    let (status, answer) = deliver(&app, path, body, &[("X-Sandpiper-Signature", signature)]).await;
+    let old = signed_now(trigger["secret"].as_str().unwrap(), body);
+    let (status, answer) = deliver(&app, path, body, &[(SIGNATURE, old)]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{answer}");
+    let signature = signed_now(rotated["secret"].as_str().unwrap(), body);
+    let (status, answer) = deliver(&app, path, body, &[(SIGNATURE, signature)]).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{answer}");
 }
 

@@ -31,8 +31,6 @@ use std::time::{Duration, Instant};
 use axum::http::HeaderMap;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
 
 use reqwest::{Method, StatusCode};
 use sandbox_manager_client::contract::{ListQuery, NetworkMode};

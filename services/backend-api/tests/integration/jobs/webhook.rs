@@ -1,6 +1,7 @@
 //! The webhook: the job, signed, when it waits and when it ends, retried until taken.
 
 use super::*;
+use crate::support::signatures::assert_signed;
 
 #[tokio::test]
 async fn the_webhook_gets_the_job_signed_when_it_waits_and_ends_and_is_retried() {
@@ -39,15 +40,7 @@ async fn the_webhook_gets_the_job_signed_when_it_waits_and_ends_and_is_retried()
     let statuses: Vec<Value> = all
         .iter()
         .map(|(signature, body)| {
-            let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-            mac.update(body);
-            let expected: String = mac
-                .finalize()
-                .into_bytes()
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            assert_eq!(signature, &format!("sha256={expected}"));
+            assert_signed(signature, &secret, body);
             let body: Value = serde_json::from_slice(body).unwrap();
             assert_eq!(body["id"], id);
             body["status"].clone()

@@ -25,6 +25,7 @@ pub mod manager;
 pub mod mcp_servers;
 pub mod process;
 pub mod servers;
+pub mod signatures;
 mod sse;
 
 pub use sse::SseStream;

@@ -1,6 +1,6 @@
-//! `POST /api/v1/hooks/{trigger_id}`: a webhook delivery, no sign-in: the body signed
-//! with the trigger's secret (`X-Sandpiper-Signature: sha256=…`, or GitHub's
-//! `X-Hub-Signature-256`), read up to the operator's size limit.
+//! `POST /api/v1/hooks/{trigger_id}`: a webhook delivery, no sign-in: signed with the
+//! trigger's secret (`X-Sandpiper-Signature: t=…,v1=…` over its time and body, or
+//! GitHub's `X-Hub-Signature-256`), read up to the operator's size limit.
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -11,9 +11,9 @@ use super::super::error::ErrorBody;
 use super::super::extract::{read_body, Path};
 use super::super::AppState;
 use crate::application::automations::hooks::{Delivered, Delivery};
+use crate::application::webhook_signature::{Claim, HEADER as SIGNATURE};
 use crate::application::AppResult;
 
-const SIGNATURE: &str = "x-sandpiper-signature";
 const GITHUB_SIGNATURE: &str = "x-hub-signature-256";
 const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
@@ -29,15 +29,18 @@ pub struct DeliveryAnswer {
 }
 
 /// Fires the automation whose webhook trigger this is. `202` with the run's job; `200`
-/// for a repeated `Idempotency-Key` (the earlier job, no second run) or a delivery that
-/// runs nothing (the filter did not match, the automation is paused). Unsigned or badly
-/// signed: `401`, larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
+/// for a delivery taken before (the same signature, the same value of the trigger's key,
+/// or a repeated `Idempotency-Key`: the earlier job, no second run) or one that runs
+/// nothing (the filter did not match, the automation is paused). Unsigned, badly signed
+/// or signed at a time more than the tolerance (5 minutes) from the clock: `401`,
+/// larger than allowed: `413`, broken off: `400`; nothing runs. An unknown
 /// trigger is `404` before any of the body is read; so is `503` (with `Retry-After`) when
 /// too many deliveries wait to be read.
 #[utoipa::path(post, path = "/api/v1/hooks/{trigger_id}", tag = "automations",
     request_body(content = serde_json::Value, description = "the delivery (JSON is offered to the prompt and the filter as `body`; any other body as text)"),
     params(("trigger_id" = String, Path, description = "the webhook trigger's id"),
-        ("X-Sandpiper-Signature" = Option<String>, Header, description = "sha256=<hex HMAC-SHA256 of the body with the trigger's secret> (or send it as X-Hub-Signature-256)"),
+        ("X-Sandpiper-Signature" = Option<String>, Header, description = "t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" with the trigger's secret>"),
+        ("X-Hub-Signature-256" = Option<String>, Header, description = "GitHub's signature, sha256=<hex HMAC-SHA256 of the body>, instead of X-Sandpiper-Signature"),
         ("Idempotency-Key" = Option<String>, Header, description = "the delivery's id: a repeat runs nothing")),
     responses((status = 202, body = DeliveryAnswer), (status = 200, body = DeliveryAnswer),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
@@ -57,8 +60,12 @@ pub(super) async fn deliver(
     })
     .await?;
     let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    let signature = match header(SIGNATURE) {
+        Some(value) => Some(Claim::Sandpiper(value)),
+        None => header(GITHUB_SIGNATURE).map(Claim::GitHub),
+    };
     let delivery = Delivery {
-        signature: header(SIGNATURE).or_else(|| header(GITHUB_SIGNATURE)),
+        signature,
         key: header(IDEMPOTENCY_KEY),
         body: &body,
     };

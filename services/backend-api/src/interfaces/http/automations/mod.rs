@@ -8,6 +8,7 @@ mod views;
 
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
+use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -60,8 +61,11 @@ pub struct RunList {
 pub struct RotatedSecret {
     pub id: String,
     pub url: String,
-    /// The new signing secret, shown only here; the old one no longer works.
+    /// The new signing secret, shown only here.
     pub secret: String,
+    /// Until when the secret it replaced is still taken beside it (the rotation's grace,
+    /// `AUTOMATIONS__ROTATION_GRACE_SECS`); after, only the new one.
+    pub previous_valid_until: DateTime<Utc>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -238,7 +242,8 @@ async fn runs(
     }))
 }
 
-/// A new signing secret for a webhook trigger; the old one stops working at once.
+/// A new signing secret for a webhook trigger; the old one is still taken until
+/// `previous_valid_until`, so senders can move to the new one without losing deliveries.
 #[utoipa::path(post, path = "/api/v1/automations/{id}/triggers/{trigger_id}/rotate", tag = "automations",
     responses((status = 200, body = RotatedSecret), (status = 404, body = ErrorBody)))]
 async fn rotate(
@@ -246,7 +251,7 @@ async fn rotate(
     CurrentUser(principal): CurrentUser,
     Path((id, trigger)): Path<(String, String)>,
 ) -> AppResult<axum::Json<RotatedSecret>> {
-    let (trigger, secret) = state
+    let (trigger, secret, previous_valid_until) = state
         .automations
         .rotate(&principal.user_id, &id, &trigger)
         .await?;
@@ -254,5 +259,6 @@ async fn rotate(
         id: trigger.as_str().to_owned(),
         url: hook_url(state.automations.public_url(), &trigger),
         secret,
+        previous_valid_until,
     }))
 }

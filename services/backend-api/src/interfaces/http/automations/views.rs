@@ -23,8 +23,8 @@ pub struct TriggerView {
     pub timezone: Option<String>,
     pub at: Option<DateTime<Utc>>,
     pub filter: Option<String>,
-    /// A webhook's expression giving a delivery's idempotency key when it has no
-    /// `Idempotency-Key` header.
+    /// A webhook's expression over the body giving a delivery's deduplication key (without
+    /// one, the delivery's signature is its key).
     pub key: Option<String>,
     /// A webhook's address: `<BACKEND_PUBLIC_URL>/api/v1/hooks/{id}` when the deployment
     /// knows its public URL, else relative to this API's origin (`/api/v1/hooks/{id}`).
