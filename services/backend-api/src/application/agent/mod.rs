@@ -38,7 +38,7 @@ mod replicas;
 mod run;
 mod start;
 mod take_over;
-mod untrusted;
+pub mod untrusted;
 
 pub use daily_tokens::DailyTokens;
 pub use replicas::Cluster;

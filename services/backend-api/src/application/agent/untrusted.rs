@@ -57,18 +57,22 @@ impl ToolReply {
             }
             Self::Outside { about, content } => {
                 let (head, note) = cut_for_model(&content, limit);
-                let id = nonce_not_in(head);
                 let about = if about.is_empty() {
                     about
                 } else {
                     format!("{about}\n")
                 };
-                format!(
-                    "{about}<untrusted-output id=\"{id}\">\n{head}\n</untrusted-output id=\"{id}\">{note}"
-                )
+                format!("{about}{}{note}", marked(head))
             }
         }
     }
+}
+
+/// `content` inside one untrusted block of its own (for text that reaches the model
+/// outside a tool's reply: a webhook's fields in a job's prompt).
+pub fn marked(content: &str) -> String {
+    let id = nonce_not_in(content);
+    format!("<untrusted-output id=\"{id}\">\n{content}\n</untrusted-output id=\"{id}\">")
 }
 
 /// 64 random bits as hex, drawn again in the (unlikely) case `content` holds them.

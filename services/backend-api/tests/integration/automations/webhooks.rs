@@ -147,7 +147,12 @@ async fn a_signed_webhook_runs_once_and_bad_deliveries_run_nothing() {
         .map(|r| r.to_string())
         .collect::<Vec<_>>()
         .join("\n");
-    assert!(asked.contains("Review sandpiper"), "{asked}");
+    // The delivery's value reached the model marked as anyone's text.
+    assert!(asked.contains(r#"Review <untrusted-output id=\""#), "{asked}");
+    assert!(
+        asked.contains(r#"\nsandpiper\n</untrusted-output id=\""#),
+        "{asked}"
+    );
 
     // A rotated secret: the new one is taken, and the old one still, for the grace.
     let rotate = format!(
