@@ -161,6 +161,10 @@ pub struct MemoryArgs {
     pub old: Option<String>,
 }
 
+/// The tool that makes an automation: offered only in a chat its person opened, since
+/// what it makes outlives the run and a job's prompt may carry anyone's text.
+pub const AUTOMATE_TOOL: &str = "automation_create";
+
 /// What the agent's `automation_create` tool takes: a time-triggered automation for its
 /// person (webhooks are made in the app).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

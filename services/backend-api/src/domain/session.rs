@@ -70,6 +70,14 @@ impl Network {
             }),
         }
     }
+
+    /// Its name, as [`Network::parse`] takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Internet => "internet",
+            Self::Offline => "offline",
+        }
+    }
 }
 
 /// A session title: trimmed, 1–200 characters, no control characters.
@@ -139,6 +147,12 @@ pub struct Session {
 }
 
 impl Session {
+    /// Whether its sandboxes may reach the internet, and so whatever its agent uses on
+    /// its behalf (web search, MCP servers the backend calls).
+    pub fn reaches_internet(&self) -> bool {
+        self.network != Some(Network::Offline)
+    }
+
     pub fn new(
         owner: UserId,
         title: Title,

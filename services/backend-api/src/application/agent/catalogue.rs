@@ -10,12 +10,12 @@ use crate::domain::backend_call::BackendCall;
 use crate::domain::logged_call::LoggedCall;
 use crate::domain::mcp::{qualified_name, McpTool};
 use crate::domain::memory::MEMORY_TOOL;
-use crate::domain::run_call::{DelegateArgs, DelegateCall, RunCall};
+use crate::domain::run_call::{DelegateArgs, DelegateCall, RunCall, AUTOMATE_TOOL};
 use crate::domain::sandbox_call::SandboxCall;
 use crate::domain::tool::{ToolHome, ToolSpec};
 
 /// The run's tools a turn offers only when it says so (see [`Catalogue::offer_optional`]).
-const OPTIONAL: [&str; 2] = [MEMORY_TOOL, REGISTER_TOOL];
+const OPTIONAL: [&str; 3] = [MEMORY_TOOL, REGISTER_TOOL, AUTOMATE_TOOL];
 
 /// A call the model made, parsed.
 #[derive(Debug, Clone)]
@@ -61,7 +61,8 @@ impl Catalogue {
     /// has no search tool browses to a search engine instead, where a tool that can only
     /// fail would cost it a step to learn that. The run's own tools (planning, talking to
     /// the person, delegating) are the session's agent's; a sub-agent works without them.
-    /// `memory` and `tool_register` wait for [`Catalogue::offer_optional`].
+    /// `memory`, `tool_register` and `automation_create` wait for
+    /// [`Catalogue::offer_optional`].
     pub fn new(web_search: bool, run_tools: bool) -> Self {
         let (run, delegate) = if run_tools {
             let mut run = RunCall::specs();
@@ -101,7 +102,8 @@ impl Catalogue {
     }
 
     /// Offers one of the [`OPTIONAL`] run tools, first, or withdraws it: a turn offers
-    /// `memory` while the person has memory on, `tool_register` in a chat's own run.
+    /// `memory` while the person has memory on, `tool_register` and `automation_create`
+    /// in a chat's own run.
     pub fn offer_optional(&mut self, name: &str, on: bool) {
         debug_assert!(OPTIONAL.contains(&name), "{name} is not optional");
         let offered = self.specs.iter().position(|spec| spec.name == name);

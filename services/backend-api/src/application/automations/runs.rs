@@ -18,7 +18,6 @@ use crate::application::jobs::{JobEnds, NewJob};
 use crate::domain::automation::{Automation, AutomationRun, FiredBy, SessionMode, HISTORY_KEPT};
 use crate::domain::ids::{AutomationId, RunId, TriggerId};
 use crate::domain::job::{Job, JobStatus};
-use crate::domain::session::Network;
 
 /// The history entries looked through for a persistent automation's last job.
 const LAST_JOB_LOOK_BACK: usize = 100;
@@ -169,7 +168,7 @@ impl AutomationService {
                 prompt: prompt.clone(),
                 attachments: attachments.clone(),
                 title: Some(automation.name.clone()),
-                network: automation.network.map(network_name),
+                network: automation.network.map(|network| network.as_str().to_owned()),
                 timeout_secs: automation.timeout_secs,
                 webhook_url: automation
                     .webhook
@@ -315,13 +314,4 @@ async fn render_off_workers(
     rendering
         .await
         .unwrap_or_else(|err| Err(format!("rendering stopped: {err}")))
-}
-
-/// A network as a job's request names it.
-fn network_name(network: Network) -> String {
-    match network {
-        Network::Internet => "internet",
-        Network::Offline => "offline",
-    }
-    .to_owned()
 }

@@ -116,3 +116,47 @@ async fn an_unusable_search_configuration_stops_start_up() {
         assert!(format!("{err:#}").contains(expected), "{provider}: {err:#}");
     }
 }
+
+/// What outlives a run or reaches outside is offered only where it may be used: a chat
+/// its person opened gets `automation_create` and web search; a job (anyone's prompt, no
+/// person present) no `automation_create`; an offline job no web search either.
+#[tokio::test]
+async fn headless_and_offline_runs_are_offered_nothing_that_lasts_or_reaches_out() {
+    let provider = Recorder::json(searxng_answer(1)).await;
+    let llm = FakeLlm::start(vec![
+        Reply::Text("Hello."),
+        Reply::Text("Done online."),
+        Reply::Text("Done offline."),
+    ])
+    .await;
+    let app = app_searching(&llm, &provider.base).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    app.turn(&token, &id, "Hello").await;
+    let key = app.jobs_key(&token).await;
+    for network in ["internet", "offline"] {
+        let created = app
+            .create_job(&key, json!({ "prompt": "Say hello", "network": network }))
+            .await;
+        app.until_job(&key, created["id"].as_str().unwrap(), "succeeded")
+            .await;
+    }
+    let offered: Vec<Vec<String>> = llm.requests().iter().map(support::fake_llm::tool_names).collect();
+    let has = |at: usize, name: &str| offered[at].iter().any(|tool| tool == name);
+    assert!(
+        has(0, "automation_create") && has(0, "web_search"),
+        "the chat: {:?}",
+        offered[0]
+    );
+    assert!(
+        !has(1, "automation_create") && has(1, "web_search"),
+        "a job: {:?}",
+        offered[1]
+    );
+    assert!(
+        !has(2, "automation_create") && !has(2, "web_search"),
+        "an offline job: {:?}",
+        offered[2]
+    );
+    assert!(has(2, "shell_exec"), "{:?}", offered[2]);
+}

@@ -6,7 +6,7 @@
 
 use super::Run;
 use crate::application::agent::untrusted::ToolReply;
-use crate::application::automations::input::{save_new, Checks};
+use crate::application::automations::input::{save_new, Checks, NewAutomation};
 use crate::domain::agent::ToolCallRequest;
 use crate::domain::logged_call::LoggedCall;
 use crate::domain::run_call::AutomateArgs;
@@ -25,6 +25,9 @@ impl Run {
     ) {
         self.open(call, logged).await;
         let owner = &self.session.owner;
+        // What it makes works as this chat does: an offline chat's automation is offline.
+        let mut new: NewAutomation = args.into();
+        new.network = self.session.network.map(|network| network.as_str().to_owned());
         let saved = save_new(
             &*self.deps.automations,
             Checks {
@@ -33,7 +36,7 @@ impl Run {
             },
             owner,
             None,
-            args.into(),
+            new,
         )
         .await;
         let (view, reply) = match saved {

@@ -149,7 +149,10 @@ impl Run {
                 ChatMessage::text(ChatRole::System, sub_agent_prompt()),
                 ChatMessage::text(ChatRole::User, assignment.task.clone()),
             ],
-            catalogue: Catalogue::new(self.deps.web_search.is_some(), false),
+            catalogue: Catalogue::new(
+                self.deps.web_search.is_some() && self.session.reaches_internet(),
+                false,
+            ),
             mcp_reported: HashSet::new(),
             agent_servers: Vec::new(),
             sandbox: None,

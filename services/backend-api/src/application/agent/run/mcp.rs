@@ -32,8 +32,13 @@ impl Run {
             (None, None)
         };
         let mut taken = HashSet::new();
+        let online = self.session.reaches_internet();
         for server in self.deps.mcp.status(site.as_ref()).await {
             taken.insert(server.name.clone());
+            // A server the backend calls would reach outside for an offline session.
+            if !online && !self.deps.mcp.runs_in_sandbox(&server.name) {
+                continue;
+            }
             let error = match (server.error, &no_site) {
                 (Some(error), _) => Some(error),
                 (None, Some(no_site)) if server.not_started => Some(no_site.clone()),

@@ -141,7 +141,7 @@ impl Run {
         cancel: CancellationToken,
         fence: Fence,
     ) -> Self {
-        let catalogue = Catalogue::new(deps.web_search.is_some(), true);
+        let catalogue = Catalogue::new(deps.web_search.is_some() && session.reaches_internet(), true);
         let system = prompt::system_prompt(&deps.models);
         Self {
             sandbox_key: session.id.clone(),

@@ -12,6 +12,7 @@ use crate::application::agent::guard::{Guard, Interrupted};
 use crate::domain::agent::{ChatMessage, ChatRole, ToolCallRequest};
 use crate::domain::event::AgentEvent;
 use crate::domain::model::ModelInfo;
+use crate::domain::run_call::AUTOMATE_TOOL;
 use crate::domain::session::SessionStatus;
 
 /// Characters a token stands for, roughly, when a model's context window (in tokens)
@@ -74,6 +75,8 @@ impl Run {
         })
         .await;
         self.offer_mcp_tools().await;
+        // What outlives the run is made only where its person is.
+        self.catalogue.offer_optional(AUTOMATE_TOOL, self.registers());
         let mut guard = self.guard();
         self.work(&model, &mut guard).await
     }
