@@ -39,7 +39,7 @@ export class ApiKeys {
     }
     
     /**
-     * Revokes anyone's API key.
+     * Revokes anyone's API key; the automations made with it pause.
      */
     public static revokeAnyApiKey<ThrowOnError extends boolean = false>(options: Options<RevokeAnyApiKeyData, ThrowOnError>): RequestResult<RevokeAnyApiKeyResponses, RevokeAnyApiKeyErrors, ThrowOnError> {
         return (options.client ?? client).delete<RevokeAnyApiKeyResponses, RevokeAnyApiKeyErrors, ThrowOnError>({
@@ -102,7 +102,8 @@ export class ApiKeys {
     }
     
     /**
-     * Revokes one of your API keys: it stops working at once, everywhere.
+     * Revokes one of your API keys: it stops working at once, everywhere, and the
+     * automations made with it pause (saying why).
      */
     public static revokeApiKey<ThrowOnError extends boolean = false>(options: Options<RevokeApiKeyData, ThrowOnError>): RequestResult<RevokeApiKeyResponses, RevokeApiKeyErrors, ThrowOnError> {
         return (options.client ?? client).delete<RevokeApiKeyResponses, RevokeApiKeyErrors, ThrowOnError>({
@@ -204,7 +205,8 @@ export class Users {
     }
     
     /**
-     * Stops the account from signing in and ends its sign-ins (admins only).
+     * Stops the account from signing in and ends its sign-ins, its running E2B sandboxes
+     * (whose tokens stop working at once) and its automations, which pause (admins only).
      */
     public static deactivate<ThrowOnError extends boolean = false>(options: Options<DeactivateData, ThrowOnError>): RequestResult<DeactivateResponses, DeactivateErrors, ThrowOnError> {
         return (options.client ?? client).post<DeactivateResponses, DeactivateErrors, ThrowOnError>({

@@ -110,8 +110,9 @@ impl ApiKeys {
         Ok(self.keys.list(Some(&owner.user_id)).await?)
     }
 
-    /// Revokes one of the caller's keys; another person's is `NotFound`, like none.
-    pub async fn revoke(&self, owner: &Principal, id: &ApiKeyId) -> AppResult<()> {
+    /// Revokes one of the caller's keys; another person's is `NotFound`, like none. The
+    /// key as it was.
+    pub async fn revoke(&self, owner: &Principal, id: &ApiKeyId) -> AppResult<ApiKey> {
         self.revoke_if(id, |key| key.owner == owner.user_id).await
     }
 
@@ -121,16 +122,16 @@ impl ApiKeys {
         Ok(self.keys.list(None).await?)
     }
 
-    /// Revokes anyone's key. Admins only.
-    pub async fn revoke_any(&self, admin: &Principal, id: &ApiKeyId) -> AppResult<()> {
+    /// Revokes anyone's key. Admins only. The key as it was.
+    pub async fn revoke_any(&self, admin: &Principal, id: &ApiKeyId) -> AppResult<ApiKey> {
         require_admin(admin)?;
         self.revoke_if(id, |_| true).await
     }
 
-    async fn revoke_if(&self, id: &ApiKeyId, may: impl FnOnce(&ApiKey) -> bool) -> AppResult<()> {
+    async fn revoke_if(&self, id: &ApiKeyId, may: impl FnOnce(&ApiKey) -> bool) -> AppResult<ApiKey> {
         let live = self.keys.get(id).await?.filter(|key| key.revoked_at.is_none());
         match live {
-            Some(key) if may(&key) && self.keys.revoke(&key.id, Utc::now()).await? => Ok(()),
+            Some(key) if may(&key) && self.keys.revoke(&key.id, Utc::now()).await? => Ok(key),
             _ => Err(AppError::NotFound("API key")),
         }
     }

@@ -99,6 +99,7 @@ impl Application {
         let (jobs, automations) = jobs::start(&settings, &stores, &parts, &events, &stopping).await?;
         let e2b = Arc::new(E2bService::new(
             stores.e2b_sandboxes.clone(),
+            stores.users.clone(),
             parts.rented.clone(),
             Arc::new(ToolApiEnvironment::default()),
             &e2b_token_secret(&settings.auth)?,

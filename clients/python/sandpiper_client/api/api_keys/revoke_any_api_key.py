@@ -60,7 +60,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any | ErrorBody]:
-    """Revokes anyone's API key.
+    """Revokes anyone's API key; the automations made with it pause.
 
     Args:
         id (str):
@@ -89,7 +89,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> Any | ErrorBody | None:
-    """Revokes anyone's API key.
+    """Revokes anyone's API key; the automations made with it pause.
 
     Args:
         id (str):
@@ -113,7 +113,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any | ErrorBody]:
-    """Revokes anyone's API key.
+    """Revokes anyone's API key; the automations made with it pause.
 
     Args:
         id (str):
@@ -140,7 +140,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> Any | ErrorBody | None:
-    """Revokes anyone's API key.
+    """Revokes anyone's API key; the automations made with it pause.
 
     Args:
         id (str):

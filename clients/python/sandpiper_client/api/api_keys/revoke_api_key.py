@@ -55,7 +55,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any | ErrorBody]:
-    """Revokes one of your API keys: it stops working at once, everywhere.
+    """Revokes one of your API keys: it stops working at once, everywhere, and the
+    automations made with it pause (saying why).
 
     Args:
         id (str):
@@ -84,7 +85,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> Any | ErrorBody | None:
-    """Revokes one of your API keys: it stops working at once, everywhere.
+    """Revokes one of your API keys: it stops working at once, everywhere, and the
+    automations made with it pause (saying why).
 
     Args:
         id (str):
@@ -108,7 +110,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any | ErrorBody]:
-    """Revokes one of your API keys: it stops working at once, everywhere.
+    """Revokes one of your API keys: it stops working at once, everywhere, and the
+    automations made with it pause (saying why).
 
     Args:
         id (str):
@@ -135,7 +138,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> Any | ErrorBody | None:
-    """Revokes one of your API keys: it stops working at once, everywhere.
+    """Revokes one of your API keys: it stops working at once, everywhere, and the
+    automations made with it pause (saying why).
 
     Args:
         id (str):

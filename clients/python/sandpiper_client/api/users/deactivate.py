@@ -64,7 +64,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | UserView]:
-    """Stops the account from signing in and ends its sign-ins (admins only).
+    """Stops the account from signing in and ends its sign-ins, its running E2B sandboxes
+    (whose tokens stop working at once) and its automations, which pause (admins only).
 
     Args:
         id (str):
@@ -93,7 +94,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | UserView | None:
-    """Stops the account from signing in and ends its sign-ins (admins only).
+    """Stops the account from signing in and ends its sign-ins, its running E2B sandboxes
+    (whose tokens stop working at once) and its automations, which pause (admins only).
 
     Args:
         id (str):
@@ -117,7 +119,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[ErrorBody | UserView]:
-    """Stops the account from signing in and ends its sign-ins (admins only).
+    """Stops the account from signing in and ends its sign-ins, its running E2B sandboxes
+    (whose tokens stop working at once) and its automations, which pause (admins only).
 
     Args:
         id (str):
@@ -144,7 +147,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> ErrorBody | UserView | None:
-    """Stops the account from signing in and ends its sign-ins (admins only).
+    """Stops the account from signing in and ends its sign-ins, its running E2B sandboxes
+    (whose tokens stop working at once) and its automations, which pause (admins only).
 
     Args:
         id (str):

@@ -14,6 +14,7 @@
 mod files;
 pub mod hooks;
 pub mod input;
+mod pauses;
 pub mod rules;
 mod runs;
 mod scheduler;

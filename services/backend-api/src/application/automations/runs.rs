@@ -11,6 +11,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::files;
+use super::pauses::pause;
 use super::template::{self, Payload};
 use super::AutomationService;
 use crate::application::error::{AppError, AppResult};
@@ -257,12 +258,11 @@ impl AutomationService {
             }
             automation.failures += 1;
             if automation.failures >= max && automation.enabled {
-                automation.enabled = false;
-                automation.next_fire = None;
-                automation.paused_reason = Some(format!(
+                let why = format!(
                     "paused after {max} failed runs in a row (the last: {})",
                     error.as_deref().unwrap_or("the run failed")
-                ));
+                );
+                pause(automation, why);
             }
         });
         let paused = match counted.await {
@@ -274,11 +274,7 @@ impl AutomationService {
             }
         };
         if let Some(why) = paused {
-            let mut pause = Fire::new(FiredBy::Paused, None, Utc::now());
-            pause.note = Some(why);
-            if let Err(err) = self.record(&pause.entry(id)).await {
-                tracing::error!(automation = id.as_str(), %err, "recording a pause");
-            }
+            self.record_pause(id, why).await;
         }
     }
 }

@@ -30,7 +30,9 @@ mod tokens;
 
 use super::{AppError, AppResult};
 use crate::domain::e2b::{E2bSandbox, E2bSandboxId, E2bState, E2bTimeout, Template};
-use crate::domain::ports::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, Updated};
+use crate::domain::ports::{
+    E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, Updated, UserRepository,
+};
 use crate::domain::session::Network;
 use crate::domain::user::UserId;
 use changes::{changed_too_often, CHANGE_ATTEMPTS};
@@ -67,6 +69,8 @@ pub struct Connected {
 
 pub struct E2bService {
     sandboxes: Arc<dyn E2bSandboxRepository>,
+    /// Whose sandboxes may be reached: a deactivated owner's may not.
+    users: Arc<dyn UserRepository>,
     gateway: Arc<dyn PausableSandboxes>,
     environment: Arc<dyn SandboxEnvironment>,
     keys: TokenKeys,
@@ -78,12 +82,14 @@ impl E2bService {
     /// `secret` keys the access tokens; the server's token secret serves.
     pub fn new(
         sandboxes: Arc<dyn E2bSandboxRepository>,
+        users: Arc<dyn UserRepository>,
         gateway: Arc<dyn PausableSandboxes>,
         environment: Arc<dyn SandboxEnvironment>,
         secret: &str,
     ) -> Self {
         Self {
             sandboxes,
+            users,
             gateway,
             environment,
             keys: TokenKeys::new(secret),
@@ -172,6 +178,18 @@ impl E2bService {
             return Err(AppError::NotFound("sandbox"));
         }
         Ok(())
+    }
+
+    /// Ends every running sandbox of `owner` (their account was deactivated); paused ones
+    /// keep their files and cannot be resumed meanwhile. How many ended.
+    pub async fn end_all_of(&self, owner: &UserId) -> AppResult<usize> {
+        let mut ended = 0;
+        for sandbox in self.sandboxes.list(owner).await? {
+            if sandbox.state == E2bState::Running && self.end(&sandbox.id).await {
+                ended += 1;
+            }
+        }
+        Ok(ended)
     }
 
     /// The running sandbox ends `timeout` from now, sooner or later than it would have;

@@ -68,8 +68,21 @@ impl E2bService {
         if let Some(access) = self.found.get(id) {
             return Ok(access);
         }
+        let record = self.sandboxes.get(id).await?;
+        if let Some(sandbox) = &record {
+            let active = self
+                .users
+                .by_id(&sandbox.owner)
+                .await?
+                .is_some_and(|user| user.active);
+            if !active {
+                return Err(AppError::Unauthorized(
+                    "the account this sandbox belongs to is deactivated".into(),
+                ));
+            }
+        }
         let Some(access) = self.gateway.find(id.session()).await? else {
-            let paused = matches!(self.sandboxes.get(id).await?, Some(s) if s.state == E2bState::Paused);
+            let paused = matches!(record, Some(s) if s.state == E2bState::Paused);
             return Err(AppError::Gone(if paused {
                 format!("sandbox {} is paused: connect to it to resume it", id.as_str())
             } else {

@@ -131,7 +131,13 @@ async fn a_sandbox_ended_while_it_starts_is_removed_not_handed_out() {
         store: store.clone(),
         released: AtomicUsize::new(0),
     });
-    let service = E2bService::new(store.clone(), gateway.clone(), Arc::new(NoEnvironment), "secret");
+    let service = E2bService::new(
+        store.clone(),
+        store.clone(),
+        gateway.clone(),
+        Arc::new(NoEnvironment),
+        "secret",
+    );
     let owner = UserId::new();
     let refused = service
         .create(&owner, created_with_timeout_0(false))
@@ -256,7 +262,13 @@ impl Fixture {
     }
 
     pub(super) fn service_on(&self, sandboxes: Arc<dyn E2bSandboxRepository>) -> E2bService {
-        E2bService::new(sandboxes, self.gateway.clone(), Arc::new(NoEnvironment), "secret")
+        E2bService::new(
+            sandboxes,
+            self.store.clone(),
+            self.gateway.clone(),
+            Arc::new(NoEnvironment),
+            "secret",
+        )
     }
 }
 
@@ -297,4 +309,5 @@ async fn a_sandbox_paused_while_it_starts_is_removed_not_handed_out() {
     assert!(store.list(&owner).await.unwrap().is_empty());
 }
 
+mod owners;
 mod racing;

@@ -17,7 +17,7 @@ use super::views::{ApiKeyView, NewApiKey, OwnedApiKeyView};
 use super::AppState;
 use crate::application::api_keys::NewKey;
 use crate::application::AppResult;
-use crate::domain::api_key::{self, ApiKeyId, ApiKeyName, ApiKeyScope};
+use crate::domain::api_key::{self, ApiKey, ApiKeyId, ApiKeyName, ApiKeyScope};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -102,7 +102,8 @@ async fn list(
     Ok(axum::Json(keys.iter().map(ApiKeyView::from).collect()))
 }
 
-/// Revokes one of your API keys: it stops working at once, everywhere.
+/// Revokes one of your API keys: it stops working at once, everywhere, and the
+/// automations made with it pause (saying why).
 #[utoipa::path(delete, path = "/api/v1/api-keys/{id}", tag = "api-keys",
     operation_id = "revoke_api_key", responses((status = 204),
         (status = 404, body = ErrorBody, description = "none of your keys has this id")))]
@@ -111,7 +112,8 @@ async fn revoke(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    state.api_keys.revoke(&principal, &ApiKeyId::parse(&id)?).await?;
+    let key = state.api_keys.revoke(&principal, &ApiKeyId::parse(&id)?).await?;
+    pause_made_with(&state, &key).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -127,7 +129,7 @@ async fn list_all(
     Ok(axum::Json(keys.iter().map(OwnedApiKeyView::from).collect()))
 }
 
-/// Revokes anyone's API key.
+/// Revokes anyone's API key; the automations made with it pause.
 #[utoipa::path(delete, path = "/api/v1/admin/api-keys/{id}", tag = "api-keys",
     operation_id = "revoke_any_api_key", responses((status = 204),
         (status = 403, body = ErrorBody, description = "not an admin"),
@@ -137,9 +139,23 @@ async fn revoke_any(
     CurrentUser(principal): CurrentUser,
     Path(id): Path<String>,
 ) -> AppResult<StatusCode> {
-    state
+    let key = state
         .api_keys
         .revoke_any(&principal, &ApiKeyId::parse(&id)?)
         .await?;
+    pause_made_with(&state, &key).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Pauses the automations made with the revoked `key`: their runs would act for it.
+async fn pause_made_with(state: &AppState, key: &ApiKey) -> AppResult<()> {
+    let why = format!(
+        "paused: the API key it was made with ({}) was revoked",
+        key.name.as_str()
+    );
+    state
+        .automations
+        .pause_all(&key.owner, Some(&key.id), &why)
+        .await?;
+    Ok(())
 }

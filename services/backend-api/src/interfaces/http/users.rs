@@ -54,7 +54,8 @@ async fn activate(
     Ok(axum::Json(UserView::from(&user)))
 }
 
-/// Stops the account from signing in and ends its sign-ins (admins only).
+/// Stops the account from signing in and ends its sign-ins, its running E2B sandboxes
+/// (whose tokens stop working at once) and its automations, which pause (admins only).
 #[utoipa::path(post, path = "/api/v1/users/{id}/deactivate", tag = "users",
     responses((status = 200, body = UserView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn deactivate(
@@ -63,5 +64,14 @@ async fn deactivate(
     Path(id): Path<String>,
 ) -> AppResult<axum::Json<UserView>> {
     let user = state.auth.set_active(&principal, &id, false).await?;
+    let ended = state.e2b.end_all_of(&user.id).await?;
+    let why = "paused: its owner's account was deactivated";
+    let paused = state.automations.pause_all(&user.id, None, why).await?;
+    tracing::info!(
+        user = user.id.0.as_str(),
+        ended,
+        paused,
+        "an account was deactivated"
+    );
     Ok(axum::Json(UserView::from(&user)))
 }

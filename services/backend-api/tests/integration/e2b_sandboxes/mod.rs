@@ -7,6 +7,7 @@
 //!
 //! - `reach.rs`: created with its variables and reached through the one-host data plane;
 //!   another person's key finds nothing; set_timeout and its time running out;
+//!   a deactivated owner's sandbox ended at once;
 //! - `kill_and_pause.rs`: kill removes its container at once, connect extends but never
 //!   shortens; pause keeps its files for connect to resume, and autoPause pauses it when
 //!   its time is up.

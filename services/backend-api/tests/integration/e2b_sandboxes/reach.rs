@@ -174,3 +174,35 @@ async fn a_rented_sandbox_is_reached_through_the_data_plane_and_ends_when_its_ti
         "E2B's SDKs tell a sandbox that is gone by these words: {body}"
     );
 }
+
+/// Deactivating a person ends their running sandbox at once: its container is gone and
+/// its access token, still held by their code, reaches nothing.
+#[tokio::test]
+async fn a_deactivated_persons_running_sandbox_ends_and_its_token_reaches_nothing() {
+    let manager = Manager::start();
+    let app = backend(&manager).await;
+    let (admin, _, _) = app.register("admin@example.org").await;
+    let (token, _, ada) = app.register("ada@example.org").await;
+    let key = key(&app, &token, "sandboxes").await;
+    let body = json!({ "templateID": "base", "timeout": 600 });
+    let (status, made) = e2b(&app, Method::POST, "/sandboxes", Some(&key), Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["sandboxID"].as_str().unwrap().to_owned();
+    let access = made["envdAccessToken"].as_str().unwrap().to_owned();
+    let health = data_plane(&app, Method::GET, "/health", &id, &access, "49983").await;
+    assert_eq!(health.status(), StatusCode::NO_CONTENT);
+
+    app.expect(
+        StatusCode::OK,
+        Method::POST,
+        &format!("/api/v1/users/{ada}/deactivate"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(containers_of(&manager, &id).await, 0);
+    let refused = data_plane(&app, Method::GET, "/health", &id, &access, "49983").await;
+    assert_eq!(refused.status(), StatusCode::BAD_GATEWAY);
+    let (status, _) = e2b(&app, Method::GET, &format!("/sandboxes/{id}"), Some(&key), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
