@@ -208,6 +208,14 @@ impl Automation {
         }
     }
 
+    /// Paused for `why` (failed runs, its owner deactivated, its key revoked): it fires
+    /// no more until its person enables it again.
+    pub fn pause(&mut self, why: String) {
+        self.enabled = false;
+        self.next_fire = None;
+        self.paused_reason = Some(why);
+    }
+
     /// The earliest fire time of its time triggers strictly after `after` (to the
     /// millisecond), or `None` when disabled or none fires again.
     pub fn next_fire_after(&self, after: DateTime<Utc>) -> Option<DateTime<Utc>> {

@@ -10,16 +10,9 @@ use super::runs::Fire;
 use super::AutomationService;
 use crate::application::error::AppResult;
 use crate::domain::api_key::ApiKeyId;
-use crate::domain::automation::{Automation, FiredBy};
+use crate::domain::automation::FiredBy;
 use crate::domain::ids::AutomationId;
 use crate::domain::user::UserId;
-
-/// Pauses `automation` for `why`, as stored.
-pub(super) fn pause(automation: &mut Automation, why: String) {
-    automation.enabled = false;
-    automation.next_fire = None;
-    automation.paused_reason = Some(why);
-}
 
 impl AutomationService {
     /// Pauses every enabled automation of `owner` (only those made with `made_with`,
@@ -39,7 +32,7 @@ impl AutomationService {
             let changed = self
                 .update(&automation.id, |automation| {
                     if automation.enabled {
-                        pause(automation, why.to_owned());
+                        automation.pause(why.to_owned());
                     }
                 })
                 .await?;

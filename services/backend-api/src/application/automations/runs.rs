@@ -11,7 +11,6 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::files;
-use super::pauses::pause;
 use super::template::{self, Payload};
 use super::AutomationService;
 use crate::application::error::{AppError, AppResult};
@@ -262,7 +261,7 @@ impl AutomationService {
                     "paused after {max} failed runs in a row (the last: {})",
                     error.as_deref().unwrap_or("the run failed")
                 );
-                pause(automation, why);
+                automation.pause(why);
             }
         });
         let paused = match counted.await {
