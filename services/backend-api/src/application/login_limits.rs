@@ -7,6 +7,11 @@
 //!   another address is not affected, so failures from elsewhere never keep the owner out.
 //! - per address across accounts: after `failures_per_address` failures within
 //!   `window` the address is refused, so one address cannot spray many accounts.
+//! - per account across addresses: after `failures_per_account` failures within
+//!   `window`, from wherever they came, every attempt on the account waits before its
+//!   password is checked (`account_delay_base`, doubling with each further failure up to
+//!   `account_delay_max`), so guessing from many addresses gains nothing; a delay, never a
+//!   refusal, so no one can lock the owner out.
 //!
 //! An address is an IPv4 address, or an IPv6 address's /64: one household or server
 //! gets a whole /64, so a guesser must not get a fresh count from each of its addresses.
@@ -31,6 +36,9 @@ pub struct LoginLimitSettings {
     pub backoff_base: Duration,
     pub backoff_max: Duration,
     pub failures_per_address: u64,
+    pub failures_per_account: u64,
+    pub account_delay_base: Duration,
+    pub account_delay_max: Duration,
     /// How long failures are remembered.
     pub window: Duration,
 }
@@ -45,6 +53,7 @@ pub struct Attempt {
     pair_failures: String,
     pair_blocked_until: String,
     address_failures: String,
+    account_failures: String,
 }
 
 impl LoginLimits {
@@ -56,15 +65,18 @@ impl LoginLimits {
     /// holds no addresses of people.
     pub fn attempt(&self, account: &str, address: IpAddr) -> Attempt {
         let address = counted_as(address);
-        let pair = digest(&format!("{}\n{address}", account.trim().to_lowercase()));
+        let account = account.trim().to_lowercase();
+        let pair = digest(&format!("{account}\n{address}"));
         Attempt {
             pair_failures: format!("ratelimit:login:pair:{pair}"),
             pair_blocked_until: format!("ratelimit:login:blocked:{pair}"),
             address_failures: format!("ratelimit:login:address:{}", digest(&address)),
+            account_failures: format!("ratelimit:login:account:{}", digest(&account)),
         }
     }
 
-    /// Refuses a backed-off pair or an address over its limit.
+    /// Refuses a backed-off pair or an address over its limit; an account over its
+    /// ceiling is let through after its delay.
     pub async fn admit(&self, attempt: &Attempt) -> AppResult<()> {
         if let Some(until) = self.kv.get(&attempt.pair_blocked_until).await? {
             let left_ms = until.parse::<i64>().unwrap_or(0) - Utc::now().timestamp_millis();
@@ -76,6 +88,19 @@ impl LoginLimits {
         if address_failures.and_then(|n| n.parse::<u64>().ok()) >= Some(self.settings.failures_per_address) {
             return Err(refused(self.settings.window.as_secs()));
         }
+        let account_failures = self.kv.get(&attempt.account_failures).await?;
+        let over = account_failures
+            .and_then(|n| n.parse::<u64>().ok())
+            .and_then(|n| n.checked_sub(self.settings.failures_per_account));
+        if let Some(over) = over {
+            let settings = &self.settings;
+            tokio::time::sleep(backoff(
+                settings.account_delay_base,
+                over,
+                settings.account_delay_max,
+            ))
+            .await;
+        }
         Ok(())
     }
 
@@ -83,9 +108,10 @@ impl LoginLimits {
     pub async fn failed(&self, attempt: &Attempt) -> AppResult<()> {
         let window = self.settings.window;
         self.kv.increment(&attempt.address_failures, window).await?;
+        self.kv.increment(&attempt.account_failures, window).await?;
         let failures = self.kv.increment(&attempt.pair_failures, window).await?;
         if let Some(over) = failures.checked_sub(self.settings.failures_before_backoff) {
-            let delay = backoff(&self.settings, over);
+            let delay = backoff(self.settings.backoff_base, over, self.settings.backoff_max);
             let until = Utc::now().timestamp_millis() + delay.as_millis() as i64;
             self.kv
                 .put(&attempt.pair_blocked_until, &until.to_string(), delay)
@@ -95,7 +121,8 @@ impl LoginLimits {
     }
 
     /// A correct password clears the pair's failures (not the address's: one account
-    /// of its own must not let an address reset its spraying).
+    /// of its own must not let an address reset its spraying; nor the account's: the
+    /// owner signing in must not give a guesser elsewhere a fresh run).
     pub async fn succeeded(&self, attempt: &Attempt) -> AppResult<()> {
         self.kv.take(&attempt.pair_failures).await?;
         Ok(())
@@ -121,27 +148,14 @@ fn refused(retry_after_secs: u64) -> AppError {
 }
 
 /// `base × 2^over`, at most `max`.
-fn backoff(settings: &LoginLimitSettings, over: u64) -> Duration {
+fn backoff(base: Duration, over: u64, max: Duration) -> Duration {
     let factor = 1u32.checked_shl(over.min(31) as u32).unwrap_or(u32::MAX);
-    settings
-        .backoff_base
-        .saturating_mul(factor)
-        .min(settings.backoff_max)
+    base.saturating_mul(factor).min(max)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn settings() -> LoginLimitSettings {
-        LoginLimitSettings {
-            failures_before_backoff: 5,
-            backoff_base: Duration::from_secs(1),
-            backoff_max: Duration::from_secs(60),
-            failures_per_address: 100,
-            window: Duration::from_secs(900),
-        }
-    }
 
     #[test]
     fn ipv6_addresses_count_by_their_64_and_ipv4_by_itself() {
@@ -156,9 +170,9 @@ mod tests {
 
     #[test]
     fn the_backoff_doubles_from_the_base_up_to_the_max() {
-        let settings = settings();
-        let secs: Vec<u64> = (0..8).map(|over| backoff(&settings, over).as_secs()).collect();
+        let (base, max) = (Duration::from_secs(1), Duration::from_secs(60));
+        let secs: Vec<u64> = (0..8).map(|over| backoff(base, over, max).as_secs()).collect();
         assert_eq!(secs, [1, 2, 4, 8, 16, 32, 60, 60]);
-        assert_eq!(backoff(&settings, u64::MAX).as_secs(), 60);
+        assert_eq!(backoff(base, u64::MAX, max).as_secs(), 60);
     }
 }

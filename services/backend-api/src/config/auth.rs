@@ -46,6 +46,11 @@ pub struct AuthConfig {
     pub login_backoff_max_secs: u64,
     /// Failures from one address, across accounts, before the address is refused.
     pub login_failures_per_address: u64,
+    /// Failures on one account, from any address, after which every attempt on it waits
+    /// (never refused): the first wait, doubled with each further failure up to the max.
+    pub login_failures_per_account: u64,
+    pub login_account_delay_base_ms: u64,
+    pub login_account_delay_max_secs: u64,
     /// How long failures are remembered.
     pub login_window_secs: u64,
     /// Password checks (sign-in, sign-up, password change) at once per replica: the
@@ -77,6 +82,9 @@ impl Default for AuthConfig {
             login_backoff_base_secs: 1,
             login_backoff_max_secs: 60,
             login_failures_per_address: 100,
+            login_failures_per_account: 20,
+            login_account_delay_base_ms: 500,
+            login_account_delay_max_secs: 8,
             login_window_secs: 15 * 60,
             password_threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(4)),
             password_queue: 200,

@@ -84,6 +84,9 @@ impl Accounts {
                     backoff_base: Duration::from_secs(settings.auth.login_backoff_base_secs),
                     backoff_max: Duration::from_secs(settings.auth.login_backoff_max_secs),
                     failures_per_address: settings.auth.login_failures_per_address,
+                    failures_per_account: settings.auth.login_failures_per_account,
+                    account_delay_base: Duration::from_millis(settings.auth.login_account_delay_base_ms),
+                    account_delay_max: Duration::from_secs(settings.auth.login_account_delay_max_secs),
                     window: Duration::from_secs(settings.auth.login_window_secs),
                 },
                 password_checks: PasswordCheckSettings {

@@ -1,6 +1,7 @@
 //! Sign-in limits: correct logins never held back, failures from other addresses never
-//! keeping the owner out, one account's back-off, an address spraying accounts; password
-//! checks in a rush, and past their queue.
+//! keeping the owner out, one account's back-off, an address spraying accounts, many
+//! addresses guessing one account (slowed, never locked); password checks in a rush, and
+//! past their queue.
 
 use super::*;
 
@@ -14,9 +15,48 @@ async fn twenty_correct_logins_in_a_row_all_succeed() {
     }
 }
 
+/// Guesses at one account from many addresses (each under its own limits) reach the
+/// account's ceiling, past which every attempt on it waits, wherever it comes from: a
+/// delay, never a refusal, so the owner still gets in. Only a lower bound is read.
+#[tokio::test]
+async fn guesses_from_many_addresses_slow_the_account_but_never_lock_it_out() {
+    let app = TestApp::spawn(&[
+        TRUST_PROXY,
+        ("auth.login_failures_per_account", "3"),
+        ("auth.login_account_delay_base_ms", "1500"),
+        ("auth.login_account_delay_max_secs", "2"),
+    ])
+    .await;
+    app.register("ada@example.org").await;
+    for i in 0..3 {
+        let response = login_from(
+            &app,
+            &format!("198.51.100.{i}"),
+            "ada@example.org",
+            "wrong password!",
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    for (address, password, status) in [
+        ("198.51.100.200", "wrong password!", StatusCode::UNAUTHORIZED),
+        ("192.0.2.1", PASSWORD, StatusCode::OK),
+    ] {
+        let started = std::time::Instant::now();
+        let response = login_from(&app, address, "ada@example.org", password).await;
+        assert_eq!(response.status(), status, "from {address}");
+        let waited = started.elapsed();
+        assert!(
+            waited >= std::time::Duration::from_millis(1500),
+            "from {address}: {waited:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn failures_from_other_addresses_never_keep_the_owner_out() {
-    let app = TestApp::spawn(&[TRUST_PROXY]).await;
+    // The account's own ceiling (below) is out of the way here.
+    let app = TestApp::spawn(&[TRUST_PROXY, ("auth.login_failures_per_account", "1000")]).await;
     app.register("ada@example.org").await;
     // 20 failures from rotating addresses, and 20 from one.
     for i in 0..20 {
