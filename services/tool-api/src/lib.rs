@@ -8,7 +8,8 @@
 //!
 //! Layout: [`files`], [`shell`], [`web`], [`desktop`], [`browser`], [`mcp_stdio`],
 //! [`kernel`], [`interpreter`] (E2B's code contexts) and [`system`] do the work and know
-//! nothing of HTTP; [`http`] maps them onto routes; [`startup`] wires and serves.
+//! nothing of HTTP; [`system_program`] finds the programs tool-api starts itself, never
+//! the user's; [`http`] maps them onto routes; [`startup`] wires and serves.
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
@@ -36,6 +37,7 @@ mod stderr_tail;
 pub mod storage_quota;
 mod storage_writers;
 pub mod system;
+pub mod system_program;
 pub mod web;
 
 pub use startup::Application;

@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 use tool_api_contract::info::{ProcessInfo, ProcessState};
 
 use crate::process_group;
+use crate::system_program;
 
 const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
@@ -138,7 +139,12 @@ impl Supervised {
         if let Some(prepare) = &self.spec.prepare {
             prepare();
         }
-        let mut child = match Command::new(&self.spec.program)
+        // The system's program, never one of the user's making (see `system_program`).
+        let program = match system_program::resolve(&self.spec.program) {
+            Ok(program) => program,
+            Err(err) => return format!("could not start {err}"),
+        };
+        let mut child = match Command::new(&program)
             .args(&self.spec.args)
             .envs(self.spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())

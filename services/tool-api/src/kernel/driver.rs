@@ -20,6 +20,7 @@ use tool_api_contract::code::CodeRunResult;
 use crate::config::KernelSettings;
 use crate::process_group;
 use crate::stderr_tail::StderrTail;
+use crate::system_program;
 
 /// The driver program: its E2B part (`streamed.py`) first, as `driver.py` uses it.
 const DRIVER: &str = concat!(include_str!("streamed.py"), include_str!("driver.py"));
@@ -118,7 +119,10 @@ impl Driver {
         running: Running,
     ) -> Result<Self, String> {
         let limits = serde_json::to_string(settings).map_err(|err| err.to_string())?;
-        let mut command = Command::new(&settings.python);
+        // The system's Python, never one of the user's making: its `PATH` starts in the
+        // home, and the kernel may start before any request (a warm pool's sandbox).
+        let python = system_program::resolve(&settings.python)?;
+        let mut command = Command::new(&python);
         command
             .args(["-c", BOOTSTRAP, &limits])
             .current_dir(cwd)
@@ -132,7 +136,7 @@ impl Driver {
             .env(FORMATS_VARIABLE, FORMATS);
         let mut child = command
             .spawn()
-            .map_err(|err| format!("could not run {}: {err}", settings.python))?;
+            .map_err(|err| format!("could not run {}: {err}", python.display()))?;
         let (Some(pid), Some(stdin), Some(stdout), Some(stderr)) = (
             child.id(),
             child.stdin.take(),

@@ -7,10 +7,9 @@
 //! A server runs as the sandbox user in the workspace, in a process group of its own,
 //! with the environment shell sessions get less the tool-api's secrets, plus its own,
 //! and `PATH` set to the system's directories. Its program is found there only, and
-//! must be one the sandbox user cannot change ([`program`]).
+//! must be one the sandbox user cannot change ([`crate::system_program`]).
 
 mod process;
-mod program;
 pub mod reason;
 
 use std::collections::HashSet;

@@ -12,8 +12,9 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio_util::codec::{FramedRead, LinesCodec};
 use tool_api_contract::mcp::StdioStart;
 
-use super::{program, reason, Slot};
+use super::{reason, Slot};
 use crate::stderr_tail::StderrTail;
+use crate::system_program;
 use crate::{child_env, process_group};
 
 /// stderr bytes kept for the reason the server ended.
@@ -57,7 +58,7 @@ impl StdioServer {
         slot: Slot,
     ) -> Result<Self, String> {
         check(spec)?;
-        let program = program::resolve(&spec.command)?;
+        let program = system_program::resolve(&spec.command)?;
         let mut command = Command::new(program);
         command
             .arg0(&spec.command)
@@ -67,7 +68,7 @@ impl StdioServer {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        command.envs(&spec.env).env("PATH", program::SYSTEM_PATH);
+        command.envs(&spec.env).env("PATH", system_program::SYSTEM_PATH);
         let mut child = command.spawn().map_err(|err| spawn_error(&spec.command, &err))?;
         let pid = child.id().ok_or("the process ended before it could be watched")?;
         let (Some(stdin), Some(stdout), Some(stderr)) =

@@ -220,3 +220,39 @@ async fn bad_cells_are_answered_and_the_kernel_lives_on() {
         assert_eq!((status, body.error.code), (422, ErrorCode::InvalidInput));
     }
 }
+
+/// A `python3` of the user's making in `~/.local/bin`, first on the `PATH` the image gives
+/// tool-api, is never the kernel's Python: tool-api starts the system's. (Before, it was
+/// found first: on this image's `noexec` home the kernel then failed to start at all; on a
+/// home that allows it, it would have run as the kernel.)
+#[tokio::test]
+async fn the_kernel_is_the_systems_python_never_one_in_the_home() {
+    let image = sandbox::image().0;
+    let environment = sandbox::docker(&["image", "inspect", "-f", "{{json .Config.Env}}", &image]);
+    assert!(
+        environment.contains("\"PATH=/home/sandbox/.local/bin:"),
+        "{environment}"
+    );
+    let sandbox = sandbox::start(&image, TOKEN);
+    sandbox.ready().await;
+    let client = &sandbox.client;
+    let request = ExecRequest {
+        command: "mkdir -p ~/.local/bin && printf '#!/bin/sh\\nexit 1\\n' > ~/.local/bin/python3 && \
+                  chmod +x ~/.local/bin/python3"
+            .into(),
+        ..Default::default()
+    };
+    let made = client.exec("shim", &request).await.unwrap();
+    assert_eq!(made.exit_code, Some(0), "{}", made.output);
+
+    // The kernel starts with the first cell, after the shim was made.
+    let cell = client
+        .code_run(&CodeRunRequest {
+            code: "import sys; print(sys.executable)".into(),
+            ..Default::default()
+        })
+        .await;
+    let cell = cell.unwrap_or_else(|err| panic!("the kernel did not start: {err:?}"));
+    assert_eq!(cell.error, None, "{cell:?}");
+    assert!(cell.stdout.starts_with("/usr/bin/python3"), "{cell:?}");
+}

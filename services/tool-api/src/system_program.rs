@@ -1,21 +1,23 @@
-//! The program an MCP stdio server is started as. A server is the deployment's, not the
-//! sandbox user's, so nothing that user wrote may run in its place: a command name is
-//! looked up in the system's directories only ([`SYSTEM_PATH`], never the home directory,
-//! the workspace or the `PATH` the user's shells have), and the file it names, with every
-//! directory above it, must be one only root can change. The server's own `PATH` is
-//! [`SYSTEM_PATH`] too, so what it starts by name (`#!/usr/bin/env node`) is found the
-//! same way.
+//! The programs tool-api starts on its own account — the code kernel's Python, the
+//! desktop's programs, an MCP stdio server — are the deployment's, not the sandbox
+//! user's, so nothing that user wrote may run in their place (a `python3` in
+//! `~/.local/bin`, first on the user's `PATH`, would otherwise be the kernel): a command
+//! name is looked up in the system's directories only ([`SYSTEM_PATH`], never the home
+//! directory, the workspace or the `PATH` the user's shells have), and the file it names,
+//! with every directory above it, must be one only root can change. An MCP server's own
+//! `PATH` is [`SYSTEM_PATH`] too, so what it starts by name (`#!/usr/bin/env node`) is
+//! found the same way.
 
 use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// Where a command name is looked for, in order; also the server's `PATH`.
+/// Where a command name is looked for, in order; also an MCP server's `PATH`.
 pub const SYSTEM_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /// The file to execute for `command` (a name, or an absolute path), with symbolic links
 /// resolved, so that what was checked is what runs. The error is a message for the
-/// person who configured the server.
+/// person who configured it.
 pub fn resolve(command: &str) -> Result<PathBuf, String> {
     let named = if command.contains('/') {
         if !command.starts_with('/') {
@@ -46,8 +48,8 @@ pub fn resolve(command: &str) -> Result<PathBuf, String> {
     }
     if let Some(open) = real.ancestors().find(|path| !root_only(path)) {
         return Err(format!(
-            "{command}: {} can be changed by a user other than root, so it is not started as an \
-             MCP server",
+            "{command}: {} can be changed by a user other than root, so it is not started by \
+             tool-api",
             open.display()
         ));
     }
