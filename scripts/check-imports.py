@@ -35,7 +35,7 @@ PLAIN = set(
     "utoipa uuid".split()
 )
 # `service-kit` is the services' HTTP kit; of it, the inner layers may use only these.
-SERVICE_KIT_HELPERS = {"hex", "sha256_hex"}
+SERVICE_KIT_HELPERS = {"hex", "unhex", "sha256_hex"}
 OUTER = ("infrastructure", "interfaces", "config", "startup")
 
 

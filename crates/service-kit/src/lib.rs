@@ -74,6 +74,18 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The bytes `text` spells in hex (either case), or `None` when it is not an even number
+/// of hex digits; the inverse of [`hex`].
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
 /// Resolves on SIGTERM or Ctrl-C.
 pub async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();

@@ -83,7 +83,7 @@ pub fn verify(
             let given = header
                 .trim()
                 .strip_prefix("sha256=")
-                .and_then(decode_hex)
+                .and_then(unhex_digest)
                 .ok_or(Refused::Malformed)?;
             secrets
                 .iter()
@@ -102,7 +102,7 @@ fn parse(header: &str) -> Result<(i64, Vec<Vec<u8>>), Refused> {
     for part in header.split(',') {
         match part.trim().split_once('=') {
             Some(("t", seconds)) => at = Some(seconds.parse().map_err(|_| Refused::Malformed)?),
-            Some(("v1", hex)) => given.push(decode_hex(hex).ok_or(Refused::Malformed)?),
+            Some(("v1", hex)) => given.push(unhex_digest(hex).ok_or(Refused::Malformed)?),
             Some(_) => {}
             None => return Err(Refused::Malformed),
         }
@@ -122,19 +122,14 @@ fn timed(secret: &str, at: i64, body: &[u8]) -> Hmac<Sha256> {
         .chain_update(body)
 }
 
+/// A signature's bytes: hex, and not empty.
+fn unhex_digest(hex: &str) -> Option<Vec<u8>> {
+    service_kit::unhex(hex).filter(|bytes| !bytes.is_empty())
+}
+
 fn mac(secret: &str) -> Hmac<Sha256> {
     // HMAC takes keys of any length, so this cannot fail.
     Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("an HMAC key")
-}
-
-fn decode_hex(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) || !hex.is_ascii() || hex.is_empty() {
-        return None;
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
-        .collect()
 }
 
 #[cfg(test)]

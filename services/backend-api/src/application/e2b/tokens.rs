@@ -49,7 +49,7 @@ impl TokenKeys {
 
     /// Whether `token` is the sandbox's token of `kind` (compared in constant time).
     pub fn opens(&self, kind: TokenKind, id: &E2bSandboxId, token: &str) -> bool {
-        decode_hex(token).is_some_and(|bytes| self.mac(kind, id).verify_slice(&bytes).is_ok())
+        service_kit::unhex(token).is_some_and(|bytes| self.mac(kind, id).verify_slice(&bytes).is_ok())
     }
 
     fn mac(&self, kind: TokenKind, id: &E2bSandboxId) -> Hmac<Sha256> {
@@ -58,16 +58,6 @@ impl TokenKeys {
         mac.update(id.as_str().as_bytes());
         mac
     }
-}
-
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 #[cfg(test)]
