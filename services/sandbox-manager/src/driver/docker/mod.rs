@@ -33,7 +33,7 @@ use sandbox_manager_contract::NetworkMode;
 use tokio::sync::OnceCell;
 
 use self::engine_error::classify;
-use self::firewall::Firewall;
+use self::firewall::{Firewall, Helper};
 use self::network::Networks;
 use super::{
     network_label, DriverError, DriverResult, EngineEvent, ObservedSandbox, SandboxDriver, SandboxSpec,
@@ -131,37 +131,41 @@ impl DockerDriver {
         // The network resolved earlier may have been removed since (an operator's `docker
         // network prune`, another manager) or got a twin: then it is resolved once more.
         let network = self.networks.id(docker, spec.network).await?;
-        if let Err(err) = self.start_container(docker, spec, &name, network.clone()).await {
-            if !network::is_stale(&err) {
-                return Err(self.start_error(err));
+        let helper = match self.start_container(docker, spec, &name, network.clone()).await {
+            Ok(helper) => helper,
+            Err(err) if network::is_stale(&err) => {
+                tracing::warn!(network, %err, "the sandboxes' network changed; resolving it again");
+                self.networks.forget(spec.network, &network);
+                self.discard_container(docker, &name).await?;
+                let network = self.networks.id(docker, spec.network).await?;
+                self.start_container(docker, spec, &name, network)
+                    .await
+                    .map_err(|err| self.start_error(err))?
             }
-            tracing::warn!(network, %err, "the sandboxes' network changed; resolving it again");
-            self.networks.forget(spec.network, &network);
-            self.discard_container(docker, &name).await?;
-            let network = self.networks.id(docker, spec.network).await?;
-            self.start_container(docker, spec, &name, network)
-                .await
-                .map_err(|err| self.start_error(err))?;
-        }
-        self.firewall.install(docker, &name, spec.network).await?;
+            Err(err) => return Err(self.start_error(err)),
+        };
+        helper?.run(docker).await?;
         self.endpoints(docker, &name).await
     }
 
-    /// Creates the container on `network` and starts it.
+    /// Creates the container on `network` and starts it, making its firewall's helper
+    /// meanwhile.
     async fn start_container(
         &self,
         docker: &Docker,
         spec: &SandboxSpec,
         name: &str,
         network: String,
-    ) -> Result<(), BollardError> {
+    ) -> Result<DriverResult<Helper>, BollardError> {
         let options = CreateContainerOptionsBuilder::default().name(name).build();
         docker
             .create_container(Some(options), self.container_config(spec, network))
             .await?;
-        docker
-            .start_container(name, None::<bollard::query_parameters::StartContainerOptions>)
-            .await
+        let (started, helper) = tokio::join!(
+            docker.start_container(name, None::<bollard::query_parameters::StartContainerOptions>),
+            self.firewall.prepare(docker, name, spec.network)
+        );
+        started.map(|()| helper)
     }
 
     /// A failed create or start as the manager reports it.
@@ -203,10 +207,6 @@ impl SandboxDriver for DockerDriver {
     async fn restart(&self, sandbox_id: &str) -> DriverResult<Endpoints> {
         let docker = self.docker().await?;
         let name = self.container_name(sandbox_id);
-        docker
-            .start_container(&name, None::<bollard::query_parameters::StartContainerOptions>)
-            .await
-            .map_err(classify)?;
         // A start makes a new network namespace, without the rules of the last one. The
         // mode is read back from the container's label; without one (a container from
         // before the label), the offline rules.
@@ -222,7 +222,12 @@ impl SandboxDriver for DockerDriver {
         } else {
             NetworkMode::Offline
         };
-        self.firewall.install(docker, &name, mode).await?;
+        let (started, helper) = tokio::join!(
+            docker.start_container(&name, None::<bollard::query_parameters::StartContainerOptions>),
+            self.firewall.prepare(docker, &name, mode)
+        );
+        started.map_err(classify)?;
+        helper?.run(docker).await?;
         self.endpoints(docker, &name).await
     }
 
