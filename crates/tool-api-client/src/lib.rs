@@ -87,6 +87,13 @@ impl ToolApiClient {
         decode(self.endpoint.public(Method::GET, "/health").send().await?).await
     }
 
+    /// Says the sandbox's network rules are in place, which lets it start anything (the
+    /// manager's call, on every start of a sandbox).
+    pub async fn network_ready(&self) -> ClientResult<()> {
+        check(self.request(Method::POST, "/v1/network-ready").send().await?).await?;
+        Ok(())
+    }
+
     pub async fn info(&self) -> ClientResult<InfoResponse> {
         self.get_json("/v1/info").await
     }

@@ -74,6 +74,9 @@ pub enum ErrorCode {
     NotConfigured,
     /// 503: the code interpreter's kernel could not be started; the message says why.
     KernelUnavailable,
+    /// 503: the sandbox is starting and its network rules are not in place yet; nothing
+    /// in it runs until they are. Retry in a moment.
+    NetworkPending,
     /// 504: the search provider or fetched site did not answer in time.
     UpstreamTimeout,
     /// 500: a bug or an unexpected system failure; details are in the server log only.
@@ -104,7 +107,8 @@ impl ErrorCode {
             Self::NotConfigured
             | Self::BrowserUnavailable
             | Self::DesktopUnavailable
-            | Self::KernelUnavailable => 503,
+            | Self::KernelUnavailable
+            | Self::NetworkPending => 503,
             Self::UpstreamTimeout => 504,
             Self::StorageFull => 507,
         }

@@ -9,6 +9,7 @@
 //! | `TOOL_API_HOST`, `TOOL_API_PORT` | listen address (default `0.0.0.0:8080`) |
 //! | `TOOL_API_WORKSPACE` | where relative paths point (default `$HOME`) |
 //! | `TOOL_API_STORAGE_ROOT` | what the storage quota measures and guards (default `$HOME`, which holds the workspace) |
+//! | `TOOL_API_HOLD_UNTIL_NETWORK=true` | nothing of the sandbox starts until `POST /v1/network-ready` (see `crate::network_gate`); the manager sets it |
 //! | `TOOL_API_HOME_SEED` | a folder whose files are copied into `$HOME` at start where it lacks them (see `crate::home_seed`) |
 //! | `TOOL_API_LIMITS__<FIELD>` | any field of [`Limits`], e.g. `TOOL_API_LIMITS__UPLOAD_MAX_BYTES` |
 //! | `TOOL_API_DESKTOP__<FIELD>` | any field of [`DesktopSettings`], e.g. `TOOL_API_DESKTOP__ENABLED=true` |
@@ -30,6 +31,10 @@ pub struct Settings {
     /// The directory the storage quota measures and guards: the whole volume, so the
     /// home (see `crate::storage_quota`).
     pub storage_root: PathBuf,
+    /// Nothing of the sandbox starts until the manager says its egress rules are in
+    /// place (see `crate::network_gate`).
+    #[serde(default)]
+    pub hold_until_network: bool,
     /// Files prepared by the image for every fresh home (see `crate::home_seed`).
     #[serde(default)]
     pub home_seed: Option<PathBuf>,
@@ -280,6 +285,7 @@ impl Settings {
             token_sha256: None,
             storage_root: workspace.clone(),
             workspace,
+            hold_until_network: false,
             home_seed: None,
             limits: Limits::default(),
             desktop: DesktopSettings::default(),

@@ -9,7 +9,8 @@
 //! Layout: [`files`], [`shell`], [`web`], [`desktop`], [`browser`], [`mcp_stdio`],
 //! [`kernel`], [`interpreter`] (E2B's code contexts) and [`system`] do the work and know
 //! nothing of HTTP; [`system_program`] finds the programs tool-api starts itself, never
-//! the user's; [`http`] maps them onto routes; [`startup`] wires and serves.
+//! the user's; [`network_gate`] holds everything back until the sandbox's firewall is in
+//! place; [`http`] maps them onto routes; [`startup`] wires and serves.
 
 // Server and library code handles every error; tests may unwrap.
 #![deny(clippy::unwrap_used)]
@@ -27,6 +28,7 @@ pub mod http;
 pub mod interpreter;
 pub mod kernel;
 pub mod mcp_stdio;
+pub mod network_gate;
 mod open_files;
 pub mod paths;
 mod process_group;

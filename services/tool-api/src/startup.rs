@@ -19,6 +19,7 @@ use crate::http::{self, AppState};
 use crate::interpreter::Interpreter;
 use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
+use crate::network_gate::NetworkGate;
 use crate::paths::Workspace;
 use crate::shell::ShellManager;
 use crate::storage_quota::StorageQuota;
@@ -80,8 +81,13 @@ impl Application {
                 workspace.root().join("Downloads"),
             ))
         });
-        let kernel = Kernel::new(settings.kernel.clone(), workspace.root().to_path_buf());
-        let interpreter = Interpreter::new(settings.kernel.clone(), home);
+        let network_gate = NetworkGate::new(settings.hold_until_network);
+        let kernel = Kernel::new(
+            settings.kernel.clone(),
+            workspace.root().to_path_buf(),
+            network_gate.clone(),
+        );
+        let interpreter = Interpreter::new(settings.kernel.clone(), home, network_gate.clone());
         match settings.kernel.prewarm {
             Prewarm::None => {}
             Prewarm::CodeRun => kernel.prewarm(),
@@ -91,7 +97,7 @@ impl Application {
         let stopping = CancellationToken::new();
         if let Some(desktop) = &desktop {
             if desktop.always_on() {
-                desktop.start().await?;
+                start_when_open(desktop.clone(), network_gate.clone());
             }
             desktop.stop_when_idle(stopping.clone());
         }
@@ -136,6 +142,7 @@ impl Application {
             )),
             web: Arc::new(WebTools::new(&settings)?),
             workspace,
+            network_gate,
             token: ExpectedToken::new(
                 token,
                 "missing or wrong bearer token (Authorization: Bearer <SANDBOX_TOKEN>)",
@@ -192,6 +199,17 @@ impl Application {
         }
         Ok(())
     }
+}
+
+/// Starts a desktop that is always on once the sandbox's network rules are in place: it
+/// runs the person's own files (the browser's profile, the session's autostart).
+fn start_when_open(desktop: Arc<Desktop>, network_gate: Arc<NetworkGate>) {
+    tokio::spawn(async move {
+        network_gate.opened().await;
+        if let Err(error) = desktop.start().await {
+            tracing::error!(%error, "the desktop, which is always on, did not start");
+        }
+    });
 }
 
 /// How long open requests may run on after a shutdown signal.

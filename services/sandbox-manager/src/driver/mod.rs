@@ -41,12 +41,13 @@ const HOME: &str = "/home/sandbox";
 /// The sandbox image's user and group.
 const SANDBOX_UID: i64 = 1000;
 
-/// The tool-api settings in a sandbox's environment besides its token's digest: whether
-/// Chromium may use its own sandbox, for a home volume, which no engine sizes on every
+/// The tool-api settings in a sandbox's environment besides its token's digest: that
+/// nothing in it starts before the manager has loaded its network rules and says so
+/// (`Manager::wait_ready`), whether Chromium may use its own sandbox, for a home volume, which no engine sizes on every
 /// filesystem, the storage quota the tool-api keeps itself (a tmpfs home is sized by its
 /// mount), and whether the code interpreter's kernel starts with it.
 fn tool_api_env(settings: &SandboxSettings, spec: &SandboxSpec) -> Vec<(&'static str, String)> {
-    let mut env = Vec::new();
+    let mut env = vec![("TOOL_API_HOLD_UNTIL_NETWORK", "true".to_owned())];
     if !settings.browser_sandbox {
         env.push(("TOOL_API_DESKTOP__BROWSER_SANDBOX", "false".to_owned()));
     }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use sandbox_manager_contract::ErrorCode;
 use tool_api_client::contract::info::Readiness;
-use tool_api_client::ToolApiClient;
+use tool_api_client::{ClientError, ToolApiClient};
 
 use super::Manager;
 use crate::access::{Endpoints, Secrets};
@@ -40,8 +40,10 @@ impl Manager {
         self.tool_api(endpoints, secrets).health().await.is_ok()
     }
 
-    /// Polls until the sandbox is ready or the configured time is up; hands the endpoints
-    /// back when it is.
+    /// Tells a sandbox whose driver has loaded its network rules that it may start
+    /// anything, then polls until it is ready or the configured time is up; hands the
+    /// endpoints back when it is. Nothing of the sandbox's user runs before the first
+    /// step succeeds (tool-api's network gate).
     pub(super) async fn wait_ready(
         &self,
         id: &str,
@@ -50,8 +52,11 @@ impl Manager {
     ) -> ManagerResult<Endpoints> {
         let timeout = Duration::from_secs(self.settings.sandbox.ready_timeout_secs);
         let deadline = tokio::time::Instant::now() + timeout;
+        let tool_api = self.tool_api(&endpoints, secrets);
+        let mut released = false;
         loop {
-            if self.is_ready(&endpoints, secrets).await {
+            released = released || opened(&tool_api).await;
+            if released && self.is_ready(&endpoints, secrets).await {
                 return Ok(endpoints);
             }
             if tokio::time::Instant::now() >= deadline {
@@ -68,5 +73,15 @@ impl Manager {
             }
             tokio::time::sleep(POLL).await;
         }
+    }
+}
+
+/// Opens the sandbox's network gate; false while its tool-api does not answer yet. An
+/// image older than the gate answers `404`: it has none to open.
+async fn opened(tool_api: &ToolApiClient) -> bool {
+    match tool_api.network_ready().await {
+        Ok(()) => true,
+        Err(ClientError::Api { status: 404, .. }) => true,
+        Err(_) => false,
     }
 }

@@ -8,14 +8,8 @@ use crate::support;
 
 use std::time::Duration;
 
-use sandbox_manager_client::contract::{CreateSandbox, LifecycleKind, Sandbox, StorageKind};
-use support::{expect_event, request, sh, Manager};
-use tool_api_client::ToolApiClient;
-
-fn tools(sandbox: &Sandbox) -> ToolApiClient {
-    let access = sandbox.tool_api.clone().unwrap();
-    ToolApiClient::new(&access.url, &access.token)
-}
+use sandbox_manager_client::contract::{CreateSandbox, LifecycleKind, StorageKind};
+use support::{expect_event, request, sh, tools, Manager};
 
 /// What E2B's code interpreter asks for: files on a volume, the kernel started.
 fn code_request(session: &str) -> CreateSandbox {

@@ -11,6 +11,7 @@ pub mod envd;
 mod error;
 mod files;
 mod mcp_stdio;
+mod network;
 mod shell;
 mod sse;
 mod system;
@@ -32,6 +33,7 @@ use crate::desktop::Desktop;
 use crate::interpreter::Interpreter;
 use crate::kernel::Kernel;
 use crate::mcp_stdio::StdioServers;
+use crate::network_gate::NetworkGate;
 use crate::paths::Workspace;
 use crate::sandbox_env::SandboxEnv;
 use crate::shell::ShellManager;
@@ -56,6 +58,8 @@ pub struct AppState {
     pub storage: Arc<StorageQuota>,
     /// The variables the sandbox was created with, for the E2B surfaces.
     pub sandbox_env: Arc<SandboxEnv>,
+    /// Closed until the sandbox's network rules are in place; routes wait behind it.
+    pub network_gate: Arc<NetworkGate>,
     pub token: ExpectedToken,
     pub started: Instant,
     /// Cancelled on shutdown; long-lived streams end when it is.
@@ -69,9 +73,10 @@ pub struct AppState {
 ))]
 struct ApiDoc;
 
-/// The public routes, the protected routes and the document describing both.
-fn routes() -> ServiceRoutes<AppState> {
-    let protected = OpenApiRouter::new()
+/// The public routes, the protected routes and the document describing both. Every
+/// protected route but the one that opens it waits behind the network gate.
+fn routes(network_gate: Arc<NetworkGate>) -> ServiceRoutes<AppState> {
+    let held = OpenApiRouter::new()
         .merge(browser::router())
         .merge(code::router())
         .merge(code_interpreter::router())
@@ -82,7 +87,9 @@ fn routes() -> ServiceRoutes<AppState> {
         .merge(shell::router())
         .merge(terminal::router())
         .merge(web::router())
-        .merge(system::protected_router());
+        .merge(system::protected_router())
+        .route_layer(axum::middleware::from_fn_with_state(network_gate, network::held));
+    let protected = held.merge(network::router());
     ServiceRoutes::split(
         ApiDoc::openapi(),
         OpenApiRouter::new().merge(system::public_router()),
@@ -92,7 +99,7 @@ fn routes() -> ServiceRoutes<AppState> {
 
 pub fn router(state: AppState) -> Router {
     let body_limit = state.settings.limits.json_body_max_bytes;
-    routes()
+    routes(state.network_gate.clone())
         .into_router(state.token.clone(), body_limit)
         .with_state(state)
 }

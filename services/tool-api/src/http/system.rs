@@ -19,7 +19,8 @@ pub fn protected_router() -> OpenApiRouter<AppState> {
 }
 
 /// Readiness, without authentication: `ready` once the tools are (the desktop's own state
-/// is beside it), and a kernel started with the server has started.
+/// is beside it), the network gate is open, and a kernel started with the server has
+/// started.
 #[utoipa::path(get, path = "/health", tag = "system", security(()),
     responses((status = 200, body = HealthResponse)))]
 async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
@@ -28,7 +29,9 @@ async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
         None => (None, false),
     };
     let warming = state.kernel.warming() || state.interpreter.default_kernel().warming();
-    let ready = !warming && (!waits_for_desktop || desktop.is_some_and(|d| d.state == DesktopState::Ready));
+    let ready = state.network_gate.is_open()
+        && !warming
+        && (!waits_for_desktop || desktop.is_some_and(|d| d.state == DesktopState::Ready));
     Json(HealthResponse {
         status: if ready {
             Readiness::Ready

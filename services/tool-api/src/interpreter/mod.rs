@@ -16,6 +16,7 @@ use tool_api_contract::ErrorCode;
 use crate::config::KernelSettings;
 use crate::error::ToolError;
 use crate::kernel::{CellEnv, Kernel};
+use crate::network_gate::NetworkGate;
 
 /// Most contexts besides the default one (each kernel holds ≈110 MiB).
 pub const MAX_CONTEXTS: usize = 8;
@@ -102,24 +103,27 @@ pub struct Cell {
 pub struct Interpreter {
     settings: KernelSettings,
     home: PathBuf,
+    /// What every context's kernel waits for before it starts.
+    network_gate: Arc<NetworkGate>,
     /// The default context first, then the others in the order they were made.
     contexts: Mutex<Vec<Context>>,
 }
 
 impl Interpreter {
     /// Contexts start in `home` unless they ask for another directory.
-    pub fn new(settings: KernelSettings, home: PathBuf) -> Arc<Self> {
+    pub fn new(settings: KernelSettings, home: PathBuf, network_gate: Arc<NetworkGate>) -> Arc<Self> {
         let default = Context {
             info: ContextInfo {
                 id: new_id(),
                 language: PYTHON.into(),
                 cwd: home.display().to_string(),
             },
-            kernel: Kernel::new(settings.clone(), home.clone()),
+            kernel: Kernel::new(settings.clone(), home.clone(), network_gate.clone()),
         };
         Arc::new(Self {
             settings,
             home,
+            network_gate,
             contexts: Mutex::new(vec![default]),
         })
     }
@@ -159,7 +163,7 @@ impl Interpreter {
             None => self.home.clone(),
         };
         self.room()?;
-        let kernel = Kernel::new(self.settings.clone(), cwd.clone());
+        let kernel = Kernel::new(self.settings.clone(), cwd.clone(), self.network_gate.clone());
         kernel.restart().await?;
         let info = ContextInfo {
             id: new_id(),

@@ -5,6 +5,10 @@ through jupyter_client (the reference client of Jupyter's messaging protocol) an
 the messages of each cell into one bounded answer. Its first argument is a JSON object of
 limits; cells arrive on stdin and answers leave on stdout, one JSON object per line:
 
+    {"start": true}                   ->  the kernel starts (the driver has imported its
+                                          libraries by then: it is isolated from the
+                                          home, the kernel is not, so the tool-api sends
+                                          this once the sandbox's network rules are in)
     {"id": 1, "code": "..."}          ->  {"id": 1, "result": {...}}
     {"id": 2, "code": "...", "stream": true, "env": {...}, "base_env": {...}}
                                       ->  {"id": 2, "event": {...}} for each output as it
@@ -278,6 +282,8 @@ class Kernel(StreamedCells):
 
 
 def main():
+    if not sys.stdin.readline():
+        return
     kernel = Kernel()
     for line in sys.stdin:
         cell = json.loads(line)

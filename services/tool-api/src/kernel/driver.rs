@@ -18,6 +18,7 @@ use tokio_util::codec::{FramedRead, LinesCodec};
 use tool_api_contract::code::CodeRunResult;
 
 use crate::config::KernelSettings;
+use crate::network_gate::NetworkGate;
 use crate::process_group;
 use crate::stderr_tail::StderrTail;
 use crate::system_program;
@@ -37,6 +38,8 @@ const FORMATS_VARIABLE: &str = "SANDPIPER_KERNEL_FORMATS";
 const DRIVER_VARIABLE: &str = "SANDPIPER_KERNEL_DRIVER";
 const BOOTSTRAP: &str =
     "import os; exec(compile(os.environ.pop('SANDPIPER_KERNEL_DRIVER'), 'driver.py', 'exec'))";
+/// What lets the driver start its kernel (see `driver.py`).
+const START_LINE: &[u8] = b"{\"start\": true}\n";
 /// stderr bytes kept to say why the driver ended.
 const STDERR_TAIL_BYTES: usize = 4 << 10;
 /// How long stderr may take to close once the driver ended.
@@ -117,6 +120,7 @@ impl Driver {
         settings: &KernelSettings,
         cwd: &std::path::Path,
         running: Running,
+        network_gate: &NetworkGate,
     ) -> Result<Self, String> {
         let limits = serde_json::to_string(settings).map_err(|err| err.to_string())?;
         // The system's Python, never one of the user's making: its `PATH` starts in the
@@ -124,7 +128,11 @@ impl Driver {
         let python = system_program::resolve(&settings.python)?;
         let mut command = Command::new(&python);
         command
-            .args(["-c", BOOTSTRAP, &limits])
+            // Isolated: nothing of the home (its site packages and their `.pth` files, a
+            // module in the working directory, `PYTHON*` variables) enters the driver,
+            // which may start before the sandbox's network rules; the kernel it starts
+            // is the person's, with their site packages, and starts only after them.
+            .args(["-I", "-c", BOOTSTRAP, &limits])
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -156,6 +164,11 @@ impl Driver {
             running,
             next_id: 0,
         };
+        // The driver imports its libraries meanwhile; the kernel starts on this line.
+        network_gate.opened().await;
+        if driver.stdin.write_all(START_LINE).await.is_err() {
+            return Err(driver.ended().await);
+        }
         let start = Duration::from_secs_f64(settings.start_timeout_secs);
         match tokio::time::timeout(start, driver.ready()).await {
             Ok(Ok(())) => Ok(driver),

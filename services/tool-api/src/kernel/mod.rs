@@ -26,12 +26,15 @@ use tool_api_contract::ErrorCode;
 
 use crate::config::KernelSettings;
 use crate::error::{ToolError, ToolResult};
+use crate::network_gate::NetworkGate;
 use driver::{Driver, Running};
 pub use stream::{error_event, CellEnv};
 
 pub struct Kernel {
     settings: KernelSettings,
     cwd: PathBuf,
+    /// The kernel starts once it is open (see `crate::network_gate`).
+    network_gate: Arc<NetworkGate>,
     driver: Mutex<Option<Driver>>,
     running: Running,
     /// Why the running cell was interrupted from outside, for its answer's stderr.
@@ -44,10 +47,11 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    pub fn new(settings: KernelSettings, cwd: PathBuf) -> Arc<Self> {
+    pub fn new(settings: KernelSettings, cwd: PathBuf, network_gate: Arc<NetworkGate>) -> Arc<Self> {
         Arc::new(Self {
             settings,
             cwd,
+            network_gate,
             driver: Mutex::new(None),
             running: Running::default(),
             interrupted_for: std::sync::Mutex::new(None),
@@ -199,9 +203,14 @@ impl Kernel {
     }
 
     async fn start(&self) -> ToolResult<Driver> {
-        Driver::start(&self.settings, &self.cwd, self.running.clone())
-            .await
-            .map_err(unavailable)
+        Driver::start(
+            &self.settings,
+            &self.cwd,
+            self.running.clone(),
+            &self.network_gate,
+        )
+        .await
+        .map_err(unavailable)
     }
 
     fn timeout(&self, asked: Option<f64>) -> ToolResult<Duration> {

@@ -163,3 +163,40 @@ async fn without_a_desktop_its_routes_say_so() {
         .unwrap_err();
     assert_eq!(err.code(), Some(ErrorCode::NotConfigured), "{err}");
 }
+
+#[tokio::test]
+async fn a_held_sandbox_runs_nothing_until_its_network_is_ready() {
+    let app = support::spawn_app_with(|settings| settings.hold_until_network = true).await;
+    let starting = app.client.health().await.unwrap();
+    assert_eq!(starting.status, tool_api_contract::info::Readiness::Starting);
+    let exec = tool_api_contract::shell::ExecRequest {
+        command: "touch ran".into(),
+        ..Default::default()
+    };
+    let held = support::expect_code(app.client.exec("early", &exec).await, ErrorCode::NetworkPending);
+    assert!(held.contains("network rules"), "{held}");
+    assert!(!app.path("ran").exists());
+
+    // Only the token's holder opens it.
+    let anonymous = app
+        .http
+        .post(format!("{}/v1/network-ready", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.client.health().await.unwrap().status,
+        tool_api_contract::info::Readiness::Starting
+    );
+
+    app.client.network_ready().await.unwrap();
+    app.client.network_ready().await.unwrap();
+    assert_eq!(
+        app.client.health().await.unwrap().status,
+        tool_api_contract::info::Readiness::Ready
+    );
+    let ran = app.client.exec("early", &exec).await.unwrap();
+    assert_eq!(ran.exit_code, Some(0), "{}", ran.output);
+    assert!(app.path("ran").exists());
+}

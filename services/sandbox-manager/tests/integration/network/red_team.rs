@@ -10,11 +10,11 @@ use crate::support;
 
 use std::collections::HashMap;
 use std::net::{TcpListener, UdpSocket};
-use std::process::Command;
 use std::time::Duration;
 
+use super::SharedNetwork;
 use sandbox_manager_client::contract::{CreateSandbox, NetworkMode};
-use support::{docker, request, Manager};
+use support::{docker, request, tools, Manager};
 use tool_api_client::contract::files::WriteFileRequest;
 use tool_api_client::ToolApiClient;
 
@@ -86,19 +86,9 @@ async fn sandboxes_reach_public_addresses_only_and_offline_ones_nothing() {
     served.extend(primary_host_address().map(|host| format!("{host}:{host_port}")));
 
     // The targets are there: a container without the firewall reaches every one.
-    let mut control = vec![
-        "run",
-        "--rm",
-        "--network",
-        &network.name,
-        "--entrypoint",
-        "python3",
-        support::image(),
-        "-c",
-        PROBE,
-    ];
+    let mut control = vec!["-c", PROBE];
     control.extend(served.iter().map(String::as_str));
-    let control = verdicts(&docker(&control));
+    let control = verdicts(&network.python(&control));
     for target in &served {
         assert_eq!(
             control[target.as_str()],
@@ -149,11 +139,6 @@ async fn sandboxes_reach_public_addresses_only_and_offline_ones_nothing() {
     assert_ne!(seen[PUBLIC], "firewall", "after a restart, still online");
 }
 
-fn tools(sandbox: &sandbox_manager_client::contract::Sandbox) -> ToolApiClient {
-    let access = sandbox.tool_api.clone().unwrap();
-    ToolApiClient::new(&access.url, &access.token)
-}
-
 /// Runs the probe in the sandbox, as its user.
 async fn probe(sandbox: &ToolApiClient, targets: &[&str]) -> HashMap<String, String> {
     let script = WriteFileRequest {
@@ -185,37 +170,4 @@ fn primary_host_address() -> Option<std::net::IpAddr> {
     let socket = UdpSocket::bind("0.0.0.0:0").ok()?;
     socket.connect(PUBLIC).ok()?;
     Some(socket.local_addr().ok()?.ip()).filter(|ip| !ip.is_unspecified())
-}
-
-/// A bridge network of the test's own, with Docker's defaults (traffic between containers
-/// and NAT on); removed when dropped, after the manager declared later has removed its
-/// containers.
-struct SharedNetwork {
-    name: String,
-}
-
-impl SharedNetwork {
-    fn create() -> Self {
-        let name = format!("sandpiper-net-{}", support::random_suffix());
-        docker(&["network", "create", &name]);
-        Self { name }
-    }
-
-    fn gateway(&self) -> String {
-        docker(&[
-            "network",
-            "inspect",
-            "-f",
-            "{{(index .IPAM.Config 0).Gateway}}",
-            &self.name,
-        ])
-    }
-}
-
-impl Drop for SharedNetwork {
-    fn drop(&mut self) {
-        let _ = Command::new("docker")
-            .args(["network", "rm", &self.name])
-            .output();
-    }
 }

@@ -37,6 +37,7 @@ pub struct Manager {
     pub client: SandboxManagerClient,
     pub base: String,
     child: Child,
+    program: PathBuf,
     env: Vec<(String, String)>,
 }
 
@@ -48,6 +49,12 @@ impl Manager {
 
     /// Like [`Manager::start`], with `raw` variables passed as they are (e.g. `DOCKER_HOST`).
     pub fn start_with(env: &[(&str, &str)], raw: &[(&str, &str)]) -> Self {
+        Self::start_program(env!("CARGO_BIN_EXE_sandbox-manager").as_ref(), env, raw)
+    }
+
+    /// Like [`Manager::start_with`], running `program` (another build, for a benchmark's
+    /// baseline) instead of this build's manager.
+    pub fn start_program(program: &Path, env: &[(&str, &str)], raw: &[(&str, &str)]) -> Self {
         let namespace = format!("t{}", random_suffix());
         let data = tempfile::tempdir().unwrap();
         let mut all: Vec<(String, String)> = [
@@ -70,13 +77,14 @@ impl Manager {
         if !env.iter().any(|(k, _)| *k == "SANDBOX__IMAGE") {
             all.push(("SANDBOX_IMAGE".into(), image().to_owned()));
         }
-        let (child, base) = spawn(&all, data.path());
+        let (child, base) = spawn(program, &all, data.path());
         Self {
             client: SandboxManagerClient::new(&base, TOKEN),
             namespace,
             data,
             base,
             child,
+            program: program.to_owned(),
             env: all,
         }
     }
@@ -94,7 +102,7 @@ impl Manager {
     /// Starts the process again on the same data directory and namespace.
     pub fn restart(&mut self) {
         self.kill();
-        let (child, base) = spawn(&self.env, self.data.path());
+        let (child, base) = spawn(&self.program, &self.env, self.data.path());
         self.child = child;
         self.client = SandboxManagerClient::new(&base, TOKEN);
         self.base = base;
@@ -173,8 +181,8 @@ impl Drop for Manager {
 /// Starts the binary on a port it picks itself (`0`) and reads the one it bound from its
 /// `listening` log line, so nothing else can take the port between a pick and the bind.
 /// Its log goes on to this process's stderr.
-fn spawn(env: &[(String, String)], data: &Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sandbox-manager"))
+fn spawn(program: &Path, env: &[(String, String)], data: &Path) -> (Child, String) {
+    let mut child = Command::new(program)
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .env("SANDBOX_MANAGER_TOKEN", TOKEN)
         .env("SANDBOX_MANAGER_PORT", "0")
@@ -293,6 +301,12 @@ where
         assert!(Instant::now() < deadline, "{what}: not within {within:?}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// A client of the sandbox's tool-api, with the access the manager handed out.
+pub fn tools(sandbox: &sandbox_manager_client::contract::Sandbox) -> tool_api_client::ToolApiClient {
+    let access = sandbox.tool_api.clone().expect("a ready sandbox's tool-api");
+    tool_api_client::ToolApiClient::new(&access.url, &access.token)
 }
 
 /// Runs a command in the sandbox's shell and returns its output.
