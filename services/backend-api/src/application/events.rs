@@ -6,18 +6,24 @@
 //! client sees every event exactly once, in order, whichever replica stored it.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use futures::{Stream, StreamExt};
 
-use super::error::AppResult;
+use super::error::{AppError, AppResult};
 use crate::domain::event::{AgentEvent, StoredEvent};
-use crate::domain::ports::{EventBus, EventLog, SessionChange};
+use crate::domain::ports::{AppendId, EventBus, EventLog, SessionChange};
 use crate::domain::session::{Session, SessionId};
 use crate::domain::user::UserId;
 
 /// Events read from the log per query while replaying.
 const REPLAY_BATCH: usize = 500;
+/// How long a run's event waits for a store that does not answer, and the pauses
+/// between tries.
+const OUTAGE_WAIT: Duration = Duration::from_secs(120);
+const FIRST_PAUSE: Duration = Duration::from_millis(250);
+const MAX_PAUSE: Duration = Duration::from_secs(2);
 
 pub struct EventService {
     log: Arc<dyn EventLog>,
@@ -31,7 +37,40 @@ impl EventService {
 
     /// Stores the event, then publishes it and the session's new summary.
     pub async fn append(&self, session: &SessionId, event: AgentEvent) -> AppResult<(StoredEvent, Session)> {
-        let (stored, summary) = self.log.append(session, event, Utc::now()).await?;
+        self.store(session, event, Utc::now(), AppendId::new()).await
+    }
+
+    /// [`EventService::append`] for a run, whose log must have no hole: while the store
+    /// does not answer, the same append is tried again (its event stored once, whatever
+    /// landed), so the run waits, up to [`OUTAGE_WAIT`] or until `go_on` says no.
+    pub async fn append_through_outage(
+        &self,
+        session: &SessionId,
+        event: AgentEvent,
+        go_on: impl Fn() -> bool,
+    ) -> AppResult<(StoredEvent, Session)> {
+        let (at, id, started) = (Utc::now(), AppendId::new(), Instant::now());
+        let mut pause = FIRST_PAUSE;
+        loop {
+            match self.store(session, event.clone(), at, id).await {
+                Err(AppError::Unavailable(why)) if go_on() && started.elapsed() < OUTAGE_WAIT => {
+                    tracing::warn!(session = session.as_str(), %why, "an event waits for the store");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(MAX_PAUSE);
+                }
+                done => return done,
+            }
+        }
+    }
+
+    async fn store(
+        &self,
+        session: &SessionId,
+        event: AgentEvent,
+        at: DateTime<Utc>,
+        id: AppendId,
+    ) -> AppResult<(StoredEvent, Session)> {
+        let (stored, summary) = self.log.append(session, event, at, id).await?;
         // Stored is what counts: a failed publish only delays live delivery until the
         // next event (or reconnect) fills the gap from the log.
         if let Err(err) = self.bus.publish_event(&stored).await {

@@ -4,10 +4,11 @@
 //! use and revocation, the tokens of jobs added to their key, an append whose insert the
 //! driver retried after it had landed), and outages — a store that goes away makes requests fail with
 //! 503 and a JSON body, and the backend recovers by itself when it returns, with nothing
-//! stored lost.
+//! stored lost, and a turn under way keeps every event it makes meanwhile.
 
 use crate::support;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
@@ -291,7 +292,7 @@ async fn jobs_ending_on_either_replica_add_their_tokens_to_their_key() {
 #[tokio::test]
 async fn an_append_whose_retried_insert_finds_itself_stored_stores_its_event_once() {
     use backend_api::domain::event::{AgentEvent, MessageRole, StoredEvent};
-    use backend_api::domain::ports::{EventLog, SessionRepository};
+    use backend_api::domain::ports::{AppendId, EventLog, SessionRepository};
     use backend_api::domain::session::{Session, Title};
     use backend_api::domain::user::UserId;
     use backend_api::infrastructure::mongo::MongoStore;
@@ -308,7 +309,10 @@ async fn an_append_whose_retried_insert_finds_itself_stored_stores_its_event_onc
         content: content.into(),
         attachments: Vec::new(),
     };
-    store.append(&session.id, message("first"), now).await.unwrap();
+    store
+        .append(&session.id, message("first"), now, AppendId::new())
+        .await
+        .unwrap();
 
     // The driver's first attempt of the next append landed, its answer was lost, and
     // the server did not recognise the retry: the insert meets its own document.
@@ -345,4 +349,44 @@ async fn an_append_whose_retried_insert_finds_itself_stored_stores_its_event_onc
         .await
         .unwrap();
     assert_eq!(stored_count, 2);
+}
+
+#[tokio::test]
+async fn a_turn_through_a_mongodb_outage_leaves_no_hole_in_its_log() {
+    let answer = Arc::new(tokio::sync::Notify::new());
+    let llm = FakeLlm::start(vec![Reply::Gated(
+        answer.clone(),
+        Box::new(Reply::Text("Answered through the outage.")),
+    )])
+    .await;
+    let (mut mongodb, redis) = (ServerProcess::mongodb(), ServerProcess::redis());
+    let settings = llm.settings();
+    let (app, _b, _dir) = two_replicas(&mongodb, &redis, &support::borrowed(&settings)).await;
+    let (token, _, _) = app.register("ada@example.org").await;
+    let id = app.new_session(&token).await;
+    app.post_message(&token, &id, "A question").await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while llm.requests().is_empty() {
+        assert!(Instant::now() < deadline, "the model was never asked");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // The model answers while the store is down: every event the turn makes from here on
+    // meets the outage (the store's server selection gives up after 3 s).
+    mongodb.kill();
+    answer.notify_one();
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    mongodb.restart();
+
+    let mut stream = app.events(&token, &id, None).await;
+    let events = stream
+        .until(Duration::from_secs(60), |event| {
+            event["type"] == "status" && event["status"] == "completed"
+        })
+        .await;
+    let said: Vec<&Value> = events.iter().filter(|e| e["type"] == "message").collect();
+    assert_eq!(said.len(), 2, "{events:?}");
+    assert_eq!(said[1]["content"], "Answered through the outage.");
+    let session = app.session(&token, &id).await;
+    assert_eq!(session["last_seq"], json!(events.len()), "{events:?}");
 }

@@ -51,6 +51,6 @@ pub use llm::LlmClient;
 pub use mcp::{McpServerRepository, McpServers};
 pub use memory::MemoryRepository;
 pub use sandbox::{SandboxFiles, SandboxGateway};
-pub use sessions::{EventBus, EventLog, ImageStore, RunLeases, SessionChange, SessionRepository};
+pub use sessions::{AppendId, EventBus, EventLog, ImageStore, RunLeases, SessionChange, SessionRepository};
 pub use toolbox::ToolboxRepository;
 pub use tools::{SandboxTools, WebSearch};

@@ -36,16 +36,39 @@ pub trait SessionRepository: Send + Sync {
     async fn with_status(&self, status: SessionStatus) -> DomainResult<Vec<Session>>;
 }
 
+/// One append's identity: an append tried again with the same one, after the store did
+/// not answer, stores its event at most once (the first try may have landed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppendId([u8; 12]);
+
+impl AppendId {
+    pub fn new() -> Self {
+        Self(rand::random())
+    }
+
+    pub fn bytes(self) -> [u8; 12] {
+        self.0
+    }
+}
+
+impl Default for AppendId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[async_trait::async_trait]
 pub trait EventLog: Send + Sync {
     /// Stores `event` with the session's next sequence number and, in the same atomic
     /// step, the session summary it changes ([`Session::apply`]). Concurrent appends to
-    /// one session get distinct, consecutive numbers.
+    /// one session get distinct, consecutive numbers; appends with the same `id` store
+    /// one event.
     async fn append(
         &self,
         session: &SessionId,
         event: AgentEvent,
         at: DateTime<Utc>,
+        id: AppendId,
     ) -> DomainResult<(StoredEvent, Session)>;
     /// Events with `seq > after`, in order, at most `limit`.
     async fn read_after(

@@ -10,7 +10,7 @@ use super::{
     SESSIONS, SHARES,
 };
 use crate::domain::event::{AgentEvent, StoredEvent};
-use crate::domain::ports::{EventLog, SessionRepository};
+use crate::domain::ports::{AppendId, EventLog, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
@@ -180,11 +180,13 @@ impl SessionRepository for EmbeddedStore {
 
 #[async_trait::async_trait]
 impl EventLog for EmbeddedStore {
+    /// One transaction: an append that failed stored nothing, so `_id` is not needed.
     async fn append(
         &self,
         session: &SessionId,
         event: AgentEvent,
         at: DateTime<Utc>,
+        _id: AppendId,
     ) -> DomainResult<(StoredEvent, Session)> {
         let id = session.clone();
         let appended = self

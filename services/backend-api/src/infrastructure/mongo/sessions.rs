@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use super::{all, bson, failure, is_duplicate_key, MongoStore};
 use crate::domain::event::{AgentEvent, StoredEvent};
-use crate::domain::ports::{EventLog, SessionRepository};
+use crate::domain::ports::{AppendId, EventLog, SessionRepository};
 use crate::domain::session::{Session, SessionId, SessionStatus};
 use crate::domain::user::UserId;
 use crate::domain::{DomainError, DomainResult};
@@ -225,8 +225,10 @@ impl EventLog for MongoStore {
         session: &SessionId,
         event: AgentEvent,
         at: DateTime<Utc>,
+        id: AppendId,
     ) -> DomainResult<(StoredEvent, Session)> {
-        self.append_as(session, event, at, ObjectId::new()).await
+        self.append_as(session, event, at, ObjectId::from_bytes(id.bytes()))
+            .await
     }
 
     async fn read_after(

@@ -83,14 +83,21 @@ impl Run {
         }
     }
 
-    /// Appends an event; a failure to store is logged (the run goes on, and the next
-    /// event or the end of the run tells the person).
+    /// Appends an event. While the store does not answer the run waits for it, so its
+    /// log has no hole; another failure is logged (the run goes on, and the next event
+    /// or the end of the run tells the person).
     pub(super) async fn emit(&self, event: AgentEvent) {
         if self.fence.is_raised() {
             return;
         }
         let event = self.role.place(event);
-        if let Err(err) = self.deps.events.append(&self.session.id, event).await {
+        let go_on = || !self.fence.is_raised();
+        let stored = self
+            .deps
+            .events
+            .append_through_outage(&self.session.id, event, go_on)
+            .await;
+        if let Err(err) = stored {
             tracing::error!(session = self.session.id.as_str(), %err, "storing an agent event");
         }
     }
