@@ -2,7 +2,8 @@
 # Sandpiper's tests.
 #
 #   ./test.sh           the whole suite, as CI runs it
-#   ./test.sh --quick   the fast tier: the paths and tests the docs name, the import
+#   ./test.sh --quick   the fast tier: the paths and tests the docs name, the README's
+#                       length, the import
 #                       check (scripts/check-imports.py), unit tests,
 #                       the in-process integration tests, the front end's component
 #                       tests and the API clients' drift check and live tests; no
@@ -84,9 +85,10 @@ skipping() { printf -- '--skip\n%s\n' "$@"; }
 
 if [[ $mode == quick ]]; then
     # Every repository path and test the docs name in backticks exists: a second, first.
-    step "docs: the paths and tests they name exist"
+    step "docs: the paths and tests they name exist, the README is short"
     scripts/check-doc-paths.py
     scripts/check-doc-tests.py
+    scripts/check-doc-lengths.py
     # No import circle between a crate's files; backend-api's domain and application
     # layers name no adapter crate.
     step "imports: no circles, no adapters in the inner layers"
