@@ -1,4 +1,5 @@
-"""The README's E2B example runs as written, with the variables it names set as it says."""
+"""The E2B guide's example (docs/e2b.md, which the README links) runs as written, with the
+variables it names set as it says."""
 
 import os
 import re
@@ -12,15 +13,15 @@ REPO = Path(__file__).resolve().parents[3]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def readme_blocks() -> dict[str, str]:
-    text = (REPO / "README.md").read_text()
-    start = text.index("## Use it from E2B's SDKs")
-    end = text.index("\n## ", start + 1)
-    return dict(re.findall(r"```(\w+)\n(.*?)```", text[start:end], re.S))
+def guide_blocks() -> dict[str, str]:
+    """The code blocks of the guide's opening, before its first section, by language."""
+    text = (REPO / "docs" / "e2b.md").read_text()
+    end = text.find("\n## ")
+    return dict(re.findall(r"```(\w+)\n(.*?)```", text[: end if end >= 0 else len(text)], re.S))
 
 
-def test_the_readmes_example_draws_its_chart(key: str, tmp_path: Path) -> None:
-    blocks = readme_blocks()
+def test_the_guides_example_draws_its_chart(key: str, tmp_path: Path) -> None:
+    blocks = guide_blocks()
     variables = dict(re.findall(r"export (E2B_\w+)=(\S+)", blocks["sh"]))
     assert set(variables) == {"E2B_API_KEY", "E2B_API_URL", "E2B_SANDBOX_URL"}
     assert variables["E2B_API_URL"].endswith("/e2b") and variables["E2B_SANDBOX_URL"].endswith("/e2b/sandbox")
