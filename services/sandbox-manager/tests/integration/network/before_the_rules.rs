@@ -12,7 +12,7 @@ use std::net::TcpListener;
 
 use base64::Engine;
 use sandbox_manager_client::contract::{CreateSandbox, StorageKind};
-use support::{request, sh, tools, Manager};
+use support::{request, sh, tools};
 
 use super::SharedNetwork;
 
@@ -35,10 +35,7 @@ except OSError:
 #[tokio::test(flavor = "multi_thread")]
 async fn a_homes_own_code_never_runs_before_the_firewall_across_resumes() {
     let network = SharedNetwork::create();
-    let manager = Manager::start(&[
-        ("SANDBOX__INTERNET_NETWORK", &network.name),
-        ("SANDBOX__OFFLINE_NETWORK", &network.name),
-    ]);
+    let manager = network.manager(&[]);
     let client = &manager.client;
     let service = TcpListener::bind("0.0.0.0:0").unwrap();
     service.set_nonblocking(true).unwrap();

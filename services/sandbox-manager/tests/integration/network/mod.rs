@@ -14,7 +14,7 @@ mod twins;
 
 use std::process::Command;
 
-use crate::support::{self, docker};
+use crate::support::{self, docker, Manager};
 
 /// A bridge network of the test's own, with Docker's defaults (traffic between containers
 /// and NAT on); removed when dropped, after the manager declared later has removed its
@@ -28,6 +28,17 @@ impl SharedNetwork {
         let name = format!("sandpiper-net-{}", support::random_suffix());
         docker(&["network", "create", &name]);
         Self { name }
+    }
+
+    /// Starts a manager whose sandboxes, internet and offline alike, join this network,
+    /// with `more` settings.
+    fn manager(&self, more: &[(&str, &str)]) -> Manager {
+        let mut settings = vec![
+            ("SANDBOX__INTERNET_NETWORK", self.name.as_str()),
+            ("SANDBOX__OFFLINE_NETWORK", self.name.as_str()),
+        ];
+        settings.extend_from_slice(more);
+        Manager::start(&settings)
     }
 
     /// Runs `python3 <args>` in a plain container on the network, without the firewall;

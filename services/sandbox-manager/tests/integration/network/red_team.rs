@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::SharedNetwork;
 use sandbox_manager_client::contract::{CreateSandbox, NetworkMode};
-use support::{docker, request, tools, Manager};
+use support::{docker, request, tools};
 use tool_api_client::contract::files::WriteFileRequest;
 use tool_api_client::ToolApiClient;
 
@@ -38,11 +38,7 @@ const PUBLIC: &str = "198.51.100.1:80";
 #[tokio::test(flavor = "multi_thread")]
 async fn sandboxes_reach_public_addresses_only_and_offline_ones_nothing() {
     let network = SharedNetwork::create();
-    let manager = Manager::start(&[
-        ("SANDBOX__INTERNET_NETWORK", &network.name),
-        ("SANDBOX__OFFLINE_NETWORK", &network.name),
-        ("SANDBOX__ADDRESS_MODE", "bridge"),
-    ]);
+    let manager = network.manager(&[("SANDBOX__ADDRESS_MODE", "bridge")]);
     let client = &manager.client;
     // A service on the sandboxes' network, as backend-api and the manager are in Compose.
     let backend = format!("{}-backend", network.name);
