@@ -19,17 +19,9 @@ impl Manager {
         ToolApiClient::with_http(self.http.clone(), endpoints.tool_api_url(), secrets.token.clone())
     }
 
-    /// One health check.
-    pub(super) async fn is_ready(&self, endpoints: &Endpoints, secrets: &Secrets) -> bool {
-        self.check(endpoints, secrets).await.0
-    }
-
     /// One health check, with the memory the sandbox said it uses.
     pub(super) async fn check(&self, endpoints: &Endpoints, secrets: &Secrets) -> (bool, Option<u64>) {
-        match self.tool_api(endpoints, secrets).health().await {
-            Ok(health) => (health.status == Readiness::Ready, health.memory_used_bytes),
-            Err(_) => (false, None),
-        }
+        check(&self.tool_api(endpoints, secrets)).await
     }
 
     /// Whether its tool-api answers at all: enough to hand out a pool sandbox, which was
@@ -56,7 +48,7 @@ impl Manager {
         let mut released = false;
         loop {
             released = released || opened(&tool_api).await;
-            if released && self.is_ready(&endpoints, secrets).await {
+            if released && check(&tool_api).await.0 {
                 return Ok(endpoints);
             }
             if tokio::time::Instant::now() >= deadline {
@@ -73,6 +65,15 @@ impl Manager {
             }
             tokio::time::sleep(POLL).await;
         }
+    }
+}
+
+/// One health check through `tool_api`: whether it is ready, and the memory it said it
+/// uses.
+async fn check(tool_api: &ToolApiClient) -> (bool, Option<u64>) {
+    match tool_api.health().await {
+        Ok(health) => (health.status == Readiness::Ready, health.memory_used_bytes),
+        Err(_) => (false, None),
     }
 }
 
