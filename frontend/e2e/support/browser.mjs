@@ -2,6 +2,9 @@
 // fails the test on any console error, uncaught exception or Content-Security-Policy
 // violation (reported by the page's `securitypolicyviolation` events as well as the
 // console, so one the browser does not log still counts).
+// Chromium aborts the requests in flight with ERR_NETWORK_CHANGED whenever the host's
+// network interfaces change, which the Docker engine does each time a test beside this
+// one starts a sandbox: that is the test machine's, not the app's, and is not counted.
 import { chromium } from 'playwright-core'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
@@ -18,6 +21,8 @@ export async function launch() {
   })
 }
 
+const HOST_NETWORK_CHANGED = /^Failed to load resource: net::ERR_NETWORK_CHANGED$/
+
 /** A new page; `problems` collects console errors, page errors and CSP violations. */
 export async function openPage(browser, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...options })
@@ -29,7 +34,7 @@ export async function openPage(browser, options = {}) {
   })
   const page = await context.newPage()
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+    if (message.type() === 'error' && !HOST_NETWORK_CHANGED.test(message.text())) problems.push(`console: ${message.text()}`)
   })
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
   return { context, page, problems }
