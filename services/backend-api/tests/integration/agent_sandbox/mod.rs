@@ -12,6 +12,8 @@
 //! - `replaced.rs`: a sandbox that dies is replaced with its files kept, and a death
 //!   mid-run is reported;
 //! - `browsing.rs`: the agent browsing a local page, the person seeing its screenshots;
+//! - `crash.rs`: a manager killed mid-turn, started again: the turns complete and
+//!   deleting the chat leaves nothing behind;
 //! - `history.rs`: later turns, also after a restart, remember what earlier ones did and
 //!   saw.
 //!
@@ -19,6 +21,7 @@
 
 mod browsing;
 mod commands;
+mod crash;
 mod history;
 mod replaced;
 

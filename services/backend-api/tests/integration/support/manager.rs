@@ -24,7 +24,40 @@ pub struct Manager {
     child: Child,
     pub namespace: String,
     pub base: String,
+    port: u16,
+    settings: Vec<(String, String)>,
     _data: tempfile::TempDir,
+}
+
+/// The manager binary built beside this test, started with `settings` and answering on
+/// `port`.
+fn spawn(settings: &[(String, String)], port: u16) -> Child {
+    let binary = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("sandbox-manager");
+    assert!(
+        binary.exists(),
+        "{} is missing: `cargo build -p sandbox-manager` (or run the workspace's tests)",
+        binary.display()
+    );
+    let child = Command::new(binary)
+        .envs(settings.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("the sandbox-manager starts");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "the manager did not answer within 20 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
 }
 
 impl Manager {
@@ -34,18 +67,6 @@ impl Manager {
 
     /// With extra `SANDBOX_MANAGER_*` settings, e.g. `("SANDBOX_MANAGER_SANDBOX__STORAGE", "volume")`.
     pub fn start_with(env: &[(&str, &str)]) -> Self {
-        let binary = std::env::current_exe()
-            .unwrap()
-            .parent()
-            .unwrap()
-            .parent()
-            .unwrap()
-            .join("sandbox-manager");
-        assert!(
-            binary.exists(),
-            "{} is missing: `cargo build -p sandbox-manager` (or run the workspace's tests)",
-            binary.display()
-        );
         let (image, _) = sandbox::image();
         let port = super::process::port_for_a_process();
         let data = tempfile::tempdir().unwrap();
@@ -53,37 +74,40 @@ impl Manager {
         static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let namespace = format!("b{}x{n}", std::process::id());
-        let child = Command::new(binary)
-            .env("SANDBOX_MANAGER_TOKEN", TOKEN)
-            .env("SANDBOX_MANAGER_PORT", port.to_string())
-            .env("SANDBOX_MANAGER_DATA_DIR", data.path())
-            .env("SANDBOX_MANAGER_NAMESPACE", &namespace)
-            .env("SANDBOX_MANAGER_POOL__SIZE", "0")
-            .env("SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS", "90")
-            .env("SANDBOX_IMAGE", image)
-            .envs(
-                networks::settings()
-                    .into_iter()
-                    .map(|(name, value)| (format!("SANDBOX_MANAGER_{name}"), value)),
-            )
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("the sandbox-manager starts");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "the manager did not answer within 20 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let mut settings: Vec<(String, String)> = vec![
+            ("SANDBOX_MANAGER_TOKEN".into(), TOKEN.into()),
+            ("SANDBOX_MANAGER_PORT".into(), port.to_string()),
+            (
+                "SANDBOX_MANAGER_DATA_DIR".into(),
+                data.path().display().to_string(),
+            ),
+            ("SANDBOX_MANAGER_NAMESPACE".into(), namespace.clone()),
+            ("SANDBOX_MANAGER_POOL__SIZE".into(), "0".into()),
+            ("SANDBOX_MANAGER_SANDBOX__READY_TIMEOUT_SECS".into(), "90".into()),
+            ("SANDBOX_IMAGE".into(), image),
+        ];
+        settings.extend(
+            networks::settings()
+                .into_iter()
+                .map(|(name, value)| (format!("SANDBOX_MANAGER_{name}"), value)),
+        );
+        settings.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
         Self {
-            child,
+            child: spawn(&settings, port),
             namespace,
             base: format!("http://127.0.0.1:{port}"),
+            port,
+            settings,
             _data: data,
         }
+    }
+
+    /// Kills the process with SIGKILL, as a crash would, and starts it again on the same
+    /// port, data directory and namespace.
+    pub fn crash_and_restart(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        self.child = spawn(&self.settings, self.port);
     }
 
     pub fn client(&self) -> SandboxManagerClient {
