@@ -55,6 +55,7 @@ from .credentials import Credentials
 from .delivery_answer import DeliveryAnswer
 from .desktop_state import DesktopState
 from .desktop_view import DesktopView
+from .disk_health import DiskHealth
 from .edit_session import EditSession
 from .error_body import ErrorBody
 from .error_detail import ErrorDetail
@@ -367,6 +368,7 @@ __all__ = (
     "DeliveryAnswer",
     "DesktopState",
     "DesktopView",
+    "DiskHealth",
     "EditSession",
     "ErrorBody",
     "ErrorDetail",

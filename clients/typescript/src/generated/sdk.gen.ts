@@ -1753,7 +1753,7 @@ export class Shared {
 
 export class System {
     /**
-     * The process is up.
+     * The process is up, and how the data directory's disk stands.
      */
     public static health<ThrowOnError extends boolean = false>(options?: Options<HealthData, ThrowOnError>): RequestResult<HealthResponses, unknown, ThrowOnError> {
         return (options?.client ?? client).get<HealthResponses, unknown, ThrowOnError>({ url: '/health', ...options });

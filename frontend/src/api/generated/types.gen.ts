@@ -382,6 +382,18 @@ export type DesktopView = {
     state: DesktopState;
 };
 
+export type DiskHealth = {
+    /**
+     * Free space in MiB, when the disk answers.
+     */
+    free_mb?: number | null;
+    /**
+     * `ok`; `low` below `BACKEND_DATA_DIR_LOW_SPACE_MB` free; `full` once a write failed
+     * for want of space, until space is freed and the store opens again by itself.
+     */
+    status: string;
+};
+
 /**
  * What to change; parts left out stay as they are.
  */
@@ -486,6 +498,10 @@ export type FindResponse = {
 export type FiredBy = 'schedule' | 'at' | 'webhook' | 'manual' | 'paused';
 
 export type Health = {
+    disk?: null | DiskHealth;
+    /**
+     * `ok`, or `degraded` while the data directory's disk is full (writes answer `507`).
+     */
     status: string;
     version: string;
 };

@@ -68,6 +68,10 @@ pub struct Settings {
     pub environment: Environment,
     /// Where the embedded store keeps its file.
     pub data_dir: PathBuf,
+    /// Below this much free space on the data directory's disk, the log warns and
+    /// `/health` says `low`.
+    #[serde(default = "low_space_mb")]
+    pub data_dir_low_space_mb: u64,
     pub mongodb_uri: Option<String>,
     pub mongodb_database: String,
     pub redis_url: Option<String>,
@@ -101,6 +105,10 @@ pub struct Settings {
     /// enters a sandbox.
     #[serde(default)]
     pub search: SearchSettings,
+}
+
+fn low_space_mb() -> u64 {
+    1024
 }
 
 /// The conventional variables (key, variable), which win over the `BACKEND_*` ones.

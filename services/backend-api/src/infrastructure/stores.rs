@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::domain::ports::{
-    AgentServerRepository, ApiKeyRepository, AutomationRepository, E2bSandboxRepository, EventBus, EventLog,
-    ImageStore, JobAttachmentStore, JobRepository, KeyValueStore, McpServerRepository, MemoryRepository,
-    RefreshTokenStore, RunLeases, SessionRepository, ToolboxRepository, UserRepository,
+    AgentServerRepository, ApiKeyRepository, AutomationRepository, DataDiskStatus, E2bSandboxRepository,
+    EventBus, EventLog, ImageStore, JobAttachmentStore, JobRepository, KeyValueStore, McpServerRepository,
+    MemoryRepository, RefreshTokenStore, RunLeases, SessionRepository, ToolboxRepository, UserRepository,
 };
 use crate::infrastructure::embedded::EmbeddedStore;
 use crate::infrastructure::local_bus::LocalBus;
@@ -37,6 +37,8 @@ pub struct StoragePorts {
     pub kv: Arc<dyn KeyValueStore>,
     pub leases: Arc<dyn RunLeases>,
     pub bus: Arc<dyn EventBus>,
+    /// The disk the embedded store's file lives on, when one is open.
+    pub disk: Option<Arc<dyn DataDiskStatus>>,
     /// What `/ready` calls them.
     pub database_name: &'static str,
     pub cache_name: &'static str,
@@ -107,6 +109,10 @@ impl StoragePorts {
             (Some(_), Some(_)) => None,
             _ => Some(Arc::new(EmbeddedStore::open(&settings.data_dir)?)),
         };
+        let disk = embedded.as_ref().map(|embedded| embedded.disk());
+        if let Some(disk) = &disk {
+            disk.clone().watch(settings.data_dir_low_space_mb * 1024 * 1024);
+        }
         let database = match (&settings.mongodb_uri, &embedded) {
             (Some(uri), _) => Database::from(
                 Arc::new(MongoStore::connect(uri, &settings.mongodb_database).await?),
@@ -153,6 +159,7 @@ impl StoragePorts {
             kv,
             leases,
             bus,
+            disk: disk.map(|disk| disk as Arc<dyn DataDiskStatus>),
             database_name: database.name,
             cache_name,
         })

@@ -125,6 +125,7 @@ impl Application {
                 database_name: stores.database_name,
                 cache: stores.kv.clone(),
                 cache_name: stores.cache_name,
+                disk: stores.disk.clone(),
             }),
             mcp: parts.mcp.clone(),
             mcp_admin: parts.mcp_admin.clone(),

@@ -12,6 +12,7 @@ mod api_keys;
 mod auth;
 mod automations;
 mod delegation;
+mod disk_full;
 mod e2b;
 mod e2b_listing;
 mod e2b_records;

@@ -45,7 +45,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Health]:
-    """The process is up.
+    """The process is up, and how the data directory's disk stands.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -68,7 +68,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Health | None:
-    """The process is up.
+    """The process is up, and how the data directory's disk stands.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -87,7 +87,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Health]:
-    """The process is up.
+    """The process is up, and how the data directory's disk stands.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -108,7 +108,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Health | None:
-    """The process is up.
+    """The process is up, and how the data directory's disk stands.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

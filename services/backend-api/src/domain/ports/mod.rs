@@ -10,6 +10,7 @@
 //! - `accounts.rs`: users, API keys, refresh tokens, password hashing, access tokens;
 //! - `automations.rs`: automations, their fire times and history;
 //! - `sessions.rs`: sessions, their event log and images, the event bus, run leases;
+//! - `disk.rs`: the disk a store on this machine writes to, for `/health`;
 //! - `key_value.rs`: short-lived keys (revocations, counters, tickets);
 //! - `jobs.rs`: headless jobs, their files, their webhooks;
 //! - `e2b.rs`: rented sandboxes, pausing them, their environment;
@@ -25,6 +26,7 @@
 mod accounts;
 mod agent_servers;
 mod automations;
+mod disk;
 mod e2b;
 mod jobs;
 mod key_value;
@@ -43,6 +45,7 @@ pub use accounts::{
 };
 pub use agent_servers::AgentServerRepository;
 pub use automations::{AutomationFiles, AutomationRepository};
+pub use disk::{DataDiskStatus, DiskState};
 pub use e2b::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, Updated};
 pub use jobs::{JobAttachmentStore, JobRepository, WebhookSender};
 pub use key_value::KeyValueStore;

@@ -22,17 +22,19 @@ impl EmbeddedStore {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let db = std::sync::Arc::downgrade(&self.db);
+        let handle = std::sync::Arc::downgrade(&self.handle);
         runtime.spawn(async move {
             loop {
                 tokio::time::sleep(SWEEP_EVERY).await;
-                let Some(db) = db.upgrade() else { return };
-                let swept = tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
-                    let now = Utc::now().timestamp_millis();
-                    let txn = db.begin_write()?;
-                    txn.open_table(KV)?.retain(|_, (_, expires)| expires > now)?;
-                    txn.commit()?;
-                    Ok(())
+                let Some(handle) = handle.upgrade() else { return };
+                let swept = tokio::task::spawn_blocking(move || {
+                    handle.run(|db| {
+                        let now = Utc::now().timestamp_millis();
+                        let txn = db.begin_write()?;
+                        txn.open_table(KV)?.retain(|_, (_, expires)| expires > now)?;
+                        txn.commit()?;
+                        Ok(())
+                    })
                 })
                 .await;
                 if let Ok(Err(err)) = swept {

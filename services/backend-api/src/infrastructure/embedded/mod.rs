@@ -5,13 +5,19 @@
 //!
 //! Values are JSON; secondary indexes are tables of composite keys. Writes are serialised
 //! by redb, which is what makes event numbering gap-free here.
+//!
+//! `handle.rs` holds the open database and opens it again after a disk failure (a full
+//! disk answers `507` until space returns, without a restart); `disk.rs` watches the
+//! disk's free space. The other files each implement one port.
 
 mod agent_servers;
 mod api_keys;
 mod automation_deliveries;
 mod automation_files;
 mod automations;
+mod disk;
 mod e2b_sandboxes;
+mod handle;
 mod images;
 mod job_attachments;
 mod jobs;
@@ -22,6 +28,8 @@ mod sessions;
 mod tokens;
 mod toolbox;
 mod users;
+
+pub use disk::DataDisk;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -68,7 +76,7 @@ const CACHE_BYTES: usize = 64 * 1024 * 1024;
 
 #[derive(Clone)]
 pub struct EmbeddedStore {
-    db: Arc<Database>,
+    handle: Arc<handle::Handle>,
 }
 
 impl EmbeddedStore {
@@ -79,41 +87,16 @@ impl EmbeddedStore {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
         }
-        let path = dir.join("sandpiper.redb");
-        let db = redb::Builder::new()
-            .set_cache_size(CACHE_BYTES)
-            .create(&path)
-            .with_context(|| format!("opening {} (is another backend using it?)", path.display()))?;
-        let txn = db.begin_write()?;
-        txn.open_table(USERS)?;
-        txn.open_table(USER_EMAILS)?;
-        txn.open_table(SESSIONS)?;
-        txn.open_table(OWNER_SESSIONS)?;
-        txn.open_table(SHARES)?;
-        txn.open_table(EVENTS)?;
-        txn.open_table(REFRESH)?;
-        txn.open_table(USER_REFRESH)?;
-        txn.open_table(KV)?;
-        txn.open_table(SCREENSHOTS)?;
-        txn.open_table(MCP_SERVERS)?;
-        txn.open_table(MCP_SEEDED)?;
-        txn.open_table(API_KEYS)?;
-        txn.open_table(API_KEY_DIGESTS)?;
-        txn.open_table(OWNER_API_KEYS)?;
-        txn.open_table(JOBS)?;
-        txn.open_table(OWNER_JOBS)?;
-        txn.open_table(JOB_ATTACHMENTS)?;
-        txn.open_table(E2B_SANDBOXES)?;
-        txn.open_table(OWNER_E2B_SANDBOXES)?;
-        txn.open_table(MEMORIES)?;
-        txn.open_table(MEMORY_PROMPTS)?;
-        txn.open_table(AGENT_SERVERS)?;
-        automations::create_tables(&txn)?;
-        toolbox::create_tables(&txn)?;
-        txn.commit()?;
-        let store = Self { db: Arc::new(db) };
+        let store = Self {
+            handle: Arc::new(handle::Handle::open(dir)?),
+        };
         store.spawn_expiry();
         Ok(store)
+    }
+
+    /// The disk the store's file lives on.
+    pub fn disk(&self) -> Arc<DataDisk> {
+        self.handle.disk.clone()
     }
 
     /// Runs `work` on the blocking pool: redb calls block on disk.
@@ -122,14 +105,50 @@ impl EmbeddedStore {
         T: Send + 'static,
         F: FnOnce(&Database) -> anyhow::Result<T> + Send + 'static,
     {
-        let db = self.db.clone();
-        match tokio::task::spawn_blocking(move || work(&db)).await {
-            Ok(result) => result.map_err(DomainError::Internal),
+        let handle = self.handle.clone();
+        match tokio::task::spawn_blocking(move || handle.run(work)).await {
+            Ok(result) => result,
             Err(join) => Err(DomainError::Internal(anyhow::anyhow!(
                 "store task failed: {join}"
             ))),
         }
     }
+}
+
+/// Opens (or creates) the database file with every table.
+pub(super) fn open_database(path: &Path) -> anyhow::Result<Database> {
+    let db = redb::Builder::new()
+        .set_cache_size(CACHE_BYTES)
+        .create(path)
+        .with_context(|| format!("opening {} (is another backend using it?)", path.display()))?;
+    let txn = db.begin_write()?;
+    txn.open_table(USERS)?;
+    txn.open_table(USER_EMAILS)?;
+    txn.open_table(SESSIONS)?;
+    txn.open_table(OWNER_SESSIONS)?;
+    txn.open_table(SHARES)?;
+    txn.open_table(EVENTS)?;
+    txn.open_table(REFRESH)?;
+    txn.open_table(USER_REFRESH)?;
+    txn.open_table(KV)?;
+    txn.open_table(SCREENSHOTS)?;
+    txn.open_table(MCP_SERVERS)?;
+    txn.open_table(MCP_SEEDED)?;
+    txn.open_table(API_KEYS)?;
+    txn.open_table(API_KEY_DIGESTS)?;
+    txn.open_table(OWNER_API_KEYS)?;
+    txn.open_table(JOBS)?;
+    txn.open_table(OWNER_JOBS)?;
+    txn.open_table(JOB_ATTACHMENTS)?;
+    txn.open_table(E2B_SANDBOXES)?;
+    txn.open_table(OWNER_E2B_SANDBOXES)?;
+    txn.open_table(MEMORIES)?;
+    txn.open_table(MEMORY_PROMPTS)?;
+    txn.open_table(AGENT_SERVERS)?;
+    automations::create_tables(&txn)?;
+    toolbox::create_tables(&txn)?;
+    txn.commit()?;
+    Ok(db)
 }
 
 fn decode<T: DeserializeOwned>(bytes: &[u8]) -> anyhow::Result<T> {

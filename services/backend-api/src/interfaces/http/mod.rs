@@ -69,18 +69,19 @@ use crate::application::memory::MemoryService;
 use crate::application::sessions::SessionService;
 use crate::application::toolbox::ToolboxService;
 use crate::application::AppError;
-use crate::domain::ports::{KeyValueStore, McpServers, UserRepository};
+use crate::domain::ports::{DataDiskStatus, KeyValueStore, McpServers, UserRepository};
 
 use api_keys::ApiKeyBearer;
 pub use error::ErrorBody;
 use forwarded::TrustedProxies;
 
-/// The stores `/ready` checks, by name.
+/// The stores `/ready` checks, by name, and the disk `/health` reports.
 pub struct Stores {
     pub database: Arc<dyn UserRepository>,
     pub database_name: &'static str,
     pub cache: Arc<dyn KeyValueStore>,
     pub cache_name: &'static str,
+    pub disk: Option<Arc<dyn DataDiskStatus>>,
 }
 
 #[derive(Clone)]

@@ -8,6 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::AppState;
+use crate::domain::ports::DiskState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -18,8 +19,22 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Serialize, ToSchema)]
 pub struct Health {
+    /// `ok`, or `degraded` while the data directory's disk is full (writes answer `507`).
     pub status: &'static str,
     pub version: &'static str,
+    /// The disk the embedded store's file lives on; absent when MongoDB and Redis keep
+    /// everything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disk: Option<DiskHealth>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct DiskHealth {
+    /// `ok`; `low` below `BACKEND_DATA_DIR_LOW_SPACE_MB` free; `full` once a write failed
+    /// for want of space, until space is freed and the store opens again by itself.
+    pub status: &'static str,
+    /// Free space in MiB, when the disk answers.
+    pub free_mb: Option<u64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -36,12 +51,22 @@ pub struct Check {
     pub status: String,
 }
 
-/// The process is up.
+/// The process is up, and how the data directory's disk stands.
 #[utoipa::path(get, path = "/health", tag = "system", security(()), responses((status = 200, body = Health)))]
-async fn health() -> axum::Json<Health> {
+async fn health(State(state): State<AppState>) -> axum::Json<Health> {
+    let disk = state.stores.disk.as_ref().map(|disk| DiskHealth {
+        status: match disk.state() {
+            DiskState::Ok => "ok",
+            DiskState::Low => "low",
+            DiskState::Full => "full",
+        },
+        free_mb: disk.free_bytes().map(|free| free / (1024 * 1024)),
+    });
+    let full = disk.as_ref().is_some_and(|disk| disk.status == "full");
     axum::Json(Health {
-        status: "ok",
+        status: if full { "degraded" } else { "ok" },
         version: env!("CARGO_PKG_VERSION"),
+        disk,
     })
 }
 

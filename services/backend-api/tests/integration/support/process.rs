@@ -22,7 +22,39 @@ impl BackendProcess {
     /// Starts it over `data_dir` with the test settings and `overrides`, and returns once
     /// it is ready.
     pub async fn start(data_dir: &Path, overrides: &[(&str, &str)]) -> Self {
+        let settings = setting_pairs(data_dir, overrides);
+        Self::launch(Command::new(env!("CARGO_BIN_EXE_backend-api")), settings).await
+    }
+
+    /// [`BackendProcess::start`] with `data_dir` on a filesystem of its own of `size_mb`
+    /// (a tmpfs in a user and mount namespace of the process's own: no privilege is
+    /// needed, and nothing outside sees it; [`BackendProcess::in_its_mounts`] reaches it),
+    /// and everything in the embedded store there, also when the suite runs over shared
+    /// stores.
+    pub async fn start_on_small_disk(data_dir: &Path, size_mb: u32, overrides: &[(&str, &str)]) -> Self {
+        let mut command = Command::new("unshare");
+        command
+            .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+            .arg(format!(
+                "mount -t tmpfs -o size={size_mb}m sandpiper-test \"$0\" && exec \"$1\""
+            ))
+            .arg(data_dir)
+            .arg(env!("CARGO_BIN_EXE_backend-api"));
         let mut settings = setting_pairs(data_dir, overrides);
+        settings.retain(|(key, _)| key != "mongodb_uri" && key != "redis_url");
+        Self::launch(command, settings).await
+    }
+
+    /// Runs `script` with `sh` where the process sees its files (its mount namespace).
+    pub fn in_its_mounts(&self, script: &str) -> std::process::Output {
+        Command::new("nsenter")
+            .arg(format!("--target={}", self.child.id()))
+            .args(["--user", "--mount", "--preserve-credentials", "sh", "-c", script])
+            .output()
+            .expect("nsenter runs")
+    }
+
+    async fn launch(mut command: Command, mut settings: Vec<(String, String)>) -> Self {
         settings.push(("port".into(), "0".into()));
         let env = settings.into_iter().map(|(key, value)| {
             (
@@ -30,7 +62,7 @@ impl BackendProcess {
                 value,
             )
         });
-        let mut child = Command::new(env!("CARGO_BIN_EXE_backend-api"))
+        let mut child = command
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("RUST_LOG", "warn,backend_api=info")

@@ -1,0 +1,17 @@
+//! The disk a store on this machine writes to, as `/health` reports it.
+
+/// How the disk stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskState {
+    Ok,
+    /// Less free than the warning threshold.
+    Low,
+    /// A write failed for want of space; writes are refused until space is freed.
+    Full,
+}
+
+pub trait DataDiskStatus: Send + Sync {
+    fn state(&self) -> DiskState;
+    /// Bytes still free for the store; `None` when the disk cannot be asked.
+    fn free_bytes(&self) -> Option<u64>;
+}
