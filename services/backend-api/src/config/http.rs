@@ -21,8 +21,8 @@ pub struct HttpConfig {
     /// Comment lines on idle SSE streams, so proxies keep them open.
     pub sse_heartbeat_secs: u64,
     /// The proxies in front whose `X-Forwarded-For` names the client (for the sign-in
-    /// limits): addresses and CIDR ranges, a list or one comma-separated string. None
-    /// by default: the client is the peer.
+    /// limits): addresses, CIDR ranges and host names, a list or one comma-separated
+    /// string. None by default: the client is the peer.
     #[serde(deserialize_with = "trusted_proxies")]
     pub trusted_proxies: TrustedProxies,
     /// Marks the refresh cookie `Secure` on every answer. Off, it is `Secure` when the

@@ -105,6 +105,8 @@ impl Application {
             &e2b_token_secret(&settings.auth)?,
         ));
         e2b.keep_ending_overdue(E2B_SWEEP, stopping.clone());
+        // Proxies named by host are trusted once their names resolve.
+        settings.http.trusted_proxies.keep_resolving();
         let state = AppState {
             auth: Arc::new(auth),
             invites,

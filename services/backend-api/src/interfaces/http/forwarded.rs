@@ -1,40 +1,92 @@
 //! Who the client is behind proxies. The operator lists the proxies it trusts
-//! (`BACKEND_HTTP__TRUSTED_PROXIES`, addresses and CIDR ranges), checked once at start.
+//! (`BACKEND_HTTP__TRUSTED_PROXIES`, addresses, CIDR ranges and host names), checked once
+//! at start. A host name stands for the addresses it resolves to, looked up again every
+//! 10 seconds, so a proxy whose address the platform hands out (Compose's `frontend`
+//! container) is trusted alone, not every private range it might be given.
 //! A request from any other peer comes from that peer, whatever its `X-Forwarded-For`
 //! says. From a trusted proxy, the header is read from the right — the hop each proxy
 //! added — past every hop that is itself a trusted proxy: the first one that is not is
 //! the client. What lies left of it was written by the client, so it is never read.
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
 use ipnet::IpNet;
 
+const RESOLVE_EVERY: Duration = Duration::from_secs(10);
+
 /// The proxies whose `X-Forwarded-For` is believed; none by default.
 #[derive(Debug, Clone, Default)]
-pub struct TrustedProxies(Arc<[IpNet]>);
+pub struct TrustedProxies {
+    ranges: Arc<[IpNet]>,
+    hosts: Arc<[String]>,
+    /// What `hosts` resolved to last.
+    resolved: Arc<RwLock<Vec<IpAddr>>>,
+}
 
 impl TrustedProxies {
-    /// Each entry an address (`10.0.0.5`, `::1`) or a range (`10.0.0.0/8`, `fd00::/8`);
-    /// blank entries are skipped. The error names the entry and what was expected.
+    /// Each entry an address (`10.0.0.5`, `::1`), a range (`10.0.0.0/8`, `fd00::/8`) or
+    /// a host name (`frontend`); blank entries are skipped. The error names the entry and
+    /// what was expected.
     pub fn parse<S: AsRef<str>>(entries: &[S]) -> Result<Self, String> {
-        let mut ranges = Vec::new();
+        let (mut ranges, mut hosts) = (Vec::new(), Vec::new());
         for entry in entries
             .iter()
             .map(|e| e.as_ref().trim())
             .filter(|e| !e.is_empty())
         {
-            ranges.push(range(entry)?);
+            match range(entry) {
+                Ok(range) => ranges.push(range),
+                Err(_) if is_host_name(entry) => hosts.push(entry.to_owned()),
+                Err(err) => return Err(err),
+            }
         }
-        Ok(Self(ranges.into()))
+        Ok(Self {
+            ranges: ranges.into(),
+            hosts: hosts.into(),
+            resolved: Arc::default(),
+        })
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.ranges.is_empty() && self.hosts.is_empty()
+    }
+
+    /// Looks the host names up now and then every 10 seconds, for as long as the
+    /// runtime runs; a name that does not resolve (its container not started yet) is
+    /// trusted from the first lookup that finds it.
+    pub fn keep_resolving(&self) {
+        if self.hosts.is_empty() {
+            return;
+        }
+        let proxies = self.clone();
+        tokio::spawn(async move {
+            loop {
+                proxies.resolve().await;
+                tokio::time::sleep(RESOLVE_EVERY).await;
+            }
+        });
+    }
+
+    async fn resolve(&self) {
+        let mut addresses = Vec::new();
+        for host in self.hosts.iter() {
+            match tokio::net::lookup_host((host.as_str(), 0)).await {
+                Ok(found) => addresses.extend(found.map(|a| a.ip().to_canonical())),
+                Err(err) => tracing::debug!(%host, %err, "a trusted proxy's name does not resolve (yet)"),
+            }
+        }
+        *self.resolved.write().unwrap_or_else(|p| p.into_inner()) = addresses;
     }
 
     fn trusts(&self, address: IpAddr) -> bool {
-        self.0.iter().any(|range| range.contains(&address))
+        self.ranges.iter().any(|range| range.contains(&address))
+            || self
+                .resolved
+                .read()
+                .unwrap_or_else(|p| p.into_inner())
+                .contains(&address)
     }
 
     /// The client of a request from `peer` carrying these `X-Forwarded-For` values (each
@@ -60,14 +112,28 @@ impl TrustedProxies {
     }
 }
 
+/// A DNS name: labels of letters, digits and inner hyphens, at least one letter (so that
+/// a mistyped address is not taken for one).
+fn is_host_name(entry: &str) -> bool {
+    entry.len() <= 253
+        && entry.bytes().any(|b| b.is_ascii_alphabetic())
+        && entry.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
 fn range(entry: &str) -> Result<IpNet, String> {
     if let Ok(address) = entry.parse::<IpAddr>() {
         return Ok(IpNet::from(address));
     }
     let range = entry.parse::<IpNet>().map_err(|_| {
         format!(
-            "`{entry}` is not an IP address or a CIDR range (such as 10.0.0.0/8, 172.16.0.0/12 \
-             or fd00::/8)"
+            "`{entry}` is not an IP address, a CIDR range (such as 10.0.0.0/8, 172.16.0.0/12 \
+             or fd00::/8) or a host name"
         )
     })?;
     if range.trunc() != range {
@@ -119,14 +185,16 @@ mod tests {
         let refused = |entry: &str| TrustedProxies::parse(&[entry]).unwrap_err();
         for bad in [
             "10.0.0.0/33",
-            "localhost",
             "10.0.0",
             "fd00::/129",
             "10.0.0.0/8/8",
             "*",
+            "front_end",
+            "-frontend",
+            "frontend.",
         ] {
             assert!(
-                refused(bad).contains("is not an IP address or a CIDR range"),
+                refused(bad).contains("is not an IP address, a CIDR range"),
                 "{bad}"
             );
         }
@@ -134,6 +202,20 @@ mod tests {
             refused("192.168.1.0/16"),
             "`192.168.1.0/16` has bits set past its /16: did you mean 192.168.0.0/16?"
         );
+    }
+
+    #[tokio::test]
+    async fn a_host_name_stands_for_what_it_resolves_to() {
+        let trusted = proxies(&["localhost", "frontend.invalid"]);
+        assert!(!trusted.is_empty());
+        // Before the first lookup, nothing is trusted by name.
+        assert_eq!(trusted.client(ip("127.0.0.1"), ["198.51.100.7"]), ip("127.0.0.1"));
+        trusted.resolve().await;
+        assert_eq!(
+            trusted.client(ip("127.0.0.1"), ["198.51.100.7"]),
+            ip("198.51.100.7")
+        );
+        assert_eq!(trusted.client(ip("10.0.0.2"), ["198.51.100.7"]), ip("10.0.0.2"));
     }
 
     #[test]
