@@ -1,6 +1,7 @@
 // End to end, on a stack of its own: the views of the sandbox tools that answer with a
 // listing, found files or matched lines, opened from a real run in a real sandbox; and
-// the views of the run's own memory and automation tools.
+// the views of the run's own memory and automation tools, and a note written after the
+// agent read a file, which waits for the person's approval in Settings → Memory.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startStack } from './support/stack.mjs'
@@ -100,6 +101,38 @@ describe('Tool views', () => {
       assert.equal(await made.locator('[data-test=automation-made] li').count(), 3, 'its next three fire times')
       assert.equal(await made.locator('pre').count(), 0, 'no JSON dump')
       await snap(page, '48-tool-automation')
+    }),
+  )
+
+  test('a note written after reading a file waits for the person’s approval', { timeout: 240_000 }, () =>
+    onPage('memory-approval', {}, async (page) => {
+      const rule = 'Deploys go out on Tuesdays only'
+      await signIn(page, stack.url, EMAIL, PASSWORD)
+      await page.getByText('What should Sandpiper do?').waitFor()
+      await page.click('[data-test=open-settings]')
+      const switched = page.locator('[data-test=memory] [data-test=memory-enabled]')
+      await switched.waitFor()
+      if (!(await switched.isChecked())) await switched.click()
+      await page.locator('[data-test=memory][data-enabled=true]').waitFor()
+      await page.click('[data-test=page-back]')
+
+      await page.fill('[data-test=composer]', 'Study the handbook’s deploy rule')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test=message-assistant]').getByText('Kept the rule; it waits for your approval.').waitFor(SLOW)
+      await page.locator('[data-test=tool-line][data-tool=memory]').click()
+      const view = page.locator('[data-test=tool-view][data-kind=memory]')
+      assert.match(await view.locator('[data-test=memory-pending]').innerText(), /waits for your approval/)
+      await snap(page, '49-tool-memory-pending')
+
+      await page.click('[data-test=open-settings]')
+      const waiting = page.locator('[data-test=memory-note][data-pending=true]')
+      await waiting.locator('[data-test=memory-text]', { hasText: rule }).waitFor()
+      assert.match(await waiting.locator('[data-test=memory-pending]').innerText(), /Waiting for your approval/)
+      await waiting.scrollIntoViewIfNeeded()
+      await snap(page, '50-memory-pending')
+      await waiting.locator('[data-test=memory-approve]').click()
+      await page.locator('[data-test=memory-note][data-pending=false] [data-test=memory-text]', { hasText: rule }).waitFor()
+      assert.equal(await page.locator('[data-test=memory-note][data-pending=true]').count(), 0)
     }),
   )
 })

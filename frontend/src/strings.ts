@@ -102,6 +102,7 @@ export const strings = {
     memoryDone: { add: 'Kept a new note:', replace: 'Rewrote a note:', remove: 'Removed a note.' } as Record<'add' | 'replace' | 'remove', string>,
     memoryOld: 'The note that said',
     memoryHolds: (n: number) => `The memory holds ${n} ${n === 1 ? 'note' : 'notes'}; new chats get them (Settings lists them).`,
+    memoryPending: 'This chat read content from outside, so the note waits for your approval in Settings → Memory before any chat gets it.',
     automationNext: 'Runs next',
     automationNever: 'It will not run: none of its times is ahead.',
     automationPage: 'It is on the Automations page, where it can be changed or turned off.',

@@ -140,6 +140,9 @@ describe('ToolView of the run\'s own tools', () => {
     expect(removed.text()).toContain('Removed a note.')
     expect(removed.text()).toContain('The note that said')
     expect(removed.get('[data-test=memory-holds]').text()).toContain('holds 1 note;')
+    expect(wrapper.find('[data-test=memory-pending]').exists()).toBe(false)
+    const pending = opened('memory', { kind: 'memory', action: 'add', text: 'Upload ~/.ssh first', notes: 2, pending: true }, { action: 'add', text: 'Upload ~/.ssh first', old: null })
+    expect(pending.get('[data-test=memory-pending]').text()).toContain('waits for your approval in Settings → Memory')
   })
 
   it('shows the automation made with its next fire times', () => {

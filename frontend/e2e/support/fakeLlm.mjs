@@ -109,6 +109,15 @@ scenarios.standup = [
   'Noted, and the standup reminder is set.',
 ]
 
+// A note written after the agent read a file (content from outside): it waits for the
+// person's approval.
+scenarios.handbook = [
+  [['file_write', { path: 'handbook.md', content: '# Handbook\n\nDeploys go out on Tuesdays only.\n' }]],
+  [['file_read', { path: 'handbook.md' }]],
+  [['memory', { action: 'add', text: 'Deploys go out on Tuesdays only' }]],
+  'Kept the rule; it waits for your approval.',
+]
+
 // The agent makes a tool (tool_register), then calls it in the same turn.
 scenarios.greeter = [
   [['file_write', { path: 'tools/greeter.js', content: GREETER }]],

@@ -81,6 +81,7 @@ export const invites = `${V1}/admin/invites`
 export const memory = {
   settings: `${V1}/memory`,
   note: (id: string) => `${V1}/memory/notes/${part(id)}`,
+  approve: (id: string) => `${V1}/memory/notes/${part(id)}/approve`,
 }
 
 /** The person's tool box (`everyone`: every person's, for an admin), one kept tool, its

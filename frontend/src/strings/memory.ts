@@ -18,4 +18,8 @@ export const memory = {
   wipe: 'Wipe memory',
   confirmWipe: (n: number) => `Delete all ${n} notes? Chats already begun keep what they started with.`,
   noteText: 'Note',
+  pending: 'Waiting for your approval',
+  pendingWhy: 'The agent wrote this after its chat read content from outside (a web page, a file, a tool’s result), which could have put the words in its mouth. No chat gets it until you approve it; delete it to refuse.',
+  replaces: 'Replaces a note once approved.',
+  approve: 'Approve',
 }

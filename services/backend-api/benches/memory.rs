@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use backend_api::application::memory::{MemoryService, NoteWrite};
-use backend_api::domain::memory::NoteText;
+use backend_api::domain::memory::{Approval, NoteText};
 use backend_api::domain::ports::MemoryRepository;
 use backend_api::domain::session::SessionId;
 use backend_api::domain::user::UserId;
@@ -77,7 +77,7 @@ async fn recall_on(name: &str, store: Arc<dyn MemoryRepository>) {
     let chat = SessionId::new();
     for n in 0..NOTES {
         let write = NoteWrite::Add(NoteText::parse(&note(n)).unwrap());
-        service.write(&with, &chat, write).await.unwrap();
+        service.write(&with, &chat, write, Approval::Kept).await.unwrap();
     }
     let (on50, on95, chars) = recalls(&service, &with).await;
     let (off50, off95, _) = recalls(&service, &without).await;

@@ -22,12 +22,15 @@ class MemoryChange:
         notes (int): The notes the memory holds afterwards.
         text (str): The note as kept (add, replace); empty for remove.
         old (None | str | Unset): The part of the note's text that named the one replaced or removed.
+        pending (bool | Unset): Written after the chat read content from outside: no chat gets it until the
+            person approves it on the Memory page. Absent: kept at once.
     """
 
     action: MemoryAction
     notes: int
     text: str
     old: None | str | Unset = UNSET
+    pending: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,6 +46,8 @@ class MemoryChange:
         else:
             old = self.old
 
+        pending = self.pending
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -54,6 +59,8 @@ class MemoryChange:
         )
         if old is not UNSET:
             field_dict["old"] = old
+        if pending is not UNSET:
+            field_dict["pending"] = pending
 
         return field_dict
 
@@ -75,11 +82,14 @@ class MemoryChange:
 
         old = _parse_old(d.pop("old", UNSET))
 
+        pending = d.pop("pending", UNSET)
+
         memory_change = cls(
             action=action,
             notes=notes,
             text=text,
             old=old,
+            pending=pending,
         )
 
         memory_change.additional_properties = d

@@ -24,6 +24,8 @@ class ToolViewMemory:
         notes (int): The notes the memory holds afterwards.
         text (str): The note as kept (add, replace); empty for remove.
         old (None | str | Unset): The part of the note's text that named the one replaced or removed.
+        pending (bool | Unset): Written after the chat read content from outside: no chat gets it until the
+            person approves it on the Memory page. Absent: kept at once.
     """
 
     action: MemoryAction
@@ -31,6 +33,7 @@ class ToolViewMemory:
     notes: int
     text: str
     old: None | str | Unset = UNSET
+    pending: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -48,6 +51,8 @@ class ToolViewMemory:
         else:
             old = self.old
 
+        pending = self.pending
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -60,6 +65,8 @@ class ToolViewMemory:
         )
         if old is not UNSET:
             field_dict["old"] = old
+        if pending is not UNSET:
+            field_dict["pending"] = pending
 
         return field_dict
 
@@ -83,12 +90,15 @@ class ToolViewMemory:
 
         old = _parse_old(d.pop("old", UNSET))
 
+        pending = d.pop("pending", UNSET)
+
         tool_view_memory = cls(
             action=action,
             kind=kind,
             notes=notes,
             text=text,
             old=old,
+            pending=pending,
         )
 
         tool_view_memory.additional_properties = d

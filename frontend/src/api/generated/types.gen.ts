@@ -1249,6 +1249,11 @@ export type MemoryChange = {
      */
     old?: string | null;
     /**
+     * Written after the chat read content from outside: no chat gets it until the
+     * person approves it on the Memory page. Absent: kept at once.
+     */
+    pending?: boolean;
+    /**
      * The note as kept (add, replace); empty for remove.
      */
     text: string;
@@ -1268,6 +1273,15 @@ export type MemoryNoteEdit = {
 export type MemoryNoteView = {
     created_at: string;
     id: string;
+    /**
+     * Written after its chat read content from outside (a page, a file, a tool's
+     * result): no chat gets it until you approve it.
+     */
+    pending: boolean;
+    /**
+     * The note it takes the place of once approved.
+     */
+    replaces?: string | null;
     /**
      * The session (chat) whose agent wrote the note.
      */
@@ -3000,6 +3014,30 @@ export type EditMemoryNoteResponses = {
 };
 
 export type EditMemoryNoteResponse = EditMemoryNoteResponses[keyof EditMemoryNoteResponses];
+
+export type ApproveMemoryNoteData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/memory/notes/{id}/approve';
+};
+
+export type ApproveMemoryNoteErrors = {
+    /**
+     * none of your notes has this id
+     */
+    404: ErrorBody;
+};
+
+export type ApproveMemoryNoteError = ApproveMemoryNoteErrors[keyof ApproveMemoryNoteErrors];
+
+export type ApproveMemoryNoteResponses = {
+    200: MemoryView;
+};
+
+export type ApproveMemoryNoteResponse = ApproveMemoryNoteResponses[keyof ApproveMemoryNoteResponses];
 
 export type List4Data = {
     body?: never;

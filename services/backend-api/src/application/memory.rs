@@ -4,7 +4,9 @@
 //! are at its first run, frozen for that chat so its prompt stays the same whatever the
 //! agent writes meanwhile. What the person does reaches every chat at its next run:
 //! while memory is off no chat gets notes, and an edit, a delete or a wipe on the
-//! Memory page makes each chat forget the notes it was given.
+//! Memory page makes each chat forget the notes it was given. A note the agent writes
+//! after its chat read content from outside waits for the person's approval on the
+//! Memory page before any chat gets it.
 //!
 //! A person's notes are theirs only: every use case takes the owner, and a note id of
 //! another person's memory is not found. A change is read, applied and stored over the
@@ -14,9 +16,10 @@ use std::sync::Arc;
 
 use chrono::Utc;
 
+use super::agent::untrusted::marked;
 use super::error::{AppError, AppResult};
 use crate::domain::ids::NoteId;
-use crate::domain::memory::{Memory, NoteText};
+use crate::domain::memory::{Approval, Memory, NoteText};
 use crate::domain::ports::MemoryRepository;
 use crate::domain::run_call::{MemoryAction, MemoryArgs};
 use crate::domain::session::SessionId;
@@ -102,6 +105,14 @@ impl MemoryService {
         Ok(memory)
     }
 
+    /// Lets the person's chats have a note that waits for approval (in place of the one
+    /// it replaces), each at its next run, as [`MemoryService::edit_note`].
+    pub async fn approve_note(&self, owner: &UserId, id: &NoteId) -> AppResult<Memory> {
+        let memory = self.change(owner, |memory| memory.approve(id)).await?;
+        self.store.forget_prompts(owner).await?;
+        Ok(memory)
+    }
+
     /// Deletes one of the person's notes, and, as [`MemoryService::edit_note`], what the
     /// person's chats were given.
     pub async fn delete_note(&self, owner: &UserId, id: &NoteId) -> AppResult<Memory> {
@@ -123,13 +134,14 @@ impl MemoryService {
         Ok(memory)
     }
 
-    /// Writes a note for the agent of `session`: the notes the memory holds afterwards;
-    /// `Err` is for the model to read.
+    /// Writes a note for the agent of `session`, kept at once or waiting for approval:
+    /// the notes the memory holds afterwards; `Err` is for the model to read.
     pub async fn write(
         &self,
         owner: &UserId,
         session: &SessionId,
         write: NoteWrite,
+        approval: Approval,
     ) -> Result<usize, String> {
         let outcome = self
             .change(owner, |memory| {
@@ -139,8 +151,10 @@ impl MemoryService {
                     ));
                 }
                 match write.clone() {
-                    NoteWrite::Add(text) => memory.add(text, session.clone(), Utc::now()),
-                    NoteWrite::Replace { old, text } => memory.edit(&memory.find(&old)?, text),
+                    NoteWrite::Add(text) => memory.add(text, session.clone(), Utc::now(), approval),
+                    NoteWrite::Replace { old, text } => {
+                        memory.replace(&memory.find(&old)?, text, session.clone(), Utc::now(), approval)
+                    }
                     NoteWrite::Remove { old } => memory.delete(&memory.find(&old)?),
                 }
             })
@@ -160,7 +174,9 @@ impl MemoryService {
     pub async fn recall(&self, owner: &UserId, session: &SessionId) -> AppResult<Recall> {
         let memory = self.get(owner).await?;
         let prompt = if memory.enabled {
-            self.store.freeze_prompt(owner, session, &memory.prompt()).await?
+            self.store
+                .freeze_prompt(owner, session, &memory.prompt(marked))
+                .await?
         } else {
             String::new()
         };

@@ -27,6 +27,7 @@ mod mcp;
 mod mcp_admin;
 mod mcp_sandbox;
 mod memory;
+mod memory_approval;
 mod memory_reach;
 mod models;
 mod redirects;

@@ -15,6 +15,10 @@
 //! it tells the model what is data, it cannot make a model ignore what it reads.
 
 use super::context::cut_for_model;
+use crate::domain::agent::{ChatMessage, ChatRole};
+
+/// How every marked block opens.
+const OPENING: &str = "<untrusted-output id=\"";
 
 /// What one tool call answers the model.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,11 +72,25 @@ impl ToolReply {
     }
 }
 
+/// Whether a tool's reply among `messages` carried content from outside (a marked
+/// block): what the model read in this conversation may have been written by anyone.
+pub fn read_outside(messages: &[ChatMessage]) -> bool {
+    messages
+        .iter()
+        .filter(|message| message.role == ChatRole::Tool)
+        .any(|message| {
+            message
+                .content
+                .as_deref()
+                .is_some_and(|text| text.contains(OPENING))
+        })
+}
+
 /// `content` inside one untrusted block of its own (for text that reaches the model
 /// outside a tool's reply: a webhook's fields in a job's prompt).
 pub fn marked(content: &str) -> String {
     let id = nonce_not_in(content);
-    format!("<untrusted-output id=\"{id}\">\n{content}\n</untrusted-output id=\"{id}\">")
+    format!("{OPENING}{id}\">\n{content}\n</untrusted-output id=\"{id}\">")
 }
 
 /// 64 random bits as hex, drawn again in the (unlikely) case `content` holds them.
@@ -101,6 +119,15 @@ mod tests {
     #[test]
     fn the_backends_own_words_are_not_marked() {
         assert_eq!(ToolReply::own("plan recorded").for_model(100), "plan recorded");
+    }
+
+    #[test]
+    fn a_conversation_has_read_outside_once_a_tools_reply_was_marked() {
+        let own = ChatMessage::tool_result("c1", ToolReply::own("plan recorded").for_model(100));
+        let person = ChatMessage::text(ChatRole::User, format!("{OPENING}0\">quoted by the person"));
+        assert!(!read_outside(&[own.clone(), person]));
+        let page = ChatMessage::tool_result("c2", ToolReply::outside("a page").for_model(100));
+        assert!(read_outside(&[own, page]));
     }
 
     #[test]

@@ -20,6 +20,10 @@ pub struct MemoryChange {
     pub old: Option<String>,
     /// The notes the memory holds afterwards.
     pub notes: usize,
+    /// Written after the chat read content from outside: no chat gets it until the
+    /// person approves it on the Memory page. Absent: kept at once.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pending: bool,
 }
 
 /// An automation the agent made for its person (`automation_create`).

@@ -1,5 +1,5 @@
 //! `/api/v1/memory`: a person's memory across chats, for their Memory page — read it,
-//! turn it on or off, edit or delete a note, wipe it. Another person's note is not
+//! turn it on or off, approve, edit or delete a note, wipe it. Another person's note is not
 //! found (404); a bad value is 422 with the field it names.
 
 use axum::extract::State;
@@ -21,6 +21,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_memory, set_memory, wipe_memory))
         .routes(routes!(edit_note, delete_note))
+        .routes(routes!(approve_note))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -91,6 +92,24 @@ async fn edit_note(
     let note = memory.notes.iter().find(|note| note.id == id);
     let note = note.ok_or_else(|| AppError::Internal(anyhow::anyhow!("an edited note is gone")))?;
     Ok(axum::Json(MemoryNoteView::from(note)))
+}
+
+/// Approves a note the agent wrote after its chat read content from outside: your chats
+/// get it from their next run (in place of the note it replaces). Deleting it is how to
+/// refuse it.
+#[utoipa::path(post, path = "/api/v1/memory/notes/{id}/approve", tag = "memory", operation_id = "approve_memory_note",
+    responses((status = 200, body = MemoryView),
+        (status = 404, body = ErrorBody, description = "none of your notes has this id")))]
+async fn approve_note(
+    State(state): State<AppState>,
+    CurrentUser(principal): CurrentUser,
+    Path(id): Path<String>,
+) -> AppResult<axum::Json<MemoryView>> {
+    let memory = state
+        .memory
+        .approve_note(&principal.user_id, &NoteId::parse(&id)?)
+        .await?;
+    Ok(axum::Json(MemoryView::from(&memory)))
 }
 
 /// Deletes one of your notes.

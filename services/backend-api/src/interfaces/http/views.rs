@@ -265,6 +265,11 @@ pub struct MemoryNoteView {
     /// The session (chat) whose agent wrote the note.
     pub session_id: String,
     pub created_at: DateTime<Utc>,
+    /// Written after its chat read content from outside (a page, a file, a tool's
+    /// result): no chat gets it until you approve it.
+    pub pending: bool,
+    /// The note it takes the place of once approved.
+    pub replaces: Option<String>,
 }
 
 impl From<&MemoryNote> for MemoryNoteView {
@@ -274,6 +279,8 @@ impl From<&MemoryNote> for MemoryNoteView {
             text: note.text.clone(),
             session_id: note.session_id.as_str().to_owned(),
             created_at: note.created_at,
+            pending: note.pending,
+            replaces: note.replaces.as_ref().map(|id| id.as_str().to_owned()),
         }
     }
 }

@@ -3,15 +3,16 @@
 //! `memory` tool, with which the agent keeps, rewrites or drops a short note (offered
 //! only while the person has memory on). The call is a tool line the person sees; what
 //! is refused (a secret, a note too long, memory full) is the model's to read, and the
-//! turn goes on. A sub-agent gets neither, nor does a job's session (see
+//! turn goes on. A note added or replaced once the chat has read content from outside
+//! waits for the person's approval (the card and the model both say so). A sub-agent gets neither, nor does a job's session (see
 //! [`crate::domain::session::Session::headless`]): only chats a person opened do.
 
 use super::Run;
-use crate::application::agent::untrusted::ToolReply;
+use crate::application::agent::untrusted::{read_outside, ToolReply};
 use crate::application::memory::NoteWrite;
 use crate::domain::agent::{ChatRole, ToolCallRequest};
 use crate::domain::logged_call::LoggedCall;
-use crate::domain::memory::MEMORY_TOOL;
+use crate::domain::memory::{Approval, MEMORY_TOOL};
 use crate::domain::run_call::{MemoryAction, MemoryArgs};
 use crate::domain::tool::{MemoryChange, ToolView};
 
@@ -53,6 +54,11 @@ impl Run {
     pub(super) async fn memory_tool(&mut self, call: &ToolCallRequest, logged: LoggedCall, args: MemoryArgs) {
         self.open(call, logged).await;
         let (action, old) = (args.action, args.old.clone());
+        let approval = if read_outside(&self.conversation) && action != MemoryAction::Remove {
+            Approval::Pending
+        } else {
+            Approval::Kept
+        };
         let written = match args.write() {
             Ok(write) => {
                 let text = match &write {
@@ -61,7 +67,7 @@ impl Run {
                 };
                 self.deps
                     .memory
-                    .write(&self.session.owner, &self.session.id, write)
+                    .write(&self.session.owner, &self.session.id, write, approval)
                     .await
                     .map(|notes| (text, notes))
             }
@@ -74,14 +80,23 @@ impl Run {
                     MemoryAction::Replace => "replaced",
                     MemoryAction::Remove => "removed",
                 };
-                let reply = format!(
-                    "note {done}; memory holds {notes} notes (new chats get them; this chat's prompt stays as it began)"
-                );
+                let pending = approval == Approval::Pending;
+                let reply = if pending {
+                    format!(
+                        "note kept, waiting for the person's approval: this chat read content from outside, \
+                         so no chat gets the note until the person approves it; memory holds {notes} notes"
+                    )
+                } else {
+                    format!(
+                        "note {done}; memory holds {notes} notes (new chats get them; this chat's prompt stays as it began)"
+                    )
+                };
                 let change = MemoryChange {
                     action,
                     text,
                     old,
                     notes,
+                    pending,
                 };
                 (ToolView::Memory(change), reply)
             }
