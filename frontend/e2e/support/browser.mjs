@@ -3,8 +3,9 @@
 // violation (reported by the page's `securitypolicyviolation` events as well as the
 // console, so one the browser does not log still counts).
 // Chromium aborts the requests in flight with ERR_NETWORK_CHANGED whenever the host's
-// network interfaces change, which the Docker engine does each time a test beside this
-// one starts a sandbox: that is the test machine's, not the app's, and is not counted.
+// network interfaces change, which the Docker engine does each time the stack's manager
+// starts a sandbox (its pool refilling meanwhile): that is the test machine's, not the
+// app's, and is not counted.
 import { chromium } from 'playwright-core'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
