@@ -96,6 +96,7 @@ impl FromRequestParts<AppState> for ClientAddress {
             .get_all("x-forwarded-for")
             .iter()
             .filter_map(|value| value.to_str().ok());
+        state.trusted_proxies.refresh_for(peer).await;
         Ok(Self(state.trusted_proxies.client(peer, forwarded_for)))
     }
 }

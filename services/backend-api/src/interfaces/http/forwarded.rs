@@ -1,16 +1,19 @@
 //! Who the client is behind proxies. The operator lists the proxies it trusts
 //! (`BACKEND_HTTP__TRUSTED_PROXIES`, addresses, CIDR ranges and host names), checked once
 //! at start. A host name stands for the addresses it resolves to, looked up again every
-//! 10 seconds, so a proxy whose address the platform hands out (Compose's `frontend`
-//! container) is trusted alone, not every private range it might be given.
+//! 10 seconds and whenever a peer that is no trusted proxy first calls (so a proxy that
+//! starts after this server is trusted from its first request), so a proxy whose
+//! address the platform hands out (Compose's `frontend` container) is trusted alone,
+//! not every private range it might be given.
 //! A request from any other peer comes from that peer, whatever its `X-Forwarded-For`
 //! says. From a trusted proxy, the header is read from the right — the hop each proxy
 //! added — past every hop that is itself a trusted proxy: the first one that is not is
 //! the client. What lies left of it was written by the client, so it is never read.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use ipnet::IpNet;
 
@@ -23,7 +26,12 @@ pub struct TrustedProxies {
     hosts: Arc<[String]>,
     /// What `hosts` resolved to last.
     resolved: Arc<RwLock<Vec<IpAddr>>>,
+    /// Peers that were no trusted proxy, and when the names were last looked up for one.
+    misses: Arc<Mutex<HashMap<IpAddr, Instant>>>,
 }
+
+/// How many missed peers are remembered before the list starts again.
+const MISSES_KEPT: usize = 4096;
 
 impl TrustedProxies {
     /// Each entry an address (`10.0.0.5`, `::1`), a range (`10.0.0.0/8`, `fd00::/8`) or
@@ -46,6 +54,7 @@ impl TrustedProxies {
             ranges: ranges.into(),
             hosts: hosts.into(),
             resolved: Arc::default(),
+            misses: Arc::default(),
         })
     }
 
@@ -67,6 +76,27 @@ impl TrustedProxies {
                 tokio::time::sleep(RESOLVE_EVERY).await;
             }
         });
+    }
+
+    /// Looks the host names up again when `peer` is no trusted proxy and has not been
+    /// looked up for within [`RESOLVE_EVERY`]: the proxy may have started (or moved)
+    /// since the last lookup. Call it before [`TrustedProxies::client`].
+    pub async fn refresh_for(&self, peer: IpAddr) {
+        let peer = peer.to_canonical();
+        if self.hosts.is_empty() || self.trusts(peer) {
+            return;
+        }
+        {
+            let mut misses = self.misses.lock().unwrap_or_else(|p| p.into_inner());
+            if misses.get(&peer).is_some_and(|at| at.elapsed() < RESOLVE_EVERY) {
+                return;
+            }
+            if misses.len() >= MISSES_KEPT {
+                misses.clear();
+            }
+            misses.insert(peer, Instant::now());
+        }
+        self.resolve().await;
     }
 
     async fn resolve(&self) {
