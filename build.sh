@@ -74,7 +74,7 @@ build_image() {
 }
 build_image backend-api "$(binary backend-api)"
 build_image sandbox-manager "$(binary sandbox-manager)"
-build_image frontend deploy/docker/nginx.conf deploy/docker/security-headers.conf frontend/dist
+build_image frontend deploy/docker/nginx.conf deploy/docker/security-headers.conf deploy/docker/frontend-start.sh frontend/dist
 
 # Images a rebuild left without a tag only take space.
 docker image prune -f --filter "label=org.sandpiper.image" >/dev/null

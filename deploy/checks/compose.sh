@@ -13,6 +13,9 @@
 #     then backend-api's trusted proxies), the E2B-compatible API and a signed file link
 #     (E2B's SDKs' paths, /e2b and /files), a file through the session's sandbox (reached by container name on the sandboxes
 #     network), the event stream through nginx, and a terminal over WebSocket;
+#     Then a container on a private network that is not the frontend (sandbox-manager,
+#     which reaches backend-api on the sandboxes network) forges X-Forwarded-For: its
+#     failed sign-ins count against its own address, so the sixth is refused;
 #  4. nothing but the frontend publishes a port; the walk's sandbox runs and publishes none;
 #  5. red team: from inside the walk's sandbox, as its user, connections to backend-api,
 #     sandbox-manager, the sandbox network's gateway (the host) and 169.254.169.254 are
@@ -79,6 +82,20 @@ wait_for_url "http://127.0.0.1:$port/ready" 60 || fail "the deployment did not b
 
 log "3. walk"
 node --experimental-websocket --no-warnings deploy/checks/walk.mjs "http://127.0.0.1:$port" --headers --client-addresses
+
+log "3. a private peer that is not the frontend names no client"
+manager="$(compose ps -q sandbox-manager)"
+forged_login() {
+    docker exec "$manager" curl -s -o /dev/null -w '%{http_code}' -X POST http://backend-api:8000/api/v1/auth/login \
+        -H 'content-type: application/json' -H "x-forwarded-for: $1" \
+        -d '{"email":"forger@example.com","password":"not the password!"}'
+}
+for i in 1 2 3 4 5; do
+    status="$(forged_login "192.0.2.$i")"
+    [[ "$status" == 401 ]] || fail "a forged sign-in was answered $status"
+done
+status="$(forged_login 192.0.2.6)"
+[[ "$status" == 429 ]] || fail "a forged X-Forwarded-For gave sandbox-manager's container a new address ($status)"
 
 log "4. published ports"
 published="$(docker ps --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Ports}}' | grep -- '->' || true)"

@@ -7,7 +7,8 @@ what its driver does, in the namespace it is told to use, which enforces the res
 Pod Security Standard; both namespaces deny traffic by default; MongoDB and Redis demand
 the Secret's credentials and backend-api presents them; Redis persists; sandboxes run
 under a RuntimeClass that places them; the ingress suits event streams and WebSockets,
-and backend-api's public address is its host. Prints each failure and exits 1 if there is one.
+and backend-api's public address is its host; backend-api and the frontend believe a
+client's forwarded address from one named range, not every private one. Prints each failure and exits 1 if there is one.
 """
 
 import pathlib
@@ -209,6 +210,21 @@ check(paths.get("/e2b") == "backend-api" and paths.get("/files") == "backend-api
 hosts = [rule.get("host") for rule in ingress.get("spec", {}).get("rules", [])]
 public_url = backend_env.get("BACKEND_PUBLIC_URL", {}).get("value", "")
 check(public_url in [f"https://{host}" for host in hosts], f"BACKEND_PUBLIC_URL {public_url!r} is not the ingress's https://{hosts}")
+
+# Who may name a client's address: one range, read by backend-api and the frontend from one
+# place, not every private range (a Pod the policies let in could then forge it).
+proxies = next(
+    (g for g in kustomization.get("configMapGenerator", []) if g.get("name") == "sandpiper-proxies"), {}
+)
+trusted = dict(literal.split("=", 1) for literal in proxies.get("literals", [])).get("TRUSTED_PROXIES", "")
+check(
+    bool(trusted) and not {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"} & set(trusted.replace(",", " ").split()),
+    f"TRUSTED_PROXIES {trusted!r} is one range, not every private one",
+)
+_, frontend_env = container_env(named("Deployment", "frontend"))
+for variables, name in [(backend_env, "BACKEND_HTTP__TRUSTED_PROXIES"), (frontend_env, "TRUSTED_PROXIES")]:
+    ref = variables.get(name, {}).get("valueFrom", {}).get("configMapKeyRef", {})
+    check(ref == {"name": "sandpiper-proxies", "key": "TRUSTED_PROXIES"}, f"{name} is not read from sandpiper-proxies")
 
 for failure in failures:
     print(f"deploy/kubernetes: {failure}", file=sys.stderr)

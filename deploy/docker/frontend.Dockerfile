@@ -15,8 +15,9 @@ RUN apt-get update \
     && chown -R www-data:www-data /var/lib/nginx
 
 COPY nginx.conf security-headers.conf /etc/nginx/
+COPY frontend-start.sh /usr/local/bin/frontend-start
 COPY dist/ /usr/share/sandpiper/
 
 USER www-data
 EXPOSE 8080
-ENTRYPOINT ["nginx", "-g", "daemon off;"]
+ENTRYPOINT ["frontend-start"]
