@@ -79,7 +79,7 @@ run_tests() { # unit|integration, package directory ("" for all), libtest argume
 
 # The integration areas that run in-process or start only the service's own binary: the
 # fast tier runs them, the full suite runs them there and every other area after.
-backend_quick_areas=(auth:: registration:: api_keys:: events:: sessions:: frontend:: hardening:: agent:: e2b:: memory::)
+backend_quick_areas=(auth:: registration:: api_keys:: events:: sessions:: frontend:: hardening:: agent:: e2b:: memory:: memory_approval::)
 tool_api_quick_areas=(files:: files_transfer:: shell:: system:: terminal:: web:: lifecycle:: mcp_stdio::)
 skipping() { printf -- '--skip\n%s\n' "$@"; }
 
