@@ -43,6 +43,9 @@ pub async fn spawn_desktop_with(adjust: impl FnOnce(&mut Settings)) -> DesktopAp
         settings.desktop.browser_profile = Some(settings.workspace.join(".browser-profile"));
         // Chromium refuses its own sandbox as root; the image runs it as a normal user.
         settings.desktop.browser_sandbox = !nix::unistd::getuid().is_root();
+        // The suites run side by side on a busy machine, where a desktop once took more
+        // than the default 20 s to start: how fast it starts is not what these check.
+        settings.desktop.start_timeout_secs = 90.0;
         adjust(settings);
     })
     .await;
