@@ -10,8 +10,14 @@ pub enum DiskState {
     Full,
 }
 
-pub trait DataDiskStatus: Send + Sync {
-    fn state(&self) -> DiskState;
+/// One look at the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiskReading {
+    pub state: DiskState,
     /// Bytes still free for the store; `None` when the disk cannot be asked.
-    fn free_bytes(&self) -> Option<u64>;
+    pub free_bytes: Option<u64>,
+}
+
+pub trait DataDiskStatus: Send + Sync {
+    fn reading(&self) -> DiskReading;
 }

@@ -45,7 +45,7 @@ pub use accounts::{
 };
 pub use agent_servers::AgentServerRepository;
 pub use automations::{AutomationFiles, AutomationRepository};
-pub use disk::{DataDiskStatus, DiskState};
+pub use disk::{DataDiskStatus, DiskReading, DiskState};
 pub use e2b::{E2bSandboxRepository, PausableSandboxes, SandboxEnvironment, Updated};
 pub use jobs::{JobAttachmentStore, JobRepository, WebhookSender};
 pub use key_value::KeyValueStore;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::domain::ports::{DataDiskStatus, DiskState};
+use crate::domain::ports::{DataDiskStatus, DiskReading, DiskState};
 
 const WATCH_EVERY: Duration = Duration::from_secs(30);
 
@@ -27,6 +27,13 @@ impl DataDisk {
         }
     }
 
+    /// Bytes an unprivileged writer may still use there; `None` when the disk cannot be
+    /// asked.
+    pub(super) fn free_bytes(&self) -> Option<u64> {
+        let stat = nix::sys::statvfs::statvfs(&self.dir).ok()?;
+        Some(stat.blocks_available() as u64 * stat.fragment_size() as u64)
+    }
+
     pub(super) fn set_full(&self, full: bool) {
         self.full.store(full, Ordering::Relaxed);
     }
@@ -41,9 +48,9 @@ impl DataDisk {
         runtime.spawn(async move {
             let mut last = DiskState::Ok;
             loop {
-                let state = self.state();
+                let DiskReading { state, free_bytes } = self.reading();
                 if state != last {
-                    let free_mb = self.free_bytes().map(|free| free / (1024 * 1024));
+                    let free_mb = free_bytes.map(|free| free / (1024 * 1024));
                     let dir = self.dir.display().to_string();
                     match state {
                         DiskState::Ok => tracing::info!(%dir, ?free_mb, "the data directory's disk has space again"),
@@ -65,20 +72,16 @@ impl DataDisk {
 }
 
 impl DataDiskStatus for DataDisk {
-    /// What an unprivileged writer may still use there.
-    fn free_bytes(&self) -> Option<u64> {
-        let stat = nix::sys::statvfs::statvfs(&self.dir).ok()?;
-        Some(stat.blocks_available() as u64 * stat.fragment_size() as u64)
-    }
-
-    fn state(&self) -> DiskState {
+    fn reading(&self) -> DiskReading {
+        let free_bytes = self.free_bytes();
         let low_bytes = self.low_bytes.load(Ordering::Relaxed);
-        if self.full.load(Ordering::Relaxed) {
+        let state = if self.full.load(Ordering::Relaxed) {
             DiskState::Full
-        } else if self.free_bytes().is_some_and(|free| free < low_bytes) {
+        } else if free_bytes.is_some_and(|free| free < low_bytes) {
             DiskState::Low
         } else {
             DiskState::Ok
-        }
+        };
+        DiskReading { state, free_bytes }
     }
 }

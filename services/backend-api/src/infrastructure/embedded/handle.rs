@@ -14,7 +14,6 @@ use redb::{CommitError, Database, DatabaseError, StorageError, TableError, Trans
 
 use super::disk::DataDisk;
 use super::open_database;
-use crate::domain::ports::DataDiskStatus;
 use crate::domain::DomainError;
 
 /// Free space below which a failed database is not opened again yet (a write would fail

@@ -54,13 +54,16 @@ pub struct Check {
 /// The process is up, and how the data directory's disk stands.
 #[utoipa::path(get, path = "/health", tag = "system", security(()), responses((status = 200, body = Health)))]
 async fn health(State(state): State<AppState>) -> axum::Json<Health> {
-    let disk = state.stores.disk.as_ref().map(|disk| DiskHealth {
-        status: match disk.state() {
-            DiskState::Ok => "ok",
-            DiskState::Low => "low",
-            DiskState::Full => "full",
-        },
-        free_mb: disk.free_bytes().map(|free| free / (1024 * 1024)),
+    let disk = state.stores.disk.as_ref().map(|disk| {
+        let reading = disk.reading();
+        DiskHealth {
+            status: match reading.state {
+                DiskState::Ok => "ok",
+                DiskState::Low => "low",
+                DiskState::Full => "full",
+            },
+            free_mb: reading.free_bytes.map(|free| free / (1024 * 1024)),
+        }
     });
     let full = disk.as_ref().is_some_and(|disk| disk.status == "full");
     axum::Json(Health {
