@@ -100,38 +100,32 @@ impl MemoryService {
     /// Gives one of the person's notes a new text; the person's chats forget what they
     /// were given, so each gets the notes as they are now at its next run.
     pub async fn edit_note(&self, owner: &UserId, id: &NoteId, text: NoteText) -> AppResult<Memory> {
-        let memory = self.change(owner, |memory| memory.edit(id, text.clone())).await?;
-        self.store.forget_prompts(owner).await?;
-        Ok(memory)
+        self.change_for_every_chat(owner, |memory| memory.edit(id, text.clone()))
+            .await
     }
 
     /// Lets the person's chats have a note that waits for approval (in place of the one
     /// it replaces), each at its next run, as [`MemoryService::edit_note`].
     pub async fn approve_note(&self, owner: &UserId, id: &NoteId) -> AppResult<Memory> {
-        let memory = self.change(owner, |memory| memory.approve(id)).await?;
-        self.store.forget_prompts(owner).await?;
-        Ok(memory)
+        self.change_for_every_chat(owner, |memory| memory.approve(id))
+            .await
     }
 
     /// Deletes one of the person's notes, and, as [`MemoryService::edit_note`], what the
     /// person's chats were given.
     pub async fn delete_note(&self, owner: &UserId, id: &NoteId) -> AppResult<Memory> {
-        let memory = self.change(owner, |memory| memory.delete(id)).await?;
-        self.store.forget_prompts(owner).await?;
-        Ok(memory)
+        self.change_for_every_chat(owner, |memory| memory.delete(id))
+            .await
     }
 
     /// Forgets every note, and what the person's chats were given of them (a chat still
     /// running keeps what it was told until its run ends). Memory stays on or off.
     pub async fn wipe(&self, owner: &UserId) -> AppResult<Memory> {
-        let memory = self
-            .change(owner, |memory| {
-                memory.notes.clear();
-                Ok(())
-            })
-            .await?;
-        self.store.forget_prompts(owner).await?;
-        Ok(memory)
+        self.change_for_every_chat(owner, |memory| {
+            memory.notes.clear();
+            Ok(())
+        })
+        .await
     }
 
     /// Writes a note for the agent of `session`, kept at once or waiting for approval:
@@ -184,6 +178,18 @@ impl MemoryService {
             enabled: memory.enabled,
             prompt,
         })
+    }
+
+    /// [`MemoryService::change`], then the person's chats forget what they were given, so
+    /// each gets the notes as they are now at its next run.
+    async fn change_for_every_chat(
+        &self,
+        owner: &UserId,
+        change: impl Fn(&mut Memory) -> DomainResult<()>,
+    ) -> AppResult<Memory> {
+        let memory = self.change(owner, change).await?;
+        self.store.forget_prompts(owner).await?;
+        Ok(memory)
     }
 
     /// Applies `change` to the person's memory and stores it over the version it was
