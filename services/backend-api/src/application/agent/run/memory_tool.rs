@@ -4,7 +4,8 @@
 //! only while the person has memory on). The call is a tool line the person sees; what
 //! is refused (a secret, a note too long, memory full) is the model's to read, and the
 //! turn goes on. A note added or replaced once the chat has read content from outside
-//! waits for the person's approval (the card and the model both say so). A sub-agent gets neither, nor does a job's session (see
+//! waits for the person's approval (the card and the model both say so). A sub-agent
+//! gets neither, nor does a job's session (see
 //! [`crate::domain::session::Session::headless`]): only chats a person opened do.
 
 use super::Run;
